@@ -1,0 +1,106 @@
+# build.mk - the build proper, run by the Makefile after `deps` so that
+# pkg-config answers. MODE=release (optimised) or MODE=test (sanitizers).
+#
+# Sources are found by wildcard: a new title's engine/<title>/*.c is picked up
+# without touching this file.
+
+MODE ?= release
+OUT  := build/$(MODE)
+
+PKGS := libmicrohttpd sqlite3 jansson libcurl libsodium
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
+
+CC ?= cc
+WARN := -std=c17 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wno-unused-parameter
+ifeq ($(MODE),test)
+  OPT := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+  OPT := -O2 -g
+endif
+CFLAGS  := $(WARN) $(OPT) -D_GNU_SOURCE -MMD -MP $(PKG_CFLAGS) -I.
+LDFLAGS := $(OPT) -pthread
+
+ENGINE_SRC := $(wildcard engine/*.c engine/*/*.c)
+DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
+API_SRC    := $(filter-out api/main.c,$(wildcard api/*.c))
+MIGRATIONS := $(sort $(wildcard migrations/*.sql))
+GEN_MIGRATIONS := $(OUT)/gen/migrations.c
+
+obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
+ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
+DB_OBJ     := $(call obj,$(DB_SRC)) $(OUT)/obj/gen/migrations.o
+API_OBJ    := $(call obj,$(API_SRC))
+CORE_OBJ   := $(ENGINE_OBJ) $(DB_OBJ) $(API_OBJ)
+
+SERVER := $(OUT)/cairn
+
+# Tests: every tests/**/test_*.c is one binary. Other .c files in the same
+# folder are support code linked into that folder's tests.
+TEST_SRC := $(shell find tests -name 'test_*.c' | sort)
+TEST_BIN := $(patsubst %.c,$(OUT)/%,$(TEST_SRC))
+support_of = $(call obj,$(filter-out $(dir $(1))test_%,$(wildcard $(dir $(1))*.c)))
+
+BENCH_SRC := $(wildcard tests/bench/bench_*.c)
+BENCH_BIN := $(patsubst %.c,$(OUT)/%,$(BENCH_SRC))
+
+.PHONY: server tests run-tests benches run-benches
+server: $(SERVER)
+tests: $(SERVER) $(TEST_BIN)
+benches: $(SERVER) $(BENCH_BIN)
+
+$(SERVER): $(call obj,api/main.c) $(CORE_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(OUT)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(OUT)/obj/gen/migrations.o: $(GEN_MIGRATIONS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+# Each migrations/NNNN_name.sql becomes one C string in a table ordered by
+# number, so the binary carries its schema and never depends on the cwd.
+$(GEN_MIGRATIONS): $(MIGRATIONS) build.mk
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from migrations/*.sql by build.mk; do not edit */'; \
+	  echo '#include "db/sqlite/migrations.h"'; \
+	  echo 'const struct db_migration db_migrations[] = {'; \
+	  for f in $(MIGRATIONS); do \
+	    n=$$(basename $$f | sed 's/_.*//' | sed 's/^0*//'); \
+	    echo "  {$$n, \"$$(basename $$f)\","; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $$f; \
+	    echo '  },'; \
+	  done; \
+	  echo '  {0, 0, 0},'; \
+	  echo '};'; } > $@
+
+# What each test folder links: engine tests see only the engine (it must
+# stand alone), storage tests the engine and db/, API tests talk HTTP to the
+# real server binary and link no server code at all.
+links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/db/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),$(if $(filter tests/bench/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),)))
+
+.SECONDEXPANSION:
+$(OUT)/tests/%: tests/%.c $$(call links_of,tests/%.c) $$(call support_of,tests/%.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call support_of,$<) $(call links_of,$<) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+# Run every test binary; the server-based ones find the binary through
+# CAIRN_SERVER. The last line is the plain "N passed, N failed" summary.
+run-tests: tests
+	@passed=0; failed=0; failed_list=""; \
+	for t in $(TEST_BIN); do \
+	  echo "== $$t"; \
+	  if CAIRN_SERVER=$(abspath $(SERVER)) ASAN_OPTIONS=detect_leaks=1 $$t; then \
+	    passed=$$((passed+1)); else failed=$$((failed+1)); failed_list="$$failed_list $$t"; fi; \
+	done; \
+	echo; [ -z "$$failed_list" ] || echo "failed:$$failed_list"; \
+	echo "test binaries: $$passed passed, $$failed failed"; \
+	[ $$failed -eq 0 ]
+
+run-benches: benches
+	@for b in $(BENCH_BIN); do echo "== $$b"; CAIRN_SERVER=$(abspath $(SERVER)) $$b || exit 1; done
+
+-include $(shell find $(OUT) -name '*.d' 2>/dev/null)

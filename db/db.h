@@ -1,0 +1,145 @@
+/*
+ * db.h - the storage interface. The API talks to storage only through
+ * `struct db_ops`, a struct of function pointers with a version field and an
+ * opaque context, in the manner of sqlite3_vfs, so another backend (an
+ * in-memory one for tests, PostgreSQL for users who outgrow one machine) can
+ * be added without touching api/ or engine/.
+ *
+ * Storage does not look inside what the engine produces: moves, events,
+ * options and results are stored as JSON text, opaque to it.
+ *
+ * Truth and derived data. The append-only move log is the truth. A game row
+ * holds only what was fixed at creation (title, rules version, options,
+ * seed) plus bookkeeping that a move commits in the same transaction as its
+ * log row (status, seq, move count, result), so the row never disagrees with
+ * the log. Nothing here caches engine state.
+ *
+ * Every function returns enum cairn_status and fills `err` on failure:
+ * CAIRN_ENOTFOUND for a missing row, CAIRN_ECONFLICT / CAIRN_ESTALE for a
+ * lost race (see each slot), CAIRN_EDB for anything storage itself failed
+ * at. The backend's own message goes to the server log, never to `err`'s
+ * detail, which a client may see.
+ *
+ * Threads: every slot may be called from any request thread; the backend
+ * serialises as it needs to.
+ */
+#ifndef DB_H
+#define DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../engine/cairn.h"
+#include "../engine/engine.h"
+
+#define DB_OPS_VERSION 1
+#define DB_ID_MAX      32  /* ids are short ASCII strings */
+#define DB_NAME_MAX    64  /* player names, bytes of UTF-8 */
+#define DB_TITLE_MAX   64
+#define DB_STATUS_MAX  16
+#define DB_HASH_BYTES  32  /* token hashes */
+
+/* Game status strings as the API shows them. */
+#define DB_STATUS_OPEN     "open"     /* waiting for seats */
+#define DB_STATUS_ACTIVE   "active"   /* every seat taken, moves accepted */
+#define DB_STATUS_FINISHED "finished" /* the engine reported a result */
+
+struct db_player {
+  char id[DB_ID_MAX + 1];
+  char name[DB_NAME_MAX + 1];
+};
+
+/* A game row. Strings inside are owned by the struct; release with
+ * db_game_clear(). */
+struct db_game {
+  char id[DB_ID_MAX + 1];
+  char title[DB_TITLE_MAX + 1];
+  char rules_version[DB_TITLE_MAX + 1];
+  char status[DB_STATUS_MAX + 1];   /* DB_STATUS_* */
+  int seats;                        /* 1..ENGINE_MAX_SEATS */
+  char *options_json;               /* owned: JSON object text */
+  char *result_json;                /* owned: JSON text, NULL while running */
+  uint8_t seed[ENGINE_SEED_BYTES];  /* secret until finished */
+  char creator[DB_ID_MAX + 1];      /* player id */
+  int64_t created_ms;               /* ms since the Unix epoch */
+  uint32_t seq;                     /* the game's seq after the last move */
+  uint32_t moves;                   /* rows in the move log */
+  /* seat_player[i] is the player id in seat i, "" while empty */
+  char seat_player[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
+};
+
+/* One row of the append-only move log. */
+struct db_move {
+  uint32_t ord;      /* 0-based position in the log; rows are dense */
+  uint32_t seq;      /* the game's seq after this move */
+  int seat;          /* who moved */
+  const char *move_json;   /* the move as submitted (validated) */
+  const char *events_json; /* the engine's events, a JSON array */
+  int64_t at_ms;     /* when it was accepted */
+};
+
+/* Called once per row in order by moves_load. The strings in `move` are
+ * borrowed until the callback returns. Return CAIRN_OK to continue; any other
+ * status stops the walk and is returned by moves_load. */
+typedef enum cairn_status (*db_move_cb)(void *arg, const struct db_move *move,
+                                        struct cairn_error *err);
+
+struct db_ops {
+  int version; /* DB_OPS_VERSION */
+  void *ctx;   /* the backend's own state, passed back to every slot */
+
+  /* Close and free the backend (ctx). After this the ops struct is dead. */
+  void (*close)(void *ctx);
+
+  /* Insert a player. `token_hash` is a hash of the bearer token; the token
+   * itself is never stored. */
+  enum cairn_status (*player_create)(void *ctx, const struct db_player *player,
+                                     const uint8_t token_hash[DB_HASH_BYTES],
+                                     struct cairn_error *err);
+
+  /* Find the player whose token hashes to `token_hash`. CAIRN_ENOTFOUND if
+   * none. */
+  enum cairn_status (*player_by_token)(void *ctx, const uint8_t token_hash[DB_HASH_BYTES],
+                                       struct db_player *out, struct cairn_error *err);
+
+  /* Insert a new game row (status open, seq 0, no moves, no seats taken). */
+  enum cairn_status (*game_create)(void *ctx, const struct db_game *game,
+                                   struct cairn_error *err);
+
+  /* Load a game row and its seats. On success *out is filled and the caller
+   * releases it with db_game_clear(). CAIRN_ENOTFOUND if no such game. */
+  enum cairn_status (*game_load)(void *ctx, const char *game_id, struct db_game *out,
+                                 struct cairn_error *err);
+
+  /* Seat `player_id` in `seat` of an open game, in one transaction. If this
+   * fills the last empty seat the status becomes active in the same
+   * transaction. CAIRN_ECONFLICT with code seat-taken if the seat is taken,
+   * already-seated if the player holds another seat of this game,
+   * game-not-open if the game is not open. */
+  enum cairn_status (*seat_take)(void *ctx, const char *game_id, int seat, const char *player_id,
+                                 struct cairn_error *err);
+
+  /* Append one move in one transaction: insert the log row and update the
+   * game's seq, move count, status and result. `move->ord` must equal the
+   * game's current move count, otherwise nothing is written and the result
+   * is CAIRN_ESTALE (another writer got there first). `result_json` is NULL
+   * while the game runs; non-NULL sets status finished. Returns only after
+   * the transaction is durable. */
+  enum cairn_status (*move_append)(void *ctx, const char *game_id, const struct db_move *move,
+                                   const char *result_json, struct cairn_error *err);
+
+  /* Call `cb` for every log row of the game with ord >= from_ord, in order. */
+  enum cairn_status (*moves_load)(void *ctx, const char *game_id, uint32_t from_ord,
+                                  db_move_cb cb, void *arg, struct cairn_error *err);
+};
+
+/* Release what a game row owns (options_json, result_json) and zero it.
+ * Accepts a zeroed struct. */
+void db_game_clear(struct db_game *game);
+
+/* Open the SQLite backend on `path` (created if missing), apply pending
+ * migrations from the compiled-in list, and fill *out. Close with
+ * out->close(out->ctx). */
+enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct cairn_error *err);
+
+#endif

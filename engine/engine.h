@@ -1,0 +1,172 @@
+/*
+ * engine.h - the game-module interface: the contract between the server and
+ * a title's rules.
+ *
+ * A title is one `const struct engine_module`, defined at the end of
+ * engine/<title>/module.c and listed once in engine/titles.def. The server
+ * never names a title in code; it asks engine_find().
+ *
+ * The engine is pure. A module turns (state, seat, move) into a new state
+ * plus events, or a precise rule error. It does no I/O, reads no clock, has
+ * no mutable globals, and draws randomness only from the generator inside
+ * the state (`struct engine_game.rng`), so a seed and a move log always
+ * replay to the same state, bit for bit. Dependencies: the C library and
+ * jansson, nothing else.
+ *
+ * State layout. Each module's state struct embeds `struct engine_game` as its
+ * FIRST member (as a VFS's file struct embeds sqlite3_file), so the server
+ * handles `struct engine_game *` and the module casts it to its own type.
+ *
+ * Atomicity. The server never calls `apply_move` on a state it still needs:
+ * engine_apply() clones the state, applies the move to the clone and hands
+ * back the clone only on success. A module may therefore mutate freely and
+ * return an error half-way; the original is untouched.
+ *
+ * Events. `apply_move` appends JSON objects to the `events` array. An event
+ * is public unless it carries "private_to": [seat, ...], in which case only
+ * those seats see it before the game is over (see engine_event_visible()).
+ * Each event has a "type" string.
+ */
+#ifndef ENGINE_H
+#define ENGINE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cairn.h"
+#include "rng.h"
+
+/* Bump when a slot is appended to struct engine_module. */
+#define ENGINE_MODULE_VERSION 1
+
+#define ENGINE_MAX_SEATS 8
+
+/* Viewer values for `view` and `legal_moves` besides a seat index (0-based). */
+#define ENGINE_SPECTATOR  (-1) /* holds no seat: public information only */
+#define ENGINE_OMNISCIENT (-2) /* audit view of a finished game: everything */
+
+/* The common head of every module's state. Owned by the module's state. */
+struct engine_game {
+  const struct engine_module *module; /* Static: the title that made this state */
+  int seats;                          /* number of seats, min_seats..max_seats */
+  uint32_t seq;                       /* resolved steps so far, kept by engine_apply() */
+  struct engine_rng rng;              /* the only source of randomness */
+};
+
+/* What a new game is built from. Borrowed for the duration of new_game. */
+struct engine_setup {
+  int seats;             /* min_seats..max_seats, checked by the caller */
+  const json_t *options; /* Borrowed: a JSON object, or NULL for defaults */
+};
+
+struct engine_module {
+  int version; /* ENGINE_MODULE_VERSION the module was built against */
+
+  /* ---- Declarative data: answers GET /v1/titles without running code ---- */
+  const char *id;            /* stable title id, e.g. "himalaya" */
+  const char *name;          /* display name */
+  int min_seats, max_seats;  /* 1..ENGINE_MAX_SEATS */
+  const char *rules_version; /* changes whenever the rules code changes outcomes */
+  const char *options_json;  /* JSON object text: {option: {type, default, values?, description}} */
+
+  /* ---- Functions (version 1) ---- */
+
+  /* Build the start position from options and seed. Validates options:
+   * unknown or ill-typed options fail with CAIRN_EINVAL. On success *out is
+   * the caller's, released with free_game. */
+  enum cairn_status (*new_game)(const struct engine_setup *setup,
+                                const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                struct cairn_error *err);
+
+  /* Release a state. Accepts NULL. */
+  void (*free_game)(struct engine_game *game);
+
+  /* A deep copy, or NULL when out of memory. Caller frees with free_game. */
+  struct engine_game *(*clone_game)(const struct engine_game *game);
+
+  /* Apply `move` (borrowed) for `seat`. The caller (engine_apply) has
+   * already checked that the game is not over and that `seat` is in to_act.
+   * Append events to `events` (borrowed array). Set *pending = true when the
+   * move was recorded but the step still awaits other seats (simultaneous
+   * decisions); the game's seq then does not advance. Errors: CAIRN_EINVAL
+   * with a bad-move/unknown-field/wrong-type code for a malformed move,
+   * CAIRN_EILLEGAL with code illegal-move and a `rule` for a rule
+   * violation. On error the state may be left half-changed: it is a clone
+   * that the caller discards. */
+  enum cairn_status (*apply_move)(struct engine_game *game, int seat, const json_t *move,
+                                  json_t *events, bool *pending, struct cairn_error *err);
+
+  /* Seats that owe a decision now, written to seats[], returning how many.
+   * 0 when the game is over. */
+  int (*to_act)(const struct engine_game *game, int seats[ENGINE_MAX_SEATS]);
+
+  /* New reference: a JSON array of moves `seat` may submit now (empty when
+   * it may not act). Each element is a complete move object that
+   * apply_move accepts, unless the title documents a compact form. */
+  json_t *(*legal_moves)(const struct engine_game *game, int seat);
+
+  /* New reference: the state as `viewer` (a seat, ENGINE_SPECTATOR or
+   * ENGINE_OMNISCIENT) may see it. Never contains a secret that viewer may
+   * not see: other hands, deck order, unrevealed plans, the generator. */
+  json_t *(*view)(const struct engine_game *game, int viewer);
+
+  /* New reference: the result object once the game is over
+   * ({"winners": [seat...], ...}), NULL while it runs. */
+  json_t *(*result)(const struct engine_game *game);
+
+  /* New reference: the complete module state (the common head is added by
+   * engine_serialize_text), secrets included, in a canonical
+   * form: two states are equal iff their serialisations are byte-equal
+   * (json_dumps with JSON_SORT_KEYS | JSON_COMPACT). Used by replay checks
+   * and snapshots; never sent to a client. */
+  json_t *(*serialize)(const struct engine_game *game);
+};
+
+/* ---- Registry (registry.c) ---- */
+
+/* Static: the module with this id, or NULL. */
+const struct engine_module *engine_find(const char *id);
+
+/* Static: the NULL-terminated table of every registered module. */
+const struct engine_module *const *engine_modules(void);
+
+/* Check every registered module against this build's interface (version,
+ * required slots, seat range). CAIRN_EINTERNAL names the first bad one. */
+enum cairn_status engine_registry_check(struct cairn_error *err);
+
+/* ---- Driving a game (game.c): the only way the server touches modules ---- */
+
+/* Build a new game. Checks the seat count against the module first.
+ * On success *out is the caller's, freed with engine_free(). */
+enum cairn_status engine_new(const struct engine_module *module, const struct engine_setup *setup,
+                             const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                             struct cairn_error *err);
+
+/* Release a game. Accepts NULL. */
+void engine_free(struct engine_game *game);
+
+/* Apply a move without touching `game`: checks the game is not over and the
+ * seat may act (CAIRN_ETURN, not-your-turn), applies the move to a clone,
+ * advances seq unless the step is pending. On success *next (a new state,
+ * caller frees with engine_free) and *events (new reference, a JSON array)
+ * are the caller's; on failure both are NULL and `game` is unchanged. */
+enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
+                               struct engine_game **next, json_t **events,
+                               struct cairn_error *err);
+
+/* True when `seat` is among the seats that owe a decision. */
+bool engine_may_act(const struct engine_game *game, int seat);
+
+/* True once the module reports a result. */
+bool engine_is_over(const struct engine_game *game);
+
+/* New reference: the canonical serialisation as a string (caller frees with
+ * free()), or NULL when out of memory. Equal states give equal strings. */
+char *engine_serialize_text(const struct engine_game *game);
+
+/* Whether `viewer` may see `event` (borrowed). Public events are visible to
+ * all; "private_to" events only to the listed seats until `game_over`. */
+bool engine_event_visible(const json_t *event, int viewer, bool game_over);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * game.c - driving a module: creating games and applying moves atomically.
+ * The rules themselves live in each title; this file holds what is the same
+ * for all of them (seat checks, clone-then-apply, seq, event visibility).
+ */
+#include "engine.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+enum cairn_status engine_new(const struct engine_module *module, const struct engine_setup *setup,
+                             const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                             struct cairn_error *err)
+{
+  assert(module && setup && seed && out);
+  *out = NULL;
+  if (setup->seats < module->min_seats || setup->seats > module->max_seats)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "seats: %s takes %d to %d seats, not %d", module->id, module->min_seats,
+                      module->max_seats, setup->seats);
+  if (setup->options && !json_is_object(setup->options))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "options: expected an object");
+  return module->new_game(setup, seed, out, err);
+}
+
+void engine_free(struct engine_game *game)
+{
+  if (game)
+    game->module->free_game(game);
+}
+
+bool engine_may_act(const struct engine_game *game, int seat)
+{
+  int seats[ENGINE_MAX_SEATS];
+  int n = game->module->to_act(game, seats);
+  int i;
+
+  for (i = 0; i < n; i++)
+    if (seats[i] == seat)
+      return true;
+  return false;
+}
+
+bool engine_is_over(const struct engine_game *game)
+{
+  json_t *result = game->module->result(game);
+  bool over = result != NULL;
+
+  json_decref(result);
+  return over;
+}
+
+enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
+                               struct engine_game **next, json_t **events,
+                               struct cairn_error *err)
+{
+  struct engine_game *copy = NULL;
+  json_t *list = NULL;
+  bool pending = false;
+  enum cairn_status st;
+
+  assert(game && next && events);
+  *next = NULL;
+  *events = NULL;
+  if (seat < 0 || seat >= game->seats)
+    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_SEATED, NULL, "seat %d is not in this game",
+                      seat);
+  if (engine_is_over(game))
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
+                      "the game is over; no more moves are accepted");
+  if (!engine_may_act(game, seat))
+    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL,
+                      "seat %d does not owe a decision now", seat);
+  if (!json_is_object(move))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "move: expected an object");
+
+  copy = game->module->clone_game(game);
+  list = json_array();
+  if (!copy || !list) {
+    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+    goto cleanup;
+  }
+  st = game->module->apply_move(copy, seat, move, list, &pending, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  if (!pending)
+    copy->seq++;
+  *next = copy;
+  *events = list;
+  copy = NULL;
+  list = NULL;
+cleanup:
+  engine_free(copy);
+  json_decref(list);
+  return st;
+}
+
+char *engine_serialize_text(const struct engine_game *game)
+{
+  /* The common head (seq, generator position) is wrapped around the
+   * module's own serialisation so no module has to remember it. The key
+   * never changes within a game, so the position pins the generator. */
+  json_t *doc = json_pack("{s:o?, s:I, s:I, s:i}", "state", game->module->serialize(game), "seq",
+                          (json_int_t)game->seq, "rng_drawn", (json_int_t)game->rng.drawn, "seats",
+                          game->seats);
+  char *text;
+
+  if (!doc)
+    return NULL;
+  text = json_dumps(doc, JSON_SORT_KEYS | JSON_COMPACT);
+  json_decref(doc);
+  return text;
+}
+
+bool engine_event_visible(const json_t *event, int viewer, bool game_over)
+{
+  const json_t *to = json_object_get(event, "private_to");
+  size_t i;
+  const json_t *seat;
+
+  if (!to || game_over || viewer == ENGINE_OMNISCIENT)
+    return true;
+  json_array_foreach(to, i, seat)
+  {
+    if (json_integer_value(seat) == viewer)
+      return true;
+  }
+  return false;
+}

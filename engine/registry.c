@@ -1,0 +1,74 @@
+/*
+ * registry.c - the table of titles and the startup check of each module
+ * against this build's interface (as Quake II refuses a game library with a
+ * mismatched apiversion before calling it).
+ */
+#include "engine.h"
+
+#include <string.h>
+
+#define ENGINE_TITLE(sym) extern const struct engine_module sym;
+#include "titles.def"
+#undef ENGINE_TITLE
+
+#define ENGINE_TITLE(sym) &sym,
+static const struct engine_module *const registered[] = {
+#include "titles.def"
+    NULL,
+};
+#undef ENGINE_TITLE
+
+const struct engine_module *const *engine_modules(void)
+{
+  return registered;
+}
+
+const struct engine_module *engine_find(const char *id)
+{
+  size_t i;
+
+  if (!id)
+    return NULL;
+  for (i = 0; registered[i]; i++)
+    if (strcmp(registered[i]->id, id) == 0)
+      return registered[i];
+  return NULL;
+}
+
+static enum cairn_status check_module(const struct engine_module *m, struct cairn_error *err)
+{
+  const char *name = m->id ? m->id : "(unnamed)";
+
+  if (m->version < 1 || m->version > ENGINE_MODULE_VERSION)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "title %s was built for engine interface %d, this server speaks 1..%d", name,
+                      m->version, ENGINE_MODULE_VERSION);
+  if (!m->id || !m->name || !m->rules_version || !m->options_json)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "title %s lacks declarative data", name);
+  if (m->min_seats < 1 || m->max_seats > ENGINE_MAX_SEATS || m->min_seats > m->max_seats)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "title %s has a bad seat range %d..%d", name, m->min_seats, m->max_seats);
+  if (!m->new_game || !m->free_game || !m->clone_game || !m->apply_move || !m->to_act ||
+      !m->legal_moves || !m->view || !m->result || !m->serialize)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "title %s lacks a version-1 function", name);
+  return CAIRN_OK;
+}
+
+enum cairn_status engine_registry_check(struct cairn_error *err)
+{
+  size_t i, j;
+
+  for (i = 0; registered[i]; i++) {
+    enum cairn_status st = check_module(registered[i], err);
+
+    if (st != CAIRN_OK)
+      return st;
+    for (j = 0; j < i; j++)
+      if (strcmp(registered[i]->id, registered[j]->id) == 0)
+        return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                          "title id %s registered twice", registered[i]->id);
+  }
+  return CAIRN_OK;
+}
