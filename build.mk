@@ -27,11 +27,12 @@ DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
 API_SRC    := $(filter-out api/main.c,$(wildcard api/*.c))
 MIGRATIONS := $(sort $(wildcard migrations/*.sql))
 GEN_MIGRATIONS := $(OUT)/gen/migrations.c
+GEN_OPENAPI    := $(OUT)/gen/openapi.c
 
 obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
 ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
 DB_OBJ     := $(call obj,$(DB_SRC)) $(OUT)/obj/gen/migrations.o
-API_OBJ    := $(call obj,$(API_SRC))
+API_OBJ    := $(call obj,$(API_SRC)) $(OUT)/obj/gen/openapi.o
 CORE_OBJ   := $(ENGINE_OBJ) $(DB_OBJ) $(API_OBJ)
 
 SERVER := $(OUT)/cairn
@@ -57,9 +58,19 @@ $(OUT)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(OUT)/obj/gen/migrations.o: $(GEN_MIGRATIONS)
+$(OUT)/obj/gen/%.o: $(OUT)/gen/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# The OpenAPI document is served from the binary: bytes as a C array.
+$(GEN_OPENAPI): openapi/cairn.yaml build.mk
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from openapi/cairn.yaml by build.mk; do not edit */'; \
+	  echo '#include <stddef.h>'; \
+	  echo 'const char api_openapi_yaml[] = {'; \
+	  od -An -v -tx1 $< | sed 's/ *\([0-9a-f][0-9a-f]\)/0x\1,/g'; \
+	  echo '0};'; \
+	  echo 'const size_t api_openapi_yaml_len = sizeof(api_openapi_yaml) - 1;'; } > $@
 
 # Each migrations/NNNN_name.sql becomes one C string in a table ordered by
 # number, so the binary carries its schema and never depends on the cwd.

@@ -66,6 +66,8 @@ struct db_game {
   uint32_t moves;                   /* rows in the move log */
   /* seat_player[i] is the player id in seat i, "" while empty */
   char seat_player[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
+  /* seat_name[i] is that player's name, "" while empty */
+  char seat_name[ENGINE_MAX_SEATS][DB_NAME_MAX + 1];
 };
 
 /* One row of the append-only move log. */

@@ -1,0 +1,179 @@
+/*
+ * api.h - what the files of api/ share: the server context, one request as
+ * the handlers see it, the response they fill, and the helpers that cross
+ * files. Handlers never touch libmicrohttpd directly except through the
+ * accessors here, so each resource file reads as "decode, check, act, answer".
+ */
+#ifndef API_H
+#define API_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../db/db.h"
+#include "../engine/cairn.h"
+#include "../engine/engine.h"
+
+#define API_BODY_CAP (64 * 1024) /* bytes; larger bodies get 413 */
+
+struct api_live; /* live.c: cache of engine states, derived and disposable */
+
+/* The server: one per process, built by main.c, shared by request threads. */
+struct api_server {
+  struct db_ops db;         /* storage, the only way to the database */
+  struct api_live *live;    /* owned: cache of live engine states */
+  int64_t (*now_ms)(void);  /* the clock; one injectable source of time */
+  pthread_mutex_t game_lock; /* serialises move processing and cache use */
+};
+
+/* One request, as handlers see it. Everything is borrowed until the
+ * response is queued. */
+struct api_request {
+  struct api_server *server;
+  struct MHD_Connection *connection;
+  const char *method;
+  const char *path;
+  char id[DB_ID_MAX + 1]; /* the {id} path segment, "" if none */
+  const char *body;       /* NUL-terminated copy of the body, NULL if none */
+  size_t body_len;
+  bool has_player; /* a valid bearer token was presented */
+  struct db_player player;
+};
+
+/* What a handler answers on success. `body` is owned by the response (a new
+ * reference the server releases); `text` is static. */
+struct api_response {
+  unsigned int status;      /* HTTP status */
+  json_t *body;             /* JSON body, or NULL */
+  const char *text;         /* Static: a non-JSON body, or NULL */
+  size_t text_len;
+  const char *content_type; /* Static: for `text` */
+};
+
+/* A handler: fill `resp` and return CAIRN_OK, or return a failure from
+ * cairn_fail() and the server answers with problem+json. */
+typedef enum cairn_status (*api_handler)(struct api_request *req, struct api_response *resp,
+                                         struct cairn_error *err);
+
+/* ---- router.c ---- */
+
+/* Find the handler for method+path; copies an {id} segment into req->id.
+ * CAIRN_ENOTFOUND for an unknown path; CAIRN_EINVAL with code
+ * method-not-allowed (and *allow set to the Allow header value) for a known
+ * path with another method. */
+enum cairn_status api_route(struct api_request *req, api_handler *out, const char **allow,
+                            struct cairn_error *err);
+
+/* ---- problem.c ---- */
+
+/* New reference: the RFC 9457 problem body for `err`; *http_status gets
+ * the HTTP status it maps to. */
+json_t *api_problem(const struct cairn_error *err, unsigned int *http_status);
+
+/* ---- body.c: strict JSON decoding ---- */
+
+enum api_field_type { API_INT, API_STRING, API_OBJECT, API_ANY };
+
+struct api_field {
+  const char *name;
+  enum api_field_type type;
+  bool required;
+};
+
+/* Decode the request body as a JSON object whose members are all listed in
+ * `fields` (NULL-name terminated) with the listed types. An absent or empty
+ * body counts as {} when `empty_ok`. On success *out is a new reference. */
+enum cairn_status api_body_object(const struct api_request *req, const struct api_field *fields,
+                                  bool empty_ok, json_t **out, struct cairn_error *err);
+
+/* Parse a query parameter as a non-negative integer. *present says whether
+ * it was given at all. CAIRN_EINVAL bad-query if it is not a number. */
+enum cairn_status api_query_uint(const struct api_request *req, const char *name, uint32_t *out,
+                                 bool *present, struct cairn_error *err);
+
+/* ---- auth.c ---- */
+
+/* Resolve the Authorization header into req->player. No header is fine
+ * (spectator); a malformed or unknown token is CAIRN_EAUTH bad-token. */
+enum cairn_status api_authenticate(struct api_request *req, struct cairn_error *err);
+
+/* CAIRN_EAUTH missing-token unless the request carries a valid token. */
+enum cairn_status api_require_player(const struct api_request *req, struct cairn_error *err);
+
+/* Fill `out` with a fresh random id: 20 lowercase hex characters. */
+void api_new_id(char out[DB_ID_MAX + 1]);
+
+/* Mint a bearer token into `token` and its storage hash into `hash`. */
+void api_new_token(char token[64], uint8_t hash[DB_HASH_BYTES]);
+
+/* ---- replay.c ---- */
+
+/* Rebuild a game from its row and log. With `upto_seq` NULL, every row is
+ * applied; otherwise rows are applied while their seq <= *upto_seq. On
+ * success *out is the caller's (engine_free) and *rows the number applied.
+ * A log that does not replay is CAIRN_EINTERNAL. */
+enum cairn_status api_replay(struct api_server *server, const struct db_game *row,
+                             const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
+                             struct cairn_error *err);
+
+/* ---- live.c: cache of current states, all calls under server->game_lock ---- */
+
+struct api_live *api_live_new(size_t slots);
+void api_live_free(struct api_live *live);
+
+/* Borrowed until the lock is released or the entry is replaced: the current
+ * state of `row`, from the cache when it matches the row's move count,
+ * rebuilt from the log otherwise. */
+enum cairn_status api_live_get(struct api_server *server, const struct db_game *row,
+                               const struct engine_game **out, struct cairn_error *err);
+
+/* Takes `game`: it becomes the cached state of `game_id` after `moves` rows. */
+void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
+                  struct engine_game *game);
+
+/* ---- games.c ---- */
+
+/* The viewer's seat in `row`, or ENGINE_SPECTATOR. */
+int api_viewer_seat(const struct api_request *req, const struct db_game *row);
+
+/* New reference: the game resource as this request's viewer may see it.
+ * `state` is the engine state at the shown position; `replay` marks a
+ * historical position (no legal moves). */
+json_t *api_game_json(const struct api_request *req, const struct db_game *row,
+                      const struct engine_game *state, bool replay);
+
+/* Load the game named by req->id into *row (CAIRN_ENOTFOUND otherwise);
+ * caller releases with db_game_clear. */
+enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
+                                struct cairn_error *err);
+
+/* ---- time.c ---- */
+
+/* New reference: `ms` since the epoch as an RFC 3339 UTC string. */
+json_t *api_time_json(int64_t ms);
+
+/* The real clock, the default for server->now_ms. */
+int64_t api_clock_realtime(void);
+
+/* ---- handlers, one per resource file ---- */
+enum cairn_status api_players_create(struct api_request *, struct api_response *,
+                                     struct cairn_error *);
+enum cairn_status api_titles_list(struct api_request *, struct api_response *,
+                                  struct cairn_error *);
+enum cairn_status api_games_create(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+enum cairn_status api_games_get(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_games_join(struct api_request *, struct api_response *,
+                                 struct cairn_error *);
+enum cairn_status api_moves_submit(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+enum cairn_status api_log_get(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_meta_health(struct api_request *, struct api_response *,
+                                  struct cairn_error *);
+enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+
+#endif

@@ -1,0 +1,292 @@
+/*
+ * games.c - the game resource: creating a game, joining it, and showing it
+ * (live or at a past position) as one viewer may see it. What a viewer may
+ * see is decided by the title's view function; this file only picks the
+ * viewer and assembles the envelope.
+ */
+#include "api.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int api_viewer_seat(const struct api_request *req, const struct db_game *row)
+{
+  int i;
+
+  if (!req->has_player)
+    return ENGINE_SPECTATOR;
+  for (i = 0; i < row->seats; i++)
+    if (strcmp(row->seat_player[i], req->player.id) == 0)
+      return i;
+  return ENGINE_SPECTATOR;
+}
+
+enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
+                                struct cairn_error *err)
+{
+  enum cairn_status st = req->server->db.game_load(req->server->db.ctx, req->id, row, err);
+
+  if (st == CAIRN_ENOTFOUND)
+    return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", req->id);
+  return st;
+}
+
+/* Lowercase hex of BLAKE2b-256(seed || game id): binds the seed to this game
+ * so a commitment cannot be replayed for another one. */
+static json_t *seed_commitment(const struct db_game *row)
+{
+  crypto_generichash_state h;
+  uint8_t digest[32];
+  char hex[65];
+
+  crypto_generichash_init(&h, NULL, 0, sizeof(digest));
+  crypto_generichash_update(&h, row->seed, sizeof(row->seed));
+  crypto_generichash_update(&h, (const uint8_t *)row->id, strlen(row->id));
+  crypto_generichash_final(&h, digest, sizeof(digest));
+  sodium_bin2hex(hex, sizeof(hex), digest, sizeof(digest));
+  return json_string(hex);
+}
+
+static json_t *seats_json(const struct db_game *row)
+{
+  json_t *seats = json_array();
+  int i;
+
+  for (i = 0; i < row->seats; i++) {
+    json_t *player = row->seat_player[i][0]
+                         ? json_pack("{s:s, s:s}", "id", row->seat_player[i], "name",
+                                     row->seat_name[i])
+                         : json_null();
+
+    json_array_append_new(seats, json_pack("{s:i, s:o}", "seat", i, "player", player));
+  }
+  return seats;
+}
+
+static json_t *to_act_json(const struct db_game *row, const struct engine_game *state)
+{
+  json_t *list = json_array();
+  int seats[ENGINE_MAX_SEATS];
+  int n, i;
+
+  if (strcmp(row->status, DB_STATUS_ACTIVE) != 0)
+    return list;
+  n = state->module->to_act(state, seats);
+  for (i = 0; i < n; i++)
+    json_array_append_new(list, json_integer(seats[i]));
+  return list;
+}
+
+json_t *api_game_json(const struct api_request *req, const struct db_game *row,
+                      const struct engine_game *state, bool replay)
+{
+  const struct engine_module *m = state->module;
+  bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
+  int seat = api_viewer_seat(req, row);
+  /* A finished game hides nothing: its seed is out, so anyone could rebuild
+   * every hidden card anyway. */
+  int viewer = finished ? ENGINE_OMNISCIENT : seat;
+  json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0, NULL);
+  json_t *result = m->result(state);
+  json_t *game;
+
+  game = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                   "id", row->id, "title", row->title, "rules_version", row->rules_version,
+                   "status", row->status, "seq", (json_int_t)state->seq, "moves",
+                   (json_int_t)row->moves, "options", options, "created_at",
+                   api_time_json(row->created_ms), "seats", seats_json(row), "to_act",
+                   replay ? json_array() : to_act_json(row, state), "your_seat",
+                   seat >= 0 ? json_integer(seat) : json_null(), "view", m->view(state, viewer),
+                   "result", result ? result : json_null(), "seed_commitment",
+                   seed_commitment(row));
+  if (!game)
+    return NULL;
+  if (replay)
+    json_object_set_new(game, "at", json_integer(state->seq));
+  if (finished) {
+    char hex[2 * ENGINE_SEED_BYTES + 1];
+
+    sodium_bin2hex(hex, sizeof(hex), row->seed, sizeof(row->seed));
+    json_object_set_new(game, "seed", json_string(hex));
+  }
+  if (!replay && seat >= 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0 &&
+      engine_may_act(state, seat))
+    json_object_set_new(game, "legal", m->legal_moves(state, seat));
+  return game;
+}
+
+static const struct api_field create_fields[] = {
+    {"title", API_STRING, true},
+    {"seats", API_INT, true},
+    {"options", API_OBJECT, false},
+    {NULL, 0, false},
+};
+
+/* Validate the request against the title and build the start position,
+ * which both checks the options and is cached for the first move. */
+static enum cairn_status new_game_row(struct api_request *req, const json_t *doc,
+                                      struct db_game *row, struct engine_game **state,
+                                      struct cairn_error *err)
+{
+  const char *title = json_string_value(json_object_get(doc, "title"));
+  json_int_t seats = json_integer_value(json_object_get(doc, "seats"));
+  const json_t *options = json_object_get(doc, "options");
+  const struct engine_module *m = engine_find(title);
+  struct engine_setup setup;
+
+  if (!m)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "title \"%.64s\" is not one of GET /v1/titles", title);
+  if (seats < m->min_seats || seats > m->max_seats)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "seats: %s takes %d to %d seats", m->id, m->min_seats, m->max_seats);
+  api_new_id(row->id);
+  snprintf(row->title, sizeof(row->title), "%s", m->id);
+  snprintf(row->rules_version, sizeof(row->rules_version), "%s", m->rules_version);
+  snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_OPEN);
+  snprintf(row->creator, sizeof(row->creator), "%s", req->player.id);
+  row->seats = (int)seats;
+  row->created_ms = req->server->now_ms();
+  randombytes_buf(row->seed, sizeof(row->seed));
+  row->options_json =
+      options ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : strdup("{}");
+  if (!row->options_json)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  setup.seats = row->seats;
+  setup.options = options;
+  return engine_new(m, &setup, row->seed, state, err);
+}
+
+enum cairn_status api_games_create(struct api_request *req, struct api_response *resp,
+                                   struct cairn_error *err)
+{
+  struct db_game row = {0};
+  struct engine_game *state = NULL;
+  json_t *doc = NULL;
+  enum cairn_status st;
+
+  st = api_require_player(req, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = api_body_object(req, create_fields, false, &doc, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = new_game_row(req, doc, &row, &state, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = req->server->db.game_create(req->server->db.ctx, &row, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  resp->status = 201;
+  resp->body = api_game_json(req, &row, state, false);
+  pthread_mutex_lock(&req->server->game_lock);
+  api_live_put(req->server->live, row.id, 0, state);
+  pthread_mutex_unlock(&req->server->game_lock);
+  state = NULL;
+cleanup:
+  engine_free(state);
+  json_decref(doc);
+  db_game_clear(&row);
+  return st;
+}
+
+enum cairn_status api_games_get(struct api_request *req, struct api_response *resp,
+                                struct cairn_error *err)
+{
+  struct db_game row = {0};
+  struct engine_game *past = NULL;
+  const struct engine_game *state = NULL;
+  uint32_t at = 0, rows = 0;
+  bool has_at = false;
+  enum cairn_status st;
+
+  st = api_query_uint(req, "at", &at, &has_at, err);
+  if (st != CAIRN_OK)
+    return st;
+  st = api_load_game(req, &row, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  if (has_at && at > row.seq) {
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                    "game %s has no position %u: its seq is %u", row.id, at, row.seq);
+    goto cleanup;
+  }
+  if (has_at) {
+    /* Historical positions are rebuilt from the log on every request:
+     * correct by construction; snapshots can speed this up later. */
+    st = api_replay(req->server, &row, &at, &past, &rows, err);
+    if (st == CAIRN_OK)
+      resp->body = api_game_json(req, &row, past, true);
+  } else {
+    pthread_mutex_lock(&req->server->game_lock);
+    st = api_live_get(req->server, &row, &state, err);
+    if (st == CAIRN_OK)
+      resp->body = api_game_json(req, &row, state, false);
+    pthread_mutex_unlock(&req->server->game_lock);
+  }
+  resp->status = 200;
+cleanup:
+  engine_free(past);
+  db_game_clear(&row);
+  return st;
+}
+
+static const struct api_field join_fields[] = {
+    {"seat", API_INT, false},
+    {NULL, 0, false},
+};
+
+static int first_free_seat(const struct db_game *row)
+{
+  int i;
+
+  for (i = 0; i < row->seats; i++)
+    if (!row->seat_player[i][0])
+      return i;
+  return -1;
+}
+
+enum cairn_status api_games_join(struct api_request *req, struct api_response *resp,
+                                 struct cairn_error *err)
+{
+  struct db_game row = {0};
+  json_t *doc = NULL;
+  const json_t *wanted;
+  int seat;
+  enum cairn_status st;
+
+  st = api_require_player(req, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = api_body_object(req, join_fields, true, &doc, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = api_load_game(req, &row, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  wanted = json_object_get(doc, "seat");
+  if (wanted && (json_integer_value(wanted) < 0 || json_integer_value(wanted) >= row.seats)) {
+    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                    "seat must be 0 to %d in this game", row.seats - 1);
+    goto cleanup;
+  }
+  seat = wanted ? (int)json_integer_value(wanted) : first_free_seat(&row);
+  if (seat < 0) {
+    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
+                    "every seat of game %s is taken", row.id);
+    goto cleanup;
+  }
+  /* The store decides races: two joiners of one seat get one success and
+   * one seat-taken, whatever they read above. */
+  st = req->server->db.seat_take(req->server->db.ctx, row.id, seat, req->player.id, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  resp->status = 200;
+  resp->body = json_pack("{s:i}", "seat", seat);
+cleanup:
+  json_decref(doc);
+  db_game_clear(&row);
+  return st;
+}

@@ -1,0 +1,172 @@
+/*
+ * main.c - the cairn server process: flags and environment, opening storage,
+ * checking the registered titles, serving until SIGINT/SIGTERM.
+ */
+#include "server.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <microhttpd.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct config {
+  const char *host;
+  unsigned port;
+  const char *db_path;
+};
+
+static void usage(FILE *out)
+{
+  fprintf(out, "usage: cairn [--host ADDR] [--port N] [--db PATH]\n"
+               "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
+               "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
+               "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n");
+}
+
+static bool parse_port(const char *text, unsigned *out)
+{
+  char *end = NULL;
+  unsigned long v;
+
+  errno = 0;
+  v = strtoul(text, &end, 10);
+  if (errno || !*text || *end || v > 65535)
+    return false;
+  *out = (unsigned)v;
+  return true;
+}
+
+/* Flags win over the environment, which wins over the defaults. */
+static bool parse_config(int argc, char **argv, struct config *cfg)
+{
+  const char *port = getenv("CAIRN_PORT");
+  int i;
+
+  cfg->host = getenv("CAIRN_HOST") ? getenv("CAIRN_HOST") : "127.0.0.1";
+  cfg->db_path = getenv("CAIRN_DB") ? getenv("CAIRN_DB") : "data/cairn.db";
+  cfg->port = 8080;
+  if (port && !parse_port(port, &cfg->port))
+    return false;
+  for (i = 1; i < argc; i++) {
+    if (strcmp(argv[i], "--help") == 0) {
+      usage(stdout);
+      exit(0);
+    }
+    if (i + 1 >= argc)
+      return false;
+    if (strcmp(argv[i], "--host") == 0)
+      cfg->host = argv[++i];
+    else if (strcmp(argv[i], "--port") == 0) {
+      if (!parse_port(argv[++i], &cfg->port))
+        return false;
+    } else if (strcmp(argv[i], "--db") == 0)
+      cfg->db_path = argv[++i];
+    else
+      return false;
+  }
+  return true;
+}
+
+/* The default data directory is created on first run; other paths are the
+ * operator's to provide. */
+static void ensure_parent_dir(const char *path)
+{
+  const char *slash = strrchr(path, '/');
+  char dir[4096];
+
+  if (!slash || (size_t)(slash - path) >= sizeof(dir) || slash == path)
+    return;
+  memcpy(dir, path, (size_t)(slash - path));
+  dir[slash - path] = '\0';
+  mkdir(dir, 0700);
+}
+
+static unsigned bound_port(struct MHD_Daemon *daemon)
+{
+  const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+
+  return info ? info->port : 0;
+}
+
+static int wait_for_signal(void)
+{
+  sigset_t set;
+  int sig = 0;
+
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigwait(&set, &sig);
+  return sig;
+}
+
+int main(int argc, char **argv)
+{
+  struct config cfg;
+  struct api_server server = {0};
+  struct sockaddr_in addr = {0};
+  struct cairn_error err = {0};
+  struct MHD_Daemon *daemon = NULL;
+  bool db_open = false;
+  sigset_t set;
+  int status = 1;
+
+  if (!parse_config(argc, argv, &cfg)) {
+    usage(stderr);
+    return 2;
+  }
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons((uint16_t)cfg.port);
+  if (inet_pton(AF_INET, cfg.host, &addr.sin_addr) != 1) {
+    fprintf(stderr, "cairn: --host must be an IPv4 address, not %s\n", cfg.host);
+    return 2;
+  }
+  /* Block the stop signals before any thread starts, so every thread
+   * inherits the mask and only sigwait() below receives them. */
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, NULL);
+  signal(SIGPIPE, SIG_IGN);
+
+  if (sodium_init() < 0) {
+    fprintf(stderr, "cairn: libsodium failed to initialise\n");
+    return 1;
+  }
+  if (engine_registry_check(&err) != CAIRN_OK) {
+    fprintf(stderr, "cairn: %s\n", err.detail);
+    return 1;
+  }
+  ensure_parent_dir(cfg.db_path);
+  if (db_sqlite_open(cfg.db_path, &server.db, &err) != CAIRN_OK) {
+    fprintf(stderr, "cairn: cannot open %s: %s\n", cfg.db_path, err.detail);
+    goto cleanup;
+  }
+  db_open = true;
+  server.now_ms = api_clock_realtime;
+  server.live = api_live_new(4096);
+  pthread_mutex_init(&server.game_lock, NULL);
+  if (!server.live)
+    goto cleanup;
+  daemon = api_server_start(&server, &addr);
+  if (!daemon) {
+    fprintf(stderr, "cairn: cannot listen on %s:%u\n", cfg.host, cfg.port);
+    goto cleanup;
+  }
+  printf("cairn: listening on http://%s:%u\n", cfg.host, bound_port(daemon));
+  fflush(stdout);
+  wait_for_signal();
+  status = 0;
+cleanup:
+  if (daemon)
+    MHD_stop_daemon(daemon);
+  api_live_free(server.live);
+  if (db_open)
+    server.db.close(server.db.ctx);
+  return status;
+}

@@ -1,0 +1,148 @@
+/*
+ * moves.c - POST /v1/games/{id}/moves: the one path by which a game changes.
+ *
+ * Under the game lock: load the row, check who may move and the seq, apply
+ * the move to a copy of the cached state, append the log row (the store
+ * refuses it if another writer got there first), and only after the commit
+ * swap the new state into the cache. A failure at any step leaves the log,
+ * the row and the cache exactly as they were.
+ */
+#include "api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const struct api_field move_fields[] = {
+    {"seq", API_INT, true},
+    {"move", API_OBJECT, true},
+    {NULL, 0, false},
+};
+
+/* The checks api.md orders before the title sees the move. */
+static enum cairn_status check_turn(const struct db_game *row, int seat, json_int_t seq,
+                                    struct cairn_error *err)
+{
+  if (seat < 0)
+    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_SEATED, NULL,
+                      "you hold no seat in game %s", row->id);
+  if (strcmp(row->status, DB_STATUS_ACTIVE) != 0)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
+                      "game %s is %s; moves are accepted only while it is active", row->id,
+                      row->status);
+  if (seq != (json_int_t)row->seq)
+    return cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
+                      "seq %lld is not current: game %s is at seq %u", (long long)seq, row->id,
+                      row->seq);
+  return CAIRN_OK;
+}
+
+/* New reference: the events `seat` may see, for the move's answer. */
+static json_t *visible_events(const json_t *events, int seat, bool over)
+{
+  json_t *out = json_array();
+  size_t i;
+  json_t *ev;
+
+  json_array_foreach(events, i, ev)
+  {
+    if (engine_event_visible(ev, seat, over))
+      json_array_append(out, ev);
+  }
+  return out;
+}
+
+/* Append the accepted move to the log; the row is durable when this returns
+ * CAIRN_OK. */
+static enum cairn_status commit_move(struct api_request *req, const struct db_game *row,
+                                     int seat, const json_t *move, const json_t *events,
+                                     const struct engine_game *next, struct cairn_error *err)
+{
+  json_t *result = next->module->result(next);
+  char *move_text = json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS);
+  char *events_text = json_dumps(events, JSON_COMPACT | JSON_SORT_KEYS);
+  char *result_text = result ? json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  struct db_move entry = {.ord = row->moves, .seq = next->seq, .seat = seat,
+                          .move_json = move_text, .events_json = events_text,
+                          .at_ms = req->server->now_ms()};
+  enum cairn_status st;
+
+  if (!move_text || !events_text || (result && !result_text))
+    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  else
+    st = req->server->db.move_append(req->server->db.ctx, row->id, &entry, result_text, err);
+  if (st == CAIRN_ESTALE)
+    cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
+               "another move was accepted first; fetch the game and retry");
+  free(move_text);
+  free(events_text);
+  free(result_text);
+  json_decref(result);
+  return st;
+}
+
+static enum cairn_status submit_locked(struct api_request *req, const json_t *doc,
+                                       struct api_response *resp, struct cairn_error *err)
+{
+  struct db_game row = {0};
+  const struct engine_game *state = NULL;
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  const json_t *move = json_object_get(doc, "move");
+  int seat;
+  bool over;
+  enum cairn_status st;
+
+  st = api_load_game(req, &row, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  seat = api_viewer_seat(req, &row);
+  st = check_turn(&row, seat, json_integer_value(json_object_get(doc, "seq")), err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = api_live_get(req->server, &row, &state, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = engine_apply(state, seat, move, &next, &events, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = commit_move(req, &row, seat, move, events, next, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+
+  /* Committed: the row on disk moved on, so mirror it before answering. */
+  over = engine_is_over(next);
+  row.moves++;
+  row.seq = next->seq;
+  if (over)
+    snprintf(row.status, sizeof(row.status), "%s", DB_STATUS_FINISHED);
+  resp->status = 200;
+  resp->body = json_pack("{s:I, s:o, s:o}", "seq", (json_int_t)next->seq, "events",
+                         visible_events(events, seat, over), "game",
+                         api_game_json(req, &row, next, false));
+  api_live_put(req->server->live, row.id, row.moves, next);
+  next = NULL;
+cleanup:
+  engine_free(next);
+  json_decref(events);
+  db_game_clear(&row);
+  return st;
+}
+
+enum cairn_status api_moves_submit(struct api_request *req, struct api_response *resp,
+                                   struct cairn_error *err)
+{
+  json_t *doc = NULL;
+  enum cairn_status st;
+
+  st = api_require_player(req, err);
+  if (st != CAIRN_OK)
+    return st;
+  st = api_body_object(req, move_fields, false, &doc, err);
+  if (st != CAIRN_OK)
+    return st;
+  pthread_mutex_lock(&req->server->game_lock);
+  st = submit_locked(req, doc, resp, err);
+  pthread_mutex_unlock(&req->server->game_lock);
+  json_decref(doc);
+  return st;
+}

@@ -1,0 +1,81 @@
+/*
+ * router.c - the route table: path patterns and methods to handlers. Routes
+ * are rows, not branches (Redis's command table); "*" matches one path
+ * segment, the game id, which is copied into req->id.
+ */
+#include "api.h"
+
+#include <string.h>
+
+struct route {
+  const char *method;
+  const char *pattern;
+  api_handler handler;
+};
+
+static const struct route routes[] = {
+    {"POST", "/v1/players", api_players_create},
+    {"GET", "/v1/titles", api_titles_list},
+    {"POST", "/v1/games", api_games_create},
+    {"GET", "/v1/games/*", api_games_get},
+    {"POST", "/v1/games/*/join", api_games_join},
+    {"POST", "/v1/games/*/moves", api_moves_submit},
+    {"GET", "/v1/games/*/log", api_log_get},
+    {"GET", "/v1/health", api_meta_health},
+    {"GET", "/v1/openapi.yaml", api_meta_openapi},
+    {NULL, NULL, NULL},
+};
+
+/* Match `path` against `pattern`; on a match copy the "*" segment (if any)
+ * into id. A segment longer than an id cannot be one, so it does not match. */
+static bool path_matches(const char *pattern, const char *path, char id[DB_ID_MAX + 1])
+{
+  while (*pattern && *path) {
+    if (*pattern == '*') {
+      size_t n = strcspn(path, "/");
+
+      if (n == 0 || n > DB_ID_MAX)
+        return false;
+      memcpy(id, path, n);
+      id[n] = '\0';
+      path += n;
+      pattern++;
+      continue;
+    }
+    if (*pattern != *path)
+      return false;
+    pattern++;
+    path++;
+  }
+  return *pattern == '\0' && *path == '\0';
+}
+
+enum cairn_status api_route(struct api_request *req, api_handler *out, const char **allow,
+                            struct cairn_error *err)
+{
+  const struct route *r;
+  const char *other_method = NULL;
+  char id[DB_ID_MAX + 1];
+
+  *out = NULL;
+  *allow = NULL;
+  for (r = routes; r->pattern; r++) {
+    id[0] = '\0';
+    if (!path_matches(r->pattern, req->path, id))
+      continue;
+    if (strcmp(r->method, req->method) == 0) {
+      memcpy(req->id, id, sizeof(id));
+      *out = r->handler;
+      return CAIRN_OK;
+    }
+    other_method = r->method;
+  }
+  if (other_method) {
+    /* Each path has exactly one method, so the Allow header is that one. */
+    *allow = other_method;
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_METHOD, NULL, "%s is not allowed on %s; use %s",
+                      req->method, req->path, other_method);
+  }
+  return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no resource at %s",
+                    req->path);
+}

@@ -1,0 +1,196 @@
+/*
+ * server.c - the libmicrohttpd side: gathering a request body under a cap,
+ * authenticating, dispatching to a handler through the router, and turning
+ * the handler's answer (or its error, through problem.c) into a response.
+ *
+ * Per-request state is created on the first callback and released in the
+ * completion callback (libmicrohttpd's simplepost.c pattern), so no path,
+ * including a client that disconnects mid-body, leaks it.
+ */
+#include "server.h"
+
+#include <microhttpd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+struct pending {
+  char *body;     /* owned: the body so far, NUL-terminated */
+  size_t len;
+  bool too_large; /* the body passed API_BODY_CAP; the rest is discarded */
+};
+
+static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
+                                  const json_t *body, const char *content_type, const char *allow)
+{
+  char *text = json_dumps(body, JSON_COMPACT);
+  struct MHD_Response *resp;
+  enum MHD_Result ret;
+
+  if (!text)
+    return MHD_NO; /* out of memory: dropping the connection is all we can do */
+  resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+  if (!resp) {
+    free(text);
+    return MHD_NO;
+  }
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  if (allow)
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+  ret = MHD_queue_response(conn, status, resp);
+  MHD_destroy_response(resp);
+  return ret;
+}
+
+static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct cairn_error *err,
+                                     const char *allow)
+{
+  unsigned int status;
+  json_t *body = api_problem(err, &status);
+  enum MHD_Result ret;
+
+  if (!body)
+    return MHD_NO;
+  if (status >= 500)
+    fprintf(stderr, "cairn: %u %s: %s\n", status, err->code ? err->code : "-", err->detail);
+  ret = queue_json(conn, status, body, "application/problem+json", allow);
+  json_decref(body);
+  return ret;
+}
+
+static enum MHD_Result queue_text(struct MHD_Connection *conn, const struct api_response *r)
+{
+  struct MHD_Response *resp =
+      MHD_create_response_from_buffer(r->text_len, (void *)r->text, MHD_RESPMEM_PERSISTENT);
+  enum MHD_Result ret;
+
+  if (!resp)
+    return MHD_NO;
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+  ret = MHD_queue_response(conn, r->status, resp);
+  MHD_destroy_response(resp);
+  return ret;
+}
+
+/* A body must be JSON; bots often omit the header, so absence is accepted. */
+static enum cairn_status check_media_type(const struct api_request *req, struct cairn_error *err)
+{
+  const char *type = MHD_lookup_connection_value(req->connection, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_TYPE);
+  size_t n = strlen("application/json");
+
+  if (!req->body_len || !type)
+    return CAIRN_OK;
+  if (strncasecmp(type, "application/json", n) == 0 && (type[n] == '\0' || type[n] == ';'))
+    return CAIRN_OK;
+  return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MEDIA_TYPE, NULL,
+                    "Content-Type must be application/json");
+}
+
+static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection *conn,
+                                const char *url, const char *method, struct pending *p)
+{
+  struct api_request req = {.server = server, .connection = conn, .method = method, .path = url,
+                            .body = p->body, .body_len = p->len};
+  struct api_response resp = {0};
+  struct cairn_error err = {0};
+  api_handler handler = NULL;
+  const char *allow = NULL;
+  enum MHD_Result ret;
+  enum cairn_status st;
+
+  if (p->too_large) {
+    cairn_fail(&err, CAIRN_ETOOLARGE, CAIRN_CODE_BODY_TOO_LARGE, NULL,
+               "request body exceeds %d bytes", API_BODY_CAP);
+    return queue_problem(conn, &err, NULL);
+  }
+  st = api_route(&req, &handler, &allow, &err);
+  if (st == CAIRN_OK)
+    st = check_media_type(&req, &err);
+  if (st == CAIRN_OK)
+    st = api_authenticate(&req, &err);
+  if (st == CAIRN_OK)
+    st = handler(&req, &resp, &err);
+  if (st != CAIRN_OK) {
+    json_decref(resp.body);
+    return queue_problem(conn, &err, allow);
+  }
+  if (resp.text)
+    ret = queue_text(conn, &resp);
+  else
+    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL);
+  json_decref(resp.body);
+  return ret;
+}
+
+/* Append a chunk, or mark the request too large. Never grows past the cap. */
+static bool gather(struct pending *p, const char *data, size_t size)
+{
+  char *grown;
+
+  if (p->too_large)
+    return true;
+  if (size > API_BODY_CAP - p->len) {
+    p->too_large = true;
+    free(p->body);
+    p->body = NULL;
+    p->len = 0;
+    return true;
+  }
+  grown = realloc(p->body, p->len + size + 1);
+  if (!grown)
+    return false;
+  memcpy(grown + p->len, data, size);
+  p->body = grown;
+  p->len += size;
+  p->body[p->len] = '\0';
+  return true;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
+                                  const char *method, const char *version, const char *upload,
+                                  size_t *upload_size, void **req_cls)
+{
+  struct pending *p = *req_cls;
+
+  if (!p) {
+    p = calloc(1, sizeof(*p));
+    if (!p)
+      return MHD_NO;
+    *req_cls = p;
+    return MHD_YES;
+  }
+  if (*upload_size) {
+    if (!gather(p, upload, *upload_size))
+      return MHD_NO;
+    *upload_size = 0;
+    return MHD_YES;
+  }
+  return dispatch(cls, conn, url, method, p);
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+  struct pending *p = *req_cls;
+
+  if (p) {
+    free(p->body);
+    free(p);
+    *req_cls = NULL;
+  }
+}
+
+struct MHD_Daemon *api_server_start(struct api_server *server, const struct sockaddr_in *addr)
+{
+  /* A small pool of polling threads: handlers are short (one SQLite
+   * transaction at most), so threads are not held by idle clients. */
+  return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
+                          0, NULL, NULL, on_request, server, MHD_OPTION_SOCK_ADDR, addr,
+                          MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+                          MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4,
+                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
+                          MHD_OPTION_CONNECTION_LIMIT, (unsigned int)1000, MHD_OPTION_END);
+}

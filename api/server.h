@@ -1,0 +1,17 @@
+/*
+ * server.h - starting the HTTP daemon (server.c), used by main.c.
+ */
+#ifndef API_SERVER_H
+#define API_SERVER_H
+
+#include <netinet/in.h>
+
+#include "api.h"
+
+struct MHD_Daemon;
+
+/* Start serving `server` on `addr`. NULL if the daemon could not start.
+ * Stop with MHD_stop_daemon(). */
+struct MHD_Daemon *api_server_start(struct api_server *server, const struct sockaddr_in *addr);
+
+#endif
