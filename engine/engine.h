@@ -73,8 +73,9 @@ struct engine_module {
   /* ---- Functions (version 1) ---- */
 
   /* Build the start position from options and seed. Validates options:
-   * unknown or ill-typed options fail with CAIRN_EINVAL. On success *out is
-   * the caller's, released with free_game. */
+   * unknown or ill-typed options fail with CAIRN_EINVAL. The module seeds
+   * `rng` from `seed`; engine_new() fills module, seats and seq of the head
+   * afterwards. On success *out is the caller's, released with free_game. */
   enum cairn_status (*new_game)(const struct engine_setup *setup,
                                 const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
                                 struct cairn_error *err);

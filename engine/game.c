@@ -12,6 +12,8 @@ enum cairn_status engine_new(const struct engine_module *module, const struct en
                              const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
                              struct cairn_error *err)
 {
+  enum cairn_status st;
+
   assert(module && setup && seed && out);
   *out = NULL;
   if (setup->seats < module->min_seats || setup->seats > module->max_seats)
@@ -21,7 +23,14 @@ enum cairn_status engine_new(const struct engine_module *module, const struct en
   if (setup->options && !json_is_object(setup->options))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
                       "options: expected an object");
-  return module->new_game(setup, seed, out, err);
+  st = module->new_game(setup, seed, out, err);
+  if (st != CAIRN_OK)
+    return st;
+  /* The common head is filled here, once for every title. */
+  (*out)->module = module;
+  (*out)->seats = setup->seats;
+  (*out)->seq = 0;
+  return CAIRN_OK;
 }
 
 void engine_free(struct engine_game *game)

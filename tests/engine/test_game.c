@@ -1,0 +1,285 @@
+/*
+ * test_game.c - the title-independent half of the engine (engine/game.c,
+ * engine/registry.c), checked with a toy title defined here: a counter that
+ * seats take turns to raise, with one simultaneous "vote" step, so that
+ * atomicity, turn checks, seq and event visibility are tested without
+ * depending on any real game's rules.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/engine.h"
+
+struct toy {
+  struct engine_game base; /* must be first */
+  int total;
+  int turn;
+  int voted[ENGINE_MAX_SEATS]; /* during the vote step, who has voted */
+  bool voting;
+};
+
+static enum cairn_status toy_new(const struct engine_setup *setup, const uint8_t seed[32],
+                                 struct engine_game **out, struct cairn_error *err)
+{
+  struct toy *t = calloc(1, sizeof(*t));
+
+  if (!t)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "oom");
+  engine_rng_seed(&t->base.rng, seed);
+  t->base.seats = setup->seats;
+  *out = &t->base;
+  return CAIRN_OK;
+}
+
+static void toy_free(struct engine_game *g)
+{
+  free(g);
+}
+
+static struct engine_game *toy_clone(const struct engine_game *g)
+{
+  struct toy *t = malloc(sizeof(*t));
+
+  if (t)
+    memcpy(t, g, sizeof(*t));
+  return t ? &t->base : NULL;
+}
+
+/* {"add": n}: raise the total; the toy mutates BEFORE checking, on purpose,
+ * to prove engine_apply protects the caller's state. {"vote": true} during
+ * the vote step, which starts when the total passes 5. */
+static enum cairn_status toy_apply(struct engine_game *g, int seat, const json_t *move,
+                                   json_t *events, bool *pending, struct cairn_error *err)
+{
+  struct toy *t = (struct toy *)g;
+  int i, votes = 0;
+
+  if (t->voting) {
+    t->voted[seat] = 1;
+    json_array_append_new(events, json_pack("{s:s, s:[i]}", "type", "voted", "private_to", seat));
+    for (i = 0; i < g->seats; i++)
+      votes += t->voted[i];
+    if (votes < g->seats) {
+      *pending = true;
+      return CAIRN_OK;
+    }
+    t->voting = false;
+    return CAIRN_OK;
+  }
+  t->total += (int)json_integer_value(json_object_get(move, "add"));
+  if (json_integer_value(json_object_get(move, "add")) > 3)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, "toy: Adding", "at most 3");
+  json_array_append_new(events, json_pack("{s:s, s:i}", "type", "added", "total", t->total));
+  t->turn = (t->turn + 1) % g->seats;
+  if (t->total > 5 && t->total < 100) {
+    t->voting = true;
+    t->total = 100;
+  }
+  return CAIRN_OK;
+}
+
+static int toy_to_act(const struct engine_game *g, int seats[ENGINE_MAX_SEATS])
+{
+  const struct toy *t = (const struct toy *)g;
+  int i, n = 0;
+
+  if (t->total >= 110)
+    return 0;
+  if (!t->voting) {
+    seats[0] = t->turn;
+    return 1;
+  }
+  for (i = 0; i < g->seats; i++)
+    if (!t->voted[i])
+      seats[n++] = i;
+  return n;
+}
+
+static json_t *toy_empty(const struct engine_game *g, int seat)
+{
+  return json_array();
+}
+
+static json_t *toy_view(const struct engine_game *g, int viewer)
+{
+  return json_pack("{s:i}", "total", ((const struct toy *)g)->total);
+}
+
+static json_t *toy_result(const struct engine_game *g)
+{
+  return ((const struct toy *)g)->total >= 110 ? json_pack("{s:[]}", "winners") : NULL;
+}
+
+static json_t *toy_serialize(const struct engine_game *g)
+{
+  const struct toy *t = (const struct toy *)g;
+
+  return json_pack("{s:i, s:i, s:b}", "total", t->total, "turn", t->turn, "voting", t->voting);
+}
+
+static const struct engine_module toy_module = {
+    .version = ENGINE_MODULE_VERSION,
+    .id = "toy",
+    .name = "Toy",
+    .min_seats = 2,
+    .max_seats = 3,
+    .rules_version = "toy-1",
+    .options_json = "{}",
+    .new_game = toy_new,
+    .free_game = toy_free,
+    .clone_game = toy_clone,
+    .apply_move = toy_apply,
+    .to_act = toy_to_act,
+    .legal_moves = toy_empty,
+    .view = toy_view,
+    .result = toy_result,
+    .serialize = toy_serialize,
+};
+
+static struct engine_game *new_toy(int seats)
+{
+  static const uint8_t seed[ENGINE_SEED_BYTES] = {1};
+  struct engine_setup setup = {.seats = seats};
+  struct engine_game *g = NULL;
+
+  assert_int_equal(engine_new(&toy_module, &setup, seed, &g, NULL), CAIRN_OK);
+  return g;
+}
+
+static enum cairn_status play(struct engine_game **g, int seat, const char *move_text,
+                              struct cairn_error *err)
+{
+  json_t *move = json_loads(move_text, 0, NULL);
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  enum cairn_status st = engine_apply(*g, seat, move, &next, &events, err);
+
+  json_decref(move);
+  json_decref(events);
+  if (st == CAIRN_OK) {
+    engine_free(*g);
+    *g = next;
+  }
+  return st;
+}
+
+static void test_seat_count_outside_title_range_is_refused(void **state)
+{
+  static const uint8_t seed[ENGINE_SEED_BYTES] = {0};
+  struct engine_setup setup = {.seats = 4};
+  struct engine_game *g = NULL;
+  struct cairn_error err = {0};
+
+  assert_int_equal(engine_new(&toy_module, &setup, seed, &g, &err), CAIRN_EINVAL);
+  assert_string_equal(err.code, CAIRN_CODE_BAD_VALUE);
+  assert_null(g);
+}
+
+static void test_rejected_move_leaves_state_untouched(void **state)
+{
+  struct engine_game *g = new_toy(2);
+  struct cairn_error err = {0};
+  char *before = engine_serialize_text(g);
+  char *after;
+
+  assert_int_equal(play(&g, 0, "{\"add\": 9}", &err), CAIRN_EILLEGAL);
+  assert_string_equal(err.rule, "toy: Adding");
+  after = engine_serialize_text(g);
+  assert_string_equal(before, after);
+  assert_int_equal(g->seq, 0);
+  free(before);
+  free(after);
+  engine_free(g);
+}
+
+static void test_only_seats_to_act_may_move(void **state)
+{
+  struct engine_game *g = new_toy(2);
+  struct cairn_error err = {0};
+
+  assert_int_equal(play(&g, 1, "{\"add\": 1}", &err), CAIRN_ETURN);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_YOUR_TURN);
+  assert_int_equal(play(&g, 5, "{\"add\": 1}", &err), CAIRN_ETURN);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_SEATED);
+  assert_int_equal(play(&g, 0, "[1]", &err), CAIRN_EINVAL);
+  assert_int_equal(play(&g, 0, "{\"add\": 1}", &err), CAIRN_OK);
+  assert_int_equal(g->seq, 1);
+  engine_free(g);
+}
+
+static void test_simultaneous_step_advances_seq_once_when_resolved(void **state)
+{
+  struct engine_game *g = new_toy(3);
+  int seats[ENGINE_MAX_SEATS];
+
+  assert_int_equal(play(&g, 0, "{\"add\": 3}", NULL), CAIRN_OK);
+  assert_int_equal(play(&g, 1, "{\"add\": 3}", NULL), CAIRN_OK); /* total 6: vote */
+  assert_int_equal(g->seq, 2);
+  assert_int_equal(g->module->to_act(g, seats), 3);
+  assert_int_equal(play(&g, 2, "{\"vote\": true}", NULL), CAIRN_OK);
+  assert_int_equal(play(&g, 0, "{\"vote\": true}", NULL), CAIRN_OK);
+  assert_int_equal(g->seq, 2); /* pending: seq holds */
+  assert_int_equal(g->module->to_act(g, seats), 1);
+  assert_int_equal(seats[0], 1);
+  assert_int_equal(play(&g, 1, "{\"vote\": true}", NULL), CAIRN_OK);
+  assert_int_equal(g->seq, 3);
+  engine_free(g);
+}
+
+static void test_finished_game_accepts_no_move(void **state)
+{
+  struct engine_game *g = new_toy(2);
+  struct toy *t = (struct toy *)g;
+  struct cairn_error err = {0};
+
+  t->total = 110;
+  assert_true(engine_is_over(g));
+  assert_int_equal(play(&g, 0, "{\"add\": 1}", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_ACTIVE);
+  engine_free(g);
+}
+
+static void test_private_events_are_seen_only_by_their_seats_until_the_end(void **state)
+{
+  json_t *ev = json_pack("{s:s, s:[i,i]}", "type", "x", "private_to", 0, 2);
+  json_t *pub = json_pack("{s:s}", "type", "y");
+
+  assert_true(engine_event_visible(ev, 0, false));
+  assert_true(engine_event_visible(ev, 2, false));
+  assert_false(engine_event_visible(ev, 1, false));
+  assert_false(engine_event_visible(ev, ENGINE_SPECTATOR, false));
+  assert_true(engine_event_visible(ev, ENGINE_SPECTATOR, true));
+  assert_true(engine_event_visible(pub, ENGINE_SPECTATOR, false));
+  json_decref(ev);
+  json_decref(pub);
+}
+
+static void test_every_registered_title_passes_the_interface_check(void **state)
+{
+  struct cairn_error err = {0};
+
+  assert_int_equal(engine_registry_check(&err), CAIRN_OK);
+  assert_non_null(engine_find("himalaya"));
+  assert_null(engine_find("chess"));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_seat_count_outside_title_range_is_refused),
+      cmocka_unit_test(test_rejected_move_leaves_state_untouched),
+      cmocka_unit_test(test_only_seats_to_act_may_move),
+      cmocka_unit_test(test_simultaneous_step_advances_seq_once_when_resolved),
+      cmocka_unit_test(test_finished_game_accepts_no_move),
+      cmocka_unit_test(test_private_events_are_seen_only_by_their_seats_until_the_end),
+      cmocka_unit_test(test_every_registered_title_passes_the_interface_check),
+  };
+
+  return cmocka_run_group_tests_name("engine/game", tests, NULL, NULL);
+}
