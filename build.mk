@@ -76,7 +76,7 @@ $(GEN_OPENAPI): openapi/cairn.yaml build.mk
 # number, so the binary carries its schema and never depends on the cwd.
 $(GEN_MIGRATIONS): $(MIGRATIONS) build.mk
 	@mkdir -p $(dir $@)
-	@{ echo '/* generated from migrations/*.sql by build.mk; do not edit */'; \
+	@{ echo '/* generated from the migrations folder by build.mk; do not edit */'; \
 	  echo '#include "db/sqlite/migrations.h"'; \
 	  echo 'const struct db_migration db_migrations[] = {'; \
 	  for f in $(MIGRATIONS); do \

@@ -1,0 +1,143 @@
+/*
+ * common.c - the plumbing the query files share: the connection lock,
+ * preparing statements, transactions, copying columns out, and turning
+ * SQLite's results into a cairn_status. SQLite's message goes to the server
+ * log (stderr) only; err->detail, which a client may see, says what failed
+ * in our terms.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void db_sqlite_lock(struct db_sqlite *c)
+{
+  int rc = pthread_mutex_lock(&c->lock);
+
+  /* A default mutex fails only when misused (uninitialised, destroyed). */
+  assert(rc == 0);
+  (void)rc;
+}
+
+void db_sqlite_unlock(struct db_sqlite *c)
+{
+  int rc = pthread_mutex_unlock(&c->lock);
+
+  assert(rc == 0);
+  (void)rc;
+}
+
+enum cairn_status db_sqlite_fail(sqlite3 *db, int rc, const char *what, struct cairn_error *err)
+{
+  fprintf(stderr, "cairn: db: %s: %s (%s, %d)\n", what, db ? sqlite3_errmsg(db) : "no connection",
+          sqlite3_errstr(rc), rc);
+  if ((rc & 0xff) == SQLITE_NOMEM)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory while %s",
+                      what);
+  return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                    "storage failed while %s; nothing was changed", what);
+}
+
+enum cairn_status db_sqlite_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **out,
+                                    struct cairn_error *err)
+{
+  int rc;
+
+  *out = NULL;
+  rc = sqlite3_prepare_v2(db, sql, -1, out, NULL);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(*out);
+    *out = NULL;
+    return db_sqlite_fail(db, rc, "preparing a statement", err);
+  }
+  return CAIRN_OK;
+}
+
+enum cairn_status db_sqlite_begin(sqlite3 *db, bool write, struct cairn_error *err)
+{
+  int rc = sqlite3_exec(db, write ? "BEGIN IMMEDIATE" : "BEGIN", NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    return db_sqlite_fail(db, rc, "starting a transaction", err);
+  return CAIRN_OK;
+}
+
+enum cairn_status db_sqlite_commit(sqlite3 *db, struct cairn_error *err)
+{
+  int rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    return db_sqlite_fail(db, rc, "committing", err);
+  return CAIRN_OK;
+}
+
+void db_sqlite_rollback(sqlite3 *db)
+{
+  int rc;
+
+  if (sqlite3_get_autocommit(db))
+    return; /* no transaction open: never began, committed, or SQLite ended it */
+  rc = sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  if (rc != SQLITE_OK)
+    fprintf(stderr, "cairn: db: rolling back: %s (%d)\n", sqlite3_errmsg(db), rc);
+}
+
+/* The text of a column, its length in bytes in *len; NULL for SQL NULL.
+ * For any other value a NULL from sqlite3_column_text means converting it
+ * ran out of memory. */
+static enum cairn_status column_text(sqlite3_stmt *stmt, int col, const char **text, size_t *len,
+                                     const char *what, struct cairn_error *err)
+{
+  *text = NULL;
+  *len = 0;
+  if (sqlite3_column_type(stmt, col) == SQLITE_NULL)
+    return CAIRN_OK;
+  *text = (const char *)sqlite3_column_text(stmt, col);
+  if (!*text)
+    return db_sqlite_fail(sqlite3_db_handle(stmt), SQLITE_NOMEM, what, err);
+  *len = (size_t)sqlite3_column_bytes(stmt, col);
+  return CAIRN_OK;
+}
+
+enum cairn_status db_sqlite_column_copy(sqlite3_stmt *stmt, int col, char *buf, size_t size,
+                                        const char *what, struct cairn_error *err)
+{
+  const char *text;
+  size_t len;
+  enum cairn_status st;
+
+  assert(size > 0);
+  buf[0] = '\0';
+  st = column_text(stmt, col, &text, &len, what, err);
+  if (st != CAIRN_OK)
+    return st;
+  if (!text || len >= size) {
+    fprintf(stderr, "cairn: db: %s: column %s is %s\n", what, sqlite3_column_name(stmt, col),
+            text ? "longer than its buffer" : "NULL");
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "storage holds an unreadable row while %s", what);
+  }
+  memcpy(buf, text, len + 1);
+  return CAIRN_OK;
+}
+
+enum cairn_status db_sqlite_column_dup(sqlite3_stmt *stmt, int col, char **out, const char *what,
+                                       struct cairn_error *err)
+{
+  const char *text;
+  size_t len;
+  enum cairn_status st;
+
+  *out = NULL;
+  st = column_text(stmt, col, &text, &len, what, err);
+  if (st != CAIRN_OK || !text)
+    return st;
+  *out = malloc(len + 1);
+  if (!*out)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory while %s",
+                      what);
+  memcpy(*out, text, len + 1);
+  return CAIRN_OK;
+}

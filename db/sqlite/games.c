@@ -1,0 +1,214 @@
+/*
+ * games.c - the game-row slots of db_ops: creating a game and loading it
+ * with its seats. Taking a seat is in seats.c; the bookkeeping a move
+ * changes (seq, move count, status, result) is written by moves.c.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
+                                        struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  assert(c && game);
+  assert(game->seats >= 1 && game->seats <= ENGINE_MAX_SEATS);
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  /* status, seq and moves take their defaults (open, 0, 0) whatever the
+   * struct says: a new game has no history. */
+  st = db_sqlite_prepare(c->db,
+                         "INSERT INTO games (id, title, rules_version, options_json, seed, seats,"
+                         " creator, created_ms, updated_ms)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game->id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 2, game->title, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 3, game->rules_version, -1, SQLITE_STATIC);
+  /* NULL options mean "the title's defaults", which the engine reads from
+   * an empty object. */
+  sqlite3_bind_text(stmt, 4, game->options_json ? game->options_json : "{}", -1, SQLITE_STATIC);
+  sqlite3_bind_blob(stmt, 5, game->seed, ENGINE_SEED_BYTES, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 6, game->seats);
+  sqlite3_bind_text(stmt, 7, game->creator, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 8, game->created_ms);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) {
+    st =
+        cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no player %s", game->creator);
+    goto cleanup;
+  }
+  if ((rc & 0xff) == SQLITE_CONSTRAINT) {
+    /* A repeated random id or a field the struct cannot hold: a caller
+     * bug (see players.c). */
+    fprintf(stderr, "cairn: db: creating game %s: %s\n", game->id, sqlite3_errmsg(c->db));
+    st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                    "game %s could not be stored: its id is already in use, or it is malformed",
+                    game->id);
+    goto cleanup;
+  }
+  if (rc != SQLITE_DONE) {
+    st = db_sqlite_fail(c->db, rc, "creating a game", err);
+    goto cleanup;
+  }
+  st = db_sqlite_commit(c->db, err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  if (st != CAIRN_OK)
+    db_sqlite_rollback(c->db);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+/* Fill out's row fields from the current row of `stmt` (columns as in
+ * game_load's first query). */
+static enum cairn_status read_row(sqlite3_stmt *stmt, struct db_game *out, struct cairn_error *err)
+{
+  static const char what[] = "loading a game";
+  enum cairn_status st;
+  const void *seed;
+  sqlite3_int64 n;
+
+  st = db_sqlite_column_copy(stmt, 0, out->id, sizeof(out->id), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 1, out->title, sizeof(out->title), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 2, out->rules_version, sizeof(out->rules_version), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 3, out->status, sizeof(out->status), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_dup(stmt, 5, &out->options_json, what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_dup(stmt, 6, &out->result_json, what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 8, out->creator, sizeof(out->creator), what, err);
+  if (st != CAIRN_OK)
+    return st;
+
+  /* The schema's checks make these impossible; testing them anyway keeps
+   * a hand-edited file from indexing past seat_player or seed. */
+  out->seats = sqlite3_column_int(stmt, 4);
+  seed = sqlite3_column_blob(stmt, 7);
+  if (out->seats < 1 || out->seats > ENGINE_MAX_SEATS || !seed ||
+      sqlite3_column_bytes(stmt, 7) != ENGINE_SEED_BYTES || !out->options_json) {
+    fprintf(stderr, "cairn: db: game %s: seats, seed or options unreadable\n", out->id);
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "storage holds an unreadable row while %s", what);
+  }
+  memcpy(out->seed, seed, ENGINE_SEED_BYTES);
+
+  out->created_ms = sqlite3_column_int64(stmt, 9);
+  /* The schema keeps both within uint32_t. */
+  n = sqlite3_column_int64(stmt, 10);
+  out->seq = (uint32_t)n;
+  n = sqlite3_column_int64(stmt, 11);
+  out->moves = (uint32_t)n;
+  return CAIRN_OK;
+}
+
+/* Fill out->seat_player and out->seat_name from the seats of out->id. */
+static enum cairn_status read_seats(sqlite3 *db, struct db_game *out, struct cairn_error *err)
+{
+  static const char what[] = "loading a game's seats";
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+  int seat;
+
+  st = db_sqlite_prepare(db,
+                         "SELECT s.seat, s.player_id, p.name FROM seats s"
+                         " JOIN players p ON p.id = s.player_id WHERE s.game_id = ?1",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, out->id, -1, SQLITE_STATIC);
+  for (;;) {
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_ROW)
+      break;
+    seat = sqlite3_column_int(stmt, 0);
+    if (seat < 0 || seat >= out->seats) {
+      fprintf(stderr, "cairn: db: game %s: seat %d outside 0..%d\n", out->id, seat, out->seats - 1);
+      st = cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "storage holds an unreadable row while %s", what);
+      goto cleanup;
+    }
+    st = db_sqlite_column_copy(stmt, 1, out->seat_player[seat], sizeof(out->seat_player[seat]),
+                               what, err);
+    if (st != CAIRN_OK)
+      goto cleanup;
+    st = db_sqlite_column_copy(stmt, 2, out->seat_name[seat], sizeof(out->seat_name[seat]), what,
+                               err);
+    if (st != CAIRN_OK)
+      goto cleanup;
+  }
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, what, err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_game *out,
+                                      struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  assert(c && game_id && out);
+  memset(out, 0, sizeof(*out));
+  db_sqlite_lock(c);
+  /* One read transaction, so the row and its seats come from the same
+   * snapshot even if another process writes in between. */
+  st = db_sqlite_begin(c->db, false, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = db_sqlite_prepare(c->db,
+                         "SELECT id, title, rules_version, status, seats, options_json,"
+                         " result_json, seed, creator, created_ms, seq, moves"
+                         " FROM games WHERE id = ?1",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_DONE) {
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+    goto cleanup;
+  }
+  if (rc != SQLITE_ROW) {
+    st = db_sqlite_fail(c->db, rc, "loading a game", err);
+    goto cleanup;
+  }
+  st = read_row(stmt, out, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_finalize(stmt);
+  stmt = NULL;
+  st = read_seats(c->db, out, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = db_sqlite_commit(c->db, err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  db_sqlite_rollback(c->db);
+  db_sqlite_unlock(c);
+  if (st != CAIRN_OK)
+    db_game_clear(out);
+  return st;
+}

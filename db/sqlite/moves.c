@@ -1,0 +1,322 @@
+/*
+ * moves.c - the move-log slots of db_ops: appending one move together with
+ * the game-row bookkeeping it changes, and walking the log in order.
+ *
+ * The log is the truth (db.h), so an append is all or nothing: the log row
+ * and the game's seq, move count, status and result commit in one
+ * transaction, and the ord check runs inside it, under the write lock, so
+ * of two writers holding the same ord exactly one wins.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows moves_load copies out per visit to the connection. The lock is
+ * released while the callback runs (see moves_load), so this bounds both
+ * the memory held and how long other requests wait; 128 rows covers most
+ * whole games in one visit. */
+#define LOAD_BATCH 128
+
+/* Read the game's status and move count. CAIRN_ENOTFOUND if no such game. */
+static enum cairn_status read_game(sqlite3 *db, const char *game_id, char *status, size_t size,
+                                   uint32_t *moves, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "SELECT status, moves FROM games WHERE id = ?1", &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_DONE) {
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+    goto cleanup;
+  }
+  if (rc != SQLITE_ROW) {
+    st = db_sqlite_fail(db, rc, "appending a move", err);
+    goto cleanup;
+  }
+  st = db_sqlite_column_copy(stmt, 0, status, size, "appending a move", err);
+  *moves = (uint32_t)sqlite3_column_int64(stmt, 1); /* the schema keeps it within uint32_t */
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+static enum cairn_status insert_move(sqlite3 *db, const char *game_id, const struct db_move *move,
+                                     struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db,
+                         "INSERT INTO moves (game_id, ord, seq, seat, move_json, events_json,"
+                         " at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, move->ord);
+  sqlite3_bind_int64(stmt, 3, move->seq);
+  sqlite3_bind_int(stmt, 4, move->seat);
+  sqlite3_bind_text(stmt, 5, move->move_json, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 6, move->events_json, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 7, move->at_ms);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "appending a move", err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+/* The bookkeeping the move changes. updated_ms takes the move's own time:
+ * storage never reads the clock. */
+static enum cairn_status update_game(sqlite3 *db, const char *game_id, const struct db_move *move,
+                                     const char *result_json, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db,
+                         "UPDATE games SET seq = ?2, moves = moves + 1, updated_ms = ?3,"
+                         " result_json = ?4,"
+                         " status = CASE WHEN ?4 IS NULL THEN status ELSE 'finished' END"
+                         " WHERE id = ?1",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, move->seq);
+  sqlite3_bind_int64(stmt, 3, move->at_ms);
+  if (result_json)
+    sqlite3_bind_text(stmt, 4, result_json, -1, SQLITE_STATIC);
+  else
+    sqlite3_bind_null(stmt, 4);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "appending a move", err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const struct db_move *move,
+                                        const char *result_json, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  char status[DB_STATUS_MAX + 1];
+  enum cairn_status st;
+  uint32_t moves = 0;
+
+  assert(c && game_id && move && move->move_json && move->events_json);
+  assert(move->seat >= 0 && move->seat < ENGINE_MAX_SEATS);
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = read_game(c->db, game_id, status, sizeof(status), &moves, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  /* Status before ord, in the order api/ checks them: a move that lost the
+   * race to the game's last move hears that the game is over. */
+  if (strcmp(status, DB_STATUS_ACTIVE) != 0) {
+    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
+                    "game %s is %s, not accepting moves", game_id, status);
+    goto cleanup;
+  }
+  if (move->ord != moves) {
+    st = cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
+                    "game %s has %" PRIu32 " moves; move %" PRIu32 " is stale", game_id, moves,
+                    move->ord);
+    goto cleanup;
+  }
+  st = insert_move(c->db, game_id, move, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = update_game(c->db, game_id, move, result_json, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  /* synchronous=FULL (open.c): COMMIT returns after the WAL is fsynced. */
+  st = db_sqlite_commit(c->db, err);
+
+cleanup:
+  if (st != CAIRN_OK)
+    db_sqlite_rollback(c->db);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+/* One log row copied out of SQLite, so the callback can run unlocked. */
+struct row {
+  struct db_move move;
+  char *text; /* owned: move_json, NUL, events_json, NUL; the move's strings point into it */
+};
+
+static void free_rows(struct row *rows, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    free(rows[i].text);
+}
+
+static enum cairn_status copy_row(sqlite3_stmt *stmt, struct row *row, struct cairn_error *err)
+{
+  static const char what[] = "loading moves";
+  const char *move_json;
+  const char *events_json;
+  size_t move_len;
+  size_t events_len;
+
+  /* Text first, then its length: the order SQLite documents as safe. */
+  move_json = (const char *)sqlite3_column_text(stmt, 3);
+  move_len = (size_t)sqlite3_column_bytes(stmt, 3);
+  events_json = (const char *)sqlite3_column_text(stmt, 4);
+  events_len = (size_t)sqlite3_column_bytes(stmt, 4);
+  if (!move_json || !events_json) {
+    /* Both columns are NOT NULL, so NULL here is a failed conversion. */
+    return db_sqlite_fail(sqlite3_db_handle(stmt), SQLITE_NOMEM, what, err);
+  }
+  row->text = malloc(move_len + 1 + events_len + 1);
+  if (!row->text)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory while %s",
+                      what);
+  memcpy(row->text, move_json, move_len + 1);
+  memcpy(row->text + move_len + 1, events_json, events_len + 1);
+  row->move.ord = (uint32_t)sqlite3_column_int64(stmt, 0);
+  row->move.seq = (uint32_t)sqlite3_column_int64(stmt, 1);
+  row->move.seat = sqlite3_column_int(stmt, 2);
+  row->move.move_json = row->text;
+  row->move.events_json = row->text + move_len + 1;
+  row->move.at_ms = sqlite3_column_int64(stmt, 5);
+  return CAIRN_OK;
+}
+
+/* Copy up to LOAD_BATCH rows with ord >= from_ord into rows[], their number
+ * in *n. With `check_game`, first make sure the game exists, in the same
+ * read transaction. Call with the lock held. On failure *n rows may still
+ * need free_rows. */
+static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t from_ord,
+                                    bool check_game, struct row *rows, size_t *n,
+                                    struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  *n = 0;
+  st = db_sqlite_begin(db, false, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  if (check_game) {
+    st = db_sqlite_prepare(db, "SELECT 1 FROM games WHERE id = ?1", &stmt, err);
+    if (st != CAIRN_OK)
+      goto cleanup;
+    sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_DONE) {
+      st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+      goto cleanup;
+    }
+    if (rc != SQLITE_ROW) {
+      st = db_sqlite_fail(db, rc, "loading moves", err);
+      goto cleanup;
+    }
+    sqlite3_finalize(stmt);
+    stmt = NULL;
+  }
+
+  st = db_sqlite_prepare(db,
+                         "SELECT ord, seq, seat, move_json, events_json, at_ms FROM moves"
+                         " WHERE game_id = ?1 AND ord >= ?2 ORDER BY ord LIMIT ?3",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, from_ord);
+  sqlite3_bind_int(stmt, 3, LOAD_BATCH);
+  for (;;) {
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_ROW)
+      break;
+    st = copy_row(stmt, &rows[*n], err);
+    if (st != CAIRN_OK)
+      goto cleanup;
+    (*n)++;
+  }
+  if (rc != SQLITE_DONE) {
+    st = db_sqlite_fail(db, rc, "loading moves", err);
+    goto cleanup;
+  }
+  st = db_sqlite_commit(db, err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  db_sqlite_rollback(db);
+  return st;
+}
+
+/*
+ * The walk copies rows out in batches and calls `cb` with the lock
+ * released: a callback typically replays each move through the engine,
+ * which must not stall every other request's storage access, and it may
+ * itself call a db_ops slot, which would deadlock on a held lock.
+ *
+ * Between batches other moves may be appended. The log is append-only and
+ * dense, so the rows seen are still exactly the log's first rows from
+ * from_ord on, possibly more of them than the game row loaded earlier
+ * counted; a caller that wants a fixed prefix stops at that count.
+ */
+enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t from_ord,
+                                       db_move_cb cb, void *arg, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  struct row *rows = NULL;
+  enum cairn_status st = CAIRN_OK;
+  bool first = true;
+  size_t n = 0;
+  size_t i;
+
+  assert(c && game_id && cb);
+  rows = calloc(LOAD_BATCH, sizeof(*rows));
+  if (!rows)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                      "out of memory while loading moves");
+  for (;;) {
+    db_sqlite_lock(c);
+    st = load_batch(c->db, game_id, from_ord, first, rows, &n, err);
+    db_sqlite_unlock(c);
+    if (st != CAIRN_OK)
+      goto cleanup;
+    first = false;
+    for (i = 0; i < n; i++) {
+      st = cb(arg, &rows[i].move, err);
+      if (st != CAIRN_OK)
+        goto cleanup;
+    }
+    /* A short batch reached the end of the log; ord 2^32-1 is the last
+     * there can be. */
+    if (n < LOAD_BATCH || rows[n - 1].move.ord == UINT32_MAX)
+      break;
+    from_ord = rows[n - 1].move.ord + 1;
+    free_rows(rows, n);
+    n = 0;
+  }
+
+cleanup:
+  free_rows(rows, n);
+  free(rows);
+  return st;
+}

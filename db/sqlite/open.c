@@ -1,0 +1,172 @@
+/*
+ * open.c - opening and closing the SQLite backend: the connection, the
+ * settings every later query relies on, the start-up migrations, and the
+ * db_ops table that hands the slots (players.c, games.c, seats.c, moves.c)
+ * to the API.
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void close_backend(void *ctx)
+{
+  struct db_sqlite *c = ctx;
+  int rc;
+
+  if (!c)
+    return;
+  /* Lets SQLite refresh the query planner's statistics where it sees a
+   * need; its documentation asks long-lived connections to do this before
+   * closing. Failure only costs plan quality. */
+  sqlite3_exec(c->db, "PRAGMA optimize", NULL, NULL, NULL);
+  /* Every statement is finalized before its slot returns, so a busy close
+   * is a leak in this backend. */
+  rc = sqlite3_close(c->db);
+  if (rc != SQLITE_OK)
+    fprintf(stderr, "cairn: db: closing: %s (%d)\n", sqlite3_errmsg(c->db), rc);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+/* Run one PRAGMA and return its single text answer in buf[size] (empty if
+ * it answers nothing). */
+static enum cairn_status pragma(sqlite3 *db, const char *sql, char *buf, size_t size,
+                                struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  const char *text;
+  int rc;
+
+  buf[0] = '\0';
+  st = db_sqlite_prepare(db, sql, &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW) {
+    text = (const char *)sqlite3_column_text(stmt, 0);
+    snprintf(buf, size, "%s", text ? text : "");
+    rc = sqlite3_step(stmt);
+  }
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "configuring the database", err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+/* The settings the rest of the backend takes for granted. */
+static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
+{
+  enum cairn_status st;
+  const char *file;
+  char answer[32];
+
+  sqlite3_extended_result_codes(db, 1); /* tells a foreign-key failure from others */
+  sqlite3_busy_timeout(db, DB_SQLITE_BUSY_MS);
+  /* Refuse writes to the schema's internals even through SQL, so a bug or
+   * a hostile string can never corrupt the file's structure. */
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+
+  /* WAL lets readers carry on while a move commits, and makes each commit
+   * one sequential append to the log file. */
+  st = pragma(db, "PRAGMA journal_mode = WAL", answer, sizeof(answer), err);
+  if (st != CAIRN_OK)
+    return st;
+  file = sqlite3_db_filename(db, "main");
+  /* An in-memory database (":memory:", "") has no WAL and no durability to
+   * lose; anything else that is not in WAL mode is refused. */
+  if (strcmp(answer, "wal") != 0 && !(file && !file[0] && strcmp(answer, "memory") == 0)) {
+    fprintf(stderr, "cairn: db: journal_mode is %s, not wal\n", answer);
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "the database could not be switched to WAL mode");
+  }
+  /* FULL: in WAL mode every COMMIT fsyncs the log, so a move is
+   * acknowledged only once it would survive a power cut (NORMAL could lose
+   * the last commits). */
+  st = pragma(db, "PRAGMA synchronous = FULL", answer, sizeof(answer), err);
+  if (st != CAIRN_OK)
+    return st;
+  st = pragma(db, "PRAGMA foreign_keys = ON", answer, sizeof(answer), err);
+  if (st != CAIRN_OK)
+    return st;
+  /* The pragma is silently ignored by a build without foreign keys, and
+   * the schema's integrity depends on them. */
+  st = pragma(db, "PRAGMA foreign_keys", answer, sizeof(answer), err);
+  if (st != CAIRN_OK)
+    return st;
+  if (strcmp(answer, "1") != 0) {
+    fprintf(stderr, "cairn: db: foreign keys unavailable in this SQLite build\n");
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "this SQLite build cannot enforce foreign keys");
+  }
+  return CAIRN_OK;
+}
+
+enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct cairn_error *err)
+{
+  struct db_sqlite *c = NULL;
+  sqlite3 *db = NULL;
+  enum cairn_status st;
+  int rc;
+
+  memset(out, 0, sizeof(*out));
+  if (sqlite3_libversion_number() < DB_SQLITE_MIN_VERSION) {
+    fprintf(stderr, "cairn: db: SQLite %s is too old\n", sqlite3_libversion());
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "SQLite %s is older than 3.37.0, which the schema needs",
+                      sqlite3_libversion());
+  }
+  /* Request threads share the connection under our lock, which is enough
+   * unless the library was built with no thread support at all. */
+  if (!sqlite3_threadsafe())
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "this SQLite build is not thread-safe");
+
+  rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                       NULL);
+  if (rc != SQLITE_OK) {
+    fprintf(stderr, "cairn: db: opening %s\n", path);
+    st = db_sqlite_fail(db, rc, "opening the database", err);
+    goto cleanup;
+  }
+  st = configure(db, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = db_sqlite_migrate(db, db_migrations, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+
+  c = calloc(1, sizeof(*c));
+  if (!c) {
+    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                    "out of memory while opening the database");
+    goto cleanup;
+  }
+  if (pthread_mutex_init(&c->lock, NULL) != 0) {
+    free(c);
+    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                    "no resources for the database lock");
+    goto cleanup;
+  }
+  c->db = db;
+  db = NULL; /* the backend owns it now */
+
+  out->version = DB_OPS_VERSION;
+  out->ctx = c;
+  out->close = close_backend;
+  out->player_create = db_sqlite_player_create;
+  out->player_by_token = db_sqlite_player_by_token;
+  out->game_create = db_sqlite_game_create;
+  out->game_load = db_sqlite_game_load;
+  out->seat_take = db_sqlite_seat_take;
+  out->move_append = db_sqlite_move_append;
+  out->moves_load = db_sqlite_moves_load;
+
+cleanup:
+  sqlite3_close(db); /* accepts NULL; also frees the handle a failed open returns */
+  return st;
+}

@@ -1,0 +1,187 @@
+/*
+ * seats.c - the seat_take slot of db_ops: seating a player in an open game
+ * and starting the game when the last seat fills. Every check runs inside
+ * the write transaction that inserts the seat, so two players racing for
+ * the last seat (or one player racing for two seats) cannot both win.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+
+enum clash { CLEAR, ALREADY_SEATED, SEAT_TAKEN };
+
+/* Look for a seat row that stands in the way: the player already seated or
+ * the seat held by someone. ALREADY_SEATED wins when both hold, so that
+ * repeating a join, whichever seat it names, answers "you are in" rather
+ * than "someone is there". */
+static enum cairn_status find_clash(sqlite3 *db, const char *game_id, int seat,
+                                    const char *player_id, enum clash *clash,
+                                    struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  *clash = CLEAR;
+  st = db_sqlite_prepare(db,
+                         "SELECT player_id = ?2 FROM seats"
+                         " WHERE game_id = ?1 AND (player_id = ?2 OR seat = ?3)",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 2, player_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 3, seat);
+  for (;;) {
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_ROW)
+      break;
+    if (sqlite3_column_int(stmt, 0))
+      *clash = ALREADY_SEATED;
+    else if (*clash == CLEAR)
+      *clash = SEAT_TAKEN;
+  }
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "taking a seat", err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+/* Read the game's status and seat count. CAIRN_ENOTFOUND if no such game. */
+static enum cairn_status read_game(sqlite3 *db, const char *game_id, char *status, size_t size,
+                                   int *seats, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "SELECT status, seats FROM games WHERE id = ?1", &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_DONE) {
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+    goto cleanup;
+  }
+  if (rc != SQLITE_ROW) {
+    st = db_sqlite_fail(db, rc, "taking a seat", err);
+    goto cleanup;
+  }
+  st = db_sqlite_column_copy(stmt, 0, status, size, "taking a seat", err);
+  *seats = sqlite3_column_int(stmt, 1);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+static enum cairn_status insert_seat(sqlite3 *db, const char *game_id, int seat,
+                                     const char *player_id, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "INSERT INTO seats (game_id, seat, player_id) VALUES (?1, ?2, ?3)",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 2, seat);
+  sqlite3_bind_text(stmt, 3, player_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no player %s", player_id);
+  else if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "taking a seat", err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+/* Flip an open game to active once no seat is empty. */
+static enum cairn_status start_if_full(sqlite3 *db, const char *game_id, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db,
+                         "UPDATE games SET status = 'active'"
+                         " WHERE id = ?1 AND status = 'open'"
+                         " AND seats = (SELECT count(*) FROM seats WHERE game_id = ?1)",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "starting a game", err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, int seat,
+                                      const char *player_id, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  char status[DB_STATUS_MAX + 1];
+  enum cairn_status st;
+  enum clash clash;
+  int seats = 0;
+
+  assert(c && game_id && player_id);
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = read_game(c->db, game_id, status, sizeof(status), &seats, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  if (strcmp(status, DB_STATUS_OPEN) != 0) {
+    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
+                    "game %s is %s, not open for joining", game_id, status);
+    goto cleanup;
+  }
+  /* The caller cannot know the seat count without a load of its own, so
+   * this is a client's bad value rather than a broken contract. */
+  if (seat < 0 || seat >= seats) {
+    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                    "seat: game %s has seats 0 to %d, not %d", game_id, seats - 1, seat);
+    goto cleanup;
+  }
+  st = find_clash(c->db, game_id, seat, player_id, &clash, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  if (clash == ALREADY_SEATED) {
+    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_ALREADY_SEATED, NULL,
+                    "player %s already holds a seat in game %s", player_id, game_id);
+    goto cleanup;
+  }
+  if (clash == SEAT_TAKEN) {
+    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_SEAT_TAKEN, NULL,
+                    "seat %d of game %s is taken", seat, game_id);
+    goto cleanup;
+  }
+  st = insert_seat(c->db, game_id, seat, player_id, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = start_if_full(c->db, game_id, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = db_sqlite_commit(c->db, err);
+
+cleanup:
+  if (st != CAIRN_OK)
+    db_sqlite_rollback(c->db);
+  db_sqlite_unlock(c);
+  return st;
+}

@@ -1,0 +1,896 @@
+/*
+ * test_sqlite.c - the SQLite backend through struct db_ops, checked against
+ * the contract in db/db.h, plus a raw connection to the same file where a
+ * test must see what is actually stored.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <pthread.h>
+#include <sqlite3.h>
+
+#include "db/db.h"
+#include "db/sqlite/internal.h"
+#include "db/sqlite/migrations.h"
+#include "tmpdb.h"
+
+struct fixture {
+  struct tmpdb t;
+  struct db_ops ops;
+};
+
+static int setup(void **state)
+{
+  struct fixture *f = calloc(1, sizeof(*f));
+  struct cairn_error err = {0};
+
+  if (!f || tmpdb_make(&f->t) != 0)
+    return -1;
+  if (db_sqlite_open(f->t.path, &f->ops, &err) != CAIRN_OK) {
+    fprintf(stderr, "open: %s\n", err.detail);
+    return -1;
+  }
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  struct fixture *f = *state;
+
+  if (f->ops.close)
+    f->ops.close(f->ops.ctx);
+  tmpdb_remove(&f->t);
+  free(f);
+  return 0;
+}
+
+/* ---- helpers ---- */
+
+static int highest_migration(void)
+{
+  int n = 0;
+  const struct db_migration *m;
+
+  for (m = db_migrations; m->number; m++)
+    n = m->number;
+  return n;
+}
+
+/* A second, plain connection to the test's file, for looking behind the
+ * ops. Caller closes with sqlite3_close. */
+static sqlite3 *raw_open(const char *path)
+{
+  sqlite3 *db = NULL;
+
+  assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+  sqlite3_busy_timeout(db, 5000);
+  return db;
+}
+
+/* The first column of the first row of `sql` as an integer. */
+static sqlite3_int64 raw_int(sqlite3 *db, const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  sqlite3_int64 v;
+
+  assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+  v = sqlite3_column_int64(stmt, 0);
+  sqlite3_finalize(stmt);
+  return v;
+}
+
+/* The first column of the first row of `sql` as text in buf[size]. */
+static void raw_text(sqlite3 *db, const char *sql, char *buf, size_t size)
+{
+  sqlite3_stmt *stmt = NULL;
+
+  assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+  snprintf(buf, size, "%s", (const char *)sqlite3_column_text(stmt, 0));
+  sqlite3_finalize(stmt);
+}
+
+static void hash_of(uint8_t hash[DB_HASH_BYTES], uint8_t fill)
+{
+  memset(hash, fill, DB_HASH_BYTES);
+  hash[0] = 0xc0; /* not all one byte, so a truncated blob would not match */
+}
+
+static void add_player(struct db_ops *ops, const char *id, uint8_t fill)
+{
+  struct db_player p = {0};
+  struct cairn_error err = {0};
+  uint8_t hash[DB_HASH_BYTES];
+
+  snprintf(p.id, sizeof(p.id), "%s", id);
+  snprintf(p.name, sizeof(p.name), "Name of %s", id);
+  hash_of(hash, fill);
+  assert_int_equal(ops->player_create(ops->ctx, &p, hash, &err), CAIRN_OK);
+}
+
+static void add_game(struct db_ops *ops, const char *id, int seats, const char *creator)
+{
+  struct db_game g = {0};
+  struct cairn_error err = {0};
+  int i;
+
+  snprintf(g.id, sizeof(g.id), "%s", id);
+  snprintf(g.title, sizeof(g.title), "himalaya");
+  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
+  snprintf(g.creator, sizeof(g.creator), "%s", creator);
+  g.seats = seats;
+  g.options_json = "{\"scenario\":\"basic\"}";
+  for (i = 0; i < ENGINE_SEED_BYTES; i++)
+    g.seed[i] = (uint8_t)(i * 7 + 1);
+  g.created_ms = 1700000000000;
+  assert_int_equal(ops->game_create(ops->ctx, &g, &err), CAIRN_OK);
+}
+
+/* Players p0..p(seats-1), a game `id` with them all seated: active. */
+static void add_active_game(struct db_ops *ops, const char *id, int seats)
+{
+  struct cairn_error err = {0};
+  char pid[DB_ID_MAX + 1];
+  int i;
+
+  for (i = 0; i < seats; i++) {
+    snprintf(pid, sizeof(pid), "%s-p%d", id, i);
+    add_player(ops, pid, (uint8_t)(0x10 * (i + 1) + (uint8_t)id[0]));
+  }
+  snprintf(pid, sizeof(pid), "%s-p0", id);
+  add_game(ops, id, seats, pid);
+  for (i = 0; i < seats; i++) {
+    snprintf(pid, sizeof(pid), "%s-p%d", id, i);
+    assert_int_equal(ops->seat_take(ops->ctx, id, i, pid, &err), CAIRN_OK);
+  }
+}
+
+static enum cairn_status append(struct db_ops *ops, const char *game, uint32_t ord,
+                                const char *result_json, struct cairn_error *err)
+{
+  char move_json[64];
+  char events_json[64];
+  struct db_move m = {0};
+
+  snprintf(move_json, sizeof(move_json), "{\"type\":\"pass\",\"n\":%u}", (unsigned)ord);
+  snprintf(events_json, sizeof(events_json), "[{\"type\":\"passed\",\"n\":%u}]", (unsigned)ord);
+  m.ord = ord;
+  m.seq = ord + 1;
+  m.seat = (int)(ord % 2);
+  m.move_json = move_json;
+  m.events_json = events_json;
+  m.at_ms = 1700000000000 + ord;
+  return ops->move_append(ops->ctx, game, &m, result_json, err);
+}
+
+static void load(struct db_ops *ops, const char *id, struct db_game *g)
+{
+  struct cairn_error err = {0};
+
+  assert_int_equal(ops->game_load(ops->ctx, id, g, &err), CAIRN_OK);
+}
+
+/* Records what moves_load hands over. */
+struct walk {
+  uint32_t ords[512];
+  size_t n;
+  size_t stop_after;      /* return CAIRN_ECONFLICT after this many rows; 0: never */
+  struct db_ops *reenter; /* when set, call game_load from inside the callback */
+  const char *game;
+  int bad_text; /* rows whose strings did not match their ord */
+};
+
+static enum cairn_status walk_cb(void *arg, const struct db_move *move, struct cairn_error *err)
+{
+  struct walk *w = arg;
+  char want[64];
+
+  if (w->n < sizeof(w->ords) / sizeof(w->ords[0]))
+    w->ords[w->n] = move->ord;
+  w->n++;
+  snprintf(want, sizeof(want), "{\"type\":\"pass\",\"n\":%u}", (unsigned)move->ord);
+  if (strcmp(move->move_json, want) != 0 || move->seq != move->ord + 1 ||
+      move->seat != (int)(move->ord % 2) || move->at_ms != 1700000000000 + move->ord)
+    w->bad_text++;
+  snprintf(want, sizeof(want), "[{\"type\":\"passed\",\"n\":%u}]", (unsigned)move->ord);
+  if (strcmp(move->events_json, want) != 0)
+    w->bad_text++;
+  if (w->reenter) {
+    struct db_game g = {0};
+    enum cairn_status st = w->reenter->game_load(w->reenter->ctx, w->game, &g, err);
+
+    db_game_clear(&g);
+    if (st != CAIRN_OK)
+      return st;
+  }
+  if (w->stop_after && w->n == w->stop_after)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_INTERNAL, NULL, "stop");
+  return CAIRN_OK;
+}
+
+static size_t count_moves(struct db_ops *ops, const char *game)
+{
+  struct walk w = {0};
+  struct cairn_error err = {0};
+
+  assert_int_equal(ops->moves_load(ops->ctx, game, 0, walk_cb, &w, &err), CAIRN_OK);
+  return w.n;
+}
+
+/* ---- opening and the schema ---- */
+
+static void test_fresh_open_creates_schema_at_highest_migration(void **state)
+{
+  struct fixture *f = *state;
+  sqlite3 *db = raw_open(f->t.path);
+
+  assert_true(highest_migration() >= 1);
+  assert_int_equal(raw_int(db, "SELECT version FROM schema_version"), highest_migration());
+  assert_int_equal(raw_int(db, "SELECT count(*) FROM schema_version"), 1);
+  assert_int_equal(raw_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
+                               " name IN ('players', 'games', 'seats', 'moves')"),
+                   4);
+  assert_int_equal(raw_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND"
+                               " name IN ('moves_no_update', 'moves_no_delete')"),
+                   2);
+  sqlite3_close(db);
+}
+
+static void test_reopen_is_idempotent_and_keeps_data(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+  sqlite3 *db;
+  int i;
+
+  add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  for (i = 0; i < 3; i++) {
+    f->ops.close(f->ops.ctx);
+    memset(&f->ops, 0, sizeof(f->ops));
+    assert_int_equal(db_sqlite_open(f->t.path, &f->ops, &err), CAIRN_OK);
+  }
+  load(&f->ops, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  assert_int_equal(g.moves, 1);
+  db_game_clear(&g);
+  db = raw_open(f->t.path);
+  assert_int_equal(raw_int(db, "SELECT version FROM schema_version"), highest_migration());
+  sqlite3_close(db);
+}
+
+static void test_newer_schema_version_is_refused(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  char want[32];
+  sqlite3 *db;
+
+  f->ops.close(f->ops.ctx);
+  memset(&f->ops, 0, sizeof(f->ops));
+  db = raw_open(f->t.path);
+  assert_int_equal(sqlite3_exec(db, "UPDATE schema_version SET version = 9999", NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(db);
+
+  memset(&f->ops, 0xa5, sizeof(f->ops));
+  assert_int_equal(db_sqlite_open(f->t.path, &f->ops, &err), CAIRN_EDB);
+  assert_string_equal(err.code, CAIRN_CODE_STORAGE);
+  assert_non_null(strstr(err.detail, "9999"));
+  snprintf(want, sizeof(want), "up to %d", highest_migration());
+  assert_non_null(strstr(err.detail, want));
+  /* a failed open leaves nothing to close */
+  assert_null(f->ops.ctx);
+  assert_null(f->ops.close);
+
+  db = raw_open(f->t.path); /* and the database is untouched */
+  assert_int_equal(raw_int(db, "SELECT version FROM schema_version"), 9999);
+  sqlite3_close(db);
+}
+
+static void test_open_failure_keeps_sqlite_text_out_of_detail(void **state)
+{
+  struct db_ops ops;
+  struct cairn_error err = {0};
+
+  (void)state;
+  assert_int_equal(db_sqlite_open("/nonexistent-cairn-dir/sub/cairn.db", &ops, &err), CAIRN_EDB);
+  assert_string_equal(err.code, CAIRN_CODE_STORAGE);
+  assert_null(strstr(err.detail, "unable to open"));
+  assert_null(ops.ctx);
+}
+
+static void test_connection_is_wal_full_sync_with_foreign_keys(void **state)
+{
+  struct fixture *f = *state;
+  struct db_sqlite *c = f->ops.ctx;
+  char mode[16];
+  sqlite3 *db = raw_open(f->t.path);
+
+  /* journal_mode is a property of the file: a second connection sees it */
+  raw_text(db, "PRAGMA journal_mode", mode, sizeof(mode));
+  assert_string_equal(mode, "wal");
+  sqlite3_close(db);
+  /* synchronous and foreign_keys belong to the backend's own connection */
+  assert_int_equal(raw_int(c->db, "PRAGMA synchronous"), 2); /* FULL */
+  assert_int_equal(raw_int(c->db, "PRAGMA foreign_keys"), 1);
+  assert_int_equal(f->ops.version, DB_OPS_VERSION);
+}
+
+/* ---- players ---- */
+
+static void test_player_is_found_by_token_hash(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_player out;
+  uint8_t hash[DB_HASH_BYTES];
+
+  add_player(&f->ops, "alice", 0x01);
+  add_player(&f->ops, "bob", 0x02);
+  hash_of(hash, 0x02);
+  assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &out, &err), CAIRN_OK);
+  assert_string_equal(out.id, "bob");
+  assert_string_equal(out.name, "Name of bob");
+  hash_of(hash, 0x01);
+  assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &out, &err), CAIRN_OK);
+  assert_string_equal(out.id, "alice");
+}
+
+static void test_unknown_token_hash_is_bad_token(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_player out;
+  uint8_t hash[DB_HASH_BYTES];
+
+  add_player(&f->ops, "alice", 0x01);
+  hash_of(hash, 0x03);
+  assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &out, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_BAD_TOKEN);
+  assert_string_equal(out.id, "");
+}
+
+static void test_repeated_player_id_or_token_is_refused(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_player p = {.id = "alice", .name = "Other"};
+  uint8_t hash[DB_HASH_BYTES];
+  sqlite3 *db;
+
+  add_player(&f->ops, "alice", 0x01);
+  hash_of(hash, 0x09);
+  assert_int_equal(f->ops.player_create(f->ops.ctx, &p, hash, &err), CAIRN_EINTERNAL);
+  snprintf(p.id, sizeof(p.id), "carol");
+  hash_of(hash, 0x01);
+  assert_int_equal(f->ops.player_create(f->ops.ctx, &p, hash, &err), CAIRN_EINTERNAL);
+  assert_string_equal(err.code, CAIRN_CODE_INTERNAL);
+  db = raw_open(f->t.path);
+  assert_int_equal(raw_int(db, "SELECT count(*) FROM players"), 1);
+  sqlite3_close(db);
+}
+
+/* ---- games ---- */
+
+static void test_game_round_trips_through_create_and_load(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+  int i;
+
+  add_player(&f->ops, "alice", 0x01);
+  add_game(&f->ops, "g1", 3, "alice");
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "alice", &err), CAIRN_OK);
+  load(&f->ops, "g1", &g);
+  assert_string_equal(g.id, "g1");
+  assert_string_equal(g.title, "himalaya");
+  assert_string_equal(g.rules_version, "1.0");
+  assert_string_equal(g.status, DB_STATUS_OPEN);
+  assert_string_equal(g.creator, "alice");
+  assert_int_equal(g.seats, 3);
+  assert_string_equal(g.options_json, "{\"scenario\":\"basic\"}");
+  assert_null(g.result_json);
+  for (i = 0; i < ENGINE_SEED_BYTES; i++)
+    assert_int_equal(g.seed[i], (uint8_t)(i * 7 + 1));
+  assert_int_equal(g.created_ms, 1700000000000);
+  assert_int_equal(g.seq, 0);
+  assert_int_equal(g.moves, 0);
+  assert_string_equal(g.seat_player[0], "");
+  assert_string_equal(g.seat_player[1], "alice");
+  assert_string_equal(g.seat_player[2], "");
+  assert_string_equal(g.seat_name[1], "Name of alice");
+  assert_string_equal(g.seat_name[0], "");
+  db_game_clear(&g);
+  assert_null(g.options_json);
+  db_game_clear(&g); /* a cleared struct may be cleared again */
+}
+
+static void test_game_without_options_stores_empty_object(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {.id = "g2",
+                      .title = "himalaya",
+                      .rules_version = "1",
+                      .seats = 2,
+                      .creator = "alice",
+                      .created_ms = 5};
+
+  add_player(&f->ops, "alice", 0x01);
+  assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_OK);
+  load(&f->ops, "g2", &g);
+  assert_string_equal(g.options_json, "{}");
+  db_game_clear(&g);
+}
+
+static void test_unknown_game_is_not_found(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g;
+
+  assert_int_equal(f->ops.game_load(f->ops.ctx, "nope", &g, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+  assert_null(g.options_json);
+  db_game_clear(&g);
+}
+
+static void test_game_with_unknown_creator_is_not_found(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {.id = "g3",
+                      .title = "himalaya",
+                      .rules_version = "1",
+                      .seats = 2,
+                      .creator = "ghost",
+                      .options_json = "{}"};
+
+  assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+  assert_int_equal(f->ops.game_load(f->ops.ctx, "g3", &g, &err), CAIRN_ENOTFOUND);
+}
+
+static void test_repeated_game_id_is_refused(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {.id = "g1",
+                      .title = "other",
+                      .rules_version = "1",
+                      .seats = 1,
+                      .creator = "alice",
+                      .options_json = "{}"};
+
+  add_player(&f->ops, "alice", 0x01);
+  add_game(&f->ops, "g1", 2, "alice");
+  assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_EINTERNAL);
+  load(&f->ops, "g1", &g);
+  assert_string_equal(g.title, "himalaya");
+  db_game_clear(&g);
+}
+
+/* ---- seats ---- */
+
+static void test_filling_the_last_seat_makes_the_game_active(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  add_player(&f->ops, "alice", 0x01);
+  add_player(&f->ops, "bob", 0x02);
+  add_game(&f->ops, "g1", 2, "alice");
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "bob", &err), CAIRN_OK);
+  load(&f->ops, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_OPEN);
+  db_game_clear(&g);
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_OK);
+  load(&f->ops, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  assert_string_equal(g.seat_player[0], "alice");
+  assert_string_equal(g.seat_player[1], "bob");
+  db_game_clear(&g);
+}
+
+static void test_taken_seat_is_seat_taken(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  add_player(&f->ops, "alice", 0x01);
+  add_player(&f->ops, "bob", 0x02);
+  add_game(&f->ops, "g1", 3, "alice");
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "bob", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_SEAT_TAKEN);
+  load(&f->ops, "g1", &g);
+  assert_string_equal(g.seat_player[0], "alice");
+  assert_string_equal(g.seat_player[1], "");
+  db_game_clear(&g);
+}
+
+static void test_second_seat_for_a_player_is_already_seated(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  add_player(&f->ops, "alice", 0x01);
+  add_game(&f->ops, "g1", 3, "alice");
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 2, "alice", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_ALREADY_SEATED);
+  /* repeating the same join also says "you are in", not "seat taken" */
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_ALREADY_SEATED);
+  load(&f->ops, "g1", &g);
+  assert_string_equal(g.seat_player[2], "");
+  db_game_clear(&g);
+}
+
+static void test_joining_a_started_game_is_game_not_open(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+
+  add_active_game(&f->ops, "g1", 2);
+  add_player(&f->ops, "late", 0x05);
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "late", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
+}
+
+static void test_seat_outside_the_game_is_bad_value(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+
+  add_player(&f->ops, "alice", 0x01);
+  add_game(&f->ops, "g1", 2, "alice");
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 2, "alice", &err), CAIRN_EINVAL);
+  assert_string_equal(err.code, CAIRN_CODE_BAD_VALUE);
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", -1, "alice", &err), CAIRN_EINVAL);
+}
+
+static void test_seat_in_unknown_game_or_for_unknown_player_is_not_found(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+
+  add_player(&f->ops, "alice", 0x01);
+  add_game(&f->ops, "g1", 2, "alice");
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "nope", 0, "alice", &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "ghost", &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+}
+
+/* ---- moves ---- */
+
+static void test_moves_append_with_dense_ords(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+  uint32_t i;
+
+  add_active_game(&f->ops, "g1", 2);
+  for (i = 0; i < 5; i++)
+    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+  load(&f->ops, "g1", &g);
+  assert_int_equal(g.moves, 5);
+  assert_int_equal(g.seq, 5);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  db_game_clear(&g);
+}
+
+static void test_stale_ord_is_stale_seq_and_writes_nothing(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  assert_int_equal(append(&f->ops, "g1", 1, NULL, &err), CAIRN_OK);
+  /* behind the log */
+  assert_int_equal(append(&f->ops, "g1", 1, NULL, &err), CAIRN_ESTALE);
+  assert_string_equal(err.code, CAIRN_CODE_STALE_SEQ);
+  /* ahead of it: a gap would break density just as badly */
+  assert_int_equal(append(&f->ops, "g1", 3, NULL, &err), CAIRN_ESTALE);
+  /* and a result on a stale move does not finish the game */
+  assert_int_equal(append(&f->ops, "g1", 0, "{\"winners\":[0]}", &err), CAIRN_ESTALE);
+  load(&f->ops, "g1", &g);
+  assert_int_equal(g.moves, 2);
+  assert_int_equal(g.seq, 2);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  assert_null(g.result_json);
+  db_game_clear(&g);
+  assert_int_equal(count_moves(&f->ops, "g1"), 2);
+}
+
+static void test_result_finishes_the_game(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  assert_int_equal(append(&f->ops, "g1", 1, "{\"winners\":[1]}", &err), CAIRN_OK);
+  load(&f->ops, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_FINISHED);
+  assert_string_equal(g.result_json, "{\"winners\":[1]}");
+  assert_int_equal(g.moves, 2);
+  db_game_clear(&g);
+  /* a finished game takes no more moves, even with the right ord */
+  assert_int_equal(append(&f->ops, "g1", 2, NULL, &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_ACTIVE);
+  assert_int_equal(count_moves(&f->ops, "g1"), 2);
+}
+
+static void test_moves_on_open_or_unknown_game_are_refused(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+
+  add_player(&f->ops, "alice", 0x01);
+  add_game(&f->ops, "g1", 2, "alice");
+  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_ACTIVE);
+  assert_int_equal(append(&f->ops, "nope", 0, NULL, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+}
+
+/* 300 rows: more than one of moves_load's batches of 128. */
+static void test_moves_load_walks_in_order_from_ord(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {0};
+  uint32_t i;
+
+  add_active_game(&f->ops, "g1", 2);
+  add_active_game(&f->ops, "h2", 2); /* another game's rows must not leak in */
+  for (i = 0; i < 300; i++)
+    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+  for (i = 0; i < 3; i++)
+    assert_int_equal(append(&f->ops, "h2", i, NULL, &err), CAIRN_OK);
+
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 300);
+  assert_int_equal(w.bad_text, 0);
+  for (i = 0; i < 300; i++)
+    assert_int_equal(w.ords[i], i);
+
+  memset(&w, 0, sizeof(w));
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 250, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 50);
+  for (i = 0; i < 50; i++)
+    assert_int_equal(w.ords[i], 250 + i);
+
+  memset(&w, 0, sizeof(w));
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 300, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 0);
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", UINT32_MAX, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 0);
+}
+
+static void test_moves_load_stops_when_the_callback_says_so(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {.stop_after = 3};
+  uint32_t i;
+
+  add_active_game(&f->ops, "g1", 2);
+  for (i = 0; i < 200; i++)
+    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 1, walk_cb, &w, &err), CAIRN_ECONFLICT);
+  assert_int_equal(w.n, 3);
+  assert_string_equal(err.detail, "stop");
+  /* and stopping in a later batch releases everything too (LeakSanitizer) */
+  memset(&w, 0, sizeof(w));
+  w.stop_after = 150;
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, walk_cb, &w, &err), CAIRN_ECONFLICT);
+  assert_int_equal(w.n, 150);
+}
+
+/* The callback runs without the connection's lock: it may use storage. */
+static void test_moves_load_callback_may_call_storage(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {.reenter = &f->ops, .game = "g1"};
+  uint32_t i;
+
+  add_active_game(&f->ops, "g1", 2);
+  for (i = 0; i < 4; i++)
+    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 4);
+}
+
+static void test_moves_load_of_unknown_game_is_not_found(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {0};
+
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "nope", 0, walk_cb, &w, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+  assert_int_equal(w.n, 0);
+}
+
+/* The schema, not only this code, keeps the log append-only and dense. */
+static void test_schema_refuses_rewriting_the_log(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  sqlite3 *db;
+
+  add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  assert_int_equal(append(&f->ops, "g1", 1, NULL, &err), CAIRN_OK);
+  db = raw_open(f->t.path);
+  assert_int_equal(
+      sqlite3_exec(db, "UPDATE moves SET move_json = '{}' WHERE ord = 0", NULL, NULL, NULL),
+      SQLITE_CONSTRAINT);
+  assert_int_equal(sqlite3_extended_errcode(db), SQLITE_CONSTRAINT_TRIGGER);
+  assert_int_equal(sqlite3_exec(db, "DELETE FROM moves WHERE ord = 1", NULL, NULL, NULL),
+                   SQLITE_CONSTRAINT);
+  assert_int_equal(sqlite3_exec(db, "DELETE FROM moves", NULL, NULL, NULL), SQLITE_CONSTRAINT);
+  /* an insert that skips an ord, or repeats one */
+  assert_int_equal(
+      sqlite3_exec(db, "INSERT INTO moves VALUES ('g1', 5, 6, 0, '{}', '[]', 1)", NULL, NULL, NULL),
+      SQLITE_CONSTRAINT);
+  assert_int_equal(
+      sqlite3_exec(db, "INSERT INTO moves VALUES ('g1', 1, 2, 0, '{}', '[]', 1)", NULL, NULL, NULL),
+      SQLITE_CONSTRAINT);
+  /* what a game was created with, the seed above all, is fixed */
+  assert_int_equal(sqlite3_exec(db, "UPDATE games SET seed = zeroblob(32)", NULL, NULL, NULL),
+                   SQLITE_CONSTRAINT);
+  assert_int_equal(raw_int(db, "SELECT count(*) FROM moves"), 2);
+  assert_int_equal(
+      raw_int(db, "SELECT count(*) FROM moves WHERE move_json = '{\"type\":\"pass\",\"n\":0}'"), 1);
+  sqlite3_close(db);
+}
+
+/* ---- concurrency ---- */
+
+#define RACE_ROUNDS 40
+
+struct racer {
+  struct db_ops *ops;
+  pthread_barrier_t *start;
+  uint32_t ord;
+  enum cairn_status st;
+  const char *code;
+};
+
+static void *race(void *arg)
+{
+  struct racer *r = arg;
+  struct cairn_error err = {0};
+
+  pthread_barrier_wait(r->start);
+  r->st = append(r->ops, "g1", r->ord, NULL, &err);
+  r->code = err.code;
+  return NULL;
+}
+
+/* Two appends with the same ord at once; `a` and `b` may be the same ops
+ * (threads sharing the connection) or two opens (two connections). */
+static void race_rounds(struct db_ops *a, struct db_ops *b)
+{
+  pthread_barrier_t start;
+  struct racer r[2];
+  pthread_t t[2];
+  uint32_t round;
+  int i, wins;
+
+  for (round = 0; round < RACE_ROUNDS; round++) {
+    assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+    for (i = 0; i < 2; i++) {
+      r[i] = (struct racer){.ops = i ? b : a, .start = &start, .ord = round};
+      assert_int_equal(pthread_create(&t[i], NULL, race, &r[i]), 0);
+    }
+    for (i = 0; i < 2; i++)
+      pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    wins = 0;
+    for (i = 0; i < 2; i++) {
+      if (r[i].st == CAIRN_OK) {
+        wins++;
+      } else {
+        assert_int_equal(r[i].st, CAIRN_ESTALE);
+        assert_string_equal(r[i].code, CAIRN_CODE_STALE_SEQ);
+      }
+    }
+    assert_int_equal(wins, 1);
+  }
+}
+
+static void test_racing_appends_on_one_connection_one_wins(void **state)
+{
+  struct fixture *f = *state;
+  struct db_game g = {0};
+
+  add_active_game(&f->ops, "g1", 2);
+  race_rounds(&f->ops, &f->ops);
+  load(&f->ops, "g1", &g);
+  assert_int_equal(g.moves, RACE_ROUNDS);
+  db_game_clear(&g);
+  assert_int_equal(count_moves(&f->ops, "g1"), RACE_ROUNDS);
+}
+
+/* As two server processes on one file would: each has its own connection,
+ * and BEGIN IMMEDIATE plus the busy timeout keep them apart. */
+static void test_racing_appends_on_two_connections_one_wins(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_ops other = {0};
+  struct db_game g = {0};
+
+  add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(db_sqlite_open(f->t.path, &other, &err), CAIRN_OK);
+  race_rounds(&f->ops, &other);
+  other.close(other.ctx);
+  load(&f->ops, "g1", &g);
+  assert_int_equal(g.moves, RACE_ROUNDS);
+  db_game_clear(&g);
+  assert_int_equal(count_moves(&f->ops, "g1"), RACE_ROUNDS);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      T(test_fresh_open_creates_schema_at_highest_migration),
+      T(test_reopen_is_idempotent_and_keeps_data),
+      T(test_newer_schema_version_is_refused),
+      cmocka_unit_test(test_open_failure_keeps_sqlite_text_out_of_detail),
+      T(test_connection_is_wal_full_sync_with_foreign_keys),
+      T(test_player_is_found_by_token_hash),
+      T(test_unknown_token_hash_is_bad_token),
+      T(test_repeated_player_id_or_token_is_refused),
+      T(test_game_round_trips_through_create_and_load),
+      T(test_game_without_options_stores_empty_object),
+      T(test_unknown_game_is_not_found),
+      T(test_game_with_unknown_creator_is_not_found),
+      T(test_repeated_game_id_is_refused),
+      T(test_filling_the_last_seat_makes_the_game_active),
+      T(test_taken_seat_is_seat_taken),
+      T(test_second_seat_for_a_player_is_already_seated),
+      T(test_joining_a_started_game_is_game_not_open),
+      T(test_seat_outside_the_game_is_bad_value),
+      T(test_seat_in_unknown_game_or_for_unknown_player_is_not_found),
+      T(test_moves_append_with_dense_ords),
+      T(test_stale_ord_is_stale_seq_and_writes_nothing),
+      T(test_result_finishes_the_game),
+      T(test_moves_on_open_or_unknown_game_are_refused),
+      T(test_moves_load_walks_in_order_from_ord),
+      T(test_moves_load_stops_when_the_callback_says_so),
+      T(test_moves_load_callback_may_call_storage),
+      T(test_moves_load_of_unknown_game_is_not_found),
+      T(test_schema_refuses_rewriting_the_log),
+      T(test_racing_appends_on_one_connection_one_wins),
+      T(test_racing_appends_on_two_connections_one_wins),
+  };
+
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
