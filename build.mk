@@ -41,7 +41,7 @@ SERVER := $(OUT)/cairn
 # folder are support code linked into that folder's tests.
 TEST_SRC := $(shell find tests -name 'test_*.c' | sort)
 TEST_BIN := $(patsubst %.c,$(OUT)/%,$(TEST_SRC))
-support_of = $(call obj,$(filter-out $(dir $(1))test_%,$(wildcard $(dir $(1))*.c)))
+support_of = $(call obj,$(filter-out $(dir $(1))test_% $(dir $(1))bench_%,$(wildcard $(dir $(1))*.c)))
 
 BENCH_SRC := $(wildcard tests/bench/bench_*.c)
 BENCH_BIN := $(patsubst %.c,$(OUT)/%,$(BENCH_SRC))
