@@ -63,7 +63,9 @@ enum cairn_status api_route(struct api_request *req, api_handler *out, const cha
     id[0] = '\0';
     if (!path_matches(r->pattern, req->path, id))
       continue;
-    if (strcmp(r->method, req->method) == 0) {
+    /* HEAD is GET without a body; libmicrohttpd drops the body itself. */
+    if (strcmp(r->method, req->method) == 0 ||
+        (strcmp(req->method, "HEAD") == 0 && strcmp(r->method, "GET") == 0)) {
       memcpy(req->id, id, sizeof(id));
       *out = r->handler;
       return CAIRN_OK;
