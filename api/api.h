@@ -23,9 +23,9 @@ struct api_live; /* live.c: cache of engine states, derived and disposable */
 
 /* The server: one per process, built by main.c, shared by request threads. */
 struct api_server {
-  struct db_ops db;         /* storage, the only way to the database */
-  struct api_live *live;    /* owned: cache of live engine states */
-  int64_t (*now_ms)(void);  /* the clock; one injectable source of time */
+  struct db_ops db;          /* storage, the only way to the database */
+  struct api_live *live;     /* owned: cache of live engine states */
+  int64_t (*now_ms)(void);   /* the clock; one injectable source of time */
   pthread_mutex_t game_lock; /* serialises move processing and cache use */
 };
 
@@ -46,9 +46,9 @@ struct api_request {
 /* What a handler answers on success. `body` is owned by the response (a new
  * reference the server releases); `text` is static. */
 struct api_response {
-  unsigned int status;      /* HTTP status */
-  json_t *body;             /* JSON body, or NULL */
-  const char *text;         /* Static: a non-JSON body, or NULL */
+  unsigned int status; /* HTTP status */
+  json_t *body;        /* JSON body, or NULL */
+  const char *text;    /* Static: a non-JSON body, or NULL */
   size_t text_len;
   const char *content_type; /* Static: for `text` */
 };
@@ -166,8 +166,7 @@ enum cairn_status api_titles_list(struct api_request *, struct api_response *,
 enum cairn_status api_games_create(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_games_get(struct api_request *, struct api_response *, struct cairn_error *);
-enum cairn_status api_games_join(struct api_request *, struct api_response *,
-                                 struct cairn_error *);
+enum cairn_status api_games_join(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_moves_submit(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_log_get(struct api_request *, struct api_response *, struct cairn_error *);

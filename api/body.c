@@ -73,8 +73,8 @@ static enum cairn_status check_members(const json_t *doc, const struct api_field
       return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
                         "unknown field \"%.64s\"", key);
     if (!type_ok(value, f->type))
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
-                        "field \"%s\" must be %s", f->name, type_name(f->type));
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "field \"%s\" must be %s",
+                        f->name, type_name(f->type));
   }
   for (f = fields; f->name; f++)
     if (f->required && !json_object_get(doc, f->name))
@@ -107,8 +107,7 @@ enum cairn_status api_body_object(const struct api_request *req, const struct ap
   if (!doc)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   if (!json_is_object(doc)) {
-    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
-                    "body must be a JSON object");
+    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "body must be a JSON object");
     goto cleanup;
   }
   st = check_members(doc, fields, err);
@@ -124,8 +123,7 @@ cleanup:
 enum cairn_status api_query_uint(const struct api_request *req, const char *name, uint32_t *out,
                                  bool *present, struct cairn_error *err)
 {
-  const char *text =
-      MHD_lookup_connection_value(req->connection, MHD_GET_ARGUMENT_KIND, name);
+  const char *text = MHD_lookup_connection_value(req->connection, MHD_GET_ARGUMENT_KIND, name);
   char *end = NULL;
   unsigned long long value;
 

@@ -55,10 +55,9 @@ static json_t *seats_json(const struct db_game *row)
   int i;
 
   for (i = 0; i < row->seats; i++) {
-    json_t *player = row->seat_player[i][0]
-                         ? json_pack("{s:s, s:s}", "id", row->seat_player[i], "name",
-                                     row->seat_name[i])
-                         : json_null();
+    json_t *player = row->seat_player[i][0] ? json_pack("{s:s, s:s}", "id", row->seat_player[i],
+                                                        "name", row->seat_name[i])
+                                            : json_null();
 
     json_array_append_new(seats, json_pack("{s:i, s:o}", "seat", i, "player", player));
   }
@@ -92,15 +91,14 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
   json_t *result = m->result(state);
   json_t *game;
 
-  game = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                   "id", row->id, "title", row->title, "rules_version", row->rules_version,
-                   "status", row->status, "seq", (json_int_t)state->seq, "moves",
-                   (json_int_t)row->moves, "options", options, "created_at",
-                   api_time_json(row->created_ms), "seats", seats_json(row), "to_act",
-                   replay ? json_array() : to_act_json(row, state), "your_seat",
-                   seat >= 0 ? json_integer(seat) : json_null(), "view", m->view(state, viewer),
-                   "result", result ? result : json_null(), "seed_commitment",
-                   seed_commitment(row));
+  game = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+                   row->id, "title", row->title, "rules_version", row->rules_version, "status",
+                   row->status, "seq", (json_int_t)state->seq, "moves", (json_int_t)row->moves,
+                   "options", options, "created_at", api_time_json(row->created_ms), "seats",
+                   seats_json(row), "to_act", replay ? json_array() : to_act_json(row, state),
+                   "your_seat", seat >= 0 ? json_integer(seat) : json_null(), "view",
+                   m->view(state, viewer), "result", result ? result : json_null(),
+                   "seed_commitment", seed_commitment(row));
   if (!game)
     return NULL;
   if (replay)
@@ -150,8 +148,7 @@ static enum cairn_status new_game_row(struct api_request *req, const json_t *doc
   row->seats = (int)seats;
   row->created_ms = req->server->now_ms();
   randombytes_buf(row->seed, sizeof(row->seed));
-  row->options_json =
-      options ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : strdup("{}");
+  row->options_json = options ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : strdup("{}");
   if (!row->options_json)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   setup.seats = row->seats;

@@ -32,10 +32,9 @@ static enum cairn_status add_row(void *arg, const struct db_move *row, struct ca
   {
     if (!engine_event_visible(ev, walk->viewer, walk->over))
       continue;
-    json_array_append_new(walk->out,
-                          json_pack("{s:I, s:I, s:o, s:O}", "seq", (json_int_t)row->seq, "ord",
-                                    (json_int_t)row->ord, "at", api_time_json(row->at_ms),
-                                    "event", ev));
+    json_array_append_new(walk->out, json_pack("{s:I, s:I, s:o, s:O}", "seq", (json_int_t)row->seq,
+                                               "ord", (json_int_t)row->ord, "at",
+                                               api_time_json(row->at_ms), "event", ev));
   }
   json_decref(events);
   return CAIRN_OK;
@@ -62,8 +61,8 @@ enum cairn_status api_log_get(struct api_request *req, struct api_response *resp
   if (st != CAIRN_OK)
     goto cleanup;
   resp->status = 200;
-  resp->body = json_pack("{s:s, s:I, s:O}", "game", row.id, "seq", (json_int_t)row.seq, "events",
-                         walk.out);
+  resp->body =
+      json_pack("{s:s, s:I, s:O}", "game", row.id, "seq", (json_int_t)row.seq, "events", walk.out);
 cleanup:
   json_decref(walk.out);
   db_game_clear(&row);

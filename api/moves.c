@@ -23,8 +23,8 @@ static enum cairn_status check_turn(const struct db_game *row, int seat, json_in
                                     struct cairn_error *err)
 {
   if (seat < 0)
-    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_SEATED, NULL,
-                      "you hold no seat in game %s", row->id);
+    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_SEATED, NULL, "you hold no seat in game %s",
+                      row->id);
   if (strcmp(row->status, DB_STATUS_ACTIVE) != 0)
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
                       "game %s is %s; moves are accepted only while it is active", row->id,
@@ -53,16 +53,19 @@ static json_t *visible_events(const json_t *events, int seat, bool over)
 
 /* Append the accepted move to the log; the row is durable when this returns
  * CAIRN_OK. */
-static enum cairn_status commit_move(struct api_request *req, const struct db_game *row,
-                                     int seat, const json_t *move, const json_t *events,
+static enum cairn_status commit_move(struct api_request *req, const struct db_game *row, int seat,
+                                     const json_t *move, const json_t *events,
                                      const struct engine_game *next, struct cairn_error *err)
 {
   json_t *result = next->module->result(next);
   char *move_text = json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS);
   char *events_text = json_dumps(events, JSON_COMPACT | JSON_SORT_KEYS);
   char *result_text = result ? json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-  struct db_move entry = {.ord = row->moves, .seq = next->seq, .seat = seat,
-                          .move_json = move_text, .events_json = events_text,
+  struct db_move entry = {.ord = row->moves,
+                          .seq = next->seq,
+                          .seat = seat,
+                          .move_json = move_text,
+                          .events_json = events_text,
                           .at_ms = req->server->now_ms()};
   enum cairn_status st;
 
@@ -116,9 +119,9 @@ static enum cairn_status submit_locked(struct api_request *req, const json_t *do
   if (over)
     snprintf(row.status, sizeof(row.status), "%s", DB_STATUS_FINISHED);
   resp->status = 200;
-  resp->body = json_pack("{s:I, s:o, s:o}", "seq", (json_int_t)next->seq, "events",
-                         visible_events(events, seat, over), "game",
-                         api_game_json(req, &row, next, false));
+  resp->body =
+      json_pack("{s:I, s:o, s:o}", "seq", (json_int_t)next->seq, "events",
+                visible_events(events, seat, over), "game", api_game_json(req, &row, next, false));
   api_live_put(req->server->live, row.id, row.moves, next);
   next = NULL;
 cleanup:

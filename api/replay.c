@@ -40,14 +40,13 @@ static enum cairn_status apply_row(void *arg, const struct db_move *row, struct 
     /* The row was accepted once; refusing it now means the rules code or
      * the log changed. Never silently skip: report the step. */
     fprintf(stderr, "cairn: replay: log row %u refused: %s\n", row->ord, err->detail);
-    st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                    "log row %u does not replay", row->ord);
+    st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL, "log row %u does not replay",
+                    row->ord);
     goto cleanup;
   }
   if (next->seq != row->seq) {
     st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                    "log row %u replays to seq %u, the log says %u", row->ord, next->seq,
-                    row->seq);
+                    "log row %u replays to seq %u, the log says %u", row->ord, next->seq, row->seq);
     goto cleanup;
   }
   engine_free(walk->game);

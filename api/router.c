@@ -14,16 +14,11 @@ struct route {
 };
 
 static const struct route routes[] = {
-    {"POST", "/v1/players", api_players_create},
-    {"GET", "/v1/titles", api_titles_list},
-    {"POST", "/v1/games", api_games_create},
-    {"GET", "/v1/games/*", api_games_get},
-    {"POST", "/v1/games/*/join", api_games_join},
-    {"POST", "/v1/games/*/moves", api_moves_submit},
-    {"GET", "/v1/games/*/log", api_log_get},
-    {"GET", "/v1/health", api_meta_health},
-    {"GET", "/v1/openapi.yaml", api_meta_openapi},
-    {NULL, NULL, NULL},
+    {"POST", "/v1/players", api_players_create},   {"GET", "/v1/titles", api_titles_list},
+    {"POST", "/v1/games", api_games_create},       {"GET", "/v1/games/*", api_games_get},
+    {"POST", "/v1/games/*/join", api_games_join},  {"POST", "/v1/games/*/moves", api_moves_submit},
+    {"GET", "/v1/games/*/log", api_log_get},       {"GET", "/v1/health", api_meta_health},
+    {"GET", "/v1/openapi.yaml", api_meta_openapi}, {NULL, NULL, NULL},
 };
 
 /* Match `path` against `pattern`; on a match copy the "*" segment (if any)

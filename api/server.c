@@ -16,7 +16,7 @@
 #include <strings.h>
 
 struct pending {
-  char *body;     /* owned: the body so far, NUL-terminated */
+  char *body; /* owned: the body so far, NUL-terminated */
   size_t len;
   bool too_large; /* the body passed API_BODY_CAP; the rest is discarded */
 };
@@ -77,8 +77,8 @@ static enum MHD_Result queue_text(struct MHD_Connection *conn, const struct api_
 /* A body must be JSON; bots often omit the header, so absence is accepted. */
 static enum cairn_status check_media_type(const struct api_request *req, struct cairn_error *err)
 {
-  const char *type = MHD_lookup_connection_value(req->connection, MHD_HEADER_KIND,
-                                                 MHD_HTTP_HEADER_CONTENT_TYPE);
+  const char *type =
+      MHD_lookup_connection_value(req->connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
   size_t n = strlen("application/json");
 
   if (!req->body_len || !type)
@@ -92,8 +92,12 @@ static enum cairn_status check_media_type(const struct api_request *req, struct 
 static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection *conn,
                                 const char *url, const char *method, struct pending *p)
 {
-  struct api_request req = {.server = server, .connection = conn, .method = method, .path = url,
-                            .body = p->body, .body_len = p->len};
+  struct api_request req = {.server = server,
+                            .connection = conn,
+                            .method = method,
+                            .path = url,
+                            .body = p->body,
+                            .body_len = p->len};
   struct api_response resp = {0};
   struct cairn_error err = {0};
   api_handler handler = NULL;
@@ -187,10 +191,9 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
 {
   /* A small pool of polling threads: handlers are short (one SQLite
    * transaction at most), so threads are not held by idle clients. */
-  return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG,
-                          0, NULL, NULL, on_request, server, MHD_OPTION_SOCK_ADDR, addr,
-                          MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
-                          MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4,
-                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
-                          MHD_OPTION_CONNECTION_LIMIT, (unsigned int)1000, MHD_OPTION_END);
+  return MHD_start_daemon(
+      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL,
+      on_request, server, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
+      NULL, MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4, MHD_OPTION_CONNECTION_TIMEOUT,
+      (unsigned int)30, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)1000, MHD_OPTION_END);
 }

@@ -13,11 +13,10 @@ enum cairn_status api_titles_list(struct api_request *req, struct api_response *
   for (m = engine_modules(); *m; m++) {
     json_t *options = json_loads((*m)->options_json, 0, NULL);
 
-    json_array_append_new(list, json_pack("{s:s, s:s, s:i, s:i, s:o, s:s}", "id", (*m)->id,
-                                          "name", (*m)->name, "min_seats", (*m)->min_seats,
-                                          "max_seats", (*m)->max_seats, "options",
-                                          options ? options : json_object(), "rules_version",
-                                          (*m)->rules_version));
+    json_array_append_new(
+        list, json_pack("{s:s, s:s, s:i, s:i, s:o, s:s}", "id", (*m)->id, "name", (*m)->name,
+                        "min_seats", (*m)->min_seats, "max_seats", (*m)->max_seats, "options",
+                        options ? options : json_object(), "rules_version", (*m)->rules_version));
   }
   resp->status = 200;
   resp->body = list;

@@ -33,11 +33,11 @@
 #include "../engine/engine.h"
 
 #define DB_OPS_VERSION 1
-#define DB_ID_MAX      32  /* ids are short ASCII strings */
-#define DB_NAME_MAX    64  /* player names, bytes of UTF-8 */
+#define DB_ID_MAX      32 /* ids are short ASCII strings */
+#define DB_NAME_MAX    64 /* player names, bytes of UTF-8 */
 #define DB_TITLE_MAX   64
 #define DB_STATUS_MAX  16
-#define DB_HASH_BYTES  32  /* token hashes */
+#define DB_HASH_BYTES  32 /* token hashes */
 
 /* Game status strings as the API shows them. */
 #define DB_STATUS_OPEN     "open"     /* waiting for seats */
@@ -55,15 +55,15 @@ struct db_game {
   char id[DB_ID_MAX + 1];
   char title[DB_TITLE_MAX + 1];
   char rules_version[DB_TITLE_MAX + 1];
-  char status[DB_STATUS_MAX + 1];   /* DB_STATUS_* */
-  int seats;                        /* 1..ENGINE_MAX_SEATS */
-  char *options_json;               /* owned: JSON object text */
-  char *result_json;                /* owned: JSON text, NULL while running */
-  uint8_t seed[ENGINE_SEED_BYTES];  /* secret until finished */
-  char creator[DB_ID_MAX + 1];      /* player id */
-  int64_t created_ms;               /* ms since the Unix epoch */
-  uint32_t seq;                     /* the game's seq after the last move */
-  uint32_t moves;                   /* rows in the move log */
+  char status[DB_STATUS_MAX + 1];  /* DB_STATUS_* */
+  int seats;                       /* 1..ENGINE_MAX_SEATS */
+  char *options_json;              /* owned: JSON object text */
+  char *result_json;               /* owned: JSON text, NULL while running */
+  uint8_t seed[ENGINE_SEED_BYTES]; /* secret until finished */
+  char creator[DB_ID_MAX + 1];     /* player id */
+  int64_t created_ms;              /* ms since the Unix epoch */
+  uint32_t seq;                    /* the game's seq after the last move */
+  uint32_t moves;                  /* rows in the move log */
   /* seat_player[i] is the player id in seat i, "" while empty */
   char seat_player[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
   /* seat_name[i] is that player's name, "" while empty */
@@ -72,12 +72,12 @@ struct db_game {
 
 /* One row of the append-only move log. */
 struct db_move {
-  uint32_t ord;      /* 0-based position in the log; rows are dense */
-  uint32_t seq;      /* the game's seq after this move */
-  int seat;          /* who moved */
+  uint32_t ord;            /* 0-based position in the log; rows are dense */
+  uint32_t seq;            /* the game's seq after this move */
+  int seat;                /* who moved */
   const char *move_json;   /* the move as submitted (validated) */
   const char *events_json; /* the engine's events, a JSON array */
-  int64_t at_ms;     /* when it was accepted */
+  int64_t at_ms;           /* when it was accepted */
 };
 
 /* Called once per row in order by moves_load. The strings in `move` are
@@ -105,8 +105,7 @@ struct db_ops {
                                        struct db_player *out, struct cairn_error *err);
 
   /* Insert a new game row (status open, seq 0, no moves, no seats taken). */
-  enum cairn_status (*game_create)(void *ctx, const struct db_game *game,
-                                   struct cairn_error *err);
+  enum cairn_status (*game_create)(void *ctx, const struct db_game *game, struct cairn_error *err);
 
   /* Load a game row and its seats. On success *out is filled and the caller
    * releases it with db_game_clear(). CAIRN_ENOTFOUND if no such game. */
@@ -131,8 +130,8 @@ struct db_ops {
                                    const char *result_json, struct cairn_error *err);
 
   /* Call `cb` for every log row of the game with ord >= from_ord, in order. */
-  enum cairn_status (*moves_load)(void *ctx, const char *game_id, uint32_t from_ord,
-                                  db_move_cb cb, void *arg, struct cairn_error *err);
+  enum cairn_status (*moves_load)(void *ctx, const char *game_id, uint32_t from_ord, db_move_cb cb,
+                                  void *arg, struct cairn_error *err);
 };
 
 /* Release what a game row owns (options_json, result_json) and zero it.

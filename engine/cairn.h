@@ -18,18 +18,18 @@
 #include <stdarg.h>
 
 enum cairn_status {
-  CAIRN_OK = 0,     /* success */
-  CAIRN_EINVAL,     /* malformed request: bad JSON, wrong type, unknown field */
-  CAIRN_EILLEGAL,   /* well-formed move that the rules forbid */
-  CAIRN_ETURN,      /* not this seat's turn, or the caller holds no seat */
-  CAIRN_ESTALE,     /* optimistic concurrency: the seq moved on */
-  CAIRN_ENOTFOUND,  /* no such resource */
-  CAIRN_EAUTH,      /* missing or unknown token */
-  CAIRN_ENOMEM,     /* allocation failed */
-  CAIRN_EDB,        /* storage failed; nothing was changed */
-  CAIRN_EINTERNAL,  /* a bug: an invariant did not hold */
-  CAIRN_ECONFLICT,  /* the request conflicts with the resource's state */
-  CAIRN_ETOOLARGE,  /* request body over the cap */
+  CAIRN_OK = 0,    /* success */
+  CAIRN_EINVAL,    /* malformed request: bad JSON, wrong type, unknown field */
+  CAIRN_EILLEGAL,  /* well-formed move that the rules forbid */
+  CAIRN_ETURN,     /* not this seat's turn, or the caller holds no seat */
+  CAIRN_ESTALE,    /* optimistic concurrency: the seq moved on */
+  CAIRN_ENOTFOUND, /* no such resource */
+  CAIRN_EAUTH,     /* missing or unknown token */
+  CAIRN_ENOMEM,    /* allocation failed */
+  CAIRN_EDB,       /* storage failed; nothing was changed */
+  CAIRN_EINTERNAL, /* a bug: an invariant did not hold */
+  CAIRN_ECONFLICT, /* the request conflicts with the resource's state */
+  CAIRN_ETOOLARGE, /* request body over the cap */
 };
 
 /* Stable `code` strings (api.md). Clients match on these; never change one. */

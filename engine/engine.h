@@ -153,8 +153,7 @@ void engine_free(struct engine_game *game);
  * caller frees with engine_free) and *events (new reference, a JSON array)
  * are the caller's; on failure both are NULL and `game` is unchanged. */
 enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
-                               struct engine_game **next, json_t **events,
-                               struct cairn_error *err);
+                               struct engine_game **next, json_t **events, struct cairn_error *err);
 
 /* True when `seat` is among the seats that owe a decision. */
 bool engine_may_act(const struct engine_game *game, int seat);

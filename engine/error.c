@@ -32,10 +32,18 @@ void cairn_error_clear(struct cairn_error *err)
 const char *cairn_status_name(enum cairn_status status)
 {
   static const char *const names[] = {
-      [CAIRN_OK] = "ok",           [CAIRN_EINVAL] = "invalid",      [CAIRN_EILLEGAL] = "illegal",
-      [CAIRN_ETURN] = "turn",      [CAIRN_ESTALE] = "stale",        [CAIRN_ENOTFOUND] = "not-found",
-      [CAIRN_EAUTH] = "auth",      [CAIRN_ENOMEM] = "no-memory",    [CAIRN_EDB] = "storage",
-      [CAIRN_EINTERNAL] = "internal", [CAIRN_ECONFLICT] = "conflict", [CAIRN_ETOOLARGE] = "too-large",
+      [CAIRN_OK] = "ok",
+      [CAIRN_EINVAL] = "invalid",
+      [CAIRN_EILLEGAL] = "illegal",
+      [CAIRN_ETURN] = "turn",
+      [CAIRN_ESTALE] = "stale",
+      [CAIRN_ENOTFOUND] = "not-found",
+      [CAIRN_EAUTH] = "auth",
+      [CAIRN_ENOMEM] = "no-memory",
+      [CAIRN_EDB] = "storage",
+      [CAIRN_EINTERNAL] = "internal",
+      [CAIRN_ECONFLICT] = "conflict",
+      [CAIRN_ETOOLARGE] = "too-large",
   };
 
   if ((unsigned)status < sizeof(names) / sizeof(names[0]) && names[status])

@@ -61,8 +61,7 @@ bool engine_is_over(const struct engine_game *game)
 }
 
 enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
-                               struct engine_game **next, json_t **events,
-                               struct cairn_error *err)
+                               struct engine_game **next, json_t **events, struct cairn_error *err)
 {
   struct engine_game *copy = NULL;
   json_t *list = NULL;
@@ -82,8 +81,7 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
     return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL,
                       "seat %d does not owe a decision now", seat);
   if (!json_is_object(move))
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
-                      "move: expected an object");
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
 
   copy = game->module->clone_game(game);
   list = json_array();

@@ -22,10 +22,10 @@
 #define ENGINE_SEED_BYTES 32
 
 struct engine_rng {
-  uint32_t key[8];     /* the seed, as eight little-endian words */
-  uint64_t drawn;      /* 32-bit words consumed so far */
+  uint32_t key[8];      /* the seed, as eight little-endian words */
+  uint64_t drawn;       /* 32-bit words consumed so far */
   uint64_t cache_block; /* block index held in `cache`, UINT64_MAX if none */
-  uint32_t cache[16];  /* keystream block `cache_block` */
+  uint32_t cache[16];   /* keystream block `cache_block` */
 };
 
 /* Initialise from a 32-byte seed. */

@@ -83,8 +83,8 @@ static double replay_seconds(const struct engine_module *m, int seats, const uin
     struct engine_game *next = NULL;
     json_t *events = NULL;
 
-    if (engine_apply(g, (int)json_integer_value(json_array_get(entry, 0)),
-                     json_array_get(entry, 1), &next, &events, NULL) != CAIRN_OK)
+    if (engine_apply(g, (int)json_integer_value(json_array_get(entry, 0)), json_array_get(entry, 1),
+                     &next, &events, NULL) != CAIRN_OK)
       break;
     json_decref(events);
     engine_free(g);
