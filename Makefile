@@ -38,17 +38,21 @@ run: build
 
 test: deps
 	@$(MAKE) --no-print-directory -f build.mk MODE=test tests
+	@if command -v clang-format >/dev/null; then $(MAKE) --no-print-directory check-format; \
+	  else echo "clang-format not installed: formatting not checked"; fi
 	@$(MAKE) --no-print-directory -f build.mk MODE=test run-tests
 
 bench: deps
 	@$(MAKE) --no-print-directory -f build.mk MODE=release benches
 	@$(MAKE) --no-print-directory -f build.mk MODE=release run-benches
 
+C_FILES = $(shell find api db engine tests \( -name '*.c' -o -name '*.h' \) -print)
+
 format:
-	clang-format -i $$(git ls-files '*.c' '*.h')
+	clang-format -i $(C_FILES)
 
 check-format:
-	clang-format --dry-run --Werror $$(git ls-files '*.c' '*.h')
+	@clang-format --dry-run --Werror $(C_FILES) && echo "format: clean"
 
 clean:
 	rm -rf build

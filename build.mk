@@ -98,9 +98,20 @@ $(OUT)/tests/%: tests/%.c $$(call links_of,tests/%.c) $$(call support_of,tests/%
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call support_of,$<) $(call links_of,$<) $(PKG_LIBS) $(CMOCKA_LIBS)
 
+# The engine is pure (style.md 2.7): no object of engine/ may hold mutable
+# data. Symbols in .data/.bss (not .data.rel.ro, where const tables of
+# pointers live) other than the sanitizers' own are a failure.
+.PHONY: check-engine-purity
+check-engine-purity: $(ENGINE_OBJ)
+	@bad=$$(for f in $(ENGINE_OBJ); do objdump -t $$f | \
+	  awk -v f=$$f '$$0 ~ / (\.data|\.bss)[ \t]/ && $$NF !~ /^(__odr_asan|__asan|\.)/ {print f": "$$NF}'; \
+	  done); \
+	if [ -n "$$bad" ]; then echo "engine holds mutable globals:"; echo "$$bad"; exit 1; fi; \
+	echo "engine purity: no mutable globals in $(words $(ENGINE_OBJ)) objects"
+
 # Run every test binary; the server-based ones find the binary through
 # CAIRN_SERVER. The last line is the plain "N passed, N failed" summary.
-run-tests: tests
+run-tests: tests check-engine-purity
 	@passed=0; failed=0; failed_list=""; \
 	for t in $(TEST_BIN); do \
 	  echo "== $$t"; \
