@@ -5,7 +5,7 @@
 # without touching this file.
 
 MODE ?= release
-OUT  := build/$(MODE)
+OUT  ?= build/$(MODE)
 
 PKGS := libmicrohttpd sqlite3 jansson libcurl libsodium
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
@@ -22,7 +22,11 @@ endif
 CFLAGS  := $(WARN) $(OPT) -D_GNU_SOURCE -MMD -MP $(PKG_CFLAGS) -I.
 LDFLAGS := $(OPT) -pthread
 
-ENGINE_SRC := $(wildcard engine/*.c engine/*/*.c)
+# A title's folder is compiled once engine/titles.def registers it
+# (ENGINE_TITLE(<folder>_module)); EXTRA_TITLES adds folders being written,
+# so work in progress never breaks anyone else's build.
+TITLES     := $(shell sed -n 's/^ENGINE_TITLE(\(.*\)_module)/\1/p' engine/titles.def) $(EXTRA_TITLES)
+ENGINE_SRC := $(wildcard engine/*.c) $(foreach t,$(TITLES),$(wildcard engine/$(t)/*.c))
 DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
 API_SRC    := $(filter-out api/main.c,$(wildcard api/*.c))
 MIGRATIONS := $(sort $(wildcard migrations/*.sql))
@@ -39,7 +43,8 @@ SERVER := $(OUT)/cairn
 
 # Tests: every tests/**/test_*.c is one binary. Other .c files in the same
 # folder are support code linked into that folder's tests.
-TEST_SRC := $(shell find tests -name 'test_*.c' | sort)
+TEST_SRC := $(sort $(shell find tests -name 'test_*.c' -not -path 'tests/engine/*/*') \
+              $(foreach t,$(TITLES),$(wildcard tests/engine/$(t)/test_*.c)))
 TEST_BIN := $(patsubst %.c,$(OUT)/%,$(TEST_SRC))
 support_of = $(call obj,$(filter-out $(dir $(1))test_% $(dir $(1))bench_%,$(wildcard $(dir $(1))*.c)))
 
