@@ -7,11 +7,11 @@
 
 #include <string.h>
 
-#define ENGINE_TITLE(sym) extern const struct engine_module sym;
+#define ENGINE_TITLE(folder, sym) extern const struct engine_module sym;
 #include "titles.def"
 #undef ENGINE_TITLE
 
-#define ENGINE_TITLE(sym) &sym,
+#define ENGINE_TITLE(folder, sym) &sym,
 static const struct engine_module *const registered[] = {
 #include "titles.def"
     NULL,
