@@ -25,7 +25,7 @@ LDFLAGS := $(OPT) -pthread
 # A title's folder is compiled once engine/titles.def registers it
 # (ENGINE_TITLE(folder, symbol)); EXTRA_TITLES adds folders being written,
 # so work in progress never breaks anyone else's build.
-TITLES     := $(shell sed -n 's/^ENGINE_TITLE(\([^,]*\),.*/\1/p' engine/titles.def) $(EXTRA_TITLES)
+TITLES     := $(shell sed -n 's/^ENGINE_TITLE.\([^,]*\),.*/\1/p' engine/titles.def) $(EXTRA_TITLES)
 ENGINE_SRC := $(wildcard engine/*.c) $(foreach t,$(TITLES),$(wildcard engine/$(t)/*.c))
 DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
 API_SRC    := $(filter-out api/main.c,$(wildcard api/*.c))
