@@ -122,6 +122,14 @@ struct engine_module {
    * (json_dumps with JSON_SORT_KEYS | JSON_COMPACT). Used by replay checks
    * and snapshots; never sent to a client. */
   json_t *(*serialize)(const struct engine_game *game);
+
+  /* Optional (NULL: engine_sample_move picks from legal_moves). New
+   * reference: one legal move for `seat`, chosen by `choice` (any 64-bit
+   * number the caller drew; the same choice gives the same move), or NULL
+   * when the seat may not act. Titles whose `legal` is a compact description
+   * rather than a list (e.g. secret plans) must provide it: bots, random
+   * playouts and benchmarks use it. Never touches the game's generator. */
+  json_t *(*sample_move)(const struct engine_game *game, int seat, uint64_t choice);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -154,6 +162,10 @@ void engine_free(struct engine_game *game);
  * are the caller's; on failure both are NULL and `game` is unchanged. */
 enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
                                struct engine_game **next, json_t **events, struct cairn_error *err);
+
+/* New reference: a legal move for `seat` chosen by `choice` (see the
+ * sample_move slot), or NULL when the seat may not act. */
+json_t *engine_sample_move(const struct engine_game *game, int seat, uint64_t choice);
 
 /* True when `seat` is among the seats that owe a decision. */
 bool engine_may_act(const struct engine_game *game, int seat);

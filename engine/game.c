@@ -51,6 +51,20 @@ bool engine_may_act(const struct engine_game *game, int seat)
   return false;
 }
 
+json_t *engine_sample_move(const struct engine_game *game, int seat, uint64_t choice)
+{
+  json_t *legal, *move;
+  size_t n;
+
+  if (game->module->sample_move)
+    return game->module->sample_move(game, seat, choice);
+  legal = game->module->legal_moves(game, seat);
+  n = json_array_size(legal);
+  move = n ? json_incref(json_array_get(legal, (size_t)(choice % n))) : NULL;
+  json_decref(legal);
+  return move;
+}
+
 bool engine_is_over(const struct engine_game *game)
 {
   json_t *result = game->module->result(game);

@@ -48,17 +48,15 @@ static long playout(const struct engine_module *m, int seats, const uint8_t seed
     int to_act[ENGINE_MAX_SEATS];
     int n = m->to_act(g, to_act);
     int seat = to_act[pick((uint32_t)n)];
-    json_t *legal = m->legal_moves(g, seat);
-    json_t *move = json_array_get(legal, pick((uint32_t)json_array_size(legal)));
+    json_t *move = engine_sample_move(g, seat, pick(UINT32_MAX));
     struct engine_game *next = NULL;
     json_t *events = NULL;
 
     if (!move || engine_apply(g, seat, move, &next, &events, NULL) != CAIRN_OK) {
-      json_decref(legal);
+      json_decref(move);
       break;
     }
-    json_array_append_new(log, json_pack("[i, O]", seat, move));
-    json_decref(legal);
+    json_array_append_new(log, json_pack("[i, o]", seat, move));
     json_decref(events);
     engine_free(g);
     g = next;
@@ -121,8 +119,8 @@ int main(void)
       json_decref(log);
     }
     elapsed = now_s() - t0;
-    printf("%-20s %d seats: %d random games, %ld moves, %.0f moves/s (legal listing + apply)\n",
-           (*m)->id, seats, GAMES_PER_TITLE, total, (double)total / elapsed);
+    printf("%-20s %d seats: %d random games, %ld moves, %.0f moves/s (sample + apply)\n", (*m)->id,
+           seats, GAMES_PER_TITLE, total, (double)total / elapsed);
     printf("%-20s longest game %ld moves replays in %.3f ms\n", (*m)->id, longest,
            1e3 * replay_seconds(*m, seats, longest_seed, longest_log));
     json_decref(longest_log);
