@@ -1,0 +1,283 @@
+/*
+ * dice.c - The Game: the dice pool, supply cards and the turn flow (choose a
+ * die or play a card, pass the turn, throw all dice again when the pool is
+ * empty or on the last-die exception). Where a pawn may go is left to
+ * sherpas.c and climbers.c, what the Yeti does to yeti.c.
+ */
+#include "engine/himalaya/state.h"
+#include "engine/himalaya/rules.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Supply card kind k shows the numbers 2k+1 and 2k+2. */
+static const char card_names[HIMALAYA_CARD_KINDS][4] = {"1/2", "3/4", "5/6"};
+
+const char *himalaya_card_name(int kind)
+{
+  return card_names[kind];
+}
+
+int himalaya_card_low(int kind)
+{
+  return 2 * kind + 1;
+}
+
+int himalaya_card_kind(const char *name)
+{
+  int k;
+
+  for (k = 0; k < HIMALAYA_CARD_KINDS; k++)
+    if (strcmp(name, card_names[k]) == 0)
+      return k;
+  return -1;
+}
+
+static int pool_total(const struct himalaya_state *st)
+{
+  int v, n = 0;
+
+  for (v = 1; v <= HIMALAYA_DIE_SIDES; v++)
+    n += st->pool[v];
+  return n;
+}
+
+static bool card_spent(const struct himalaya_seat *p, int kind)
+{
+  int i;
+
+  for (i = 0; i < p->spent_count; i++)
+    if (p->spent[i] == kind)
+      return true;
+  return false;
+}
+
+int himalaya_pool_values(const struct himalaya_state *st, int values[HIMALAYA_MAX_DICE])
+{
+  int v, i, n = 0;
+
+  for (v = 1; v <= HIMALAYA_DIE_SIDES; v++)
+    for (i = 0; i < st->pool[v]; i++)
+      values[n++] = v;
+  return n;
+}
+
+void himalaya_throw_dice(struct himalaya_state *st, int rolled[HIMALAYA_MAX_DICE])
+{
+  int i;
+
+  memset(st->pool, 0, sizeof(st->pool));
+  for (i = 0; i < st->dice; i++) {
+    rolled[i] = engine_rng_die(&st->head.rng, HIMALAYA_DIE_SIDES);
+    st->pool[rolled[i]]++;
+  }
+}
+
+/* "The next player then throws all the dice again and can select the first
+ * one. Before he/she selects a die a Yeti card must always be pulled." The
+ * dice come first, then the card ("After rolling, but still before the
+ * player chooses a die", Moving the Yeti). */
+static enum cairn_status throw_again(struct himalaya_state *st, json_t *events,
+                                     struct cairn_error *err)
+{
+  int rolled[HIMALAYA_MAX_DICE];
+  json_t *dice;
+  enum cairn_status status;
+
+  himalaya_throw_dice(st, rolled);
+  dice = himalaya_int_array(rolled, st->dice); /* in the order thrown */
+  status = himalaya_emit(events, json_pack("{s:s, s:o}", "type", "dice_rolled", "dice", dice), err);
+  if (status != CAIRN_OK)
+    return status;
+  status = himalaya_yeti_turn(st, events, err);
+  if (status != CAIRN_OK || st->end != HIMALAYA_RUNNING)
+    return status;
+  return himalaya_resupply(st, events, err);
+}
+
+/* A die move `seat` could make with value `v`, for "none" checks and their
+ * messages. Supply restrictions do not apply: the question is whether the
+ * die itself moves anything. Take-along never matters, since declining it
+ * is always allowed where taking it is. */
+static bool value_moves(const struct himalaya_state *st, int seat, int v,
+                        struct himalaya_move *example, struct himalaya_plan *plan)
+{
+  struct himalaya_move m;
+  int s, dir;
+
+  memset(&m, 0, sizeof(m));
+  m.type = HIMALAYA_MOVE_DIE;
+  m.value = v;
+  m.pawn = HIMALAYA_PAWN_CLIMBER;
+  if (himalaya_climber_plan(st, seat, &m, plan, NULL) == CAIRN_OK)
+    goto found;
+  m.pawn = HIMALAYA_PAWN_SHERPA;
+  for (s = 0; s < HIMALAYA_SHERPAS; s++)
+    for (dir = 0; dir < 2; dir++) {
+      m.sherpa = s;
+      m.down = dir == 1;
+      if (himalaya_sherpa_plan(st, seat, &m, plan, NULL) == CAIRN_OK)
+        goto found;
+    }
+  return false;
+found:
+  *example = m;
+  return true;
+}
+
+static void pool_text(const struct himalaya_state *st, char *buf, size_t size)
+{
+  size_t used = 0;
+  int v, i;
+
+  buf[0] = '\0';
+  for (v = 1; v <= HIMALAYA_DIE_SIDES; v++)
+    for (i = 0; i < st->pool[v] && used + 3 < size; i++)
+      used += (size_t)snprintf(buf + used, size - used, "%s%d", used ? " " : "", v);
+}
+
+/* The die or card the move is powered by: "selects one of them", "play one
+ * of his/her supply cards ... one of the figures stated on the card". */
+static enum cairn_status check_source(const struct himalaya_state *st, int seat,
+                                      const struct himalaya_move *m, struct cairn_error *err)
+{
+  const struct himalaya_seat *p = &st->seat[seat];
+  const char *name;
+  char pool[32];
+  int low;
+
+  if (m->type == HIMALAYA_MOVE_DIE) {
+    if (st->pool[m->value] > 0)
+      return CAIRN_OK;
+    pool_text(st, pool, sizeof(pool));
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
+                      "die %d: no die in the pool shows %d (the pool holds %s)", m->value, m->value,
+                      pool);
+  }
+  name = himalaya_card_name(m->card);
+  if (!p->has_card[m->card])
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
+                      "card %s: seat %d was not dealt this supply card", name, seat);
+  if (card_spent(p, m->card))
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
+                      "card %s: seat %d has already spent this supply card", name, seat);
+  low = himalaya_card_low(m->card);
+  if (m->value != low && m->value != low + 1)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
+                      "value %d: card %s moves %d or %d spaces", m->value, name, low, low + 1);
+  return CAIRN_OK;
+}
+
+enum cairn_status himalaya_check_move(const struct himalaya_state *st, int seat,
+                                      const struct himalaya_move *m, struct himalaya_plan *plan,
+                                      struct cairn_error *err)
+{
+  struct himalaya_move example;
+  struct himalaya_plan where;
+  enum cairn_status status;
+  int left;
+
+  if (m->type == HIMALAYA_MOVE_REROLL) {
+    /* Exception 1: "If a player only has one die to chose from, he/she can
+     * take this die or can immediately throw all the dice". */
+    left = pool_total(st);
+    if (left == 1)
+      return CAIRN_OK;
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
+                      "reroll: the dice may be thrown again only when one die is left, not %d",
+                      left);
+  }
+  status = check_source(st, seat, m, err);
+  if (status != CAIRN_OK)
+    return status;
+  switch (m->pawn) {
+  case HIMALAYA_PAWN_CLIMBER:
+    return himalaya_climber_plan(st, seat, m, plan, err);
+  case HIMALAYA_PAWN_SHERPA:
+    return himalaya_sherpa_plan(st, seat, m, plan, err);
+  case HIMALAYA_PAWN_NONE:
+    break;
+  }
+  /* Our addition (RULES.md "A die that moves nothing"): a die may be taken
+   * without moving only when no pawn can move by it, so play never stalls. */
+  if (!value_moves(st, seat, m->value, &example, &where))
+    return CAIRN_OK;
+  if (example.pawn == HIMALAYA_PAWN_CLIMBER)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
+                      "die %d: it can move a pawn (the climber of seat %d to field %d), so it "
+                      "cannot be taken without moving",
+                      m->value, seat, where.to);
+  return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
+                    "die %d: it can move a pawn (Sherpa %d of seat %d %s to field %d), so it "
+                    "cannot be taken without moving",
+                    m->value, example.sherpa, seat, example.down ? "down" : "up", where.to);
+}
+
+/* "The supplies are spent and are set beside the board." The order is kept:
+ * a high camp restores the most recently spent card (RULES.md). */
+static enum cairn_status spend_card(struct himalaya_state *st, int seat, int kind, json_t *events,
+                                    struct cairn_error *err)
+{
+  struct himalaya_seat *p = &st->seat[seat];
+
+  p->spent[p->spent_count++] = kind;
+  return himalaya_emit(events,
+                       json_pack("{s:s, s:i, s:s}", "type", "supply_spent", "seat", seat, "card",
+                                 himalaya_card_name(kind)),
+                       err);
+}
+
+enum cairn_status himalaya_play(struct himalaya_state *st, int seat, const struct himalaya_move *m,
+                                json_t *events, struct cairn_error *err)
+{
+  struct himalaya_plan plan;
+  enum cairn_status status;
+
+  memset(&plan, 0, sizeof(plan));
+  status = himalaya_check_move(st, seat, m, &plan, err);
+  if (status != CAIRN_OK)
+    return status;
+
+  if (m->type == HIMALAYA_MOVE_REROLL) {
+    /* "... and then pick one with which to move": the same seat chooses. */
+    status = himalaya_emit(events, json_pack("{s:s, s:i}", "type", "rerolled", "seat", seat), err);
+    if (status != CAIRN_OK)
+      return status;
+    return throw_again(st, events, err);
+  }
+
+  /* A supply card is played "instead of selecting a die": the pool stays. */
+  if (m->type == HIMALAYA_MOVE_SUPPLY)
+    status = spend_card(st, seat, m->card, events, err);
+  else
+    st->pool[m->value]--;
+  if (status != CAIRN_OK)
+    return status;
+
+  switch (m->pawn) {
+  case HIMALAYA_PAWN_CLIMBER:
+    status = himalaya_climber_move(st, seat, m, &plan, events, err);
+    break;
+  case HIMALAYA_PAWN_SHERPA:
+    status = himalaya_sherpa_move(st, seat, m, &plan, events, err);
+    break;
+  case HIMALAYA_PAWN_NONE:
+    status = himalaya_emit(
+        events, json_pack("{s:s, s:i, s:i}", "type", "die_unused", "seat", seat, "value", m->value),
+        err);
+    break;
+  }
+  if (status != CAIRN_OK || st->end != HIMALAYA_RUNNING)
+    return status;
+  status = himalaya_resupply(st, events, err);
+  if (status != CAIRN_OK)
+    return status;
+
+  /* "The next player chooses another die, etc. until all dice are taken.
+   * The next player then throws all the dice again": done now, on the
+   * next seat's behalf, so a running game always has dice in the pool. */
+  st->current = (seat + 1) % st->head.seats;
+  if (m->type == HIMALAYA_MOVE_DIE && pool_total(st) == 0)
+    return throw_again(st, events, err);
+  return CAIRN_OK;
+}

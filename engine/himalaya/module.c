@@ -1,0 +1,110 @@
+/*
+ * module.c - the Himalaya module struct and the thin glue between the
+ * engine interface and the rules files: freeing, cloning, whose turn it is,
+ * and turning a move object into a call to the turn flow in dice.c.
+ */
+#include "engine/himalaya/state.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum cairn_status himalaya_emit(json_t *events, json_t *event, struct cairn_error *err)
+{
+  /* json_array_append_new releases `event` on failure too, so the caller
+   * never has to clean up after us. */
+  if (!event || json_array_append_new(events, event) != 0)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                      "out of memory while recording an event");
+  return CAIRN_OK;
+}
+
+json_t *himalaya_int_array(const int *items, int n)
+{
+  json_t *list = json_array();
+  int i;
+
+  for (i = 0; list && i < n; i++)
+    if (json_array_append_new(list, json_integer(items[i])) != 0) {
+      json_decref(list);
+      list = NULL;
+    }
+  return list;
+}
+
+const char *himalaya_unknown_key(const json_t *obj, bool (*known)(const void *ctx, const char *key),
+                                 const void *ctx)
+{
+  const char *key;
+  const char *smallest = NULL;
+  const json_t *value;
+
+  json_object_foreach((json_t *)obj, key, value)
+  {
+    (void)value;
+    if ((!known || !known(ctx, key)) && (!smallest || strcmp(key, smallest) < 0))
+      smallest = key;
+  }
+  return smallest;
+}
+
+static void free_game(struct engine_game *game)
+{
+  free(game);
+}
+
+/* The state holds no pointers besides the static module, so a copy is a
+ * memcpy (state.h). */
+static struct engine_game *clone_game(const struct engine_game *game)
+{
+  struct himalaya_state *copy = malloc(sizeof(*copy));
+
+  if (!copy)
+    return NULL;
+  memcpy(copy, game, sizeof(*copy));
+  return &copy->head;
+}
+
+static int to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
+{
+  const struct himalaya_state *st = (const struct himalaya_state *)game;
+
+  if (st->end != HIMALAYA_RUNNING)
+    return 0;
+  seats[0] = st->current;
+  return 1;
+}
+
+static enum cairn_status apply_move(struct engine_game *game, int seat, const json_t *move,
+                                    json_t *events, bool *pending, struct cairn_error *err)
+{
+  struct himalaya_state *st = (struct himalaya_state *)game;
+  struct himalaya_move m;
+  enum cairn_status status;
+
+  assert(seat == st->current && st->end == HIMALAYA_RUNNING);
+  *pending = false; /* Himalaya has no simultaneous decisions */
+  status = himalaya_move_parse(move, &m, err);
+  if (status != CAIRN_OK)
+    return status;
+  return himalaya_play(st, seat, &m, events, err);
+}
+
+const struct engine_module himalaya_module = {
+    .version = ENGINE_MODULE_VERSION,
+    .id = "himalaya",
+    .name = "Himalaya",
+    .min_seats = HIMALAYA_MIN_SEATS,
+    .max_seats = HIMALAYA_MAX_SEATS,
+    .rules_version = "himalaya-1",
+    .options_json = "{}",
+    .new_game = himalaya_new_game,
+    .free_game = free_game,
+    .clone_game = clone_game,
+    .apply_move = apply_move,
+    .to_act = to_act,
+    .legal_moves = himalaya_legal_moves,
+    .view = himalaya_view,
+    .result = himalaya_result,
+    .serialize = himalaya_serialize,
+};

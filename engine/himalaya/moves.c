@@ -1,0 +1,356 @@
+/*
+ * moves.c - the move JSON: parsing a client's move object into a struct
+ * himalaya_move (shape only: types, enums, known members) and writing the
+ * canonical form back. Whether a well-formed move is allowed is decided in
+ * dice.c and the pawn files, never here.
+ *
+ *   {"type":"die",    "value":V, "pawn":"climber"|"none"}
+ *   {"type":"die",    "value":V, "pawn":"sherpa", "sherpa":S,
+ *                     "direction":"up"|"down", "take_along":B, "companions":[S...]}
+ *   {"type":"supply", "card":"3/4", "value":V, "pawn":"climber"|"sherpa", ...}
+ *   {"type":"reroll"}
+ */
+#include "engine/himalaya/state.h"
+
+#include <string.h>
+
+/* The members only a Sherpa move has. */
+static const char sherpa_members[][12] = {"sherpa", "direction", "take_along", "companions"};
+
+static bool allowed_member(const void *ctx, const char *key)
+{
+  const struct himalaya_move *m = ctx;
+  size_t i;
+
+  if (strcmp(key, "type") == 0)
+    return true;
+  if (m->type == HIMALAYA_MOVE_REROLL)
+    return false;
+  if (strcmp(key, "value") == 0 || strcmp(key, "pawn") == 0)
+    return true;
+  if (strcmp(key, "card") == 0)
+    return m->type == HIMALAYA_MOVE_SUPPLY;
+  if (m->pawn != HIMALAYA_PAWN_SHERPA)
+    return false;
+  for (i = 0; i < sizeof(sherpa_members) / sizeof(sherpa_members[0]); i++)
+    if (strcmp(key, sherpa_members[i]) == 0)
+      return true;
+  return false;
+}
+
+/* Report an unknown member: the smallest, whatever the key order. */
+static enum cairn_status check_members(const json_t *json, const struct himalaya_move *m,
+                                       struct cairn_error *err)
+{
+  const char *smallest = himalaya_unknown_key(json, allowed_member, m);
+
+  if (!smallest)
+    return CAIRN_OK;
+  if (m->type == HIMALAYA_MOVE_REROLL)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
+                      "%.64s: a reroll move has no other members", smallest);
+  if (m->pawn != HIMALAYA_PAWN_SHERPA)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
+                      "%.64s: not a member of a %s move with pawn \"%s\"", smallest,
+                      m->type == HIMALAYA_MOVE_DIE ? "die" : "supply",
+                      m->pawn == HIMALAYA_PAWN_CLIMBER ? "climber" : "none");
+  return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
+                    "%.64s: not a member of a %s move", smallest,
+                    m->type == HIMALAYA_MOVE_DIE ? "die" : "supply");
+}
+
+/* A required string member. */
+static enum cairn_status get_string(const json_t *json, const char *name, const char **out,
+                                    struct cairn_error *err)
+{
+  const json_t *v = json_object_get(json, name);
+
+  if (!v)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL, "%s: missing", name);
+  if (!json_is_string(v))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "%s: expected a string",
+                      name);
+  *out = json_string_value(v);
+  return CAIRN_OK;
+}
+
+/* A required integer member in lo..hi; outside it the move names no die,
+ * card number or Sherpa that exists, which is a malformed move. */
+static enum cairn_status get_int(const json_t *json, const char *name, int lo, int hi, int *out,
+                                 struct cairn_error *err)
+{
+  const json_t *v = json_object_get(json, name);
+  json_int_t i;
+
+  if (!v)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL, "%s: missing", name);
+  if (!json_is_integer(v))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "%s: expected an integer",
+                      name);
+  i = json_integer_value(v);
+  if (i < lo || i > hi)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "%s: must be %d to %d, not %lld", name, lo, hi, (long long)i);
+  *out = (int)i;
+  return CAIRN_OK;
+}
+
+static enum cairn_status parse_type(const json_t *json, struct himalaya_move *m,
+                                    struct cairn_error *err)
+{
+  const char *type;
+  enum cairn_status status = get_string(json, "type", &type, err);
+
+  if (status != CAIRN_OK)
+    return status;
+  if (strcmp(type, "die") == 0)
+    m->type = HIMALAYA_MOVE_DIE;
+  else if (strcmp(type, "supply") == 0)
+    m->type = HIMALAYA_MOVE_SUPPLY;
+  else if (strcmp(type, "reroll") == 0)
+    m->type = HIMALAYA_MOVE_REROLL;
+  else
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "type: \"%.64s\" is not one of \"die\", \"supply\", \"reroll\"", type);
+  return CAIRN_OK;
+}
+
+static enum cairn_status parse_pawn(const json_t *json, struct himalaya_move *m,
+                                    struct cairn_error *err)
+{
+  const char *pawn;
+  enum cairn_status status = get_string(json, "pawn", &pawn, err);
+
+  if (status != CAIRN_OK)
+    return status;
+  if (strcmp(pawn, "climber") == 0)
+    m->pawn = HIMALAYA_PAWN_CLIMBER;
+  else if (strcmp(pawn, "sherpa") == 0)
+    m->pawn = HIMALAYA_PAWN_SHERPA;
+  else if (strcmp(pawn, "none") == 0 && m->type == HIMALAYA_MOVE_DIE)
+    m->pawn = HIMALAYA_PAWN_NONE;
+  else if (m->type == HIMALAYA_MOVE_DIE)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "pawn: \"%.64s\" is not one of \"climber\", \"sherpa\", \"none\"", pawn);
+  else
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "pawn: a supply card moves \"climber\" or \"sherpa\", not \"%.64s\"", pawn);
+  return CAIRN_OK;
+}
+
+static enum cairn_status parse_card(const json_t *json, struct himalaya_move *m,
+                                    struct cairn_error *err)
+{
+  const char *card;
+  enum cairn_status status = get_string(json, "card", &card, err);
+
+  if (status != CAIRN_OK)
+    return status;
+  m->card = himalaya_card_kind(card);
+  if (m->card < 0)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "card: \"%.64s\" is not one of \"1/2\", \"3/4\", \"5/6\"", card);
+  return CAIRN_OK;
+}
+
+static enum cairn_status parse_companions(const json_t *list, struct himalaya_move *m,
+                                          struct cairn_error *err)
+{
+  size_t i;
+  const json_t *item;
+
+  if (!json_is_array(list))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "companions: expected an array of Sherpa indices");
+  json_array_foreach(list, i, item)
+  {
+    json_int_t s;
+
+    if (!json_is_integer(item))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                        "companions[%zu]: expected an integer", i);
+    s = json_integer_value(item);
+    if (s < 0 || s >= HIMALAYA_SHERPAS)
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                        "companions[%zu]: must be 0 to %d, not %lld", i, HIMALAYA_SHERPAS - 1,
+                        (long long)s);
+    if (s == m->sherpa)
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                        "companions[%zu]: Sherpa %d is the one moving, not a companion", i,
+                        m->sherpa);
+    if (m->companions & (1u << s))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                        "companions[%zu]: Sherpa %lld is listed twice", i, (long long)s);
+    m->companions |= 1u << s;
+  }
+  if (m->companions && !m->take_along)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "companions: only a take-along move (\"take_along\": true) has companions");
+  return CAIRN_OK;
+}
+
+static enum cairn_status parse_sherpa(const json_t *json, struct himalaya_move *m,
+                                      struct cairn_error *err)
+{
+  const json_t *v;
+  enum cairn_status status;
+
+  status = get_int(json, "sherpa", 0, HIMALAYA_SHERPAS - 1, &m->sherpa, err);
+  if (status != CAIRN_OK)
+    return status;
+  v = json_object_get(json, "direction");
+  if (v) {
+    const char *dir;
+
+    if (!json_is_string(v))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                        "direction: expected a string");
+    dir = json_string_value(v);
+    if (strcmp(dir, "down") == 0)
+      m->down = true;
+    else if (strcmp(dir, "up") != 0)
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                        "direction: \"%.64s\" is not one of \"up\", \"down\"", dir);
+  }
+  v = json_object_get(json, "take_along");
+  if (v) {
+    if (!json_is_boolean(v))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                        "take_along: expected true or false");
+    m->take_along = json_is_true(v);
+  }
+  v = json_object_get(json, "companions");
+  if (v)
+    return parse_companions(v, m, err);
+  return CAIRN_OK;
+}
+
+enum cairn_status himalaya_move_parse(const json_t *json, struct himalaya_move *out,
+                                      struct cairn_error *err)
+{
+  struct himalaya_move m;
+  enum cairn_status status;
+
+  memset(&m, 0, sizeof(m));
+  if (!json_is_object(json))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
+  /* Members are checked in a fixed order (type, pawn, unknown members,
+   * value, card, Sherpa members) so the first error reported never depends
+   * on the order of keys in the object. */
+  status = parse_type(json, &m, err);
+  if (status != CAIRN_OK)
+    return status;
+  if (m.type != HIMALAYA_MOVE_REROLL) {
+    status = parse_pawn(json, &m, err);
+    if (status != CAIRN_OK)
+      return status;
+  }
+  status = check_members(json, &m, err);
+  if (status != CAIRN_OK || m.type == HIMALAYA_MOVE_REROLL)
+    goto done;
+  status = get_int(json, "value", 1, HIMALAYA_DIE_SIDES, &m.value, err);
+  if (status != CAIRN_OK)
+    goto done;
+  if (m.type == HIMALAYA_MOVE_SUPPLY) {
+    status = parse_card(json, &m, err);
+    if (status != CAIRN_OK)
+      goto done;
+  }
+  if (m.pawn == HIMALAYA_PAWN_SHERPA)
+    status = parse_sherpa(json, &m, err);
+done:
+  /* memcpy keeps the zeroed padding, so equal moves compare equal bytewise. */
+  if (status == CAIRN_OK)
+    memcpy(out, &m, sizeof(m));
+  return status;
+}
+
+/* The strings a move is written with, indexed by enum atom_word. */
+enum atom_word { W_DIE, W_SUPPLY, W_NONE, W_CLIMBER, W_SHERPA, W_UP, W_DOWN, W_CARD };
+static const char atom_words[HIMALAYA_ATOM_WORDS][8] = {
+    "die", "supply", "none", "climber", "sherpa", "up", "down", "1/2", "3/4", "5/6"};
+
+void himalaya_atoms_release(struct himalaya_atoms *atoms)
+{
+  int i;
+
+  for (i = 0; i < HIMALAYA_ATOM_WORDS; i++)
+    json_decref(atoms->word[i]);
+  for (i = 0; i <= HIMALAYA_DIE_SIDES; i++)
+    json_decref(atoms->number[i]);
+  memset(atoms, 0, sizeof(*atoms));
+}
+
+/* A new reference to word `w`: shared (made on first use) or, without
+ * atoms, fresh. NULL when out of memory. */
+static json_t *word(struct himalaya_atoms *atoms, int w)
+{
+  if (!atoms)
+    return json_string(atom_words[w]);
+  if (!atoms->word[w])
+    atoms->word[w] = json_string(atom_words[w]);
+  return json_incref(atoms->word[w]);
+}
+
+static json_t *number(struct himalaya_atoms *atoms, int n)
+{
+  if (!atoms)
+    return json_integer(n);
+  if (!atoms->number[n])
+    atoms->number[n] = json_integer(n);
+  return json_incref(atoms->number[n]);
+}
+
+static bool set_word(json_t *obj, const char *key, struct himalaya_atoms *atoms, int w)
+{
+  return json_object_set_new_nocheck(obj, key, word(atoms, w)) == 0;
+}
+
+static bool set_number(json_t *obj, const char *key, struct himalaya_atoms *atoms, int n)
+{
+  return json_object_set_new_nocheck(obj, key, number(atoms, n)) == 0;
+}
+
+json_t *himalaya_move_json(const struct himalaya_move *m, struct himalaya_atoms *atoms)
+{
+  static const int pawn_words[] = {[HIMALAYA_PAWN_NONE] = W_NONE,
+                                   [HIMALAYA_PAWN_CLIMBER] = W_CLIMBER,
+                                   [HIMALAYA_PAWN_SHERPA] = W_SHERPA};
+  json_t *json = json_object();
+  json_t *companions;
+  bool ok;
+  int s;
+
+  if (!json)
+    return NULL;
+  if (m->type == HIMALAYA_MOVE_REROLL) {
+    if (json_object_set_new_nocheck(json, "type", json_string("reroll")) == 0)
+      return json;
+    goto fail;
+  }
+  ok = set_word(json, "type", atoms, m->type == HIMALAYA_MOVE_DIE ? W_DIE : W_SUPPLY) &&
+       set_number(json, "value", atoms, m->value) &&
+       set_word(json, "pawn", atoms, pawn_words[m->pawn]);
+  if (ok && m->type == HIMALAYA_MOVE_SUPPLY)
+    ok = set_word(json, "card", atoms, W_CARD + m->card);
+  if (!ok)
+    goto fail;
+  if (m->pawn != HIMALAYA_PAWN_SHERPA)
+    return json;
+  if (!set_number(json, "sherpa", atoms, m->sherpa) ||
+      !set_word(json, "direction", atoms, m->down ? W_DOWN : W_UP) ||
+      json_object_set_new_nocheck(json, "take_along", json_boolean(m->take_along)) != 0)
+    goto fail;
+  companions = json_array();
+  for (s = 0; companions && s < HIMALAYA_SHERPAS; s++)
+    if ((m->companions & (1u << s)) && json_array_append_new(companions, number(atoms, s)) != 0) {
+      json_decref(companions);
+      companions = NULL;
+    }
+  /* set_new takes `companions` on every path, NULL included. */
+  if (json_object_set_new_nocheck(json, "companions", companions) == 0)
+    return json;
+fail:
+  json_decref(json);
+  return NULL;
+}

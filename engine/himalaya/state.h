@@ -1,0 +1,296 @@
+/*
+ * state.h - Himalaya's game state and the names its files share.
+ *
+ * The state is plain fixed-size arrays with no pointers (other than the
+ * static module pointer in the common head), so cloning a game is malloc
+ * plus memcpy and two equal positions are equal byte for byte once
+ * serialised. Fields are numbered along the path: 0 is Base Camp, 1..39 the
+ * climbing route, 40 the summit (see RULES.md for the reconstruction).
+ *
+ * Functions here follow the house convention: those that can fail return
+ * enum cairn_status and take `struct cairn_error *err` last. `events` is
+ * always Borrowed: a JSON array the caller owns, to which new events are
+ * appended. The only failure an event-emitting function meets besides a
+ * rule violation is CAIRN_ENOMEM.
+ */
+#ifndef HIMALAYA_STATE_H
+#define HIMALAYA_STATE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "engine/engine.h"
+
+/* Static: the module instance (module.c), listed in engine/titles.def. */
+extern const struct engine_module himalaya_module;
+
+/* ---- The board (Special Spaces; RULES.md "The path") ---- */
+#define HIMALAYA_BASE_CAMP   0
+#define HIMALAYA_SUMMIT      40
+#define HIMALAYA_HIGH_CAMP_1 15
+#define HIMALAYA_HIGH_CAMP_2 28
+#define HIMALAYA_HIGH_CAMPS  2 /* camps where supplies can be freshened */
+#define HIMALAYA_YETI_CAVE   21
+#define HIMALAYA_YETI_LOW    1  /* the Yeti never enters base camp ... */
+#define HIMALAYA_YETI_HIGH   39 /* ... nor the summit */
+
+/* ---- Pieces and components ---- */
+#define HIMALAYA_MIN_SEATS  2
+#define HIMALAYA_MAX_SEATS  5
+#define HIMALAYA_SHERPAS    4 /* "four Sherpas of one color" */
+#define HIMALAYA_DIE_SIDES  6
+#define HIMALAYA_EXTRA_DICE 3                                          /* dice = seats + 3 */
+#define HIMALAYA_MAX_DICE   (HIMALAYA_MAX_SEATS + HIMALAYA_EXTRA_DICE) /* 8, as the review says */
+#define HIMALAYA_CARD_KINDS 3  /* supply cards "1/2", "3/4", "5/6" */
+#define HIMALAYA_YETI_CARDS 10 /* Up 1..5, Down 1..4 and Bad Weather */
+
+/* A Yeti card: +n moves the Yeti n fields up, -n down, 0 is Bad Weather. */
+#define HIMALAYA_BAD_WEATHER 0
+
+enum himalaya_end {
+  HIMALAYA_RUNNING = 0,
+  HIMALAYA_END_SUMMIT,      /* a climber reached field 40 */
+  HIMALAYA_END_BAD_WEATHER, /* the Bad Weather card was uncovered */
+};
+
+/* One seat's pieces and supply cards. */
+struct himalaya_seat {
+  int climber;                         /* field 0..40 */
+  int sherpa[HIMALAYA_SHERPAS];        /* fields 0..40, never 21 */
+  bool has_card[HIMALAYA_CARD_KINDS];  /* dealt at setup: kind k is "2k+1/2k+2" */
+  int spent[HIMALAYA_CARD_KINDS];      /* card kinds set beside the board, oldest first */
+  int spent_count;                     /* 0..HIMALAYA_CARD_KINDS */
+  bool camp_used[HIMALAYA_HIGH_CAMPS]; /* supplies already freshened at camp 15, 28 */
+};
+
+struct himalaya_state {
+  struct engine_game head; /* must stay first: the server handles this part */
+  struct himalaya_seat seat[HIMALAYA_MAX_SEATS];
+  int yeti;                         /* field 1..39 */
+  int dice;                         /* dice in play: seats + 3 */
+  int pool[HIMALAYA_DIE_SIDES + 1]; /* pool[v]: untaken dice showing v; pool[0] unused */
+  int current;                      /* seat to act */
+  int deck[HIMALAYA_YETI_CARDS];    /* undrawn Yeti cards, top first (secret) */
+  int deck_len;                     /* 0..10 */
+  int discard[HIMALAYA_YETI_CARDS]; /* face-up cards drawn since the last shuffle, in order */
+  int discard_len;                  /* 0..10 */
+  bool bad_weather_in_deck;         /* false while it lies face up under the first stack */
+  enum himalaya_end end;            /* HIMALAYA_RUNNING until the game is over */
+  bool winner[HIMALAYA_MAX_SEATS];  /* meaningful once `end` is set */
+};
+
+/* ---- A move, parsed (moves.c) ---- */
+enum himalaya_move_type {
+  HIMALAYA_MOVE_DIE,    /* take a die from the pool */
+  HIMALAYA_MOVE_SUPPLY, /* play a supply card */
+  HIMALAYA_MOVE_REROLL, /* throw all dice again when one is left */
+};
+
+enum himalaya_pawn {
+  HIMALAYA_PAWN_NONE, /* a die taken without moving (nothing can move by it) */
+  HIMALAYA_PAWN_CLIMBER,
+  HIMALAYA_PAWN_SHERPA,
+};
+
+struct himalaya_move {
+  enum himalaya_move_type type;
+  int value; /* 1..6: the die taken or the card number chosen */
+  int card;  /* supply only: card kind 0..2 */
+  enum himalaya_pawn pawn;
+  int sherpa;          /* sherpa moves: 0..3 */
+  bool down;           /* sherpa moves: backwards by half the value, rounded up */
+  bool take_along;     /* sherpa moves: apply the take-along rule */
+  unsigned companions; /* bit i: own Sherpa i travels along (take-along only) */
+};
+
+/* Where a legal pawn move ends, worked out before anything changes. */
+struct himalaya_plan {
+  int from;            /* field the pawn leaves */
+  int landing;         /* field the die or card move itself ends on */
+  int extra;           /* fields added by the take-along rule, 0 if none */
+  int reached;         /* landing + extra: where the pawn stops before any slide */
+  int to;              /* final field, after an avalanche or landslide */
+  bool summit;         /* climber reaches field 40 and wins */
+  unsigned companions; /* Sherpas travelling along (copied from the move) */
+};
+
+/* ---- moves.c: move JSON ---- */
+
+/* Parse `json` (Borrowed) into *out. CAIRN_EINVAL with bad-move,
+ * unknown-field, missing-field or wrong-type naming the member. */
+enum cairn_status himalaya_move_parse(const json_t *json, struct himalaya_move *out,
+                                      struct cairn_error *err);
+
+/* Strings and numbers that the moves of one legal-move list share. A list
+ * is built for every turn and its cost was dominated by allocating these;
+ * jansson values are reference-counted and a move's members are never
+ * changed in place, so one copy of each serves the whole list. Start from
+ * all NULL ({0}); each value is made on first use. */
+#define HIMALAYA_ATOM_WORDS 10
+struct himalaya_atoms {
+  json_t *word[HIMALAYA_ATOM_WORDS];      /* Owned or NULL: "die", "supply", ..., "5/6" */
+  json_t *number[HIMALAYA_DIE_SIDES + 1]; /* Owned or NULL: 0..6 */
+};
+
+/* Drop the atoms' references and reset them to all NULL. */
+void himalaya_atoms_release(struct himalaya_atoms *atoms);
+
+/* New reference: the canonical JSON of `m` (every member present), or NULL
+ * when out of memory. `atoms` (Borrowed, may be NULL) supplies shared
+ * member values; without it every value is fresh. */
+json_t *himalaya_move_json(const struct himalaya_move *m, struct himalaya_atoms *atoms);
+
+/* ---- dice.c: The Game (dice pool, supply cards, turn flow) ---- */
+
+/* Static: "1/2", "3/4" or "5/6". */
+const char *himalaya_card_name(int kind);
+
+/* The lower number of card kind `kind`; the higher is one more. */
+int himalaya_card_low(int kind);
+
+/* The card kind named `name`, or -1. */
+int himalaya_card_kind(const char *name);
+
+/* The untaken dice, lowest first, written to values[]; returns how many. */
+int himalaya_pool_values(const struct himalaya_state *st, int values[HIMALAYA_MAX_DICE]);
+
+/* Throw all dice into an empty pool without drawing a Yeti card (setup). */
+void himalaya_throw_dice(struct himalaya_state *st, int rolled[HIMALAYA_MAX_DICE]);
+
+/* Check `m` for `seat` against every rule without changing anything; on
+ * success *plan says where the pawn ends (untouched for reroll and "none"). */
+enum cairn_status himalaya_check_move(const struct himalaya_state *st, int seat,
+                                      const struct himalaya_move *m, struct himalaya_plan *plan,
+                                      struct cairn_error *err);
+
+/* Check and carry out `m` for `seat`, then pass the turn (and re-throw when
+ * the pool is empty). On error `st` may be half-changed: it is a clone. */
+enum cairn_status himalaya_play(struct himalaya_state *st, int seat, const struct himalaya_move *m,
+                                json_t *events, struct cairn_error *err);
+
+/* ---- spaces.c: Special Spaces ---- */
+
+/* The start field of Sherpa `sherpa` (0..3): "the four first fields". */
+int himalaya_sherpa_start(int sherpa);
+
+/* The field of high camp `c` (0..1): 15 or 28. */
+int himalaya_high_camp(int c);
+
+/* Where a Sherpa landing on `field` ends: the arrow target of an avalanche
+ * or landslide, else `field` itself. */
+int himalaya_slide_target(int field);
+
+bool himalaya_is_snowfield(int field);
+
+/* Base camp or a high camp: Sherpas there are safe from the Yeti. */
+bool himalaya_is_camp(int field);
+
+/* The highest camp (0, 15, 28) strictly below `field` (field >= 1). */
+int himalaya_last_camp(int field);
+
+/* How many Sherpas of any colour stand on `field`. */
+int himalaya_sherpas_on(const struct himalaya_state *st, int field);
+
+/* How many Sherpas of `seat` stand on `field`. */
+int himalaya_own_sherpas_on(const struct himalaya_state *st, int seat, int field);
+
+/* CAIRN_EILLEGAL (Special Spaces) when a pawn may not end a step on
+ * `field`: the Yeti cave or the Yeti's field. `who` names the pawn. */
+enum cairn_status himalaya_check_stop(const struct himalaya_state *st, const char *who, int field,
+                                      struct cairn_error *err);
+
+/* CAIRN_EILLEGAL (Special Spaces) when a supply-card move may not touch
+ * `field`: a snowfield or the summit. */
+enum cairn_status himalaya_check_supply_stop(const char *who, int field, struct cairn_error *err);
+
+/* Freshen supplies at the high camps for every seat that qualifies. */
+enum cairn_status himalaya_resupply(struct himalaya_state *st, json_t *events,
+                                    struct cairn_error *err);
+
+/* New reference: the board description for views, or NULL (no memory). */
+json_t *himalaya_board_json(void);
+
+/* ---- sherpas.c: Moving the Sherpas, Take-along rule ---- */
+
+enum cairn_status himalaya_sherpa_plan(const struct himalaya_state *st, int seat,
+                                       const struct himalaya_move *m, struct himalaya_plan *plan,
+                                       struct cairn_error *err);
+
+/* Carry out a checked plan and report it. */
+enum cairn_status himalaya_sherpa_move(struct himalaya_state *st, int seat,
+                                       const struct himalaya_move *m,
+                                       const struct himalaya_plan *plan, json_t *events,
+                                       struct cairn_error *err);
+
+/* ---- climbers.c: Moving the Mountain Climbers ---- */
+
+enum cairn_status himalaya_climber_plan(const struct himalaya_state *st, int seat,
+                                        const struct himalaya_move *m, struct himalaya_plan *plan,
+                                        struct cairn_error *err);
+
+enum cairn_status himalaya_climber_move(struct himalaya_state *st, int seat,
+                                        const struct himalaya_move *m,
+                                        const struct himalaya_plan *plan, json_t *events,
+                                        struct cairn_error *err);
+
+/* ---- yeti.c: Moving the Yeti ---- */
+
+/* New reference: "up 3", "down 2" or "bad weather", or NULL (no memory). */
+json_t *himalaya_yeti_card_json(int card);
+
+/* Uncover the top Yeti card (shuffling first if the stack is empty) and
+ * resolve it: move the Yeti and chase Sherpas, or end the game. */
+enum cairn_status himalaya_yeti_turn(struct himalaya_state *st, json_t *events,
+                                     struct cairn_error *err);
+
+/* The special case: `seat`'s climber has just left `from`; its Sherpas
+ * left alone there with the Yeti escape to the last camp. */
+enum cairn_status himalaya_left_behind(struct himalaya_state *st, int seat, int from,
+                                       json_t *events, struct cairn_error *err);
+
+/* ---- end.c: Game End ---- */
+
+enum cairn_status himalaya_summit(struct himalaya_state *st, int seat, json_t *events,
+                                  struct cairn_error *err);
+
+enum cairn_status himalaya_bad_weather(struct himalaya_state *st, json_t *events,
+                                       struct cairn_error *err);
+
+/* New reference: the result object, or NULL while the game runs. */
+json_t *himalaya_result(const struct engine_game *game);
+
+/* New reference: a JSON array of the seats with winner[] set, or NULL. */
+json_t *himalaya_winners_json(const struct himalaya_state *st);
+
+/* ---- view.c: what each seat may see ---- */
+
+/* New reference: the position (pieces, dice, supply, Yeti deck, result),
+ * with the undrawn deck order only when `secrets`; NULL when out of
+ * memory. Views add the board; serialize.c uses it with secrets. */
+json_t *himalaya_position_json(const struct himalaya_state *st, bool secrets);
+
+/* ---- the module slots (setup.c, legal.c, view.c, serialize.c) ---- */
+
+enum cairn_status himalaya_new_game(const struct engine_setup *setup,
+                                    const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                    struct cairn_error *err);
+json_t *himalaya_legal_moves(const struct engine_game *game, int seat);
+json_t *himalaya_view(const struct engine_game *game, int viewer);
+json_t *himalaya_serialize(const struct engine_game *game);
+
+/* ---- module.c: shared glue ---- */
+
+/* Borrowed from `obj`: the alphabetically smallest key that `known`
+ * (NULL: none is) does not accept, or NULL. Naming the smallest keeps
+ * error messages independent of the object's key order. */
+const char *himalaya_unknown_key(const json_t *obj, bool (*known)(const void *ctx, const char *key),
+                                 const void *ctx);
+
+/* New reference: a JSON array of `n` integers, or NULL (no memory). */
+json_t *himalaya_int_array(const int *items, int n);
+
+/* Append `event` (Takes, may be NULL after a failed json_pack) to
+ * `events`; CAIRN_ENOMEM when either allocation failed. */
+enum cairn_status himalaya_emit(json_t *events, json_t *event, struct cairn_error *err);
+
+#endif

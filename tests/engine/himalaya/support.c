@@ -1,0 +1,279 @@
+/*
+ * support.c - shared helpers for the Himalaya tests (see support.h). Linked
+ * into every test binary of this folder.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+struct engine_game *hs_new(int seats, int seed)
+{
+  uint8_t bytes[ENGINE_SEED_BYTES] = {0};
+  struct engine_setup setup = {.seats = seats, .options = NULL};
+  struct engine_game *game = NULL;
+  struct cairn_error err = {0};
+
+  bytes[0] = (uint8_t)seed;
+  bytes[1] = (uint8_t)(seed >> 8);
+  bytes[2] = (uint8_t)(seed >> 16);
+  bytes[3] = (uint8_t)(seed >> 24);
+  assert_int_equal(engine_new(&himalaya_module, &setup, bytes, &game, &err), CAIRN_OK);
+  assert_non_null(game);
+  return game;
+}
+
+struct himalaya_state *hs_state(struct engine_game *game)
+{
+  return (struct himalaya_state *)game;
+}
+
+void hs_sherpas(struct engine_game *game, int seat, int a, int b, int c, int d)
+{
+  int *s = hs_state(game)->seat[seat].sherpa;
+
+  s[0] = a;
+  s[1] = b;
+  s[2] = c;
+  s[3] = d;
+}
+
+void hs_pool(struct engine_game *game, const int *values, int n)
+{
+  struct himalaya_state *st = hs_state(game);
+  int i;
+
+  memset(st->pool, 0, sizeof(st->pool));
+  for (i = 0; i < n; i++)
+    st->pool[values[i]]++;
+}
+
+void hs_deck(struct engine_game *game, const int *cards, int n)
+{
+  struct himalaya_state *st = hs_state(game);
+
+  memcpy(st->deck, cards, sizeof(int) * (size_t)n);
+  st->deck_len = n;
+}
+
+void hs_clear(struct engine_game *game)
+{
+  struct himalaya_state *st = hs_state(game);
+  int seat;
+
+  for (seat = 0; seat < game->seats; seat++) {
+    st->seat[seat].climber = 0;
+    hs_sherpas(game, seat, 0, 0, 0, 0);
+  }
+  st->yeti = 39;
+  st->current = 0;
+}
+
+char *hs_text(const struct engine_game *game)
+{
+  char *text = engine_serialize_text(game);
+
+  assert_non_null(text);
+  return text;
+}
+
+static json_t *parse(const char *text)
+{
+  json_error_t jerr;
+  json_t *json = json_loads(text, 0, &jerr);
+
+  if (!json)
+    fail_msg("bad JSON in test: %s (%s)", text, jerr.text);
+  return json;
+}
+
+json_t *hs_apply(struct engine_game **game, int seat, const char *move)
+{
+  json_t *json = parse(move);
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  struct cairn_error err = {0};
+  enum cairn_status st = engine_apply(*game, seat, json, &next, &events, &err);
+
+  if (st != CAIRN_OK)
+    fail_msg("move %s by seat %d failed: %s (%s)", move, seat, err.detail,
+             err.code ? err.code : "");
+  json_decref(json);
+  engine_free(*game);
+  *game = next;
+  return events;
+}
+
+struct cairn_error hs_reject(struct engine_game *game, int seat, const char *move,
+                             enum cairn_status status, const char *code, const char *rule)
+{
+  json_t *json = parse(move);
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  struct cairn_error err = {0};
+  char *before = hs_text(game);
+  char *after;
+  enum cairn_status st = engine_apply(game, seat, json, &next, &events, &err);
+
+  json_decref(json);
+  if (st == CAIRN_OK) {
+    engine_free(next);
+    json_decref(events);
+    fail_msg("move %s by seat %d was accepted", move, seat);
+  }
+  assert_int_equal(st, status);
+  assert_int_equal(err.status, status);
+  assert_null(next);
+  assert_null(events);
+  assert_string_equal(err.code, code);
+  if (rule)
+    assert_string_equal(err.rule, rule);
+  else
+    assert_null(err.rule);
+  assert_true(err.detail[0] != '\0');
+  after = hs_text(game);
+  assert_string_equal(before, after);
+  free(before);
+  free(after);
+  return err;
+}
+
+json_t *hs_event(json_t *events, const char *type, int nth)
+{
+  size_t i;
+  json_t *ev;
+
+  json_array_foreach(events, i, ev)
+  {
+    if (strcmp(json_string_value(json_object_get(ev, "type")), type) == 0 && nth-- == 0)
+      return ev;
+  }
+  return NULL;
+}
+
+int hs_count(json_t *events, const char *type)
+{
+  size_t i;
+  json_t *ev;
+  int n = 0;
+
+  json_array_foreach(events, i, ev)
+  {
+    n += strcmp(json_string_value(json_object_get(ev, "type")), type) == 0;
+  }
+  return n;
+}
+
+int hs_own(struct engine_game *game, int seat, int field)
+{
+  return himalaya_own_sherpas_on(hs_state(game), seat, field);
+}
+
+int hs_int(const json_t *obj, const char *key)
+{
+  const json_t *v = json_object_get(obj, key);
+
+  if (!json_is_integer(v))
+    fail_msg("member %s is missing or not an integer", key);
+  return (int)json_integer_value(v);
+}
+
+int hs_is_legal(struct engine_game *game, int seat, const char *move)
+{
+  json_t *json = parse(move);
+  json_t *list = game->module->legal_moves(game, seat);
+  struct himalaya_move m;
+  json_t *canon;
+  json_t *item;
+  size_t i;
+  int found = 0;
+
+  assert_int_equal(himalaya_move_parse(json, &m, NULL), CAIRN_OK);
+  canon = himalaya_move_json(&m, NULL);
+  json_array_foreach(list, i, item)
+  {
+    found = found || json_equal(item, canon);
+  }
+  json_decref(canon);
+  json_decref(json);
+  json_decref(list);
+  return found;
+}
+
+json_t *hs_candidates(void)
+{
+  json_t *all = json_array();
+  struct himalaya_move m;
+  int type, v, k, pawn, s, dir, ta;
+  unsigned mask;
+
+  memset(&m, 0, sizeof(m));
+  m.type = HIMALAYA_MOVE_REROLL;
+  json_array_append_new(all, himalaya_move_json(&m, NULL));
+  for (type = HIMALAYA_MOVE_DIE; type <= HIMALAYA_MOVE_SUPPLY; type++)
+    for (k = 0; k < (type == HIMALAYA_MOVE_DIE ? 1 : HIMALAYA_CARD_KINDS); k++)
+      for (v = 1; v <= 6; v++)
+        for (pawn = HIMALAYA_PAWN_NONE; pawn <= HIMALAYA_PAWN_SHERPA; pawn++) {
+          memset(&m, 0, sizeof(m));
+          m.type = (enum himalaya_move_type)type;
+          m.card = k;
+          m.value = v;
+          m.pawn = (enum himalaya_pawn)pawn;
+          if (pawn == HIMALAYA_PAWN_NONE && type == HIMALAYA_MOVE_SUPPLY)
+            continue;
+          if (pawn != HIMALAYA_PAWN_SHERPA) {
+            json_array_append_new(all, himalaya_move_json(&m, NULL));
+            continue;
+          }
+          for (s = 0; s < HIMALAYA_SHERPAS; s++)
+            for (dir = 0; dir < 2; dir++)
+              for (ta = 0; ta < 2; ta++)
+                for (mask = 0; mask < (ta ? 16u : 1u); mask++) {
+                  if (mask & (1u << s))
+                    continue;
+                  m.sherpa = s;
+                  m.down = dir;
+                  m.take_along = ta;
+                  m.companions = mask;
+                  json_array_append_new(all, himalaya_move_json(&m, NULL));
+                }
+        }
+  return all;
+}
+
+int hs_accepts(const struct engine_game *game, int seat, const json_t *move)
+{
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  struct cairn_error err = {0};
+  enum cairn_status st = engine_apply(game, seat, move, &next, &events, &err);
+
+  engine_free(next);
+  json_decref(events);
+  if (st != CAIRN_OK && st != CAIRN_EILLEGAL) {
+    char *text = json_dumps(move, JSON_SORT_KEYS);
+
+    fail_msg("candidate %s was refused as malformed: %s", text, err.detail);
+  }
+  return st == CAIRN_OK;
+}
+
+int hs_listed(const json_t *list, const json_t *move)
+{
+  size_t i;
+  const json_t *item;
+
+  json_array_foreach(list, i, item)
+  {
+    if (json_equal(item, move))
+      return 1;
+  }
+  return 0;
+}

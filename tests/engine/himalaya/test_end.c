@@ -1,0 +1,173 @@
+/*
+ * test_end.c - Game End (engine/himalaya/end.c): Bad Weather and who is
+ * closest to the top, the tie rule, the summit, and a finished game.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define SEAT(who) hs_state(game)->seat[who]
+
+/* Put Bad Weather on top of the stack and throw the last die again.
+ * New reference: the events. */
+static json_t *bad_weather(struct engine_game **game)
+{
+  static const int last[] = {6};
+  static const int deck[] = {HIMALAYA_BAD_WEATHER, 2};
+
+  hs_pool(*game, last, 1);
+  hs_deck(*game, deck, 2);
+  hs_state(*game)->bad_weather_in_deck = true;
+  return hs_apply(game, hs_state(*game)->current, "{\"type\":\"reroll\"}");
+}
+
+static int winner_count(struct engine_game *game, json_t **result)
+{
+  *result = himalaya_module.result(game);
+  assert_non_null(*result);
+  return (int)json_array_size(json_object_get(*result, "winners"));
+}
+
+static int winner(json_t *result, int i)
+{
+  return (int)json_integer_value(json_array_get(json_object_get(result, "winners"), (size_t)i));
+}
+
+/* himalaya, Game End: "The game finishes prematurely as soon as the bad
+ * weather card is uncovered from the Yeti card deck. The player whose
+ * mountain climber is closest to the top wins in this case." */
+static void test_bad_weather_ends_the_game_closest_to_the_top_wins(void **state)
+{
+  struct engine_game *game = hs_new(3, 51);
+  json_t *events, *result, *over;
+  int seats[ENGINE_MAX_SEATS];
+
+  hs_clear(game);
+  SEAT(0).climber = 9;
+  SEAT(1).climber = 13;
+  SEAT(2).climber = 4;
+  hs_state(game)->yeti = 30;
+  events = bad_weather(&game);
+  assert_string_equal(json_string_value(json_object_get(hs_event(events, "yeti_card", 0), "card")),
+                      "bad weather");
+  assert_int_equal(hs_count(events, "yeti_moved"), 0);
+  over = hs_event(events, "game_over", 0);
+  assert_non_null(over);
+  assert_string_equal(json_string_value(json_object_get(over, "reason")), "bad-weather");
+  assert_true(engine_is_over(game));
+  assert_int_equal(himalaya_module.to_act(game, seats), 0);
+  assert_int_equal(winner_count(game, &result), 1);
+  assert_int_equal(winner(result, 0), 1);
+  assert_string_equal(json_string_value(json_object_get(result, "reason")), "bad-weather");
+  assert_int_equal(json_integer_value(json_array_get(json_object_get(result, "climbers"), 0)), 9);
+  json_decref(result);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Game End: "closest to the top" - climbers share a field only at
+ * base camp; there the higher sum of Sherpa fields wins (RULES.md "Bad
+ * weather ties"). */
+static void test_bad_weather_tie_goes_to_the_sherpas_further_up(void **state)
+{
+  struct engine_game *game = hs_new(2, 52);
+  json_t *result;
+
+  hs_clear(game);
+  hs_sherpas(game, 0, 5, 5, 5, 5);
+  hs_sherpas(game, 1, 2, 6, 6, 9);
+  json_decref(bad_weather(&game));
+  assert_int_equal(winner_count(game, &result), 1);
+  assert_int_equal(winner(result, 0), 1);
+  json_decref(result);
+  engine_free(game);
+}
+
+/* himalaya, Game End: when climbers and Sherpa sums are both level, the
+ * tied players share the win (RULES.md "Bad weather ties"). */
+static void test_bad_weather_full_tie_is_shared(void **state)
+{
+  struct engine_game *game = hs_new(3, 53);
+  json_t *result;
+
+  hs_clear(game);
+  hs_sherpas(game, 0, 1, 2, 3, 4);
+  hs_sherpas(game, 1, 0, 0, 0, 9);
+  hs_sherpas(game, 2, 10, 0, 0, 0);
+  json_decref(bad_weather(&game));
+  assert_int_equal(winner_count(game, &result), 2);
+  assert_int_equal(winner(result, 0), 0);
+  assert_int_equal(winner(result, 1), 2);
+  json_decref(result);
+  engine_free(game);
+}
+
+/* himalaya, Game End: "As soon as a mountain climber reaches the summit
+ * space (goal), the game ends" - even with the pool now empty, nobody
+ * throws again. */
+static void test_summit_ends_the_game_at_once(void **state)
+{
+  static const int last[] = {6};
+  struct engine_game *game = hs_new(2, 54);
+  json_t *events;
+
+  hs_clear(game);
+  hs_pool(game, last, 1);
+  SEAT(0).climber = 37;
+  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\"}");
+  assert_int_equal(hs_count(events, "dice_rolled"), 0);
+  assert_int_equal(hs_count(events, "yeti_card"), 0);
+  assert_non_null(hs_event(events, "game_over", 0));
+  assert_int_equal(hs_state(game)->deck_len, 9);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Game End: once the game has ended nobody moves: no seat is to
+ * act, no move is legal, and engine_apply refuses. While it runs there is
+ * no result. */
+static void test_finished_game_takes_no_more_moves(void **state)
+{
+  struct engine_game *game = hs_new(2, 55);
+  json_t *move = json_pack("{s:s}", "type", "reroll");
+  json_t *list, *result;
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  struct cairn_error err = {0};
+  int seat;
+
+  hs_clear(game);
+  result = himalaya_module.result(game);
+  assert_null(result);
+  json_decref(bad_weather(&game));
+  for (seat = 0; seat < 2; seat++) {
+    list = himalaya_module.legal_moves(game, seat);
+    assert_int_equal(json_array_size(list), 0);
+    json_decref(list);
+    assert_int_equal(engine_apply(game, seat, move, &next, &events, &err), CAIRN_ECONFLICT);
+    assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_ACTIVE);
+  }
+  json_decref(move);
+  engine_free(game);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_bad_weather_ends_the_game_closest_to_the_top_wins),
+      cmocka_unit_test(test_bad_weather_tie_goes_to_the_sherpas_further_up),
+      cmocka_unit_test(test_bad_weather_full_tie_is_shared),
+      cmocka_unit_test(test_summit_ends_the_game_at_once),
+      cmocka_unit_test(test_finished_game_takes_no_more_moves),
+  };
+
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

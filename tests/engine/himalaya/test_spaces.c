@@ -1,0 +1,353 @@
+/*
+ * test_spaces.c - Special Spaces (engine/himalaya/spaces.c): the Yeti cave,
+ * the Yeti's field, avalanches and landslides, snowfields and the summit
+ * for supply cards, and freshening supplies at the high camps.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+static struct engine_game *board(void)
+{
+  static const int pool[] = {1, 2, 3, 4, 5, 6};
+  struct engine_game *game = hs_new(2, 31);
+
+  hs_clear(game);
+  hs_pool(game, pool, 6);
+  return game;
+}
+
+#define SHERPA(s)   hs_state(game)->seat[0].sherpa[s]
+#define P0          hs_state(game)->seat[0]
+#define SPEND(card) (P0.spent[P0.spent_count++] = (card))
+
+/* himalaya, Special Spaces: "Yeti Cave: The Yeti starts here. Here, no pawn
+ * may stand during the entire game, other than the Yeti." - even after the
+ * Yeti has left it (here the Yeti is on 39). */
+static void test_no_pawn_stops_in_the_yeti_cave(void **state)
+{
+  struct engine_game *game = board();
+  struct cairn_error err;
+
+  hs_sherpas(game, 0, 17, 0, 0, 0);
+  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
+                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "Yeti cave"));
+  P0.climber = 18;
+  hs_reject(game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
+            CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "Movement across the space is of course
+ * allowed." */
+static void test_pawns_may_cross_the_yeti_cave(void **state)
+{
+  struct engine_game *game = board();
+
+  hs_sherpas(game, 0, 18, 0, 0, 0);
+  json_decref(
+      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  assert_int_equal(SHERPA(0), 23);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "Spaces where the Yeti sits: On the space that
+ * the Yeti stands, no other pawns may be moved." */
+static void test_no_pawn_stops_where_the_yeti_stands(void **state)
+{
+  struct engine_game *game = board();
+  struct cairn_error err;
+
+  hs_state(game)->yeti = 11;
+  hs_sherpas(game, 0, 9, 9, 9, 0);
+  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}",
+                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "the Yeti stands there"));
+  P0.climber = 9;
+  hs_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
+            CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "Jumping across this field is allowed." */
+static void test_pawns_may_jump_over_the_yeti(void **state)
+{
+  struct engine_game *game = board();
+
+  hs_state(game)->yeti = 11;
+  hs_sherpas(game, 0, 9, 13, 13, 0);
+  P0.climber = 9;
+  json_decref(hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
+  assert_int_equal(P0.climber, 13);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "Avalanches and Landslides: If a Sherpa lands on
+ * one of these fields, he immediately slides to the field beneath it
+ * (arrow)." Landslide 7 -> 3. */
+static void test_sherpa_slides_down_a_landslide(void **state)
+{
+  struct engine_game *game = board();
+  json_t *events, *slid;
+
+  hs_sherpas(game, 0, 5, 0, 0, 0);
+  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}");
+  assert_int_equal(SHERPA(0), 3);
+  assert_int_equal(hs_int(hs_event(events, "moved", 0), "to"), 7);
+  slid = hs_event(events, "slid", 0);
+  assert_int_equal(hs_int(slid, "from"), 7);
+  assert_int_equal(hs_int(slid, "to"), 3);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "If a Sherpa lands on one of these fields" -
+ * landing backwards counts too. From 22 down 5 (3 fields) is avalanche 19,
+ * which slides to 16. */
+static void test_sherpa_moving_backwards_slides_down_an_avalanche(void **state)
+{
+  struct engine_game *game = board();
+
+  hs_sherpas(game, 0, 22, 0, 0, 0);
+  json_decref(hs_apply(&game, 0,
+                       "{\"type\":\"die\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                       "\"direction\":\"down\"}"));
+  assert_int_equal(SHERPA(0), 16);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "On the space that the Yeti stands, no other
+ * pawns may be moved" - a slide ending there is such a move (RULES.md). */
+static void test_slide_may_not_end_on_the_yeti(void **state)
+{
+  struct engine_game *game = board();
+  struct cairn_error err;
+
+  hs_state(game)->yeti = 16;
+  hs_sherpas(game, 0, 17, 0, 0, 0);
+  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}",
+                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "slide"));
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "Snowfields: On these spaces and on the summit
+ * space (goal) movement with a supply card is not allowed." A die may. */
+static void test_supply_card_may_not_land_on_a_snowfield(void **state)
+{
+  struct engine_game *game = board();
+  struct cairn_error err;
+
+  hs_sherpas(game, 0, 6, 0, 0, 0);
+  err = hs_reject(
+      game, 0,
+      "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
+      CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "snowfield"));
+  P0.climber = 6;
+  hs_sherpas(game, 0, 10, 10, 0, 0);
+  hs_reject(game, 0, "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"climber\"}",
+            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  json_decref(hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
+  assert_int_equal(P0.climber, 10);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "Snowfields: On these spaces ... movement with a
+ * supply card is not allowed" - the card powers the take-along leg too, so
+ * 5 + 4 = 9 carrying on to snowfield 10 is refused (RULES.md). */
+static void test_supply_take_along_may_not_end_on_a_snowfield(void **state)
+{
+  struct engine_game *game = board();
+
+  hs_sherpas(game, 0, 5, 9, 0, 0);
+  hs_reject(game, 0,
+            "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+            "\"take_along\":true}",
+            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  json_decref(hs_apply(
+      &game, 0,
+      "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  assert_int_equal(SHERPA(0), 9);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "... and on the summit space (goal) movement
+ * with a supply card is not allowed." Neither a Sherpa nor a climber, not
+ * even with points to spare. */
+static void test_supply_card_may_not_reach_the_summit(void **state)
+{
+  struct engine_game *game = board();
+
+  hs_state(game)->yeti = 30;
+  hs_sherpas(game, 0, 36, 0, 0, 0);
+  hs_reject(game, 0,
+            "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
+            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  P0.climber = 36;
+  hs_reject(game, 0, "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"climber\"}",
+            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  hs_reject(game, 0, "{\"type\":\"supply\",\"card\":\"5/6\",\"value\":6,\"pawn\":\"climber\"}",
+            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "High Camps: ... If two or more Sherpas of a
+ * player meet in a high camp, then a supply card that has already been used
+ * may be picked up and taken into the hand again." */
+static void test_high_camp_restores_a_spent_card(void **state)
+{
+  struct engine_game *game = board();
+  json_t *events, *restored;
+
+  SPEND(2);
+  hs_sherpas(game, 0, 15, 13, 0, 0);
+  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
+  restored = hs_event(events, "supply_restored", 0);
+  assert_non_null(restored);
+  assert_string_equal(json_string_value(json_object_get(restored, "card")), "5/6");
+  assert_int_equal(hs_int(restored, "camp"), 15);
+  assert_int_equal(hs_int(restored, "seat"), 0);
+  assert_int_equal(P0.spent_count, 0);
+  assert_true(P0.camp_used[0]);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "However this gain is allowed only once per
+ * camp!" */
+static void test_high_camp_gain_only_once_per_camp(void **state)
+{
+  struct engine_game *game = board();
+  json_t *events;
+
+  SPEND(2);
+  hs_sherpas(game, 0, 15, 13, 0, 0);
+  json_decref(
+      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}"));
+  json_decref(
+      hs_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  json_decref(hs_apply(
+      &game, 0,
+      "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":2}"));
+  json_decref(
+      hs_apply(&game, 1, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  hs_sherpas(game, 0, 15, 15, 11, 0);
+  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":2}");
+  assert_int_equal(hs_own(game, 0, 15), 3);
+  assert_int_equal(hs_count(events, "supply_restored"), 0);
+  assert_int_equal(P0.spent_count, 1);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "a supply card that has already been used may
+ * be picked up" - with none spent there is nothing to pick up, and the camp
+ * stays unused; it gives the card back as soon as one is spent while the
+ * Sherpas are still there (RULES.md "High camps"). */
+static void test_high_camp_waits_for_a_spent_card(void **state)
+{
+  struct engine_game *game = board();
+  json_t *events;
+
+  hs_sherpas(game, 0, 15, 13, 0, 0);
+  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
+  assert_int_equal(hs_count(events, "supply_restored"), 0);
+  assert_false(P0.camp_used[0]);
+  json_decref(events);
+  json_decref(
+      hs_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  events = hs_apply(
+      &game, 0,
+      "{\"type\":\"supply\",\"card\":\"1/2\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":2}");
+  assert_int_equal(hs_count(events, "supply_spent"), 1);
+  assert_int_equal(hs_count(events, "supply_restored"), 1);
+  assert_true(P0.camp_used[0]);
+  assert_int_equal(P0.spent_count, 0);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "a supply card that has already been used" - of
+ * several, the most recently spent comes back (RULES.md "High camps"). */
+static void test_high_camp_restores_the_latest_spent_card(void **state)
+{
+  struct engine_game *game = board();
+  json_t *events;
+
+  SPEND(0);
+  SPEND(2);
+  SPEND(1);
+  hs_sherpas(game, 0, 28, 26, 0, 0);
+  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
+  assert_string_equal(
+      json_string_value(json_object_get(hs_event(events, "supply_restored", 0), "card")), "3/4");
+  assert_int_equal(hs_int(hs_event(events, "supply_restored", 0), "camp"), 28);
+  assert_int_equal(P0.spent_count, 2);
+  assert_true(P0.camp_used[1]);
+  assert_false(P0.camp_used[0]);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "only once per camp" - each of the two high
+ * camps gives its own gain. */
+static void test_each_high_camp_gives_its_own_gain(void **state)
+{
+  struct engine_game *game = board();
+
+  SPEND(0);
+  SPEND(1);
+  P0.camp_used[0] = true;
+  hs_sherpas(game, 0, 15, 15, 28, 26);
+  json_decref(
+      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":3}"));
+  assert_int_equal(P0.spent_count, 1);
+  assert_true(P0.camp_used[1]);
+  engine_free(game);
+}
+
+/* "Last camp" (Moving the Yeti: "back to the last camp, even to the base
+ * camp") - the highest of 0, 15, 28 strictly below the field. */
+static void test_last_camp_is_the_highest_camp_below(void **state)
+{
+  int f;
+
+  for (f = 1; f <= 40; f++)
+    assert_int_equal(himalaya_last_camp(f), f <= 15 ? 0 : f <= 28 ? 15 : 28);
+  assert_true(himalaya_is_camp(0) && himalaya_is_camp(15) && himalaya_is_camp(28));
+  assert_false(himalaya_is_camp(21));
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_no_pawn_stops_in_the_yeti_cave),
+      cmocka_unit_test(test_pawns_may_cross_the_yeti_cave),
+      cmocka_unit_test(test_no_pawn_stops_where_the_yeti_stands),
+      cmocka_unit_test(test_pawns_may_jump_over_the_yeti),
+      cmocka_unit_test(test_sherpa_slides_down_a_landslide),
+      cmocka_unit_test(test_sherpa_moving_backwards_slides_down_an_avalanche),
+      cmocka_unit_test(test_slide_may_not_end_on_the_yeti),
+      cmocka_unit_test(test_supply_card_may_not_land_on_a_snowfield),
+      cmocka_unit_test(test_supply_take_along_may_not_end_on_a_snowfield),
+      cmocka_unit_test(test_supply_card_may_not_reach_the_summit),
+      cmocka_unit_test(test_high_camp_restores_a_spent_card),
+      cmocka_unit_test(test_high_camp_gain_only_once_per_camp),
+      cmocka_unit_test(test_high_camp_waits_for_a_spent_card),
+      cmocka_unit_test(test_high_camp_restores_the_latest_spent_card),
+      cmocka_unit_test(test_each_high_camp_gives_its_own_gain),
+      cmocka_unit_test(test_last_camp_is_the_highest_camp_below),
+  };
+
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
