@@ -46,7 +46,10 @@ bench: deps
 	@$(MAKE) --no-print-directory -f build.mk MODE=release benches
 	@$(MAKE) --no-print-directory -f build.mk MODE=release run-benches
 
-C_FILES = $(shell find api db engine tests \( -name '*.c' -o -name '*.h' \) -print)
+# The tracked sources (work in progress elsewhere in the tree is not judged);
+# outside a git checkout, every source file.
+C_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null | grep . || \
+            find api db engine tests \( -name '*.c' -o -name '*.h' \) -print)
 
 format:
 	clang-format -i $(C_FILES)
