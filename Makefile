@@ -1,7 +1,7 @@
 # Cairn - play-by-web mountaineering games.
 #
 #   make run    install what is missing, build, serve on 127.0.0.1:8080
-#   make test   install what is missing, build with sanitizers, run every test
+#   make test   install what is missing, build (release, and with sanitizers), run every test
 #   make bench  print engine and server figures
 #
 # Packages come from Debian (apt) when missing; nothing else is downloaded.
@@ -37,6 +37,7 @@ run: build
 	./build/release/cairn --host $(HOST) --port $(PORT) --db $(DATA_DIR)/cairn.db
 
 test: deps
+	@$(MAKE) --no-print-directory -f build.mk MODE=release server
 	@$(MAKE) --no-print-directory -f build.mk MODE=test tests
 	@if command -v clang-format >/dev/null; then $(MAKE) --no-print-directory check-format; \
 	  else echo "clang-format not installed: formatting not checked"; fi

@@ -20,7 +20,7 @@ json_t *api_time_json(int64_t ms)
 {
   time_t secs = (time_t)(ms / 1000);
   struct tm tm;
-  char text[40];
+  char text[80]; /* ample for any int fields, so no truncation is possible */
 
   gmtime_r(&secs, &tm);
   snprintf(text, sizeof(text), "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", tm.tm_year + 1900,
