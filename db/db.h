@@ -68,6 +68,8 @@ struct db_game {
   char seat_player[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
   /* seat_name[i] is that player's name, "" while empty */
   char seat_name[ENGINE_MAX_SEATS][DB_NAME_MAX + 1];
+  /* the chain hash of the last log row; all zero while there is none */
+  uint8_t log_head[DB_HASH_BYTES];
 };
 
 /* One row of the append-only move log. */
@@ -78,6 +80,11 @@ struct db_move {
   const char *move_json;   /* the move as submitted (validated) */
   const char *events_json; /* the engine's events, a JSON array */
   int64_t at_ms;           /* when it was accepted */
+  /* The chain hash (db_chain_hash) of this row. Ignored by move_append,
+   * which computes it from the previous row inside its transaction; filled
+   * by moves_load. has_hash is false for rows older than the chain. */
+  uint8_t hash[DB_HASH_BYTES];
+  bool has_hash;
 };
 
 /* Called once per row in order by moves_load. The strings in `move` are
@@ -133,6 +140,13 @@ struct db_ops {
   enum cairn_status (*moves_load)(void *ctx, const char *game_id, uint32_t from_ord, db_move_cb cb,
                                   void *arg, struct cairn_error *err);
 };
+
+/* The hash chain over a game's log (chain.c). `prev` is the previous row's
+ * hash, all zero for ord 0. Hashes the game id and every field of `move`
+ * except its own hash, so no row can be edited, dropped or moved without
+ * breaking the chain from there on. */
+void db_chain_hash(const uint8_t prev[DB_HASH_BYTES], const char *game_id,
+                   const struct db_move *move, uint8_t out[DB_HASH_BYTES]);
 
 /* Release what a game row owns (options_json, result_json) and zero it.
  * Accepts a zeroed struct. */

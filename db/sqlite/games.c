@@ -179,7 +179,9 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
     goto cleanup;
   st = db_sqlite_prepare(c->db,
                          "SELECT id, title, rules_version, status, seats, options_json,"
-                         " result_json, seed, creator, created_ms, seq, moves"
+                         " result_json, seed, creator, created_ms, seq, moves,"
+                         " (SELECT hash FROM moves m WHERE m.game_id = games.id"
+                         "  AND m.ord = games.moves - 1)"
                          " FROM games WHERE id = ?1",
                          &stmt, err);
   if (st != CAIRN_OK)
@@ -197,6 +199,8 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   st = read_row(stmt, out, err);
   if (st != CAIRN_OK)
     goto cleanup;
+  if (sqlite3_column_bytes(stmt, 12) == DB_HASH_BYTES)
+    memcpy(out->log_head, sqlite3_column_blob(stmt, 12), DB_HASH_BYTES);
   sqlite3_finalize(stmt);
   stmt = NULL;
   st = read_seats(c->db, out, err);

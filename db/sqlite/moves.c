@@ -50,19 +50,55 @@ cleanup:
   return st;
 }
 
-static enum cairn_status insert_move(sqlite3 *db, const char *game_id, const struct db_move *move,
-                                     struct cairn_error *err)
+/* The hash of row ord-1 (zeros for ord 0), read inside the append's
+ * transaction so the chain cannot fork. A row from before the chain
+ * existed counts as zeros: the chain restarts there. */
+static enum cairn_status previous_hash(sqlite3 *db, const char *game_id, uint32_t ord,
+                                       uint8_t prev[DB_HASH_BYTES], struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
+  memset(prev, 0, DB_HASH_BYTES);
+  if (ord == 0)
+    return CAIRN_OK;
+  st = db_sqlite_prepare(db, "SELECT hash FROM moves WHERE game_id = ?1 AND ord = ?2", &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, (sqlite3_int64)ord - 1);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW && sqlite3_column_bytes(stmt, 0) == DB_HASH_BYTES)
+    memcpy(prev, sqlite3_column_blob(stmt, 0), DB_HASH_BYTES);
+  else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "appending a move", err);
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}
+
+static enum cairn_status insert_move(sqlite3 *db, const char *game_id, const struct db_move *move,
+                                     struct cairn_error *err)
+{
+  uint8_t prev[DB_HASH_BYTES];
+  uint8_t hash[DB_HASH_BYTES];
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = previous_hash(db, game_id, move->ord, prev, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  db_chain_hash(prev, game_id, move, hash);
   st = db_sqlite_prepare(db,
                          "INSERT INTO moves (game_id, ord, seq, seat, move_json, events_json,"
-                         " at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                         " at_ms, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                          &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
+  sqlite3_bind_blob(stmt, 8, hash, sizeof(hash), SQLITE_TRANSIENT);
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
   sqlite3_bind_int64(stmt, 2, move->ord);
   sqlite3_bind_int64(stmt, 3, move->seq);
@@ -201,6 +237,9 @@ static enum cairn_status copy_row(sqlite3_stmt *stmt, struct row *row, struct ca
   row->move.move_json = row->text;
   row->move.events_json = row->text + move_len + 1;
   row->move.at_ms = sqlite3_column_int64(stmt, 5);
+  row->move.has_hash = sqlite3_column_bytes(stmt, 6) == DB_HASH_BYTES;
+  if (row->move.has_hash)
+    memcpy(row->move.hash, sqlite3_column_blob(stmt, 6), DB_HASH_BYTES);
   return CAIRN_OK;
 }
 
@@ -239,7 +278,7 @@ static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t f
   }
 
   st = db_sqlite_prepare(db,
-                         "SELECT ord, seq, seat, move_json, events_json, at_ms FROM moves"
+                         "SELECT ord, seq, seat, move_json, events_json, at_ms, hash FROM moves"
                          " WHERE game_id = ?1 AND ord >= ?2 ORDER BY ord LIMIT ?3",
                          &stmt, err);
   if (st != CAIRN_OK)

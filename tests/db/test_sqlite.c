@@ -754,10 +754,16 @@ static void test_schema_refuses_rewriting_the_log(void **state)
   assert_int_equal(sqlite3_exec(db, "DELETE FROM moves", NULL, NULL, NULL), SQLITE_CONSTRAINT);
   /* an insert that skips an ord, or repeats one */
   assert_int_equal(
-      sqlite3_exec(db, "INSERT INTO moves VALUES ('g1', 5, 6, 0, '{}', '[]', 1)", NULL, NULL, NULL),
+      sqlite3_exec(db,
+                   "INSERT INTO moves (game_id, ord, seq, seat, move_json, events_json, at_ms)"
+                   " VALUES ('g1', 5, 6, 0, '{}', '[]', 1)",
+                   NULL, NULL, NULL),
       SQLITE_CONSTRAINT);
   assert_int_equal(
-      sqlite3_exec(db, "INSERT INTO moves VALUES ('g1', 1, 2, 0, '{}', '[]', 1)", NULL, NULL, NULL),
+      sqlite3_exec(db,
+                   "INSERT INTO moves (game_id, ord, seq, seat, move_json, events_json, at_ms)"
+                   " VALUES ('g1', 1, 2, 0, '{}', '[]', 1)",
+                   NULL, NULL, NULL),
       SQLITE_CONSTRAINT);
   /* what a game was created with, the seed above all, is fixed */
   assert_int_equal(sqlite3_exec(db, "UPDATE games SET seed = zeroblob(32)", NULL, NULL, NULL),
@@ -766,6 +772,44 @@ static void test_schema_refuses_rewriting_the_log(void **state)
   assert_int_equal(
       raw_int(db, "SELECT count(*) FROM moves WHERE move_json = '{\"type\":\"pass\",\"n\":0}'"), 1);
   sqlite3_close(db);
+}
+
+struct chain_walk {
+  uint8_t prev[DB_HASH_BYTES];
+  int rows;
+};
+
+static enum cairn_status check_link(void *arg, const struct db_move *move, struct cairn_error *err)
+{
+  struct chain_walk *w = arg;
+  uint8_t expected[DB_HASH_BYTES];
+
+  assert_true(move->has_hash);
+  db_chain_hash(w->prev, "g1", move, expected);
+  assert_memory_equal(move->hash, expected, DB_HASH_BYTES);
+  memcpy(w->prev, move->hash, DB_HASH_BYTES);
+  w->rows++;
+  return CAIRN_OK;
+}
+
+/* Each stored row carries the hash of its content chained to the previous
+ * row's, and the game row exposes the last one as log_head. */
+static void test_appended_rows_form_a_hash_chain(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct chain_walk walk = {{0}, 0};
+  struct db_game g;
+  int i;
+
+  add_active_game(&f->ops, "g1", 2);
+  for (i = 0; i < 3; i++)
+    assert_int_equal(append(&f->ops, "g1", (uint32_t)i, NULL, &err), CAIRN_OK);
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, check_link, &walk, &err), CAIRN_OK);
+  assert_int_equal(walk.rows, 3);
+  load(&f->ops, "g1", &g);
+  assert_memory_equal(g.log_head, walk.prev, DB_HASH_BYTES);
+  db_game_clear(&g);
 }
 
 /* ---- concurrency ---- */
@@ -888,6 +932,7 @@ int main(void)
       T(test_moves_load_callback_may_call_storage),
       T(test_moves_load_of_unknown_game_is_not_found),
       T(test_schema_refuses_rewriting_the_log),
+      T(test_appended_rows_form_a_hash_chain),
       T(test_racing_appends_on_one_connection_one_wins),
       T(test_racing_appends_on_two_connections_one_wins),
   };
