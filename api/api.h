@@ -17,7 +17,8 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define API_BODY_CAP (64 * 1024) /* bytes; larger bodies get 413 */
+#define API_BODY_CAP   (64 * 1024)       /* bytes; larger bodies get 413 */
+#define API_IMPORT_CAP (8 * 1024 * 1024) /* bytes; a whole game's export */
 
 struct api_live; /* live.c: cache of engine states, derived and disposable */
 
@@ -66,6 +67,10 @@ typedef enum cairn_status (*api_handler)(struct api_request *req, struct api_res
  * path with another method. */
 enum cairn_status api_route(struct api_request *req, api_handler *out, const char **allow,
                             struct cairn_error *err);
+
+/* The body cap of the route for method+path (API_BODY_CAP unless the route
+ * sets its own). */
+size_t api_body_cap(const char *method, const char *path);
 
 /* ---- problem.c ---- */
 
@@ -170,6 +175,12 @@ enum cairn_status api_games_join(struct api_request *, struct api_response *, st
 enum cairn_status api_moves_submit(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_log_get(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_games_verify(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+enum cairn_status api_games_export(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+enum cairn_status api_games_import(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,

@@ -5,6 +5,7 @@
  * viewer and assembles the envelope.
  */
 #include "api.h"
+#include "audit.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -33,18 +34,14 @@ enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
   return st;
 }
 
-/* Lowercase hex of BLAKE2b-256(seed || game id): binds the seed to this game
- * so a commitment cannot be replayed for another one. */
+/* Lowercase hex of the seed commitment (audit_commitment): it binds the
+ * seed to this game so a commitment cannot be replayed for another one. */
 static json_t *seed_commitment(const struct db_game *row)
 {
-  crypto_generichash_state h;
   uint8_t digest[32];
   char hex[65];
 
-  crypto_generichash_init(&h, NULL, 0, sizeof(digest));
-  crypto_generichash_update(&h, row->seed, sizeof(row->seed));
-  crypto_generichash_update(&h, (const uint8_t *)row->id, strlen(row->id));
-  crypto_generichash_final(&h, digest, sizeof(digest));
+  audit_commitment(row->seed, row->id, digest);
   sodium_bin2hex(hex, sizeof(hex), digest, sizeof(digest));
   return json_string(hex);
 }

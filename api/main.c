@@ -3,6 +3,7 @@
  * checking the registered titles, serving until SIGINT/SIGTERM.
  */
 #include "server.h"
+#include "tools.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -23,6 +24,8 @@ struct config {
 static void usage(FILE *out)
 {
   fprintf(out, "usage: cairn [--host ADDR] [--port N] [--db PATH]\n"
+               "       cairn verify FILE           check an exported game offline\n"
+               "       cairn revalidate [--db PATH] replay every stored game, report divergence\n"
                "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
                "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
                "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n");
@@ -116,6 +119,24 @@ int main(int argc, char **argv)
   sigset_t set;
   int status = 1;
 
+  if (sodium_init() < 0) {
+    fprintf(stderr, "cairn: libsodium failed to initialise\n");
+    return 1;
+  }
+  if (argc >= 2 && strcmp(argv[1], "verify") == 0) {
+    if (argc != 3) {
+      usage(stderr);
+      return 2;
+    }
+    return api_tool_verify(argv[2]);
+  }
+  if (argc >= 2 && strcmp(argv[1], "revalidate") == 0) {
+    if (!parse_config(argc - 1, argv + 1, &cfg)) {
+      usage(stderr);
+      return 2;
+    }
+    return api_tool_revalidate(cfg.db_path);
+  }
   if (!parse_config(argc, argv, &cfg)) {
     usage(stderr);
     return 2;
@@ -134,10 +155,6 @@ int main(int argc, char **argv)
   pthread_sigmask(SIG_BLOCK, &set, NULL);
   signal(SIGPIPE, SIG_IGN);
 
-  if (sodium_init() < 0) {
-    fprintf(stderr, "cairn: libsodium failed to initialise\n");
-    return 1;
-  }
   if (engine_registry_check(&err) != CAIRN_OK) {
     fprintf(stderr, "cairn: %s\n", err.detail);
     return 1;

@@ -11,14 +11,24 @@ struct route {
   const char *method;
   const char *pattern;
   api_handler handler;
+  size_t body_cap; /* bytes; 0 for API_BODY_CAP */
 };
 
 static const struct route routes[] = {
-    {"POST", "/v1/players", api_players_create},   {"GET", "/v1/titles", api_titles_list},
-    {"POST", "/v1/games", api_games_create},       {"GET", "/v1/games/*", api_games_get},
-    {"POST", "/v1/games/*/join", api_games_join},  {"POST", "/v1/games/*/moves", api_moves_submit},
-    {"GET", "/v1/games/*/log", api_log_get},       {"GET", "/v1/health", api_meta_health},
-    {"GET", "/v1/openapi.yaml", api_meta_openapi}, {NULL, NULL, NULL},
+    {"POST", "/v1/players", api_players_create, 0},
+    {"GET", "/v1/titles", api_titles_list, 0},
+    {"POST", "/v1/games", api_games_create, 0},
+    {"GET", "/v1/games/*", api_games_get, 0},
+    {"POST", "/v1/games/*/join", api_games_join, 0},
+    {"POST", "/v1/games/*/moves", api_moves_submit, 0},
+    {"GET", "/v1/games/*/log", api_log_get, 0},
+    {"GET", "/v1/games/*/verify", api_games_verify, 0},
+    {"GET", "/v1/games/*/export", api_games_export, 0},
+    /* A whole game's record: far larger than any single request. */
+    {"POST", "/v1/games/import", api_games_import, API_IMPORT_CAP},
+    {"GET", "/v1/health", api_meta_health, 0},
+    {"GET", "/v1/openapi.yaml", api_meta_openapi, 0},
+    {NULL, NULL, NULL, 0},
 };
 
 /* Match `path` against `pattern`; on a match copy the "*" segment (if any)
@@ -43,6 +53,17 @@ static bool path_matches(const char *pattern, const char *path, char id[DB_ID_MA
     path++;
   }
   return *pattern == '\0' && *path == '\0';
+}
+
+size_t api_body_cap(const char *method, const char *path)
+{
+  const struct route *r;
+  char id[DB_ID_MAX + 1];
+
+  for (r = routes; r->pattern; r++)
+    if (r->body_cap && strcmp(r->method, method) == 0 && path_matches(r->pattern, path, id))
+      return r->body_cap;
+  return API_BODY_CAP;
 }
 
 enum cairn_status api_route(struct api_request *req, api_handler *out, const char **allow,

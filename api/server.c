@@ -18,7 +18,8 @@
 struct pending {
   char *body; /* owned: the body so far, NUL-terminated */
   size_t len;
-  bool too_large; /* the body passed API_BODY_CAP; the rest is discarded */
+  size_t cap;     /* the route's body cap (api_body_cap) */
+  bool too_large; /* the body passed the cap; the rest is discarded */
 };
 
 static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
@@ -107,7 +108,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
 
   if (p->too_large) {
     cairn_fail(&err, CAIRN_ETOOLARGE, CAIRN_CODE_BODY_TOO_LARGE, NULL,
-               "request body exceeds %d bytes", API_BODY_CAP);
+               "request body exceeds %zu bytes", p->cap);
     return queue_problem(conn, &err, NULL);
   }
   st = api_route(&req, &handler, &allow, &err);
@@ -136,7 +137,7 @@ static bool gather(struct pending *p, const char *data, size_t size)
 
   if (p->too_large)
     return true;
-  if (size > API_BODY_CAP - p->len) {
+  if (size > p->cap - p->len) {
     p->too_large = true;
     free(p->body);
     p->body = NULL;
@@ -163,6 +164,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     p = calloc(1, sizeof(*p));
     if (!p)
       return MHD_NO;
+    p->cap = api_body_cap(method, url);
     *req_cls = p;
     return MHD_YES;
   }

@@ -32,7 +32,7 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define DB_OPS_VERSION 1
+#define DB_OPS_VERSION 2
 #define DB_ID_MAX      32 /* ids are short ASCII strings */
 #define DB_NAME_MAX    64 /* player names, bytes of UTF-8 */
 #define DB_TITLE_MAX   64
@@ -138,6 +138,29 @@ struct db_ops {
 
   /* Call `cb` for every log row of the game with ord >= from_ord, in order. */
   enum cairn_status (*moves_load)(void *ctx, const char *game_id, uint32_t from_ord, db_move_cb cb,
+                                  void *arg, struct cairn_error *err);
+
+  /* ---- version 2 and later ---- */
+
+  /* Store a whole game in one transaction, or nothing: the game row (its
+   * creation fields; status, seq, move count and result follow from the
+   * moves and `game->result_json`), players[i] for each seat i whose
+   * players[i].id is not "" (created with token_hashes[i] unless a player
+   * with that id exists already, whose stored name then wins), the seats,
+   * and the `moves` in order, each chained as move_append would. The caller
+   * has checked the record. CAIRN_ECONFLICT code game-exists if the id is
+   * taken. */
+  enum cairn_status (*game_import)(void *ctx, const struct db_game *game,
+                                   const struct db_player *players,
+                                   const uint8_t (*token_hashes)[DB_HASH_BYTES],
+                                   const struct db_move *moves, size_t n_moves,
+                                   struct cairn_error *err);
+
+  /* Call `cb` with the id of every stored game, oldest first. The ids are
+   * read up front, so `cb` may call other slots. */
+  enum cairn_status (*games_each)(void *ctx,
+                                  enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                          struct cairn_error *err),
                                   void *arg, struct cairn_error *err);
 };
 

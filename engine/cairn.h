@@ -57,6 +57,8 @@ enum cairn_status {
 #define CAIRN_CODE_METHOD          "method-not-allowed"
 #define CAIRN_CODE_MEDIA_TYPE      "unsupported-media-type"
 #define CAIRN_CODE_BAD_QUERY       "bad-query"
+#define CAIRN_CODE_GAME_EXISTS     "game-exists"
+#define CAIRN_CODE_BAD_RECORD      "bad-record"
 
 struct cairn_error {
   enum cairn_status status; /* CAIRN_OK until something fails */

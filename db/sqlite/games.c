@@ -7,25 +7,21 @@
 
 #include <assert.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
+/* Insert the creation fields of `game`; status, seq and moves take their
+ * defaults (open, 0, 0) whatever the struct says: a new game has no
+ * history, and a game's history only ever arrives through the move log.
+ * Call inside a write transaction. */
+enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
                                         struct cairn_error *err)
 {
-  struct db_sqlite *c = ctx;
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
-  assert(c && game);
-  assert(game->seats >= 1 && game->seats <= ENGINE_MAX_SEATS);
-  db_sqlite_lock(c);
-  st = db_sqlite_begin(c->db, true, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  /* status, seq and moves take their defaults (open, 0, 0) whatever the
-   * struct says: a new game has no history. */
-  st = db_sqlite_prepare(c->db,
+  st = db_sqlite_prepare(db,
                          "INSERT INTO games (id, title, rules_version, options_json, seed, seats,"
                          " creator, created_ms, updated_ms)"
                          " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
@@ -51,20 +47,34 @@ enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
   if ((rc & 0xff) == SQLITE_CONSTRAINT) {
     /* A repeated random id or a field the struct cannot hold: a caller
      * bug (see players.c). */
-    fprintf(stderr, "cairn: db: creating game %s: %s\n", game->id, sqlite3_errmsg(c->db));
+    fprintf(stderr, "cairn: db: creating game %s: %s\n", game->id, sqlite3_errmsg(db));
     st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                     "game %s could not be stored: its id is already in use, or it is malformed",
                     game->id);
     goto cleanup;
   }
-  if (rc != SQLITE_DONE) {
-    st = db_sqlite_fail(c->db, rc, "creating a game", err);
-    goto cleanup;
-  }
-  st = db_sqlite_commit(c->db, err);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "creating a game", err);
 
 cleanup:
   sqlite3_finalize(stmt);
+  return st;
+}
+
+enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
+                                        struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  enum cairn_status st;
+
+  assert(c && game);
+  assert(game->seats >= 1 && game->seats <= ENGINE_MAX_SEATS);
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_insert_game(c->db, game, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_commit(c->db, err);
   if (st != CAIRN_OK)
     db_sqlite_rollback(c->db);
   db_sqlite_unlock(c);
@@ -214,5 +224,44 @@ cleanup:
   db_sqlite_unlock(c);
   if (st != CAIRN_OK)
     db_game_clear(out);
+  return st;
+}
+
+/* Read every game id under the lock, then visit them unlocked. */
+enum cairn_status db_sqlite_games_each(void *ctx,
+                                       enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                               struct cairn_error *err),
+                                       void *arg, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  char(*ids)[DB_ID_MAX + 1] = NULL;
+  size_t n = 0, cap = 0, i;
+  enum cairn_status st;
+  int rc;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db, "SELECT id FROM games ORDER BY created_ms, id", &stmt, err);
+  while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    if (n == cap) {
+      char(*grown)[DB_ID_MAX + 1] = realloc(ids, (cap ? 2 * cap : 64) * sizeof(*ids));
+
+      if (!grown) {
+        st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+        break;
+      }
+      ids = grown;
+      cap = cap ? 2 * cap : 64;
+    }
+    st = db_sqlite_column_copy(stmt, 0, ids[n], sizeof(ids[n]), "listing games", err);
+    n++;
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE)
+    st = db_sqlite_fail(c->db, rc, "listing games", err);
+  sqlite3_finalize(stmt);
+  db_sqlite_unlock(c);
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, ids[i], err);
+  free(ids);
   return st;
 }

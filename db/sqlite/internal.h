@@ -98,6 +98,29 @@ enum cairn_status db_sqlite_schema_version(sqlite3 *db, int *out, struct cairn_e
 /* ---- the db_ops slots, one file per concern ---- */
 
 /* players.c */
+/* Statements shared by several slots; each runs inside the caller's write
+ * transaction with the lock held. */
+enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
+                                        struct cairn_error *err);
+enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int seat,
+                                        const char *player_id, struct cairn_error *err);
+enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
+                                        const struct db_move *move, struct cairn_error *err);
+enum cairn_status db_sqlite_update_game(sqlite3 *db, const char *game_id,
+                                        const struct db_move *move, const char *result_json,
+                                        struct cairn_error *err);
+
+enum cairn_status db_sqlite_game_import(void *ctx, const struct db_game *game,
+                                        const struct db_player *players,
+                                        const uint8_t (*token_hashes)[DB_HASH_BYTES],
+                                        const struct db_move *moves, size_t n_moves,
+                                        struct cairn_error *err);
+
+enum cairn_status db_sqlite_games_each(void *ctx,
+                                       enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                               struct cairn_error *err),
+                                       void *arg, struct cairn_error *err);
+
 enum cairn_status db_sqlite_player_create(void *ctx, const struct db_player *player,
                                           const uint8_t token_hash[DB_HASH_BYTES],
                                           struct cairn_error *err);

@@ -79,8 +79,8 @@ cleanup:
   return st;
 }
 
-static enum cairn_status insert_move(sqlite3 *db, const char *game_id, const struct db_move *move,
-                                     struct cairn_error *err)
+enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
+                                        const struct db_move *move, struct cairn_error *err)
 {
   uint8_t prev[DB_HASH_BYTES];
   uint8_t hash[DB_HASH_BYTES];
@@ -117,8 +117,9 @@ cleanup:
 
 /* The bookkeeping the move changes. updated_ms takes the move's own time:
  * storage never reads the clock. */
-static enum cairn_status update_game(sqlite3 *db, const char *game_id, const struct db_move *move,
-                                     const char *result_json, struct cairn_error *err)
+enum cairn_status db_sqlite_update_game(sqlite3 *db, const char *game_id,
+                                        const struct db_move *move, const char *result_json,
+                                        struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
@@ -178,10 +179,10 @@ enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const st
                     move->ord);
     goto cleanup;
   }
-  st = insert_move(c->db, game_id, move, err);
+  st = db_sqlite_insert_move(c->db, game_id, move, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = update_game(c->db, game_id, move, result_json, err);
+  st = db_sqlite_update_game(c->db, game_id, move, result_json, err);
   if (st != CAIRN_OK)
     goto cleanup;
   /* synchronous=FULL (open.c): COMMIT returns after the WAL is fsynced. */

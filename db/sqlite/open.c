@@ -165,6 +165,8 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   out->seat_take = db_sqlite_seat_take;
   out->move_append = db_sqlite_move_append;
   out->moves_load = db_sqlite_moves_load;
+  out->game_import = db_sqlite_game_import;
+  out->games_each = db_sqlite_games_each;
 
 cleanup:
   sqlite3_close(db); /* accepts NULL; also frees the handle a failed open returns */

@@ -80,8 +80,8 @@ cleanup:
   return st;
 }
 
-static enum cairn_status insert_seat(sqlite3 *db, const char *game_id, int seat,
-                                     const char *player_id, struct cairn_error *err)
+enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int seat,
+                                        const char *player_id, struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
@@ -171,7 +171,7 @@ enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, int seat,
                     "seat %d of game %s is taken", seat, game_id);
     goto cleanup;
   }
-  st = insert_seat(c->db, game_id, seat, player_id, err);
+  st = db_sqlite_insert_seat(c->db, game_id, seat, player_id, err);
   if (st != CAIRN_OK)
     goto cleanup;
   st = start_if_full(c->db, game_id, err);

@@ -307,12 +307,70 @@ bool harness_stop(struct harness_server *s)
   return clean;
 }
 
-void harness_restart(struct harness_server *s)
+void harness_pause(struct harness_server *s)
 {
   char why[160];
   if (!stop_process(s, why, sizeof why))
-    fail_msg("server did not stop cleanly before the restart: %s", why);
+    fail_msg("server did not stop cleanly: %s", why);
+}
+
+void harness_resume(struct harness_server *s)
+{
   spawn(s);
+}
+
+void harness_restart(struct harness_server *s)
+{
+  harness_pause(s);
+  harness_resume(s);
+}
+
+/* Seat `seats` new players in a new game of `title` and play it to the end
+ * with moves drawn from `legal` by a xorshift seeded with `seed`. */
+void harness_play_random(struct harness_server *s, const char *title, int seats,
+                         const char *options_json, uint64_t seed, struct harness_player players[],
+                         char game_id[64])
+{
+  uint64_t x = seed ? seed : 1;
+  json_t *created;
+  char name[32];
+  int i, moves;
+
+  for (i = 0; i < seats; i++) {
+    snprintf(name, sizeof name, "player-%d", i);
+    harness_new_player(s, name, &players[i]);
+  }
+  created = harness_new_game(s, players[0].token, title, seats, options_json);
+  snprintf(game_id, 64, "%s", harness_game_id(created));
+  json_decref(created);
+  for (i = 0; i < seats; i++)
+    harness_join(s, players[i].token, game_id, -1);
+  for (moves = 0; moves < 100000; moves++) {
+    json_t *g = harness_get_game(s, NULL, game_id);
+    json_t *mine, *legal, *body;
+    struct harness_response r;
+    int seat;
+
+    if (strcmp(harness_str(g, "status"), "finished") == 0) {
+      json_decref(g);
+      return;
+    }
+    seat = (int)json_integer_value(json_array_get(json_object_get(g, "to_act"), 0));
+    json_decref(g);
+    mine = harness_get_game(s, players[seat].token, game_id);
+    legal = json_object_get(mine, "legal");
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    body = json_pack("{s:O, s:O}", "seq", json_object_get(mine, "seq"), "move",
+                     json_array_get(legal, (size_t)(x % json_array_size(legal))));
+    harness_call_json(s, &r, "POST", players[seat].token, body, "/v1/games/%s/moves", game_id);
+    harness_expect_status(&r, 200, __FILE__, __LINE__);
+    harness_response_free(&r);
+    json_decref(body);
+    json_decref(mine);
+  }
+  fail_msg("game %s did not finish", game_id);
 }
 
 bool harness_alive(struct harness_server *s)

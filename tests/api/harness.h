@@ -74,6 +74,11 @@ void harness_restart(struct harness_server *s);
 /* True while the server process is running. */
 bool harness_alive(struct harness_server *s);
 
+/* Stop the server but keep its database (to edit it behind the server's
+ * back), then start it again on the same database. */
+void harness_pause(struct harness_server *s);
+void harness_resume(struct harness_server *s);
+
 /* cmocka fixtures: *state becomes a started `struct harness_server *`;
  * teardown stops it and fails when the server died or did not exit cleanly. */
 int harness_setup(void **state);
@@ -180,6 +185,13 @@ json_t *harness_new_game(struct harness_server *s, const char *token, const char
 /* POST /v1/games/{id}/join, `seat` < 0 for "any" (empty body). Expects 200
  * and returns the seat. */
 int harness_join(struct harness_server *s, const char *token, const char *game_id, int seat);
+
+/* Create `seats` players and a game of `title`, seat them all, and play to
+ * the end choosing from `legal` with a xorshift seeded by `seed`. Fills
+ * players[0..seats) and game_id. Fails the test if the game never ends. */
+void harness_play_random(struct harness_server *s, const char *title, int seats,
+                         const char *options_json, uint64_t seed, struct harness_player players[],
+                         char game_id[64]);
 
 /* GET /v1/games/{id} as `token` (NULL: spectator). Expects 200. New reference. */
 json_t *harness_get_game(struct harness_server *s, const char *token, const char *game_id);

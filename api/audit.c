@@ -1,0 +1,209 @@
+/*
+ * audit.c - judging a game's record (see audit.h). Three independent
+ * checks, each naming the first row where it fails:
+ *   chain       every stored hash equals db_chain_hash over its predecessor
+ *               and its own content, and ords are dense: an edited, removed
+ *               or reordered row is caught at that row;
+ *   commitment  the revealed seed hashes to the published commitment;
+ *   replay      re-running every move from the seed through the current
+ *               rules code gives the recorded seq and the recorded events,
+ *               so every shuffle, roll and draw matches.
+ */
+#include "audit.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void audit_commitment(const uint8_t seed[ENGINE_SEED_BYTES], const char *game_id, uint8_t out[32])
+{
+  crypto_generichash_state h;
+
+  crypto_generichash_init(&h, NULL, 0, 32);
+  crypto_generichash_update(&h, seed, ENGINE_SEED_BYTES);
+  crypto_generichash_update(&h, (const uint8_t *)game_id, strlen(game_id));
+  crypto_generichash_final(&h, out, 32);
+}
+
+/* New reference: {ok, first_bad_ord, problem}; ok is JSON null when the
+ * check could not run. */
+static json_t *verdict(int ok, long first_bad, const char *problem)
+{
+  return json_pack("{s:o, s:o, s:o}", "ok", ok < 0 ? json_null() : json_boolean(ok),
+                   "first_bad_ord", first_bad < 0 ? json_null() : json_integer(first_bad),
+                   "problem", problem ? json_string(problem) : json_null());
+}
+
+static json_t *check_chain(const struct audit_input *in, uint8_t head[32])
+{
+  uint8_t prev[DB_HASH_BYTES] = {0};
+  uint8_t expected[DB_HASH_BYTES];
+  char problem[160];
+  size_t i;
+
+  for (i = 0; i < in->n_moves; i++) {
+    const struct db_move *m = &in->moves[i];
+
+    if (m->ord != i) {
+      snprintf(problem, sizeof(problem),
+               "row %zu carries ord %u: rows were removed or reordered before it", i, m->ord);
+      return verdict(0, (long)i, problem);
+    }
+    if (!m->has_hash) {
+      snprintf(problem, sizeof(problem), "row %zu has no hash", i);
+      return verdict(0, (long)i, problem);
+    }
+    db_chain_hash(prev, in->game_id, m, expected);
+    if (sodium_memcmp(expected, m->hash, DB_HASH_BYTES) != 0) {
+      snprintf(problem, sizeof(problem),
+               "row %zu does not match its hash: it was edited, or a row before it was "
+               "removed or reordered",
+               i);
+      return verdict(0, (long)i, problem);
+    }
+    memcpy(prev, m->hash, DB_HASH_BYTES);
+  }
+  memcpy(head, prev, DB_HASH_BYTES);
+  return verdict(1, -1, NULL);
+}
+
+static json_t *check_commitment(const struct audit_input *in)
+{
+  uint8_t computed[32];
+
+  if (!in->seed || !in->commitment)
+    return verdict(-1, -1, "the seed is revealed only when the game is finished");
+  audit_commitment(in->seed, in->game_id, computed);
+  if (sodium_memcmp(computed, in->commitment, sizeof(computed)) != 0)
+    return verdict(0, -1, "the seed does not hash to the published seed_commitment");
+  return verdict(1, -1, NULL);
+}
+
+/* Re-run row `m` on *game. On success *game moves on; on failure `problem`
+ * says why and *game is unchanged. */
+static bool replay_row(struct engine_game **game, const struct db_move *m, char *problem,
+                       size_t size)
+{
+  json_t *move = json_loads(m->move_json, 0, NULL);
+  json_t *recorded = json_loads(m->events_json, 0, NULL);
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  struct cairn_error err = {0};
+  bool ok = false;
+
+  if (!move || !recorded) {
+    snprintf(problem, size, "row %u holds unreadable JSON", m->ord);
+    goto cleanup;
+  }
+  if (engine_apply(*game, m->seat, move, &next, &events, &err) != CAIRN_OK) {
+    snprintf(problem, size, "row %u is refused by the rules: %s", m->ord, err.detail);
+    goto cleanup;
+  }
+  if (next->seq != m->seq) {
+    snprintf(problem, size, "row %u replays to seq %u, the record says %u", m->ord, next->seq,
+             m->seq);
+    goto cleanup;
+  }
+  if (!json_equal(events, recorded)) {
+    snprintf(problem, size,
+             "row %u replays to different events than recorded (a roll, shuffle or draw "
+             "differs)",
+             m->ord);
+    goto cleanup;
+  }
+  engine_free(*game);
+  *game = next;
+  next = NULL;
+  ok = true;
+cleanup:
+  engine_free(next);
+  json_decref(events);
+  json_decref(move);
+  json_decref(recorded);
+  return ok;
+}
+
+static json_t *check_replay(const struct audit_input *in)
+{
+  struct engine_setup setup = {.seats = in->seats, .options = in->options};
+  struct engine_game *game = NULL;
+  struct cairn_error err = {0};
+  char problem[sizeof(err.detail) + 64];
+  json_t *out;
+  size_t i;
+
+  if (!in->seed)
+    return verdict(-1, -1, "the seed is revealed only when the game is finished");
+  if (engine_new(in->module, &setup, in->seed, &game, &err) != CAIRN_OK) {
+    snprintf(problem, sizeof(problem), "the game cannot be set up: %s", err.detail);
+    return verdict(0, -1, problem);
+  }
+  for (i = 0; i < in->n_moves; i++) {
+    if (!replay_row(&game, &in->moves[i], problem, sizeof(problem))) {
+      engine_free(game);
+      return verdict(0, (long)i, problem);
+    }
+  }
+  if (in->result_out)
+    *in->result_out = game->module->result(game);
+  engine_free(game);
+  out = verdict(1, -1, NULL);
+  return out;
+}
+
+json_t *audit_run(const struct audit_input *in)
+{
+  uint8_t head[32] = {0};
+  char head_hex[65];
+  json_t *chain = in->check_chain ? check_chain(in, head) : verdict(-1, -1, "no hashes given");
+  json_t *commitment = check_commitment(in);
+  json_t *replay = check_replay(in);
+  bool ok = true;
+  json_t *parts[] = {chain, commitment, replay};
+  size_t i;
+
+  for (i = 0; i < 3; i++)
+    if (!parts[i] || json_is_false(json_object_get(parts[i], "ok")))
+      ok = false;
+  sodium_bin2hex(head_hex, sizeof(head_hex), head, sizeof(head));
+  return json_pack("{s:b, s:I, s:s, s:o, s:o, s:o}", "ok", ok, "moves", (json_int_t)in->n_moves,
+                   "log_head", head_hex, "chain", chain, "commitment", commitment, "replay",
+                   replay);
+}
+
+enum cairn_status audit_log_collect(void *arg, const struct db_move *move, struct cairn_error *err)
+{
+  struct audit_log *log = arg;
+  struct db_move *copy;
+
+  if (log->n == log->cap) {
+    size_t cap = log->cap ? 2 * log->cap : 64;
+    struct db_move *grown = realloc(log->moves, cap * sizeof(*grown));
+
+    if (!grown)
+      return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+    log->moves = grown;
+    log->cap = cap;
+  }
+  copy = &log->moves[log->n];
+  *copy = *move;
+  copy->move_json = strdup(move->move_json);
+  copy->events_json = strdup(move->events_json);
+  log->n++;
+  if (!copy->move_json || !copy->events_json)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  return CAIRN_OK;
+}
+
+void audit_log_clear(struct audit_log *log)
+{
+  size_t i;
+
+  for (i = 0; i < log->n; i++) {
+    free((char *)log->moves[i].move_json);
+    free((char *)log->moves[i].events_json);
+  }
+  free(log->moves);
+  memset(log, 0, sizeof(*log));
+}

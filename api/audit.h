@@ -1,0 +1,57 @@
+/*
+ * audit.h - checking a game's record: the hash chain, the seed commitment,
+ * and a full re-run of the log from the seed. One implementation serves the
+ * server (GET /v1/games/{id}/verify), the offline `cairn verify FILE` and
+ * `cairn revalidate`, so all three judge a game the same way.
+ */
+#ifndef API_AUDIT_H
+#define API_AUDIT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../db/db.h"
+#include "../engine/engine.h"
+
+/* A game's record, all borrowed for the duration of the call. */
+struct audit_input {
+  const struct engine_module *module;
+  const char *game_id;
+  int seats;
+  const json_t *options;       /* the game's options object */
+  const uint8_t *seed;         /* ENGINE_SEED_BYTES, or NULL when not revealed */
+  const uint8_t *commitment;   /* 32 bytes to check the seed against, or NULL */
+  const struct db_move *moves; /* the log, in stored order */
+  size_t n_moves;
+  bool check_chain;    /* the moves carry their stored hashes */
+  json_t **result_out; /* if set and the replay succeeds: the
+                          final state's result (new reference,
+                          NULL while the game runs) */
+};
+
+/* New reference: the report
+ *   {ok, moves, log_head, chain:{ok, first_bad_ord, problem},
+ *    commitment:{ok, problem}, replay:{ok, first_bad_ord, problem}}
+ * where a check that could not run (no seed yet) has ok = null and does not
+ * make the whole report fail. NULL only when out of memory. */
+json_t *audit_run(const struct audit_input *in);
+
+/* The seed commitment: BLAKE2b-256(seed || game id). */
+void audit_commitment(const uint8_t seed[ENGINE_SEED_BYTES], const char *game_id, uint8_t out[32]);
+
+/* A list of log rows with their strings owned, for building audit input
+ * from storage or from an export document. */
+struct audit_log {
+  struct db_move *moves; /* owned, n long; strings owned (free with audit_log_clear) */
+  size_t n;
+  size_t cap;
+};
+
+/* moves_load callback appending a copy of each row to an audit_log. */
+enum cairn_status audit_log_collect(void *arg, const struct db_move *move, struct cairn_error *err);
+
+/* Release what an audit_log owns and zero it. */
+void audit_log_clear(struct audit_log *log);
+
+#endif

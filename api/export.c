@@ -1,0 +1,329 @@
+/*
+ * export.c - the self-contained export document of a game, and reading one
+ * back. One format serves GET /v1/games/{id}/export, POST
+ * /v1/games/import and the offline `cairn verify FILE`:
+ *
+ *   {format: "cairn-export-1", id, title, rules_version, options, status,
+ *    created_ms, created_at, seats: [{seat, player: {id, name}}],
+ *    seed_commitment, seed (finished only), result, log_head,
+ *    moves: [{ord, seq, seat, move, events, at_ms, at, hash}]}
+ *
+ * A finished game is exported whole. A live game is exported as its viewer
+ * may see it: private events are left out and a move whose events are not
+ * all public is redacted (move null, "redacted": true) unless the viewer
+ * made it; such a document can be read but not imported.
+ */
+#include "export.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXPORT_FORMAT "cairn-export-1"
+
+static json_t *hex_json(const uint8_t *bytes, size_t n)
+{
+  char hex[2 * 64 + 1];
+
+  sodium_bin2hex(hex, sizeof(hex), bytes, n);
+  return json_string(hex);
+}
+
+static json_t *seats_json(const struct db_game *row)
+{
+  json_t *seats = json_array();
+  int i;
+
+  for (i = 0; i < row->seats; i++)
+    json_array_append_new(seats, json_pack("{s:i, s:o}", "seat", i, "player",
+                                           row->seat_player[i][0]
+                                               ? json_pack("{s:s, s:s}", "id", row->seat_player[i],
+                                                           "name", row->seat_name[i])
+                                               : json_null()));
+  return seats;
+}
+
+/* New reference: one log row for `viewer`; see the file comment. */
+static json_t *move_json(const struct db_move *m, int viewer, bool whole)
+{
+  json_t *events = json_loads(m->events_json, 0, NULL);
+  json_t *shown = json_array();
+  json_t *entry;
+  json_t *ev;
+  bool all_public = true;
+  size_t i;
+
+  json_array_foreach(events, i, ev)
+  {
+    if (json_object_get(ev, "private_to"))
+      all_public = false;
+    if (whole || engine_event_visible(ev, viewer, false))
+      json_array_append(shown, ev);
+  }
+  entry = json_pack("{s:I, s:I, s:i, s:o, s:I, s:o, s:o}", "ord", (json_int_t)m->ord, "seq",
+                    (json_int_t)m->seq, "seat", m->seat, "events", shown, "at_ms",
+                    (json_int_t)m->at_ms, "at", api_time_json(m->at_ms), "hash",
+                    m->has_hash ? hex_json(m->hash, DB_HASH_BYTES) : json_null());
+  if (whole || all_public || m->seat == viewer) {
+    json_object_set_new(entry, "move", json_loads(m->move_json, 0, NULL));
+  } else {
+    json_object_set_new(entry, "move", json_null());
+    json_object_set_new(entry, "redacted", json_true());
+  }
+  json_decref(events);
+  return entry;
+}
+
+json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer)
+{
+  bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
+  uint8_t commitment[32];
+  json_t *moves = json_array();
+  json_t *doc;
+  size_t i;
+
+  for (i = 0; i < log->n; i++)
+    json_array_append_new(moves, move_json(&log->moves[i], viewer, finished));
+  audit_commitment(row->seed, row->id, commitment);
+  doc = json_pack(
+      "{s:s, s:s, s:s, s:s, s:o?, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "format", EXPORT_FORMAT,
+      "id", row->id, "title", row->title, "rules_version", row->rules_version, "options",
+      json_loads(row->options_json ? row->options_json : "{}", 0, NULL), "status", row->status,
+      "created_ms", (json_int_t)row->created_ms, "created_at", api_time_json(row->created_ms),
+      "seats", seats_json(row), "seed_commitment", hex_json(commitment, sizeof(commitment)),
+      "result", row->result_json ? json_loads(row->result_json, 0, NULL) : json_null(), "log_head",
+      hex_json(row->log_head, DB_HASH_BYTES), "moves", moves);
+  if (doc && finished)
+    json_object_set_new(doc, "seed", hex_json(row->seed, ENGINE_SEED_BYTES));
+  return doc;
+}
+
+/* ---- reading a document back: every member checked, named on failure ---- */
+
+static enum cairn_status member(const json_t *obj, const char *where, const char *name,
+                                json_type type, const json_t **out, struct cairn_error *err)
+{
+  const json_t *v = json_object_get(obj, name);
+
+  *out = v;
+  if (!v)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL, "%s%s is required", where,
+                      name);
+  if (json_typeof(v) != type && !(type == JSON_REAL && json_is_integer(v)))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "%s%s has the wrong type",
+                      where, name);
+  return CAIRN_OK;
+}
+
+static enum cairn_status text_member(const json_t *obj, const char *where, const char *name,
+                                     char *buf, size_t size, struct cairn_error *err)
+{
+  const json_t *v;
+  enum cairn_status st = member(obj, where, name, JSON_STRING, &v, err);
+
+  if (st != CAIRN_OK)
+    return st;
+  if (json_string_length(v) == 0 || json_string_length(v) >= size)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "%s%s must be 1 to %zu bytes",
+                      where, name, size - 1);
+  memcpy(buf, json_string_value(v), json_string_length(v) + 1);
+  return CAIRN_OK;
+}
+
+static enum cairn_status hex_member(const json_t *obj, const char *where, const char *name,
+                                    uint8_t *out, size_t n, struct cairn_error *err)
+{
+  const json_t *v;
+  enum cairn_status st = member(obj, where, name, JSON_STRING, &v, err);
+  size_t got = 0;
+
+  if (st != CAIRN_OK)
+    return st;
+  if (json_string_length(v) != 2 * n ||
+      sodium_hex2bin(out, n, json_string_value(v), 2 * n, NULL, &got, NULL) != 0 || got != n)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "%s%s must be %zu hex characters", where, name, 2 * n);
+  return CAIRN_OK;
+}
+
+static enum cairn_status int_member(const json_t *obj, const char *where, const char *name,
+                                    json_int_t lo, json_int_t hi, json_int_t *out,
+                                    struct cairn_error *err)
+{
+  const json_t *v;
+  enum cairn_status st = member(obj, where, name, JSON_INTEGER, &v, err);
+
+  if (st != CAIRN_OK)
+    return st;
+  *out = json_integer_value(v);
+  if (*out < lo || *out > hi)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "%s%s is out of range", where,
+                      name);
+  return CAIRN_OK;
+}
+
+static enum cairn_status parse_seats(const json_t *doc, struct api_record *r,
+                                     struct cairn_error *err)
+{
+  const json_t *seats;
+  const json_t *entry;
+  char where[48];
+  size_t i;
+  enum cairn_status st = member(doc, "", "seats", JSON_ARRAY, &seats, err);
+
+  if (st != CAIRN_OK)
+    return st;
+  if (json_array_size(seats) < 1 || json_array_size(seats) > ENGINE_MAX_SEATS)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "seats: 1 to %d entries",
+                      ENGINE_MAX_SEATS);
+  r->row.seats = (int)json_array_size(seats);
+  json_array_foreach(seats, i, entry)
+  {
+    const json_t *player = json_object_get(entry, "player");
+
+    snprintf(where, sizeof(where), "seats[%zu].", i);
+    if (!json_is_object(player))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "%splayer must be an object",
+                        where);
+    snprintf(where, sizeof(where), "seats[%zu].player.", i);
+    st = text_member(player, where, "id", r->players[i].id, sizeof(r->players[i].id), err);
+    if (st == CAIRN_OK)
+      st = text_member(player, where, "name", r->players[i].name, sizeof(r->players[i].name), err);
+    if (st != CAIRN_OK)
+      return st;
+    memcpy(r->row.seat_player[i], r->players[i].id, sizeof(r->players[i].id));
+    memcpy(r->row.seat_name[i], r->players[i].name, sizeof(r->players[i].name));
+  }
+  return CAIRN_OK;
+}
+
+static enum cairn_status parse_move(const json_t *entry, size_t i, struct api_record *r,
+                                    struct cairn_error *err)
+{
+  struct db_move m = {0};
+  const json_t *move;
+  const json_t *events;
+  char where[32];
+  json_int_t v;
+  enum cairn_status st;
+
+  snprintf(where, sizeof(where), "moves[%zu].", i);
+  if (!json_is_object(entry))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "%s must be an object",
+                      where);
+  st = int_member(entry, where, "ord", 0, UINT32_MAX, &v, err);
+  m.ord = (uint32_t)v;
+  if (st == CAIRN_OK)
+    st = int_member(entry, where, "seq", 0, UINT32_MAX, &v, err);
+  m.seq = (uint32_t)v;
+  if (st == CAIRN_OK)
+    st = int_member(entry, where, "seat", 0, ENGINE_MAX_SEATS - 1, &v, err);
+  m.seat = (int)v;
+  if (st == CAIRN_OK)
+    st = int_member(entry, where, "at_ms", 0, INT64_MAX, &v, err);
+  m.at_ms = v;
+  if (st == CAIRN_OK)
+    st = member(entry, where, "move", JSON_OBJECT, &move, err);
+  if (st == CAIRN_OK)
+    st = member(entry, where, "events", JSON_ARRAY, &events, err);
+  if (st != CAIRN_OK)
+    return st;
+  if (json_object_get(entry, "hash") && !json_is_null(json_object_get(entry, "hash"))) {
+    st = hex_member(entry, where, "hash", m.hash, DB_HASH_BYTES, err);
+    if (st != CAIRN_OK)
+      return st;
+    m.has_hash = true;
+  }
+  /* Stored the way the server stores them, so hashes compare. */
+  m.move_json = json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS);
+  m.events_json = json_dumps(events, JSON_COMPACT | JSON_SORT_KEYS);
+  st = audit_log_collect(&r->log, &m, err);
+  free((char *)m.move_json);
+  free((char *)m.events_json);
+  return st;
+}
+
+enum cairn_status api_export_parse(const json_t *doc, struct api_record *r, struct cairn_error *err)
+{
+  const json_t *v;
+  const json_t *moves;
+  json_int_t created;
+  size_t i;
+  enum cairn_status st;
+
+  memset(r, 0, sizeof(*r));
+  if (!json_is_object(doc))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "an export document is a JSON object");
+  st = member(doc, "", "format", JSON_STRING, &v, err);
+  if (st != CAIRN_OK)
+    return st;
+  if (strcmp(json_string_value(v), EXPORT_FORMAT) != 0)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "format must be \"%s\"",
+                      EXPORT_FORMAT);
+  st = text_member(doc, "", "id", r->row.id, sizeof(r->row.id), err);
+  if (st == CAIRN_OK)
+    st = text_member(doc, "", "title", r->row.title, sizeof(r->row.title), err);
+  if (st == CAIRN_OK)
+    st = text_member(doc, "", "rules_version", r->row.rules_version, sizeof(r->row.rules_version),
+                     err);
+  if (st == CAIRN_OK)
+    st = text_member(doc, "", "status", r->row.status, sizeof(r->row.status), err);
+  if (st == CAIRN_OK)
+    st = int_member(doc, "", "created_ms", 0, INT64_MAX, &created, err);
+  if (st == CAIRN_OK)
+    st = member(doc, "", "options", JSON_OBJECT, &v, err);
+  if (st != CAIRN_OK)
+    return st;
+  r->row.created_ms = created;
+  r->row.options_json = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+  v = json_object_get(doc, "result");
+  if (v && !json_is_null(v))
+    r->row.result_json = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS);
+  st = parse_seats(doc, r, err);
+  if (st == CAIRN_OK)
+    st = hex_member(doc, "", "seed_commitment", r->commitment, sizeof(r->commitment), err);
+  if (st != CAIRN_OK)
+    return st;
+  if (json_object_get(doc, "seed")) {
+    st = hex_member(doc, "", "seed", r->row.seed, ENGINE_SEED_BYTES, err);
+    if (st != CAIRN_OK)
+      return st;
+    r->has_seed = true;
+  }
+  st = member(doc, "", "moves", JSON_ARRAY, &moves, err);
+  if (st != CAIRN_OK)
+    return st;
+  json_array_foreach(moves, i, v)
+  {
+    st = parse_move(v, i, r, err);
+    if (st != CAIRN_OK)
+      return st;
+  }
+  return CAIRN_OK;
+}
+
+void api_record_clear(struct api_record *r)
+{
+  db_game_clear(&r->row);
+  audit_log_clear(&r->log);
+}
+
+struct audit_input api_record_audit(const struct api_record *r, const struct engine_module *m,
+                                    const json_t *options)
+{
+  struct audit_input in = {
+      .module = m,
+      .game_id = r->row.id,
+      .seats = r->row.seats,
+      .options = options,
+      .seed = r->has_seed ? r->row.seed : NULL,
+      .commitment = r->commitment,
+      .moves = r->log.moves,
+      .n_moves = r->log.n,
+      .check_chain = true,
+  };
+
+  return in;
+}

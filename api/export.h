@@ -1,0 +1,37 @@
+/*
+ * export.h - the export document (export.c has the format), shared by the
+ * HTTP endpoints and the offline tools.
+ */
+#ifndef API_EXPORT_H
+#define API_EXPORT_H
+
+#include "api.h"
+#include "audit.h"
+
+/* A game read from an export document. Owned strings inside; release with
+ * api_record_clear(). */
+struct api_record {
+  struct db_game row;                         /* creation fields, status, result */
+  struct db_player players[ENGINE_MAX_SEATS]; /* per seat */
+  struct audit_log log;                       /* the moves, with their hashes */
+  uint8_t commitment[32];                     /* the published seed commitment */
+  bool has_seed;                              /* row.seed was in the document */
+};
+
+/* New reference: the export document of `row` and its `log` as `viewer` (a
+ * seat or ENGINE_SPECTATOR) may see it; a finished game is exported whole. */
+json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer);
+
+/* Read `doc` (borrowed) into *r, checking every member's presence, type and
+ * range; a failure names the member (e.g. "moves[3].seat"). On failure *r
+ * may hold partial data: release it with api_record_clear either way. */
+enum cairn_status api_export_parse(const json_t *doc, struct api_record *r,
+                                   struct cairn_error *err);
+
+void api_record_clear(struct api_record *r);
+
+/* The audit input for a parsed record (borrowing from `r` and `options`). */
+struct audit_input api_record_audit(const struct api_record *r, const struct engine_module *m,
+                                    const json_t *options);
+
+#endif
