@@ -48,7 +48,7 @@ TEST_SRC := $(sort $(shell find tests -name 'test_*.c' -not -path 'tests/engine/
 TEST_BIN := $(patsubst %.c,$(OUT)/%,$(TEST_SRC))
 support_of = $(call obj,$(filter-out $(dir $(1))test_% $(dir $(1))bench_%,$(wildcard $(dir $(1))*.c)))
 
-BENCH_SRC := $(wildcard tests/bench/bench_*.c)
+BENCH_SRC := $(wildcard tests/*/bench_*.c)
 BENCH_BIN := $(patsubst %.c,$(OUT)/%,$(BENCH_SRC))
 
 .PHONY: server tests run-tests benches run-benches

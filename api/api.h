@@ -20,14 +20,20 @@
 #define API_BODY_CAP   (64 * 1024)       /* bytes; larger bodies get 413 */
 #define API_IMPORT_CAP (8 * 1024 * 1024) /* bytes; a whole game's export */
 
-struct api_live; /* live.c: cache of engine states, derived and disposable */
+struct api_live;        /* live.c: cache of engine states, derived and disposable */
+struct api_checkpoints; /* replay.c: states every API_CHECKPOINT_EVERY rows, derived */
+
+/* Log rows between replay checkpoints: ?at=N then costs at most this many
+ * applies beyond a copy, however long the game. */
+#define API_CHECKPOINT_EVERY 64
 
 /* The server: one per process, built by main.c, shared by request threads. */
 struct api_server {
-  struct db_ops db;          /* storage, the only way to the database */
-  struct api_live *live;     /* owned: cache of live engine states */
-  int64_t (*now_ms)(void);   /* the clock; one injectable source of time */
-  pthread_mutex_t game_lock; /* serialises move processing and cache use */
+  struct db_ops db;                    /* storage, the only way to the database */
+  struct api_live *live;               /* owned: cache of live engine states */
+  struct api_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
+  int64_t (*now_ms)(void);             /* the clock; one injectable source of time */
+  pthread_mutex_t game_lock;           /* serialises move processing and cache use */
 };
 
 /* One request, as handlers see it. Everything is borrowed until the
@@ -123,6 +129,10 @@ void api_new_token(char token[64], uint8_t hash[DB_HASH_BYTES]);
 enum cairn_status api_replay(struct api_server *server, const struct db_game *row,
                              const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
                              struct cairn_error *err);
+
+/* Replay checkpoints (replay.c). Free accepts NULL. */
+struct api_checkpoints *api_checkpoints_new(void);
+void api_checkpoints_free(struct api_checkpoints *checkpoints);
 
 /* ---- live.c: cache of current states, all calls under server->game_lock ---- */
 

@@ -167,6 +167,7 @@ int main(int argc, char **argv)
   db_open = true;
   server.now_ms = api_clock_realtime;
   server.live = api_live_new(4096);
+  server.checkpoints = api_checkpoints_new();
   pthread_mutex_init(&server.game_lock, NULL);
   if (!server.live)
     goto cleanup;
@@ -183,6 +184,7 @@ cleanup:
   if (daemon)
     MHD_stop_daemon(daemon);
   api_live_free(server.live);
+  api_checkpoints_free(server.checkpoints);
   if (db_open)
     server.db.close(server.db.ctx);
   return status;

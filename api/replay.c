@@ -2,15 +2,144 @@
  * replay.c - rebuilding a game from its seed and move log. This is the one
  * path from the log (the truth) to an engine state: the live cache, the
  * ?at=N replay and every restart go through it, so they cannot disagree.
+ *
+ * Checkpoints. Replaying a long game from move 0 for every ?at=N would cost
+ * O(N) per request, so every API_CHECKPOINT_EVERY log rows the walk keeps a
+ * copy of the state, and a later replay starts from the nearest checkpoint
+ * at or before the position asked for. The log is append-only, so a
+ * checkpoint of a past position never goes stale; like every cache here it
+ * is derived, bounded (direct-mapped by game id, a collision evicts) and may
+ * be dropped at any time.
  */
 #include "api.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECKPOINT_SLOTS 1024
+
+struct checkpoint {
+  uint32_t rows;            /* log rows applied to reach `game` */
+  struct engine_game *game; /* owned */
+};
+
+struct checkpoint_list {
+  char id[DB_ID_MAX + 1]; /* "" when empty */
+  struct checkpoint *at;  /* owned, n long, rows ascending */
+  size_t n, cap;
+};
+
+struct api_checkpoints {
+  pthread_mutex_t lock;
+  struct checkpoint_list slots[CHECKPOINT_SLOTS];
+};
+
+struct api_checkpoints *api_checkpoints_new(void)
+{
+  struct api_checkpoints *c = calloc(1, sizeof(*c));
+
+  if (c)
+    pthread_mutex_init(&c->lock, NULL);
+  return c;
+}
+
+static void list_clear(struct checkpoint_list *l)
+{
+  size_t i;
+
+  for (i = 0; i < l->n; i++)
+    engine_free(l->at[i].game);
+  free(l->at);
+  memset(l, 0, sizeof(*l));
+}
+
+void api_checkpoints_free(struct api_checkpoints *c)
+{
+  size_t i;
+
+  if (!c)
+    return;
+  for (i = 0; i < CHECKPOINT_SLOTS; i++)
+    list_clear(&c->slots[i]);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+static struct checkpoint_list *list_of(struct api_checkpoints *c, const char *id)
+{
+  uint32_t h = 2166136261u; /* FNV-1a */
+  struct checkpoint_list *l;
+
+  for (const char *p = id; *p; p++)
+    h = (h ^ (uint8_t)*p) * 16777619u;
+  l = &c->slots[h % CHECKPOINT_SLOTS];
+  if (strcmp(l->id, id) != 0) {
+    list_clear(l);
+    snprintf(l->id, sizeof(l->id), "%s", id);
+  }
+  return l;
+}
+
+/* A copy of the latest checkpoint of `id` whose position is at or before
+ * seq `upto` (any, when upto is NULL), or NULL. */
+static struct engine_game *nearest(struct api_checkpoints *c, const char *id, const uint32_t *upto,
+                                   uint32_t *rows)
+{
+  struct checkpoint_list *l;
+  struct engine_game *copy = NULL;
+  size_t i;
+
+  if (!c)
+    return NULL;
+  pthread_mutex_lock(&c->lock);
+  l = list_of(c, id);
+  for (i = l->n; i-- > 0;) {
+    if (!upto || l->at[i].game->seq <= *upto) {
+      copy = l->at[i].game->module->clone_game(l->at[i].game);
+      *rows = l->at[i].rows;
+      break;
+    }
+  }
+  pthread_mutex_unlock(&c->lock);
+  return copy;
+}
+
+/* Keep a copy of `game` after `rows` rows unless one is held already. */
+static void remember(struct api_checkpoints *c, const char *id, uint32_t rows,
+                     const struct engine_game *game)
+{
+  struct checkpoint_list *l;
+  struct engine_game *copy;
+
+  if (!c)
+    return;
+  pthread_mutex_lock(&c->lock);
+  l = list_of(c, id);
+  if (l->n && l->at[l->n - 1].rows >= rows)
+    goto done; /* checkpoints are kept in order; this one is known */
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 8;
+    struct checkpoint *grown = realloc(l->at, cap * sizeof(*grown));
+
+    if (!grown)
+      goto done; /* a cache may always decline */
+    l->at = grown;
+    l->cap = cap;
+  }
+  copy = game->module->clone_game(game);
+  if (copy)
+    l->at[l->n++] = (struct checkpoint){rows, copy};
+done:
+  pthread_mutex_unlock(&c->lock);
+}
 
 struct replay_walk {
+  struct api_checkpoints *checkpoints;
+  const char *id;
   struct engine_game *game; /* owned by the walk until handed out */
   const uint32_t *upto_seq; /* stop before the first row past this seq */
-  uint32_t rows;
+  uint32_t rows;            /* rows applied, counted from the log's start */
   bool stopped;
 };
 
@@ -53,6 +182,8 @@ static enum cairn_status apply_row(void *arg, const struct db_move *row, struct 
   walk->game = next;
   next = NULL;
   walk->rows++;
+  if (walk->rows % API_CHECKPOINT_EVERY == 0)
+    remember(walk->checkpoints, walk->id, walk->rows, walk->game);
 cleanup:
   engine_free(next);
   json_decref(move);
@@ -60,40 +191,50 @@ cleanup:
   return st;
 }
 
-enum cairn_status api_replay(struct api_server *server, const struct db_game *row,
-                             const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
-                             struct cairn_error *err)
+/* The start position of `row`'s game. */
+static enum cairn_status start_position(const struct db_game *row, struct engine_game **out,
+                                        struct cairn_error *err)
 {
   const struct engine_module *module = engine_find(row->title);
-  struct replay_walk walk = {.upto_seq = upto_seq};
-  json_t *options = NULL;
-  json_error_t jerr;
+  json_t *options;
   struct engine_setup setup;
   enum cairn_status st;
 
-  *out = NULL;
-  *rows = 0;
   if (!module)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "game %s is of title %s, which this server does not have", row->id,
                       row->title);
-  options = json_loads(row->options_json ? row->options_json : "{}", 0, &jerr);
+  options = json_loads(row->options_json ? row->options_json : "{}", 0, NULL);
   if (!options)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "game %s has unreadable options", row->id);
   setup.seats = row->seats;
   setup.options = options;
-  st = engine_new(module, &setup, row->seed, &walk.game, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  st = server->db.moves_load(server->db.ctx, row->id, 0, apply_row, &walk, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  *out = walk.game;
-  *rows = walk.rows;
-  walk.game = NULL;
-cleanup:
-  engine_free(walk.game);
+  st = engine_new(module, &setup, row->seed, out, err);
   json_decref(options);
   return st;
+}
+
+enum cairn_status api_replay(struct api_server *server, const struct db_game *row,
+                             const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
+                             struct cairn_error *err)
+{
+  struct replay_walk walk = {
+      .checkpoints = server->checkpoints, .id = row->id, .upto_seq = upto_seq};
+  enum cairn_status st = CAIRN_OK;
+
+  *out = NULL;
+  *rows = 0;
+  walk.game = nearest(server->checkpoints, row->id, upto_seq, &walk.rows);
+  if (!walk.game)
+    st = start_position(row, &walk.game, err);
+  if (st == CAIRN_OK)
+    st = server->db.moves_load(server->db.ctx, row->id, walk.rows, apply_row, &walk, err);
+  if (st != CAIRN_OK) {
+    engine_free(walk.game);
+    return st;
+  }
+  *out = walk.game;
+  *rows = walk.rows;
+  return CAIRN_OK;
 }
