@@ -134,6 +134,27 @@ enum cairn_status api_replay(struct api_server *server, const struct db_game *ro
 struct api_checkpoints *api_checkpoints_new(void);
 void api_checkpoints_free(struct api_checkpoints *checkpoints);
 
+/* The state after the first `rows` log rows (api_replay_rows). On success
+ * *out is the caller's (engine_free). */
+enum cairn_status api_replay_rows(struct api_server *server, const struct db_game *row,
+                                  uint32_t rows, struct engine_game **out, struct cairn_error *err);
+
+/* ---- takeback.c: the platform's own log rows ---- */
+
+/* A source of "the state after the first `rows` rows of this log". */
+typedef enum cairn_status (*api_prefix_fn)(void *ctx, uint32_t rows, struct engine_game **out,
+                                           struct cairn_error *err);
+
+/* True when `move` (a stored log row's move) is a platform row. */
+bool api_platform_move(const json_t *move);
+
+/* Replay the platform row `row` (its parsed `move`) on *state: a rewind
+ * replaces *state (freed) with prefix(to_ord) one step later; the others
+ * leave it as it is. *events (new reference) are the row's events. */
+enum cairn_status api_platform_apply(const json_t *move, const struct db_move *row,
+                                     struct engine_game **state, json_t **events,
+                                     api_prefix_fn prefix, void *ctx, struct cairn_error *err);
+
 /* ---- live.c: cache of current states, all calls under server->game_lock ---- */
 
 struct api_live *api_live_new(size_t slots);
@@ -165,6 +186,22 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
 enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
                                 struct cairn_error *err);
 
+/* ---- moves.c ---- */
+
+/* The checks api.md orders before the title sees a move: seated
+ * (not-seated), active (game-not-active), rules version current
+ * (rules-version-retired), `seq` current (stale-seq). */
+enum cairn_status api_check_turn(const struct db_game *row, int seat, json_int_t seq,
+                                 struct cairn_error *err);
+
+/* Append `move` (borrowed) with its `events` (borrowed) for `seat` as the
+ * game's next log row, then mirror the commit in *row, answer
+ * {seq, events, game} in `resp` and make `next` the cached state. Takes
+ * `next` on every path. Call under server->game_lock. */
+enum cairn_status api_commit_row(struct api_request *req, struct db_game *row, int seat,
+                                 const json_t *move, const json_t *events, struct engine_game *next,
+                                 struct api_response *resp, struct cairn_error *err);
+
 /* ---- time.c ---- */
 
 /* New reference: `ms` since the epoch as an RFC 3339 UTC string. */
@@ -191,6 +228,12 @@ enum cairn_status api_games_export(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_games_import(struct api_request *, struct api_response *,
                                    struct cairn_error *);
+enum cairn_status api_takeback_request(struct api_request *, struct api_response *,
+                                       struct cairn_error *);
+enum cairn_status api_takeback_accept(struct api_request *, struct api_response *,
+                                      struct cairn_error *);
+enum cairn_status api_takeback_decline(struct api_request *, struct api_response *,
+                                       struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,

@@ -11,6 +11,8 @@
  */
 #include "audit.h"
 
+#include "api.h"
+
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,10 +82,14 @@ static json_t *check_commitment(const struct audit_input *in)
   return verdict(1, -1, NULL);
 }
 
+/* The state after the first `rows` rows of the record, for rewinds. */
+static enum cairn_status record_prefix(void *arg, uint32_t rows, struct engine_game **out,
+                                       struct cairn_error *err);
+
 /* Re-run row `m` on *game. On success *game moves on; on failure `problem`
  * says why and *game is unchanged. */
-static bool replay_row(struct engine_game **game, const struct db_move *m, char *problem,
-                       size_t size)
+static bool replay_row(const struct audit_input *in, struct engine_game **game,
+                       const struct db_move *m, char *problem, size_t size)
 {
   json_t *move = json_loads(m->move_json, 0, NULL);
   json_t *recorded = json_loads(m->events_json, 0, NULL);
@@ -96,7 +102,15 @@ static bool replay_row(struct engine_game **game, const struct db_move *m, char 
     snprintf(problem, size, "row %u holds unreadable JSON", m->ord);
     goto cleanup;
   }
-  if (engine_apply(*game, m->seat, move, &next, &events, &err) != CAIRN_OK) {
+  if (api_platform_move(move)) {
+    next = (*game)->module->clone_game(*game);
+    if (!next ||
+        api_platform_apply(move, m, &next, &events, record_prefix, (void *)in, &err) != CAIRN_OK) {
+      snprintf(problem, size, "row %u is a platform row that does not replay: %s", m->ord,
+               err.detail);
+      goto cleanup;
+    }
+  } else if (engine_apply(*game, m->seat, move, &next, &events, &err) != CAIRN_OK) {
     snprintf(problem, size, "row %u is refused by the rules: %s", m->ord, err.detail);
     goto cleanup;
   }
@@ -124,32 +138,57 @@ cleanup:
   return ok;
 }
 
-static json_t *check_replay(const struct audit_input *in)
+/* Replay the first `rows` rows; on failure `problem` names the row. */
+static bool replay_prefix(const struct audit_input *in, size_t rows, struct engine_game **out,
+                          long *bad, char *problem, size_t size)
 {
   struct engine_setup setup = {.seats = in->seats, .options = in->options};
   struct engine_game *game = NULL;
   struct cairn_error err = {0};
-  char problem[sizeof(err.detail) + 64];
-  json_t *out;
   size_t i;
+
+  *out = NULL;
+  *bad = -1;
+  if (engine_new(in->module, &setup, in->seed, &game, &err) != CAIRN_OK) {
+    snprintf(problem, size, "the game cannot be set up: %s", err.detail);
+    return false;
+  }
+  for (i = 0; i < rows && i < in->n_moves; i++) {
+    if (!replay_row(in, &game, &in->moves[i], problem, size)) {
+      engine_free(game);
+      *bad = (long)i;
+      return false;
+    }
+  }
+  *out = game;
+  return true;
+}
+
+static enum cairn_status record_prefix(void *arg, uint32_t rows, struct engine_game **out,
+                                       struct cairn_error *err)
+{
+  char problem[300];
+  long bad;
+
+  if (!replay_prefix(arg, rows, out, &bad, problem, sizeof(problem)))
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_BAD_RECORD, NULL, "%.200s", problem);
+  return CAIRN_OK;
+}
+
+static json_t *check_replay(const struct audit_input *in)
+{
+  struct engine_game *game = NULL;
+  char problem[300];
+  long bad;
 
   if (!in->seed)
     return verdict(-1, -1, "the seed is revealed only when the game is finished");
-  if (engine_new(in->module, &setup, in->seed, &game, &err) != CAIRN_OK) {
-    snprintf(problem, sizeof(problem), "the game cannot be set up: %s", err.detail);
-    return verdict(0, -1, problem);
-  }
-  for (i = 0; i < in->n_moves; i++) {
-    if (!replay_row(&game, &in->moves[i], problem, sizeof(problem))) {
-      engine_free(game);
-      return verdict(0, (long)i, problem);
-    }
-  }
+  if (!replay_prefix(in, in->n_moves, &game, &bad, problem, sizeof(problem)))
+    return verdict(0, bad, problem);
   if (in->result_out)
     *in->result_out = game->module->result(game);
   engine_free(game);
-  out = verdict(1, -1, NULL);
-  return out;
+  return verdict(1, -1, NULL);
 }
 
 json_t *audit_run(const struct audit_input *in)

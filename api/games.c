@@ -98,8 +98,15 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
                    "seed_commitment", seed_commitment(row));
   if (!game)
     return NULL;
-  if (replay)
+  if (replay) {
     json_object_set_new(game, "at", json_integer(state->seq));
+  } else {
+    char head[2 * DB_HASH_BYTES + 1];
+
+    /* Publishing the chain's head lets anyone pin the log as it stands. */
+    sodium_bin2hex(head, sizeof(head), row->log_head, sizeof(row->log_head));
+    json_object_set_new(game, "log_head", json_string(head));
+  }
   if (finished) {
     char hex[2 * ENGINE_SEED_BYTES + 1];
 

@@ -18,10 +18,11 @@ static const struct api_field move_fields[] = {
     {NULL, 0, false},
 };
 
-/* The checks api.md orders before the title sees the move. */
-static enum cairn_status check_turn(const struct db_game *row, int seat, json_int_t seq,
-                                    struct cairn_error *err)
+enum cairn_status api_check_turn(const struct db_game *row, int seat, json_int_t seq,
+                                 struct cairn_error *err)
 {
+  const struct engine_module *m = engine_find(row->title);
+
   if (seat < 0)
     return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_SEATED, NULL, "you hold no seat in game %s",
                       row->id);
@@ -29,6 +30,14 @@ static enum cairn_status check_turn(const struct db_game *row, int seat, json_in
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
                       "game %s is %s; moves are accepted only while it is active", row->id,
                       row->status);
+  /* A game is played only under the rules it was created with. This build
+   * holds one version of each title; a game pinned to another stays
+   * readable (views, log, replay, export) but takes no moves: `cairn
+   * revalidate` tells the operator whether it replays identically. */
+  if (!m || strcmp(row->rules_version, m->rules_version) != 0)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_RULES_RETIRED, NULL,
+                      "game %s was created under rules %s; this server plays %s", row->id,
+                      row->rules_version, m ? m->rules_version : "no version of that title");
   if (seq != (json_int_t)row->seq)
     return cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
                       "seq %lld is not current: game %s is at seq %u", (long long)seq, row->id,
@@ -92,43 +101,60 @@ static enum cairn_status submit_locked(struct api_request *req, const json_t *do
   json_t *events = NULL;
   const json_t *move = json_object_get(doc, "move");
   int seat;
-  bool over;
   enum cairn_status st;
 
   st = api_load_game(req, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
   seat = api_viewer_seat(req, &row);
-  st = check_turn(&row, seat, json_integer_value(json_object_get(doc, "seq")), err);
+  st = api_check_turn(&row, seat, json_integer_value(json_object_get(doc, "seq")), err);
   if (st != CAIRN_OK)
     goto cleanup;
   st = api_live_get(req->server, &row, &state, err);
   if (st != CAIRN_OK)
     goto cleanup;
+  /* "cairn" marks the platform's own log rows (takeback.c); no title move
+   * may carry it, so a row is never both. */
+  if (engine_may_act(state, seat) && json_object_get(move, "cairn")) {
+    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
+                    "unknown field \"cairn\" in the move");
+    goto cleanup;
+  }
   st = engine_apply(state, seat, move, &next, &events, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = commit_move(req, &row, seat, move, events, next, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-
-  /* Committed: the row on disk moved on, so mirror it before answering. */
-  over = engine_is_over(next);
-  row.moves++;
-  row.seq = next->seq;
-  if (over)
-    snprintf(row.status, sizeof(row.status), "%s", DB_STATUS_FINISHED);
-  resp->status = 200;
-  resp->body =
-      json_pack("{s:I, s:o, s:o}", "seq", (json_int_t)next->seq, "events",
-                visible_events(events, seat, over), "game", api_game_json(req, &row, next, false));
-  api_live_put(req->server->live, row.id, row.moves, next);
+  st = api_commit_row(req, &row, seat, move, events, next, resp, err);
   next = NULL;
 cleanup:
   engine_free(next);
   json_decref(events);
   db_game_clear(&row);
   return st;
+}
+
+enum cairn_status api_commit_row(struct api_request *req, struct db_game *row, int seat,
+                                 const json_t *move, const json_t *events, struct engine_game *next,
+                                 struct api_response *resp, struct cairn_error *err)
+{
+  enum cairn_status st = commit_move(req, row, seat, move, events, next, err);
+  bool over;
+
+  if (st != CAIRN_OK) {
+    engine_free(next);
+    return st;
+  }
+  /* Committed: the row on disk moved on, so mirror it before answering. */
+  over = engine_is_over(next);
+  row->moves++;
+  row->seq = next->seq;
+  if (over)
+    snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_FINISHED);
+  resp->status = 200;
+  resp->body =
+      json_pack("{s:I, s:o, s:o}", "seq", (json_int_t)next->seq, "events",
+                visible_events(events, seat, over), "game", api_game_json(req, row, next, false));
+  api_live_put(req->server->live, row->id, row->moves, next);
+  return CAIRN_OK;
 }
 
 enum cairn_status api_moves_submit(struct api_request *req, struct api_response *resp,

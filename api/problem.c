@@ -38,6 +38,8 @@ static const struct problem_kind by_code[] = {
     {CAIRN_CODE_ILLEGAL_MOVE, 422, "Illegal move"},
     {CAIRN_CODE_BAD_RECORD, 422, "Record does not verify"},
     {CAIRN_CODE_GAME_EXISTS, 409, "Game exists"},
+    {CAIRN_CODE_RULES_RETIRED, 409, "Rules version retired"},
+    {CAIRN_CODE_NO_TAKEBACK, 409, "Nothing to take back"},
     {CAIRN_CODE_INTERNAL, 500, "Internal error"},
     {CAIRN_CODE_OUT_OF_MEMORY, 503, "Out of memory"},
     {CAIRN_CODE_STORAGE, 503, "Storage unavailable"},

@@ -81,10 +81,10 @@ static struct checkpoint_list *list_of(struct api_checkpoints *c, const char *id
   return l;
 }
 
-/* A copy of the latest checkpoint of `id` whose position is at or before
- * seq `upto` (any, when upto is NULL), or NULL. */
+/* A copy of the latest checkpoint of `id` at or before seq `upto` (any,
+ * when upto is NULL) and within the first `upto_rows` rows, or NULL. */
 static struct engine_game *nearest(struct api_checkpoints *c, const char *id, const uint32_t *upto,
-                                   uint32_t *rows)
+                                   uint32_t upto_rows, uint32_t *rows)
 {
   struct checkpoint_list *l;
   struct engine_game *copy = NULL;
@@ -95,7 +95,7 @@ static struct engine_game *nearest(struct api_checkpoints *c, const char *id, co
   pthread_mutex_lock(&c->lock);
   l = list_of(c, id);
   for (i = l->n; i-- > 0;) {
-    if (!upto || l->at[i].game->seq <= *upto) {
+    if ((!upto || l->at[i].game->seq <= *upto) && l->at[i].rows <= upto_rows) {
       copy = l->at[i].game->module->clone_game(l->at[i].game);
       *rows = l->at[i].rows;
       break;
@@ -135,60 +135,78 @@ done:
 }
 
 struct replay_walk {
-  struct api_checkpoints *checkpoints;
-  const char *id;
+  struct api_server *server;
+  const struct db_game *row;
   struct engine_game *game; /* owned by the walk until handed out */
   const uint32_t *upto_seq; /* stop before the first row past this seq */
+  uint32_t upto_rows;       /* stop after this many rows */
   uint32_t rows;            /* rows applied, counted from the log's start */
   bool stopped;
 };
 
+static enum cairn_status walk_prefix(void *arg, uint32_t rows, struct engine_game **out,
+                                     struct cairn_error *err)
+{
+  struct replay_walk *walk = arg;
+
+  return api_replay_rows(walk->server, walk->row, rows, out, err);
+}
+
+/* Apply one stored row, a title move or a platform row, to walk->game. */
+static enum cairn_status step(struct replay_walk *walk, const struct db_move *row,
+                              const json_t *move, struct cairn_error *err)
+{
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  enum cairn_status st;
+
+  if (api_platform_move(move)) {
+    st = api_platform_apply(move, row, &walk->game, &events, walk_prefix, walk, err);
+    json_decref(events);
+    return st;
+  }
+  st = engine_apply(walk->game, row->seat, move, &next, &events, err);
+  json_decref(events);
+  if (st != CAIRN_OK)
+    return st;
+  engine_free(walk->game);
+  walk->game = next;
+  return CAIRN_OK;
+}
+
 static enum cairn_status apply_row(void *arg, const struct db_move *row, struct cairn_error *err)
 {
   struct replay_walk *walk = arg;
-  struct engine_game *next = NULL;
   json_t *move = NULL;
-  json_t *events = NULL;
   json_error_t jerr;
   enum cairn_status st;
 
-  if (walk->stopped)
-    return CAIRN_OK;
-  if (walk->upto_seq && row->seq > *walk->upto_seq) {
+  if (walk->stopped || walk->rows >= walk->upto_rows ||
+      (walk->upto_seq && row->seq > *walk->upto_seq)) {
     walk->stopped = true;
     return CAIRN_OK;
   }
   move = json_loads(row->move_json, 0, &jerr);
-  if (!move) {
-    st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                    "log row %u holds unreadable JSON", row->ord);
-    goto cleanup;
-  }
-  st = engine_apply(walk->game, row->seat, move, &next, &events, err);
+  if (!move)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "log row %u holds unreadable JSON", row->ord);
+  st = step(walk, row, move, err);
+  json_decref(move);
   if (st != CAIRN_OK) {
     /* The row was accepted once; refusing it now means the rules code or
      * the log changed. Never silently skip: report the step. */
     fprintf(stderr, "cairn: replay: log row %u refused: %s\n", row->ord, err->detail);
-    st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL, "log row %u does not replay",
-                    row->ord);
-    goto cleanup;
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL, "log row %u does not replay",
+                      row->ord);
   }
-  if (next->seq != row->seq) {
-    st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                    "log row %u replays to seq %u, the log says %u", row->ord, next->seq, row->seq);
-    goto cleanup;
-  }
-  engine_free(walk->game);
-  walk->game = next;
-  next = NULL;
+  if (walk->game->seq != row->seq)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "log row %u replays to seq %u, the log says %u", row->ord, walk->game->seq,
+                      row->seq);
   walk->rows++;
   if (walk->rows % API_CHECKPOINT_EVERY == 0)
-    remember(walk->checkpoints, walk->id, walk->rows, walk->game);
-cleanup:
-  engine_free(next);
-  json_decref(move);
-  json_decref(events);
-  return st;
+    remember(walk->server->checkpoints, walk->row->id, walk->rows, walk->game);
+  return CAIRN_OK;
 }
 
 /* The start position of `row`'s game. */
@@ -215,20 +233,22 @@ static enum cairn_status start_position(const struct db_game *row, struct engine
   return st;
 }
 
-enum cairn_status api_replay(struct api_server *server, const struct db_game *row,
-                             const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
-                             struct cairn_error *err)
+/* Replay `row`'s log from the nearest checkpoint, stopping at `upto_seq`
+ * (if given) or after `upto_rows` rows, whichever comes first. */
+static enum cairn_status replay(struct api_server *server, const struct db_game *row,
+                                const uint32_t *upto_seq, uint32_t upto_rows,
+                                struct engine_game **out, uint32_t *rows, struct cairn_error *err)
 {
   struct replay_walk walk = {
-      .checkpoints = server->checkpoints, .id = row->id, .upto_seq = upto_seq};
+      .server = server, .row = row, .upto_seq = upto_seq, .upto_rows = upto_rows};
   enum cairn_status st = CAIRN_OK;
 
   *out = NULL;
   *rows = 0;
-  walk.game = nearest(server->checkpoints, row->id, upto_seq, &walk.rows);
+  walk.game = nearest(server->checkpoints, row->id, upto_seq, upto_rows, &walk.rows);
   if (!walk.game)
     st = start_position(row, &walk.game, err);
-  if (st == CAIRN_OK)
+  if (st == CAIRN_OK && walk.rows < upto_rows)
     st = server->db.moves_load(server->db.ctx, row->id, walk.rows, apply_row, &walk, err);
   if (st != CAIRN_OK) {
     engine_free(walk.game);
@@ -237,4 +257,26 @@ enum cairn_status api_replay(struct api_server *server, const struct db_game *ro
   *out = walk.game;
   *rows = walk.rows;
   return CAIRN_OK;
+}
+
+enum cairn_status api_replay(struct api_server *server, const struct db_game *row,
+                             const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
+                             struct cairn_error *err)
+{
+  return replay(server, row, upto_seq, UINT32_MAX, out, rows, err);
+}
+
+enum cairn_status api_replay_rows(struct api_server *server, const struct db_game *row,
+                                  uint32_t rows, struct engine_game **out, struct cairn_error *err)
+{
+  uint32_t applied = 0;
+  enum cairn_status st = replay(server, row, NULL, rows, out, &applied, err);
+
+  if (st == CAIRN_OK && applied != rows) {
+    engine_free(*out);
+    *out = NULL;
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "game %s has fewer than %u log rows", row->id, rows);
+  }
+  return st;
 }

@@ -59,6 +59,8 @@ enum cairn_status {
 #define CAIRN_CODE_BAD_QUERY       "bad-query"
 #define CAIRN_CODE_GAME_EXISTS     "game-exists"
 #define CAIRN_CODE_BAD_RECORD      "bad-record"
+#define CAIRN_CODE_RULES_RETIRED   "rules-version-retired"
+#define CAIRN_CODE_NO_TAKEBACK     "no-takeback"
 
 struct cairn_error {
   enum cairn_status status; /* CAIRN_OK until something fails */

@@ -1,0 +1,286 @@
+/*
+ * takeback.c - undo, as rows appended to the log (never deletions).
+ *
+ * A seat takes back its own latest move at once when nothing has happened
+ * since that it could exploit: the move is the last row of the log, every
+ * event it produced is public and it drew nothing from the generator. Any
+ * other takeback is a request that every other seat must accept (one
+ * decline, or any move, cancels it). Titles share this policy; a title whose
+ * moves hide information marks those events private, which makes them
+ * request-only.
+ *
+ * Log rows of the platform carry a "cairn" member, which no title move may
+ * have (moves.c):
+ *   {"cairn":"takeback-request","to_ord":k}   state unchanged, seq unchanged
+ *   {"cairn":"takeback-accept","to_ord":k}    state unchanged, seq unchanged
+ *   {"cairn":"takeback-decline","to_ord":k}   state unchanged, seq unchanged
+ *   {"cairn":"rewind","to_ord":k}             state = after rows 0..k-1,
+ *                                             seq = previous seq + 1
+ * so a rewind is replayed by rebuilding the prefix of the log before row k,
+ * which may itself contain rewinds: the same rule applies all the way down.
+ */
+#include "api.h"
+#include "audit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KIND_REQUEST "takeback-request"
+#define KIND_ACCEPT  "takeback-accept"
+#define KIND_DECLINE "takeback-decline"
+#define KIND_REWIND  "rewind"
+
+bool api_platform_move(const json_t *move)
+{
+  return json_is_string(json_object_get(move, "cairn"));
+}
+
+/* New reference: the events a platform row produces, a function of the row
+ * alone so replays and audits rebuild them exactly. */
+static json_t *platform_events(const char *kind, int seat, json_int_t to_ord)
+{
+  const char *type = strcmp(kind, KIND_REQUEST) == 0   ? "takeback_requested"
+                     : strcmp(kind, KIND_ACCEPT) == 0  ? "takeback_accepted"
+                     : strcmp(kind, KIND_DECLINE) == 0 ? "takeback_declined"
+                                                       : "taken_back";
+
+  return json_pack("[{s:s, s:i, s:I}]", "type", type, "seat", seat, "to_ord", to_ord);
+}
+
+enum cairn_status api_platform_apply(const json_t *move, const struct db_move *row,
+                                     struct engine_game **state, json_t **events,
+                                     api_prefix_fn prefix, void *ctx, struct cairn_error *err)
+{
+  const char *kind = json_string_value(json_object_get(move, "cairn"));
+  json_int_t to_ord = json_integer_value(json_object_get(move, "to_ord"));
+  struct engine_game *before = NULL;
+  enum cairn_status st;
+
+  *events = NULL;
+  if (!kind || !json_is_integer(json_object_get(move, "to_ord")) || to_ord < 0 ||
+      to_ord >= row->ord)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "log row %u is a malformed platform row", row->ord);
+  if (strcmp(kind, KIND_REWIND) == 0) {
+    st = prefix(ctx, (uint32_t)to_ord, &before, err);
+    if (st != CAIRN_OK)
+      return st;
+    before->seq = (*state)->seq + 1; /* a takeback is a step of its own */
+    engine_free(*state);
+    *state = before;
+  } else if (strcmp(kind, KIND_REQUEST) != 0 && strcmp(kind, KIND_ACCEPT) != 0 &&
+             strcmp(kind, KIND_DECLINE) != 0) {
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "log row %u is an unknown platform row \"%s\"", row->ord, kind);
+  }
+  *events = platform_events(kind, row->seat, to_ord);
+  return CAIRN_OK;
+}
+
+/* ---- the endpoints ---- */
+
+/* What the log says about takebacks right now. */
+struct takeback_scan {
+  long target;       /* ord of the caller's latest move since the last rewind, -1 */
+  long request;      /* ord of the open request's row, -1 if none */
+  json_int_t to_ord; /* the open request's target */
+  int requester;     /* the open request's seat */
+  bool accepted[ENGINE_MAX_SEATS];
+};
+
+static void scan_log(const struct audit_log *log, int seat, struct takeback_scan *scan)
+{
+  size_t i;
+
+  memset(scan, 0, sizeof(*scan));
+  scan->target = -1;
+  scan->request = -1;
+  for (i = 0; i < log->n; i++) {
+    const struct db_move *m = &log->moves[i];
+    json_t *move = json_loads(m->move_json, 0, NULL);
+    const char *kind = json_string_value(json_object_get(move, "cairn"));
+
+    if (!kind) {
+      if (m->seat == seat)
+        scan->target = (long)m->ord;
+      scan->request = -1; /* moving on cancels an open request */
+    } else if (strcmp(kind, KIND_REWIND) == 0) {
+      scan->target = -1;
+      scan->request = -1;
+    } else if (strcmp(kind, KIND_REQUEST) == 0) {
+      scan->request = (long)m->ord;
+      scan->to_ord = json_integer_value(json_object_get(move, "to_ord"));
+      scan->requester = m->seat;
+      memset(scan->accepted, 0, sizeof(scan->accepted));
+    } else if (strcmp(kind, KIND_ACCEPT) == 0) {
+      scan->accepted[m->seat] = true;
+    } else if (strcmp(kind, KIND_DECLINE) == 0) {
+      scan->request = -1;
+    }
+    json_decref(move);
+  }
+}
+
+struct prefix_ctx {
+  struct api_server *server;
+  const struct db_game *row;
+};
+
+static enum cairn_status stored_prefix(void *arg, uint32_t rows, struct engine_game **out,
+                                       struct cairn_error *err)
+{
+  struct prefix_ctx *p = arg;
+
+  return api_replay_rows(p->server, p->row, rows, out, err);
+}
+
+/* May `target` be taken back without asking: the last row, all its events
+ * public, nothing drawn from the generator? */
+static bool undoable_alone(struct api_request *req, const struct db_game *row,
+                           const struct audit_log *log, long target, const struct engine_game *now,
+                           struct cairn_error *err)
+{
+  const struct db_move *m = &log->moves[target];
+  json_t *events = json_loads(m->events_json, 0, NULL);
+  struct engine_game *before = NULL;
+  bool ok = (size_t)target + 1 == log->n;
+  size_t i;
+  json_t *ev;
+
+  json_array_foreach(events, i, ev)
+  {
+    if (json_object_get(ev, "private_to"))
+      ok = false;
+  }
+  json_decref(events);
+  if (ok && api_replay_rows(req->server, row, (uint32_t)target, &before, err) == CAIRN_OK)
+    ok = before->rng.drawn == now->rng.drawn;
+  else
+    ok = false;
+  engine_free(before);
+  return ok;
+}
+
+static const struct api_field seq_fields[] = {
+    {"seq", API_INT, true},
+    {NULL, 0, false},
+};
+
+/* Append the platform row {cairn: kind, to_ord} for `seat` and answer. */
+static enum cairn_status append_platform_row(struct api_request *req, struct db_game *row, int seat,
+                                             const char *kind, json_int_t to_ord,
+                                             const struct engine_game *now,
+                                             struct api_response *resp, struct cairn_error *err)
+{
+  struct prefix_ctx ctx = {req->server, row};
+  struct db_move probe = {.ord = row->moves, .seq = row->seq, .seat = seat};
+  json_t *move = json_pack("{s:s, s:I}", "cairn", kind, "to_ord", to_ord);
+  struct engine_game *next = now->module->clone_game(now);
+  json_t *events = NULL;
+  enum cairn_status st;
+
+  if (!move || !next) {
+    engine_free(next);
+    json_decref(move);
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  }
+  st = api_platform_apply(move, &probe, &next, &events, stored_prefix, &ctx, err);
+  if (st == CAIRN_OK) {
+    st = api_commit_row(req, row, seat, move, events, next, resp, err);
+    next = NULL;
+  }
+  engine_free(next);
+  json_decref(events);
+  json_decref(move);
+  return st;
+}
+
+enum takeback_action { TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE };
+
+static enum cairn_status decide(struct api_request *req, struct db_game *row, int seat,
+                                enum takeback_action action, const struct audit_log *log,
+                                const struct engine_game *now, struct api_response *resp,
+                                struct cairn_error *err)
+{
+  struct takeback_scan scan;
+  int other, missing = 0;
+
+  scan_log(log, seat, &scan);
+  if (action == TAKEBACK_ASK) {
+    if (scan.request >= 0)
+      return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
+                        "a takeback of row %lld is already awaiting answers",
+                        (long long)scan.to_ord);
+    if (scan.target < 0)
+      return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
+                        "seat %d has no move to take back", seat);
+    if (undoable_alone(req, row, log, scan.target, now, err) || row->seats == 1)
+      return append_platform_row(req, row, seat, KIND_REWIND, scan.target, now, resp, err);
+    return append_platform_row(req, row, seat, KIND_REQUEST, scan.target, now, resp, err);
+  }
+  if (scan.request < 0 || scan.requester == seat || scan.accepted[seat])
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
+                      "there is no takeback awaiting an answer from seat %d", seat);
+  if (action == TAKEBACK_DECLINE)
+    return append_platform_row(req, row, seat, KIND_DECLINE, scan.to_ord, now, resp, err);
+  for (other = 0; other < row->seats; other++)
+    if (other != scan.requester && other != seat && !scan.accepted[other])
+      missing++;
+  /* The last acceptance is the rewind itself: one row, one commit. */
+  return append_platform_row(req, row, seat, missing ? KIND_ACCEPT : KIND_REWIND, scan.to_ord, now,
+                             resp, err);
+}
+
+static enum cairn_status takeback(struct api_request *req, enum takeback_action action,
+                                  struct api_response *resp, struct cairn_error *err)
+{
+  struct db_game row = {0};
+  struct audit_log log = {0};
+  const struct engine_game *now = NULL;
+  json_t *doc = NULL;
+  int seat;
+  enum cairn_status st;
+
+  st = api_require_player(req, err);
+  if (st == CAIRN_OK)
+    st = api_body_object(req, seq_fields, false, &doc, err);
+  if (st != CAIRN_OK)
+    return st;
+  pthread_mutex_lock(&req->server->game_lock);
+  st = api_load_game(req, &row, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  seat = api_viewer_seat(req, &row);
+  st = api_check_turn(&row, seat, json_integer_value(json_object_get(doc, "seq")), err);
+  if (st == CAIRN_OK)
+    st = api_live_get(req->server, &row, &now, err);
+  if (st == CAIRN_OK)
+    st = req->server->db.moves_load(req->server->db.ctx, row.id, 0, audit_log_collect, &log, err);
+  if (st == CAIRN_OK)
+    st = decide(req, &row, seat, action, &log, now, resp, err);
+cleanup:
+  pthread_mutex_unlock(&req->server->game_lock);
+  audit_log_clear(&log);
+  db_game_clear(&row);
+  json_decref(doc);
+  return st;
+}
+
+enum cairn_status api_takeback_request(struct api_request *req, struct api_response *resp,
+                                       struct cairn_error *err)
+{
+  return takeback(req, TAKEBACK_ASK, resp, err);
+}
+
+enum cairn_status api_takeback_accept(struct api_request *req, struct api_response *resp,
+                                      struct cairn_error *err)
+{
+  return takeback(req, TAKEBACK_ACCEPT, resp, err);
+}
+
+enum cairn_status api_takeback_decline(struct api_request *req, struct api_response *resp,
+                                       struct cairn_error *err)
+{
+  return takeback(req, TAKEBACK_DECLINE, resp, err);
+}
