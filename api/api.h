@@ -32,6 +32,7 @@ struct api_server {
   struct db_ops db;                    /* storage, the only way to the database */
   struct api_live *live;               /* owned: cache of live engine states */
   struct api_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
+  const char *web_dir;                 /* Static: the web client's folder, NULL for none */
   int64_t (*now_ms)(void);             /* the clock; one injectable source of time */
   pthread_mutex_t game_lock;           /* serialises move processing and cache use */
 };
@@ -53,10 +54,11 @@ struct api_request {
 /* What a handler answers on success. `body` is owned by the response (a new
  * reference the server releases); `text` is static. */
 struct api_response {
-  unsigned int status; /* HTTP status */
-  json_t *body;        /* JSON body, or NULL */
-  const char *text;    /* Static: a non-JSON body, or NULL */
-  size_t text_len;
+  unsigned int status;      /* HTTP status */
+  json_t *body;             /* JSON body, or NULL */
+  const char *text;         /* Static: a non-JSON body, or NULL */
+  char *owned_text;         /* owned (freed by the server): a non-JSON body, or NULL */
+  size_t text_len;          /* bytes of text or owned_text */
   const char *content_type; /* Static: for `text` */
 };
 
@@ -234,6 +236,7 @@ enum cairn_status api_takeback_accept(struct api_request *, struct api_response 
                                       struct cairn_error *);
 enum cairn_status api_takeback_decline(struct api_request *, struct api_response *,
                                        struct cairn_error *);
+enum cairn_status api_static_get(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,

@@ -19,6 +19,7 @@ struct config {
   const char *host;
   unsigned port;
   const char *db_path;
+  const char *web_dir;
 };
 
 static void usage(FILE *out)
@@ -28,7 +29,8 @@ static void usage(FILE *out)
                "       cairn revalidate [--db PATH] replay every stored game, report divergence\n"
                "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
                "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
-               "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n");
+               "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n"
+               "  --web   folder of the web client served at / (env CAIRN_WEB, default ./web)\n");
 }
 
 static bool parse_port(const char *text, unsigned *out)
@@ -53,6 +55,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->host = getenv("CAIRN_HOST") ? getenv("CAIRN_HOST") : "127.0.0.1";
   cfg->db_path = getenv("CAIRN_DB") ? getenv("CAIRN_DB") : "data/cairn.db";
   cfg->port = 8080;
+  cfg->web_dir = getenv("CAIRN_WEB") ? getenv("CAIRN_WEB") : "web";
   if (port && !parse_port(port, &cfg->port))
     return false;
   for (i = 1; i < argc; i++) {
@@ -166,6 +169,7 @@ int main(int argc, char **argv)
   }
   db_open = true;
   server.now_ms = api_clock_realtime;
+  server.web_dir = cfg.web_dir;
   server.live = api_live_new(4096);
   server.checkpoints = api_checkpoints_new();
   pthread_mutex_init(&server.game_lock, NULL);

@@ -78,6 +78,16 @@ enum cairn_status api_route(struct api_request *req, api_handler *out, const cha
 
   *out = NULL;
   *allow = NULL;
+  /* Everything outside the API is the web client's. */
+  if (strncmp(req->path, "/v1/", 4) != 0 && strcmp(req->path, "/v1") != 0) {
+    if (strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0) {
+      *out = api_static_get;
+      return CAIRN_OK;
+    }
+    *allow = "GET";
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_METHOD, NULL, "%s is not allowed on %s",
+                      req->method, req->path);
+  }
   for (r = routes; r->pattern; r++) {
     id[0] = '\0';
     if (!path_matches(r->pattern, req->path, id))

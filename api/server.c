@@ -61,14 +61,19 @@ static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct c
   return ret;
 }
 
-static enum MHD_Result queue_text(struct MHD_Connection *conn, const struct api_response *r)
+/* Takes r->owned_text on every path. */
+static enum MHD_Result queue_text(struct MHD_Connection *conn, struct api_response *r)
 {
   struct MHD_Response *resp =
-      MHD_create_response_from_buffer(r->text_len, (void *)r->text, MHD_RESPMEM_PERSISTENT);
+      r->owned_text
+          ? MHD_create_response_from_buffer(r->text_len, r->owned_text, MHD_RESPMEM_MUST_FREE)
+          : MHD_create_response_from_buffer(r->text_len, (void *)r->text, MHD_RESPMEM_PERSISTENT);
   enum MHD_Result ret;
 
-  if (!resp)
+  if (!resp) {
+    free(r->owned_text);
     return MHD_NO;
+  }
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
   ret = MHD_queue_response(conn, r->status, resp);
   MHD_destroy_response(resp);
@@ -120,9 +125,10 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
     st = handler(&req, &resp, &err);
   if (st != CAIRN_OK) {
     json_decref(resp.body);
+    free(resp.owned_text);
     return queue_problem(conn, &err, allow);
   }
-  if (resp.text)
+  if (resp.text || resp.owned_text)
     ret = queue_text(conn, &resp);
   else
     ret = queue_json(conn, resp.status, resp.body, "application/json", NULL);
