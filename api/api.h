@@ -197,12 +197,35 @@ enum cairn_status api_check_turn(const struct db_game *row, int seat, json_int_t
                                  struct cairn_error *err);
 
 /* Append `move` (borrowed) with its `events` (borrowed) for `seat` as the
- * game's next log row, then mirror the commit in *row, answer
- * {seq, events, game} in `resp` and make `next` the cached state. Takes
- * `next` on every path. Call under server->game_lock. */
+ * game's next log row, mirror the commit in *row and make `next` the cached
+ * state. Takes `next` on every path. Call under server->game_lock. */
+enum cairn_status api_append_row(struct api_server *server, struct db_game *row, int seat,
+                                 const json_t *move, const json_t *events, struct engine_game *next,
+                                 struct cairn_error *err);
+
+/* api_append_row, then let bot seats play (api_bots_play), then answer
+ * {seq, events, game} in `resp`. Takes `next` on every path. */
 enum cairn_status api_commit_row(struct api_request *req, struct db_game *row, int seat,
                                  const json_t *move, const json_t *events, struct engine_game *next,
                                  struct api_response *resp, struct cairn_error *err);
+
+/* ---- bots.c ---- */
+
+#define API_BOT_PREFIX "bot-" /* player ids of built-in bots; human ids are hex */
+
+/* True when the player in `seat` of `row` is a built-in bot. */
+bool api_seat_is_bot(const struct db_game *row, int seat);
+
+/* While the game is active and a bot seat owes a decision, play it: a
+ * legal move chosen at random, appended like any move. Bounded, and a
+ * failure only stops the bots (logged): what was committed stays. Call
+ * under server->game_lock; *row is kept in step with the log. */
+void api_bots_play(struct api_server *server, struct db_game *row);
+
+/* Create the player of a new bot seat in *out (its token is one nobody
+ * holds). */
+enum cairn_status api_bot_player(struct api_server *server, struct db_player *out,
+                                 struct cairn_error *err);
 
 /* ---- time.c ---- */
 

@@ -120,11 +120,60 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
 }
 
 static const struct api_field create_fields[] = {
-    {"title", API_STRING, true},
-    {"seats", API_INT, true},
-    {"options", API_OBJECT, false},
-    {NULL, 0, false},
+    {"title", API_STRING, true}, {"seats", API_INT, true}, {"options", API_OBJECT, false},
+    {"bots", API_ANY, false},    {NULL, 0, false},
 };
+
+/* `bots`: distinct seats of this game, leaving at least one for a person. */
+static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[ENGINE_MAX_SEATS],
+                                        struct cairn_error *err)
+{
+  const json_t *list = json_object_get(doc, "bots");
+  const json_t *v;
+  size_t i;
+
+  memset(bot, 0, sizeof(bool) * ENGINE_MAX_SEATS);
+  if (!list)
+    return CAIRN_OK;
+  if (!json_is_array(list))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "field \"bots\" must be an array of seats");
+  if ((int)json_array_size(list) >= seats)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "bots: at least one seat must be left for a person");
+  json_array_foreach(list, i, v)
+  {
+    json_int_t seat = json_integer_value(v);
+
+    if (!json_is_integer(v) || seat < 0 || seat >= seats || bot[seat])
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                        "bots: each entry must be a distinct seat from 0 to %d", seats - 1);
+    bot[seat] = true;
+  }
+  return CAIRN_OK;
+}
+
+/* Seat a new bot player in every seat marked in `bot`. */
+static enum cairn_status seat_bots(struct api_request *req, struct db_game *row,
+                                   const bool bot[ENGINE_MAX_SEATS], struct cairn_error *err)
+{
+  struct db_player player;
+  enum cairn_status st = CAIRN_OK;
+  int seat;
+
+  for (seat = 0; st == CAIRN_OK && seat < row->seats; seat++) {
+    if (!bot[seat])
+      continue;
+    st = api_bot_player(req->server, &player, err);
+    if (st == CAIRN_OK)
+      st = req->server->db.seat_take(req->server->db.ctx, row->id, seat, player.id, err);
+    if (st == CAIRN_OK) {
+      snprintf(row->seat_player[seat], sizeof(row->seat_player[seat]), "%s", player.id);
+      snprintf(row->seat_name[seat], sizeof(row->seat_name[seat]), "%s", player.name);
+    }
+  }
+  return st;
+}
 
 /* Validate the request against the title and build the start position,
  * which both checks the options and is cached for the first move. */
@@ -163,6 +212,7 @@ static enum cairn_status new_game_row(struct api_request *req, const json_t *doc
 enum cairn_status api_games_create(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
+  bool bot[ENGINE_MAX_SEATS];
   struct db_game row = {0};
   struct engine_game *state = NULL;
   json_t *doc = NULL;
@@ -177,7 +227,12 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   st = new_game_row(req, doc, &row, &state, err);
   if (st != CAIRN_OK)
     goto cleanup;
+  st = read_bot_seats(doc, row.seats, bot, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
   st = req->server->db.game_create(req->server->db.ctx, &row, err);
+  if (st == CAIRN_OK)
+    st = seat_bots(req, &row, bot, err);
   if (st != CAIRN_OK)
     goto cleanup;
   resp->status = 201;
@@ -284,6 +339,12 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   st = req->server->db.seat_take(req->server->db.ctx, row.id, seat, req->player.id, err);
   if (st != CAIRN_OK)
     goto cleanup;
+  /* The game may just have started with a bot to move first. */
+  pthread_mutex_lock(&req->server->game_lock);
+  db_game_clear(&row);
+  if (api_load_game(req, &row, err) == CAIRN_OK)
+    api_bots_play(req->server, &row);
+  pthread_mutex_unlock(&req->server->game_lock);
   resp->status = 200;
   resp->body = json_pack("{s:i}", "seat", seat);
 cleanup:

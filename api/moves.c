@@ -62,7 +62,7 @@ static json_t *visible_events(const json_t *events, int seat, bool over)
 
 /* Append the accepted move to the log; the row is durable when this returns
  * CAIRN_OK. */
-static enum cairn_status commit_move(struct api_request *req, const struct db_game *row, int seat,
+static enum cairn_status commit_move(struct api_server *server, const struct db_game *row, int seat,
                                      const json_t *move, const json_t *events,
                                      const struct engine_game *next, struct cairn_error *err)
 {
@@ -75,13 +75,13 @@ static enum cairn_status commit_move(struct api_request *req, const struct db_ga
                           .seat = seat,
                           .move_json = move_text,
                           .events_json = events_text,
-                          .at_ms = req->server->now_ms()};
+                          .at_ms = server->now_ms()};
   enum cairn_status st;
 
   if (!move_text || !events_text || (result && !result_text))
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   else
-    st = req->server->db.move_append(req->server->db.ctx, row->id, &entry, result_text, err);
+    st = server->db.move_append(server->db.ctx, row->id, &entry, result_text, err);
   if (st == CAIRN_ESTALE)
     cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
                "another move was accepted first; fetch the game and retry");
@@ -132,28 +132,44 @@ cleanup:
   return st;
 }
 
-enum cairn_status api_commit_row(struct api_request *req, struct db_game *row, int seat,
+enum cairn_status api_append_row(struct api_server *server, struct db_game *row, int seat,
                                  const json_t *move, const json_t *events, struct engine_game *next,
-                                 struct api_response *resp, struct cairn_error *err)
+                                 struct cairn_error *err)
 {
-  enum cairn_status st = commit_move(req, row, seat, move, events, next, err);
-  bool over;
+  enum cairn_status st = commit_move(server, row, seat, move, events, next, err);
 
   if (st != CAIRN_OK) {
     engine_free(next);
     return st;
   }
-  /* Committed: the row on disk moved on, so mirror it before answering. */
-  over = engine_is_over(next);
+  /* Committed: the row on disk moved on, so mirror it. */
   row->moves++;
   row->seq = next->seq;
-  if (over)
+  if (engine_is_over(next))
     snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_FINISHED);
+  api_live_put(server->live, row->id, row->moves, next);
+  return CAIRN_OK;
+}
+
+enum cairn_status api_commit_row(struct api_request *req, struct db_game *row, int seat,
+                                 const json_t *move, const json_t *events, struct engine_game *next,
+                                 struct api_response *resp, struct cairn_error *err)
+{
+  const struct engine_game *now = NULL;
+  uint32_t seq = next->seq;
+  enum cairn_status st = api_append_row(req->server, row, seat, move, events, next, err);
+
+  if (st != CAIRN_OK)
+    return st;
+  /* The move is durable and acknowledged whatever the bots do next. */
+  api_bots_play(req->server, row);
+  st = api_live_get(req->server, row, &now, err);
+  if (st != CAIRN_OK)
+    return st;
   resp->status = 200;
-  resp->body =
-      json_pack("{s:I, s:o, s:o}", "seq", (json_int_t)next->seq, "events",
-                visible_events(events, seat, over), "game", api_game_json(req, row, next, false));
-  api_live_put(req->server->live, row->id, row->moves, next);
+  resp->body = json_pack("{s:I, s:o, s:o}", "seq", (json_int_t)seq, "events",
+                         visible_events(events, seat, engine_is_over(now)), "game",
+                         api_game_json(req, row, now, false));
   return CAIRN_OK;
 }
 

@@ -1,0 +1,123 @@
+/*
+ * test_bots.c - built-in bot seats (api/bots.c): one person plays a whole
+ * game against bots; a bot that moves first does so as soon as the game
+ * starts; bad bot lists are refused.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+
+static json_t *create_with_bots(struct harness_server *s, const char *token, int seats,
+                                const char *bots, struct harness_response *r)
+{
+  char body[256];
+
+  snprintf(body, sizeof body, "{\"title\":\"himalaya\",\"seats\":%d,\"bots\":%s}", seats, bots);
+  harness_call(s, r, "POST", token, body, "/v1/games");
+  return r->json;
+}
+
+/* Issue "Asynchronous play", 5: "a human versus three bots plays a whole
+ * Himalaya game". */
+static void test_one_person_plays_a_whole_game_against_three_bots(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct harness_response r;
+  char id[64];
+  int moves;
+
+  harness_new_player(s, "soloist", &me);
+  create_with_bots(s, me.token, 4, "[1,2,3]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  assert_string_equal(
+      harness_str(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "player"),
+                  "name"),
+      "Random bot");
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me.token, id, 0), 0);
+  for (moves = 0; moves < 1000; moves++) {
+    json_t *g = harness_get_game(s, me.token, id);
+    json_t *body;
+
+    if (strcmp(harness_str(g, "status"), "finished") == 0) {
+      assert_non_null(json_object_get(g, "result"));
+      json_decref(g);
+      return;
+    }
+    /* Whenever the server answers, the bots have played: it is our turn. */
+    assert_int_equal(json_array_size(json_object_get(g, "to_act")), 1);
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(g, "to_act"), 0)), 0);
+    body = json_pack("{s:O, s:O}", "seq", json_object_get(g, "seq"), "move",
+                     json_array_get(json_object_get(g, "legal"), 0));
+    harness_call_json(s, &r, "POST", me.token, body, "/v1/games/%s/moves", id);
+    HARNESS_EXPECT_STATUS(&r, 200);
+    harness_response_free(&r);
+    json_decref(body);
+    json_decref(g);
+  }
+  fail_msg("the game did not finish");
+}
+
+static void test_bot_moving_first_plays_as_soon_as_the_game_starts(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct harness_response r;
+  char id[64];
+  json_t *g;
+
+  harness_new_player(s, "second", &me);
+  create_with_bots(s, me.token, 2, "[0]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me.token, id, -1), 1);
+  g = harness_get_game(s, me.token, id);
+  assert_int_equal(json_integer_value(json_object_get(g, "seq")), 1);
+  assert_int_equal(json_integer_value(json_array_get(json_object_get(g, "to_act"), 0)), 1);
+  json_decref(g);
+}
+
+static void test_bot_lists_that_leave_no_person_or_repeat_a_seat_are_refused(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct harness_response r;
+
+  harness_new_player(s, "picky", &me);
+  create_with_bots(s, me.token, 2, "[0,1]", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  create_with_bots(s, me.token, 3, "[1,1]", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  create_with_bots(s, me.token, 3, "[7]", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  create_with_bots(s, me.token, 3, "1", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "wrong-type");
+  harness_response_free(&r);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_one_person_plays_a_whole_game_against_three_bots),
+      cmocka_unit_test(test_bot_moving_first_plays_as_soon_as_the_game_starts),
+      cmocka_unit_test(test_bot_lists_that_leave_no_person_or_repeat_a_seat_are_refused),
+  };
+
+  harness_global_init();
+  int rc = cmocka_run_group_tests_name("api/bots", tests, harness_setup, harness_teardown);
+  harness_global_cleanup();
+  return rc;
+}
