@@ -1,0 +1,81 @@
+/*
+ * board.c - the mountain: the one place in the code that holds the board
+ * (heights, the two notches, cliffs and steps as height differences, the
+ * peak tile and the home bases). Everything else asks these functions.
+ *
+ * Source: the height map of "Game set up" and shared/research/game-data.md
+ * section 3 (ppgames' df_everest()). 0 marks the notches r3-4 c1 and c8 (no
+ * tile: off the board). A cliff is an edge whose heights differ by 2 (there
+ * are 16), a step one whose heights differ by 1: "steps are one tile tall,
+ * while cliffs are two tiles tall".
+ */
+#include "engine/everest/state.h"
+
+#include <string.h>
+
+static const int height[EVEREST_ROWS][EVEREST_COLS] = {
+    {1, 1, 1, 1, 1, 1, 1, 1}, {1, 2, 3, 3, 3, 3, 2, 1}, {0, 2, 4, 5, 5, 4, 2, 0},
+    {0, 2, 4, 5, 5, 4, 2, 0}, {1, 2, 3, 3, 3, 3, 2, 1}, {1, 1, 1, 1, 1, 1, 1, 1},
+};
+
+/* Home bases in suit order, "the inside corners marked by the X's":
+ * r2c1, r2c8, r5c8, r5c1 (1-based), matching ppgames' pawn positions. */
+static const int home[EVEREST_MAX_SEATS][2] = {{1, 0}, {1, 7}, {4, 7}, {4, 0}};
+
+static const int step_row[EVEREST_DIRS] = {-1, 0, 1, 0};
+static const int step_col[EVEREST_DIRS] = {0, 1, 0, -1};
+static const char *const dir_name[EVEREST_DIRS] = {"N", "E", "S", "W"};
+
+int everest_cell(int row, int col)
+{
+  if (row < 0 || row >= EVEREST_ROWS || col < 0 || col >= EVEREST_COLS || !height[row][col])
+    return EVEREST_OFF;
+  return row * EVEREST_COLS + col;
+}
+
+int everest_height(int cell)
+{
+  if (cell == EVEREST_OFF)
+    return 0;
+  return height[cell / EVEREST_COLS][cell % EVEREST_COLS];
+}
+
+int everest_neighbour(int cell, int dir)
+{
+  if (cell == EVEREST_OFF)
+    return EVEREST_OFF;
+  return everest_cell(cell / EVEREST_COLS + step_row[dir], cell % EVEREST_COLS + step_col[dir]);
+}
+
+int everest_home(int seat)
+{
+  return everest_cell(home[seat][0], home[seat][1]);
+}
+
+/* "the peak tile": the single fifth-layer tile, cells r3-4 x c4-5. */
+bool everest_on_peak(int cell)
+{
+  return everest_height(cell) == 5;
+}
+
+const char *everest_dir_name(int dir)
+{
+  return dir_name[dir];
+}
+
+int everest_dir_parse(const char *name)
+{
+  int dir;
+
+  for (dir = 0; name && dir < EVEREST_DIRS; dir++)
+    if (strcmp(name, dir_name[dir]) == 0)
+      return dir;
+  return -1;
+}
+
+json_t *everest_cell_json(int cell)
+{
+  if (cell == EVEREST_OFF)
+    return json_null();
+  return json_pack("[i, i]", cell / EVEREST_COLS, cell % EVEREST_COLS);
+}

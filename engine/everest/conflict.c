@@ -1,0 +1,251 @@
+/*
+ * conflict.c - "Executing the plans": whether the actions of one turn
+ * conflict, the dice that decide who orders them, and carrying out a turn
+ * in an order. A turn is a list of items (one per acting yeti, all
+ * snowballs together as one item); round.c builds the turns.
+ *
+ * "Actions by different yeti are considered to be in conflict, if a
+ * different board configuration would result when the actions are
+ * performed sequentially in two different orders." We take the text
+ * literally: every order of the items is carried out on a scratch copy and
+ * the results compared (at most 4! = 24 orders of cheap moves).
+ */
+#include "engine/everest/state.h"
+
+#include <string.h>
+
+#include "engine/everest/rules.h"
+
+static const char *const kind_name[] = {"move", "run", "snowballs"};
+
+json_t *everest_item_json(const struct everest_item *item)
+{
+  if (item->kind == EVEREST_ITEM_SNOWBALLS)
+    return json_pack("{s:s}", "kind", kind_name[item->kind]);
+  return json_pack("{s:s, s:i, s:s, s:i}", "kind", kind_name[item->kind], "seat", item->seat, "dir",
+                   everest_dir_name(item->dir), "mp", item->mp);
+}
+
+/* How an item is named in an order move: the seat, or "snowballs". */
+static json_t *order_token(const struct everest_item *item)
+{
+  if (item->kind == EVEREST_ITEM_SNOWBALLS)
+    return json_string("snowballs");
+  return json_integer(item->seat);
+}
+
+int everest_permutations(int n, int perms[24][EVEREST_MAX_ITEMS])
+{
+  int count = 0, a[EVEREST_MAX_ITEMS], i;
+
+  for (i = 0; i < n; i++)
+    a[i] = i;
+  for (;;) {
+    int j, k, t;
+
+    memcpy(perms[count++], a, sizeof(a));
+    /* next lexicographic permutation */
+    for (j = n - 2; j >= 0 && a[j] > a[j + 1]; j--)
+      ;
+    if (j < 0)
+      break;
+    for (k = n - 1; a[k] < a[j]; k--)
+      ;
+    t = a[j], a[j] = a[k], a[k] = t;
+    for (i = j + 1, k = n - 1; i < k; i++, k--)
+      t = a[i], a[i] = a[k], a[k] = t;
+  }
+  return count;
+}
+
+void everest_apply_turn(const struct everest_state *st, struct everest_yeti *yeti,
+                        const struct everest_item *items, const int *order, int n, json_t *events)
+{
+  int k;
+
+  for (k = 0; k < n; k++) {
+    const struct everest_item *item = &items[order[k]];
+
+    if (item->kind == EVEREST_ITEM_SNOWBALLS) {
+      everest_throw_snowballs(st, yeti, events);
+      continue;
+    }
+    /* A yeti knocked off the board earlier in the order has lost its
+     * unperformed actions, its run included. */
+    if (yeti[item->seat].cell == EVEREST_OFF || yeti[item->seat].cancelled)
+      continue;
+    everest_move_yeti(yeti, st->head.seats, item->seat, item->dir, item->mp,
+                      item->kind == EVEREST_ITEM_RUN ? "run" : "plan", events);
+  }
+}
+
+static bool same_board(const struct everest_yeti *a, const struct everest_yeti *b, int seats)
+{
+  int i;
+
+  /* The board configuration: where each yeti stands, whether it is off the
+   * board with its actions lost, and the damage it took (RULES.md). */
+  for (i = 0; i < seats; i++)
+    if (a[i].cell != b[i].cell || a[i].damage != b[i].damage || a[i].cancelled != b[i].cancelled ||
+        a[i].left_board != b[i].left_board)
+      return false;
+  return true;
+}
+
+bool everest_turn_conflicts(const struct everest_state *st, const struct everest_item *items, int n)
+{
+  int perms[24][EVEREST_MAX_ITEMS];
+  struct everest_yeti first[EVEREST_MAX_SEATS], other[EVEREST_MAX_SEATS];
+  int count, p;
+
+  if (n < 2)
+    return false;
+  count = everest_permutations(n, perms);
+  memcpy(first, st->yeti, sizeof(first));
+  everest_apply_turn(st, first, items, perms[0], n, NULL);
+  for (p = 1; p < count; p++) {
+    memcpy(other, st->yeti, sizeof(other));
+    everest_apply_turn(st, other, items, perms[p], n, NULL);
+    if (!same_board(first, other, st->head.seats))
+      return true;
+  }
+  return false;
+}
+
+/* "all players roll their dice and the player with the high roll gets to
+ * choose the order". Faces rank null < ace < 2 < ... < 5; tied high rollers
+ * roll again until one is highest (RULES.md). Returns the chooser. */
+static int roll_for_order(struct everest_state *st, json_t *rolls)
+{
+  bool in[EVEREST_MAX_SEATS];
+  int seat;
+
+  for (seat = 0; seat < st->head.seats; seat++)
+    in[seat] = true;
+  for (;;) {
+    int value[EVEREST_MAX_SEATS], best = -1, winner = -1, tied = 0;
+    json_t *round = json_array();
+
+    for (seat = 0; seat < st->head.seats; seat++) {
+      if (!in[seat])
+        continue;
+      value[seat] = engine_rng_die(&st->head.rng, EVEREST_DIE_SIDES) - 1;
+      /* [seat, face] pairs: face 0 null .. 5 */
+      json_array_append_new(round, json_pack("[i, i]", seat, value[seat]));
+      if (value[seat] > best)
+        best = value[seat], winner = seat, tied = 1;
+      else if (value[seat] == best)
+        tied++;
+    }
+    json_array_append_new(rolls, round);
+    if (tied == 1)
+      return winner;
+    for (seat = 0; seat < st->head.seats; seat++)
+      if (in[seat] && value[seat] != best)
+        in[seat] = false;
+  }
+}
+
+enum cairn_status everest_begin_turn(struct everest_state *st, const struct everest_item *items,
+                                     int n, bool *decision, json_t *events, struct cairn_error *err)
+{
+  int identity[EVEREST_MAX_ITEMS] = {0, 1, 2, 3};
+  json_t *rolls = NULL, *list = NULL;
+  int i;
+
+  *decision = false;
+  if (n == 0)
+    return CAIRN_OK;
+  /* "No conflict -> no roll": any order gives the same board. */
+  if (!everest_turn_conflicts(st, items, n)) {
+    everest_apply_turn(st, st->yeti, items, identity, n, events);
+    return CAIRN_OK;
+  }
+  rolls = json_array();
+  list = json_array();
+  if (!rolls || !list) {
+    json_decref(rolls);
+    json_decref(list);
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  }
+  memcpy(st->items, items, sizeof(*items) * (size_t)n);
+  st->n_items = n;
+  st->chooser = roll_for_order(st, rolls);
+  for (i = 0; i < n; i++)
+    json_array_append_new(list, everest_item_json(&items[i]));
+  st->phase = EVEREST_PHASE_ORDER;
+  *decision = true;
+  return everest_emit(events,
+                      json_pack("{s:s, s:i, s:i, s:o, s:o, s:i}", "type", "conflict", "round",
+                                st->round, "step", st->step, "items", list, "rolls", rolls,
+                                "chooser", st->chooser),
+                      err);
+}
+
+enum cairn_status everest_choose_order(struct everest_state *st, int seat, const json_t *move,
+                                       json_t *events, struct cairn_error *err)
+{
+  const json_t *list = json_object_get(move, "order");
+  int order[EVEREST_MAX_ITEMS];
+  bool used[EVEREST_MAX_ITEMS] = {false};
+  json_t *chosen;
+  size_t k;
+  int i;
+
+  (void)seat;
+  if (!list)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL, "order is required");
+  if (!json_is_array(list))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "order: expected an array");
+  if (json_array_size(list) != (size_t)st->n_items)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING,
+                      "the order must list all %d conflicting actions once", st->n_items);
+  for (k = 0; k < json_array_size(list); k++) {
+    const json_t *token = json_array_get(list, k);
+    int found = -1;
+
+    if (!json_is_integer(token) && !json_is_string(token))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                        "order[%zu]: a seat number or \"snowballs\"", k);
+    for (i = 0; i < st->n_items; i++) {
+      json_t *want = order_token(&st->items[i]);
+
+      if (json_equal(want, (json_t *)token))
+        found = i;
+      json_decref(want);
+    }
+    if (found < 0 || used[found])
+      return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING,
+                        "order[%zu] is not one of the conflicting actions, or repeats one", k);
+    used[found] = true;
+    order[k] = found;
+  }
+  chosen = json_deep_copy(list);
+  if (everest_emit(events,
+                   json_pack("{s:s, s:i, s:o}", "type", "order-chosen", "seat", st->chooser,
+                             "order", chosen),
+                   err) != CAIRN_OK)
+    return CAIRN_ENOMEM;
+  everest_apply_turn(st, st->yeti, st->items, order, st->n_items, events);
+  st->n_items = 0;
+  st->chooser = -1;
+  st->phase = EVEREST_PHASE_EXEC;
+  return CAIRN_OK;
+}
+
+/* New reference: every order the chooser may give, as complete moves. */
+json_t *everest_order_moves(const struct everest_state *st)
+{
+  int perms[24][EVEREST_MAX_ITEMS];
+  int count = everest_permutations(st->n_items, perms), p, k;
+  json_t *moves = json_array();
+
+  for (p = 0; moves && p < count; p++) {
+    json_t *order = json_array();
+
+    for (k = 0; order && k < st->n_items; k++)
+      json_array_append_new(order, order_token(&st->items[perms[p][k]]));
+    json_array_append_new(moves, json_pack("{s:s, s:o}", "type", "order", "order", order));
+  }
+  return moves;
+}

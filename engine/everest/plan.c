@@ -1,0 +1,185 @@
+/*
+ * plan.c - "Making a Plan for your Yeti": checking a secret plan, keeping
+ * it hidden until every plan is in, and revealing them all at once. What a
+ * plan then does is round.c's business.
+ */
+#include "engine/everest/state.h"
+
+#include <string.h>
+
+#include "engine/everest/rules.h"
+
+enum everest_action everest_action_of(const struct everest_coin *coin)
+{
+  if (coin->suit)
+    return EVEREST_SNOWBALL;
+  return coin->coin == EVEREST_NULL ? EVEREST_ROAR : EVEREST_MOVE;
+}
+
+const struct everest_coin *everest_step_coin(const struct everest_state *st,
+                                             const struct everest_yeti *yeti, int seat, int step)
+{
+  const struct everest_seat *p = &st->seat[seat];
+
+  if (step >= p->plan_len || yeti[seat].cancelled || yeti[seat].cell == EVEREST_OFF)
+    return NULL;
+  return &p->plan[step];
+}
+
+/* A seat owes a plan when its yeti is on the mountain and has a coin to
+ * plan with; a yeti off the board or with every coin set aside is dazed
+ * for the whole round (RULES.md). */
+bool everest_owes_plan(const struct everest_state *st, int seat)
+{
+  return st->phase == EVEREST_PHASE_PLAN && !st->seat[seat].planned &&
+         st->yeti[seat].cell != EVEREST_OFF && everest_available(st, seat) > 0;
+}
+
+json_t *everest_plan_json(const struct everest_seat *p)
+{
+  json_t *list = json_array();
+  int i;
+
+  for (i = 0; list && i < p->plan_len; i++)
+    json_array_append_new(list, json_pack("{s:i, s:s, s:s}", "coin", p->plan[i].coin, "face",
+                                          p->plan[i].suit ? "suit" : "value", "dir",
+                                          everest_dir_name(p->plan[i].dir)));
+  return list;
+}
+
+static enum cairn_status parse_coin(const json_t *item, int index, struct everest_coin *out,
+                                    struct cairn_error *err)
+{
+  const char *key;
+  const json_t *value;
+  const json_t *coin = json_object_get(item, "coin");
+  const json_t *face = json_object_get(item, "face");
+  const json_t *dir = json_object_get(item, "dir");
+
+  if (!json_is_object(item))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "plan[%d]: expected an object", index);
+  json_object_foreach((json_t *)item, key, value)
+  {
+    if (strcmp(key, "coin") && strcmp(key, "face") && strcmp(key, "dir"))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
+                        "plan[%d]: unknown field %s", index, key);
+  }
+  if (!coin || !face || !dir)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL,
+                      "plan[%d]: coin, face and dir are required", index);
+  if (!json_is_integer(coin) || !json_is_string(face) || !json_is_string(dir))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "plan[%d]: coin is an integer, face and dir are strings", index);
+  if (json_integer_value(coin) < 0 || json_integer_value(coin) >= EVEREST_COINS)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "plan[%d]: coin is 0 (null) to 5", index);
+  out->coin = (int)json_integer_value(coin);
+  if (strcmp(json_string_value(face), "value") == 0)
+    out->suit = false;
+  else if (strcmp(json_string_value(face), "suit") == 0)
+    out->suit = true;
+  else
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "plan[%d]: face is \"value\" or \"suit\"", index);
+  out->dir = everest_dir_parse(json_string_value(dir));
+  if (out->dir < 0)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL, "plan[%d]: dir is N, E, S or W",
+                      index);
+  return CAIRN_OK;
+}
+
+static enum cairn_status reveal(struct everest_state *st, json_t *events, struct cairn_error *err)
+{
+  json_t *plans = json_array();
+  enum cairn_status status;
+  int seat;
+
+  for (seat = 0; plans && seat < st->head.seats; seat++)
+    json_array_append_new(plans, everest_plan_json(&st->seat[seat]));
+  /* "After all of the plans are finished the players expose them for all
+   * to see." */
+  status = everest_emit(
+      events,
+      json_pack("{s:s, s:i, s:o}", "type", "plans-revealed", "round", st->round, "plans", plans),
+      err);
+  if (status != CAIRN_OK)
+    return status;
+  st->phase = EVEREST_PHASE_EXEC;
+  st->step = 0;
+  st->stage = EVEREST_STAGE_ROARS;
+  return CAIRN_OK;
+}
+
+enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const json_t *move,
+                                      json_t *events, bool *pending, struct cairn_error *err)
+{
+  struct everest_seat *p = &st->seat[seat];
+  struct everest_coin plan[EVEREST_PLAN_LEN];
+  const json_t *list = json_object_get(move, "plan");
+  int want = everest_available(st, seat);
+  unsigned used = 0;
+  enum cairn_status status;
+  size_t i, n;
+  int other;
+
+  if (!list)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL, "plan is required");
+  if (!json_is_array(list))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "plan: expected an array");
+  n = json_array_size(list);
+  if (n > EVEREST_PLAN_LEN)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "plan: at most three coins, not %zu", n);
+  for (i = 0; i < n; i++) {
+    status = parse_coin(json_array_get(list, i), (int)i, &plan[i], err);
+    if (status != CAIRN_OK)
+      return status;
+  }
+  if (want > EVEREST_PLAN_LEN)
+    want = EVEREST_PLAN_LEN;
+  /* "If you have enough coins to plan three actions, then you must use
+   * three coins." With fewer, "make a plan as long as possible". */
+  if ((int)n != want)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
+                      "the plan must use %d coins, not %zu", want, n);
+  for (i = 0; i < n; i++) {
+    unsigned bit = 1u << plan[i].coin;
+
+    if (p->aside & bit)
+      return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
+                        "coin %d is set aside by damage", plan[i].coin);
+    if (used & bit)
+      return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
+                        "coin %d is used twice; each coin is one action", plan[i].coin);
+    used |= bit;
+  }
+  memcpy(p->plan, plan, sizeof(plan));
+  p->plan_len = (int)n;
+  p->planned = true;
+  /* Seen only by the submitter until the game ends. */
+  status =
+      everest_emit(events,
+                   json_pack("{s:s, s:i, s:i, s:o, s:[i]}", "type", "plan-submitted", "seat", seat,
+                             "round", st->round, "plan", everest_plan_json(p), "private_to", seat),
+                   err);
+  if (status != CAIRN_OK)
+    return status;
+  for (other = 0; other < st->head.seats; other++)
+    if (everest_owes_plan(st, other)) {
+      *pending = true;
+      return CAIRN_OK;
+    }
+  *pending = false;
+  status = reveal(st, events, err);
+  if (status != CAIRN_OK)
+    return status;
+  return everest_advance(st, events, err);
+}
+
+/* The round machine reveals on its own when nobody owes a plan. */
+enum cairn_status everest_reveal_plans(struct everest_state *st, json_t *events,
+                                       struct cairn_error *err)
+{
+  return reveal(st, events, err);
+}

@@ -1,0 +1,120 @@
+/*
+ * view.c - what each viewer may see, the result, and the canonical
+ * serialisation. The only secrets in Everest are the plans and the
+ * end-of-round choices of the seats that have submitted them while others
+ * still owe theirs; a seat sees its own, nobody sees anyone else's until
+ * the reveal (ENGINE_OMNISCIENT sees everything, for the finished-game
+ * audit and for serialize).
+ */
+#include "engine/everest/state.h"
+
+static const char *const phase_name[] = {"plan", "order", "heal", "exec", "over"};
+static const char *const stage_name[] = {"roars", "actions", "next"};
+
+static json_t *coin_list(unsigned mask)
+{
+  json_t *list = json_array();
+  int coin;
+
+  for (coin = 0; list && coin < EVEREST_COINS; coin++)
+    if (mask & (1u << coin))
+      json_array_append_new(list, json_integer(coin));
+  return list;
+}
+
+static json_t *board_json(void)
+{
+  json_t *rows = json_array();
+  int r, c;
+
+  for (r = 0; rows && r < EVEREST_ROWS; r++) {
+    json_t *row = json_array();
+
+    for (c = 0; row && c < EVEREST_COLS; c++)
+      json_array_append_new(row, json_integer(everest_height(everest_cell(r, c))));
+    json_array_append_new(rows, row);
+  }
+  return rows;
+}
+
+static json_t *seat_json(const struct everest_state *st, int seat, int viewer, bool all)
+{
+  const struct everest_seat *p = &st->seat[seat];
+  const struct everest_yeti *y = &st->yeti[seat];
+  bool mine = all || viewer == seat;
+  json_t *obj =
+      json_pack("{s:i, s:o, s:o, s:o, s:o, s:i, s:b, s:b, s:b, s:b, s:b}", "seat", seat, "at",
+                everest_cell_json(y->cell), "home", everest_cell_json(everest_home(seat)), "coins",
+                coin_list(((1u << EVEREST_COINS) - 1) & ~p->aside), "aside", coin_list(p->aside),
+                "damage", y->damage, "cancelled", y->cancelled, "left_board", y->left_board,
+                "planned", p->planned, "heal_owed", p->heal_owed, "heal_decided", p->heal_decided);
+
+  if (!obj)
+    return NULL;
+  /* Plans: one's own always; everybody's once revealed (any phase after
+   * planning). An unsubmitted plan is empty anyway. */
+  if (mine || st->phase != EVEREST_PHASE_PLAN)
+    json_object_set_new(obj, "plan", everest_plan_json(p));
+  /* End-of-round choices: hidden until all are in; they take effect at
+   * once, after which the fields are reset for the next round. */
+  if (mine || st->phase != EVEREST_PHASE_HEAL) {
+    json_object_set_new(obj, "heal", json_boolean(p->heal));
+    json_object_set_new(obj, "set_aside", coin_list(p->set_aside));
+  }
+  if (p->running || all) {
+    json_object_set_new(obj, "running", json_boolean(p->running));
+    json_object_set_new(obj, "run_dir", json_integer(p->run_dir));
+    json_object_set_new(obj, "run_mp", json_integer(p->run_mp));
+  }
+  if (all)
+    json_object_set_new(obj, "roared_back", json_boolean(p->roared_back));
+  return obj;
+}
+
+static json_t *position(const struct everest_state *st, int viewer, bool all)
+{
+  json_t *seats = json_array(), *items = json_array(), *obj;
+  int seat, i;
+
+  for (seat = 0; seats && seat < st->head.seats; seat++)
+    json_array_append_new(seats, seat_json(st, seat, viewer, all));
+  for (i = 0; items && i < st->n_items; i++)
+    json_array_append_new(items, everest_item_json(&st->items[i]));
+  obj = json_pack("{s:i, s:i, s:s, s:i, s:s, s:o, s:o, s:o, s:o, s:o, s:b}", "round", st->round,
+                  "round_cap", st->round_cap, "phase", phase_name[st->phase], "step", st->step,
+                  "stage", stage_name[st->stage], "peak_holder",
+                  st->peak_holder >= 0 ? json_integer(st->peak_holder) : json_null(), "chooser",
+                  st->chooser >= 0 ? json_integer(st->chooser) : json_null(), "conflict", items,
+                  "seats", seats, "winner",
+                  st->winner >= 0 ? json_integer(st->winner) : json_null(), "capped", st->capped);
+  return obj;
+}
+
+json_t *everest_view(const struct engine_game *game, int viewer)
+{
+  const struct everest_state *st = (const struct everest_state *)game;
+  json_t *obj = position(st, viewer, viewer == ENGINE_OMNISCIENT);
+
+  /* The heights are fixed, but a client needs them to draw the mountain. */
+  if (obj)
+    json_object_set_new(obj, "heights", board_json());
+  return obj;
+}
+
+json_t *everest_result(const struct engine_game *game)
+{
+  const struct everest_state *st = (const struct everest_state *)game;
+
+  if (st->phase != EVEREST_PHASE_OVER)
+    return NULL;
+  if (st->capped)
+    return json_pack("{s:[], s:s, s:i}", "winners", "reason", "round-cap", "rounds", st->round);
+  return json_pack("{s:[i], s:s, s:i}", "winners", st->winner, "reason", "peak", "rounds",
+                   st->round);
+}
+
+json_t *everest_serialize(const struct engine_game *game)
+{
+  /* Every field of struct everest_state appears once, secrets included. */
+  return position((const struct everest_state *)game, ENGINE_OMNISCIENT, true);
+}

@@ -1,0 +1,331 @@
+/*
+ * test_everest_game.c - a 4-player game of Everest (piecepack) over HTTP:
+ * the title in the catalog, secret plans (pending at one seq, hidden from
+ * other seats and spectators in views and the log, revealed together),
+ * plans built from the compact `legal` descriptor, conflicts and end-of-
+ * round choices from full lists, played to the end (the engine's round
+ * cap keeps it short), then the finished game's public seed and log.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/api/harness.h"
+
+#define TITLE     "everest-piecepack"
+#define SEATS     4
+#define MAX_POSTS 3000
+
+struct played {
+  bool started;
+  bool finished;
+  struct harness_player players[SEATS];
+  char id[64];
+  long posts;
+};
+
+static struct played game;
+
+/* True when the JSON text of `j` contains `needle`. */
+static bool mentions(const json_t *j, const char *needle)
+{
+  char *text = harness_dump(j);
+  bool found = text && strstr(text, needle) != NULL;
+
+  free(text);
+  return found;
+}
+
+/* A plan built from the compact descriptor
+ * {"type":"plan-options","coins":[...],"length":n,"faces":[...],"directions":[...]}:
+ * `length` distinct coins in a random order, a random face and direction
+ * for each. New reference. */
+static json_t *plan_from(const json_t *options, struct harness_rng *rng)
+{
+  const json_t *coins = json_object_get(options, "coins");
+  const json_t *faces = json_object_get(options, "faces");
+  const json_t *dirs = json_object_get(options, "directions");
+  long pool[6];
+  size_t n = json_array_size(coins), i;
+  long length = harness_int(options, "length");
+  json_t *plan = json_array();
+
+  assert_true(n <= 6 && (size_t)length <= n);
+  for (i = 0; i < n; i++)
+    pool[i] = (long)json_integer_value(json_array_get(coins, i));
+  for (i = 0; i < (size_t)length; i++) {
+    size_t k = i + (size_t)harness_rng_below(rng, n - i);
+    long t = pool[i];
+
+    pool[i] = pool[k];
+    pool[k] = t;
+    json_array_append_new(
+        plan,
+        json_pack("{s:i, s:O, s:O}", "coin", (int)pool[i], "face",
+                  json_array_get(faces, harness_rng_below(rng, json_array_size(faces))), "dir",
+                  json_array_get(dirs, harness_rng_below(rng, json_array_size(dirs)))));
+  }
+  return json_pack("{s:s, s:o}", "type", "plan", "plan", plan);
+}
+
+/* A move for the seat whose game resource (with `legal`) is `mine`. */
+static json_t *choose(const json_t *mine, struct harness_rng *rng)
+{
+  const json_t *legal = json_object_get(mine, "legal");
+  const json_t *first = json_array_get(legal, 0);
+
+  assert_true(json_array_size(legal) > 0);
+  if (strcmp(harness_str(first, "type"), "plan-options") == 0) {
+    assert_int_equal(json_array_size(legal), 1);
+    return plan_from(first, rng);
+  }
+  return json_incref(json_array_get(legal, harness_rng_below(rng, json_array_size(legal))));
+}
+
+/* While the game runs, no one but `seat` sees its unrevealed plan: the
+ * other seats' and the spectator's views carry no "plan" for it, and their
+ * logs no plan-submitted event of another seat. */
+static void check_plan_hidden(struct harness_server *s, int seat)
+{
+  int viewer;
+
+  for (viewer = -1; viewer < SEATS; viewer++) {
+    const char *token = viewer < 0 ? NULL : game.players[viewer].token;
+    json_t *g, *log, *e;
+    size_t i;
+
+    if (viewer == seat)
+      continue;
+    g = harness_get_game(s, token, game.id);
+    if (strcmp(harness_str(json_object_get(g, "view"), "phase"), "plan") == 0)
+      assert_null(json_object_get(
+          json_array_get(json_object_get(json_object_get(g, "view"), "seats"), (size_t)seat),
+          "plan"));
+    json_decref(g);
+    log = harness_get_log(s, token, game.id, 0);
+    json_array_foreach(json_object_get(log, "events"), i, e)
+    {
+      const json_t *ev = json_object_get(e, "event");
+
+      if (strcmp(harness_str(ev, "type"), "plan-submitted") == 0)
+        assert_int_equal(harness_int(ev, "seat"), viewer);
+    }
+    json_decref(log);
+  }
+}
+
+/* The title is in the catalog with 2 to 4 seats. */
+static void test_everest_is_listed_with_two_to_four_seats(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_response r;
+  json_t *t;
+  size_t i;
+  bool found = false;
+
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/titles");
+  HARNESS_EXPECT_JSON(&r, 200);
+  json_array_foreach(r.json, i, t)
+  {
+    if (strcmp(harness_str(t, "id"), TITLE) != 0)
+      continue;
+    found = true;
+    assert_string_equal(harness_str(t, "name"), "Everest (piecepack)");
+    assert_int_equal(harness_int(t, "min_seats"), 2);
+    assert_int_equal(harness_int(t, "max_seats"), 4);
+    assert_string_equal(harness_str(t, "rules_version"), "everest-1");
+  }
+  if (!found)
+    harness_fail_response(&r, __FILE__, __LINE__, "%s is not in the catalog", TITLE);
+  harness_response_free(&r);
+}
+
+/* Four players join; every seat owes a plan at once, and legal is the
+ * compact descriptor. A bad option is refused when the game is created. */
+static void test_four_players_join_and_all_owe_plans(void **state)
+{
+  struct harness_server *s = *state;
+  static const char *const names[SEATS] = {"Ang", "Pemba", "Dawa", "Mingma"};
+  struct harness_response r;
+  json_t *created, *g;
+  int seat;
+
+  harness_call(s, &r, "POST", NULL, "{\"name\":\"Host\"}", "/v1/players");
+  HARNESS_EXPECT_JSON(&r, 201);
+  {
+    const char *host = harness_str(r.json, "token");
+    struct harness_response bad;
+
+    harness_call(s, &bad, "POST", host,
+                 "{\"title\":\"" TITLE "\",\"seats\":4,\"options\":{\"round_cap\":0}}",
+                 "/v1/games");
+    HARNESS_EXPECT_PROBLEM(&bad, 400, "bad-value");
+    harness_response_free(&bad);
+  }
+  harness_response_free(&r);
+  for (seat = 0; seat < SEATS; seat++)
+    harness_new_player(s, names[seat], &game.players[seat]);
+  created = harness_new_game(s, game.players[0].token, TITLE, SEATS, "{\"round_cap\":8}");
+  snprintf(game.id, sizeof game.id, "%s", harness_game_id(created));
+  json_decref(created);
+  for (seat = 0; seat < SEATS; seat++)
+    assert_int_equal(harness_join(s, game.players[seat].token, game.id, seat), seat);
+  g = harness_get_game(s, game.players[2].token, game.id);
+  assert_string_equal(harness_str(g, "status"), "active");
+  assert_int_equal(json_array_size(json_object_get(g, "to_act")), SEATS);
+  assert_string_equal(harness_str(json_array_get(json_object_get(g, "legal"), 0), "type"),
+                      "plan-options");
+  json_decref(g);
+  game.started = true;
+}
+
+/* A plan is pending at the same seq and hidden from everyone else; a
+ * malformed or short plan is refused; the last plan reveals all four. */
+static void test_plans_are_secret_until_all_are_in(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_rng rng = {.state = 7};
+  struct harness_response r;
+  json_t *g, *move, *log;
+  long seq;
+  int seat;
+
+  if (!game.started)
+    skip();
+  g = harness_get_game(s, NULL, game.id);
+  seq = harness_int(g, "seq");
+  json_decref(g);
+
+  move = json_pack("{s:s, s:[{s:i, s:s, s:s}]}", "type", "plan", "plan", "coin", 1, "face", "value",
+                   "dir", "N");
+  harness_post_move(s, &r, game.players[0].token, game.id, seq, move);
+  HARNESS_EXPECT_PROBLEM(&r, 422, "illegal-move");
+  assert_string_equal(harness_str(r.json, "rule"),
+                      "everest-piecepack: Making a Plan for your Yeti");
+  harness_response_free(&r);
+  json_decref(move);
+  move = json_pack("{s:s}", "type", "plan-options");
+  harness_post_move(s, &r, game.players[0].token, game.id, seq, move);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-move");
+  harness_response_free(&r);
+  json_decref(move);
+
+  for (seat = 0; seat < SEATS; seat++) {
+    json_t *mine = harness_get_game(s, game.players[seat].token, game.id);
+
+    move = choose(mine, &rng);
+    json_decref(mine);
+    harness_post_move(s, &r, game.players[seat].token, game.id, seq, move);
+    HARNESS_EXPECT_JSON(&r, 200);
+    game.posts++;
+    if (seat < SEATS - 1) {
+      /* pending: the same seq, the submitter leaves to_act */
+      assert_int_equal(harness_int(r.json, "seq"), seq);
+      assert_false(harness_may_act(json_object_get(r.json, "game"), seat));
+      check_plan_hidden(s, seat);
+    } else {
+      assert_int_equal(harness_int(r.json, "seq"), seq + 1);
+    }
+    harness_response_free(&r);
+    json_decref(move);
+  }
+  log = harness_get_log(s, NULL, game.id, 0);
+  assert_true(mentions(log, "plans-revealed"));
+  assert_false(mentions(log, "plan-submitted"));
+  json_decref(log);
+}
+
+/* Play on to the end: plans from the descriptor, orders and end-of-round
+ * choices from the lists, every seat that owes a decision in turn. */
+static void test_whole_game_is_played_to_the_end(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_rng rng = {.state = 2026};
+  json_t *g;
+
+  if (!game.started)
+    skip();
+  for (;;) {
+    json_t *to_act;
+    long seq;
+    int mover;
+
+    g = harness_get_game(s, NULL, game.id);
+    if (strcmp(harness_str(g, "status"), "finished") == 0)
+      break;
+    to_act = json_object_get(g, "to_act");
+    assert_true(json_array_size(to_act) > 0);
+    seq = harness_int(g, "seq");
+    mover = (int)json_integer_value(json_array_get(to_act, 0));
+    json_decref(g);
+    {
+      json_t *mine = harness_get_game(s, game.players[mover].token, game.id);
+      json_t *move = choose(mine, &rng);
+      struct harness_response r;
+      bool planning = strcmp(harness_str(json_object_get(mine, "view"), "phase"), "plan") == 0;
+
+      json_decref(mine);
+      harness_post_move(s, &r, game.players[mover].token, game.id, seq, move);
+      HARNESS_EXPECT_JSON(&r, 200);
+      if (planning && harness_int(r.json, "seq") == seq && game.posts % 5 == 0)
+        check_plan_hidden(s, mover);
+      harness_response_free(&r);
+      json_decref(move);
+    }
+    if (++game.posts > MAX_POSTS)
+      fail_msg("still running after %ld moves", game.posts);
+  }
+  assert_non_null(json_object_get(g, "result"));
+  assert_true(json_is_array(json_object_get(json_object_get(g, "result"), "winners")));
+  assert_non_null(json_object_get(g, "seed"));
+  print_message("everest over HTTP: %ld moves, %s\n", game.posts,
+                harness_str(json_object_get(g, "result"), "reason"));
+  json_decref(g);
+  game.finished = true;
+}
+
+/* Once finished, the log hides nothing: every plan-submitted event is
+ * there for everyone. */
+static void test_finished_game_shows_every_plan(void **state)
+{
+  struct harness_server *s = *state;
+  json_t *log;
+
+  if (!game.finished)
+    skip();
+  log = harness_get_log(s, NULL, game.id, 0);
+  assert_true(mentions(log, "plan-submitted"));
+  json_decref(log);
+}
+
+static int release(void **state)
+{
+  memset(&game, 0, sizeof game);
+  return harness_teardown(state);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_everest_is_listed_with_two_to_four_seats),
+      cmocka_unit_test(test_four_players_join_and_all_owe_plans),
+      cmocka_unit_test(test_plans_are_secret_until_all_are_in),
+      cmocka_unit_test(test_whole_game_is_played_to_the_end),
+      cmocka_unit_test(test_finished_game_shows_every_plan),
+  };
+  int failed;
+
+  if (sodium_init() < 0)
+    return 1;
+  harness_global_init();
+  failed = cmocka_run_group_tests(tests, harness_setup, release);
+  harness_global_cleanup();
+  return failed;
+}

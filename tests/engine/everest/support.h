@@ -1,0 +1,82 @@
+/*
+ * support.h - helpers shared by the Everest tests: making games, editing a
+ * position directly (the tests' way to build a situation), and driving
+ * moves through engine_apply() with the checks every test repeats.
+ *
+ * Include after the cmocka prelude (stdarg.h, stddef.h, setjmp.h, stdint.h,
+ * cmocka.h).
+ */
+#ifndef TESTS_EVEREST_SUPPORT_H
+#define TESTS_EVEREST_SUPPORT_H
+
+#include <jansson.h>
+
+#include "engine/engine.h"
+#include "engine/everest/rules.h"
+#include "engine/everest/state.h"
+
+/* OUT, caller frees with engine_free: a new game whose seed is `seed` in
+ * the first bytes and zeros elsewhere; round_cap 0 means the default. */
+struct engine_game *es_new(int seats, int seed, int round_cap);
+
+/* Borrowed: the Everest state inside `game`, for editing a position. */
+struct everest_state *es_state(struct engine_game *game);
+
+/* The cell at 0-based row and col (asserts it is on the board). */
+int es_cell(int row, int col);
+
+/* Put seat's yeti at row, col (row -1: off the board). */
+void es_place(struct engine_game *game, int seat, int row, int col);
+
+/* Apply `move` (JSON text) for `seat`, asserting success; *game is replaced
+ * by the new state. New reference: the events, caller decrefs. */
+json_t *es_apply(struct engine_game **game, int seat, const char *move);
+
+/* Submit plans (JSON array texts, NULL for a seat that owes none) for
+ * every seat in seat order. New reference: all events of the last one
+ * (the reveal and the execution). */
+json_t *es_plans(struct engine_game **game, const char *const *plans);
+
+/* Apply `move` for `seat`, asserting it fails with `status`, `code` and
+ * `rule` (NULL for none) and leaves the game unchanged. */
+struct cairn_error es_reject(struct engine_game *game, int seat, const char *move,
+                             enum cairn_status status, const char *code, const char *rule);
+
+/* Borrowed from `events`: the nth (0-based) event of `type`, or NULL. */
+json_t *es_event(json_t *events, const char *type, int nth);
+
+/* How many events of `type` there are. */
+int es_count(json_t *events, const char *type);
+
+/* An integer member of `obj`, failing the test when it is missing. */
+int es_int(const json_t *obj, const char *key);
+
+/* New string, caller frees: engine_serialize_text(game). */
+char *es_text(const struct engine_game *game);
+
+/* True when engine_apply accepts `move` (Borrowed) for `seat`. */
+int es_accepts(const struct engine_game *game, int seat, const json_t *move);
+
+/* Load the dice: the game's next n die rolls show faces[] (0 null, 1 ace,
+ * 2..5), by swapping in a generator seeded so. */
+void es_dice(struct engine_game *game, const int *faces, int n);
+
+/* Take every yeti off the board, so a test can place only the ones it
+ * needs (a yeti off the board owes no plan). */
+void es_quiet(struct engine_game *game);
+
+/* Leave `seat` exactly the coins in `mask` (bit v: coin v), the others set
+ * aside, so its plan is as long as the mask has coins (max 3). */
+void es_coins(struct engine_game *game, int seat, unsigned mask);
+
+/* Borrowed: seat's entry in a view or serialisation object. */
+json_t *es_seat_view(json_t *view, int seat);
+
+/* Give `seat` only coin `coin` and submit the one-coin plan (coin, face
+ * "value"/"suit", dir) for it; seats whose yeti is off the board owe none.
+ * Used to set up one action per yeti: call es_act for each acting seat,
+ * in seat order; the last call resolves the step. New reference: that
+ * call's events. */
+json_t *es_act(struct engine_game **game, int seat, int coin, const char *face, const char *dir);
+
+#endif

@@ -1,0 +1,361 @@
+/*
+ * test_property.c - random games through the public interface: thousands
+ * of 4-player games (and some 2- and 3-player ones), every decision drawn
+ * with engine_sample_move from a local chooser (never the game's
+ * generator), checking that every sampled move is accepted, that every
+ * game ends or reaches the round cap, that a seed and a move log replay to
+ * the same events and state byte for byte, and that no view or visible
+ * event given to a seat or spectator ever holds another seat's unrevealed
+ * plan or end-of-round choice.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define GAMES       2000
+#define ROUND_CAP   10 /* short games keep the binary fast; the engine's cap is 200 */
+#define CLIMB_GAMES 30
+#define CLIMB_CAP   30
+
+static uint64_t next_choice(uint64_t *s)
+{
+  uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+struct log;
+static void play_as(int seats, int seed, uint64_t *chooser, int keep, int climbing, int cap,
+                    struct log *log);
+
+struct log {
+  json_t *moves;  /* [[seat, move], ...] */
+  json_t *events; /* one array per move */
+  char *final;
+  int won;
+  int conflicts;
+};
+
+/* No seat or spectator sees a secret of another seat: the plan of a seat
+ * that has submitted while others still owe theirs, or an end-of-round
+ * choice before all are in. */
+static void check_views(struct engine_game *game)
+{
+  const struct everest_state *st = es_state(game);
+  int viewer, seat;
+
+  for (viewer = ENGINE_SPECTATOR; viewer < game->seats; viewer++) {
+    json_t *view = everest_module.view(game, viewer);
+    json_t *seats = json_object_get(view, "seats");
+
+    assert_non_null(view);
+    for (seat = 0; seat < game->seats; seat++) {
+      json_t *s = json_array_get(seats, (size_t)seat);
+
+      if (seat == viewer)
+        continue;
+      if (st->phase == EVEREST_PHASE_PLAN)
+        assert_null(json_object_get(s, "plan"));
+      if (st->phase == EVEREST_PHASE_HEAL) {
+        assert_null(json_object_get(s, "heal"));
+        assert_null(json_object_get(s, "set_aside"));
+      }
+    }
+    json_decref(view);
+  }
+}
+
+/* Private events are addressed to their author alone. */
+static void check_events(const json_t *events, int seats, int seat, bool pending)
+{
+  size_t i;
+  const json_t *ev;
+
+  json_array_foreach(events, i, ev)
+  {
+    const char *type = json_string_value(json_object_get(ev, "type"));
+    const json_t *to = json_object_get(ev, "private_to");
+
+    assert_non_null(type);
+    if (strcmp(type, "plan-submitted") == 0 || strcmp(type, "heal-chosen") == 0) {
+      assert_int_equal(json_array_size(to), 1);
+      assert_int_equal(json_integer_value(json_array_get(to, 0)), seat);
+      assert_false(engine_event_visible(ev, ENGINE_SPECTATOR, false));
+      for (int other = 0; other < seats; other++)
+        assert_int_equal(engine_event_visible(ev, other, false), other == seat);
+    } else {
+      assert_null(to);
+      /* a pending step reveals nothing public */
+      assert_false(pending);
+    }
+  }
+}
+
+/* How far a cell is from the peak tile, in squares. */
+static int peak_distance(int cell)
+{
+  int r = cell / EVEREST_COLS, c = cell % EVEREST_COLS;
+  int dr = r < 2 ? 2 - r : r > 3 ? r - 3 : 0, dc = c < 3 ? 3 - c : c > 4 ? c - 4 : 0;
+
+  return cell == EVEREST_OFF ? 20 : dr + dc;
+}
+
+/* A climbing player: among a dozen sampled plans, the one whose moves
+ * (tried alone on the current board) end nearest the peak; never heals
+ * when it may stay. Only its choice differs from a random player's. */
+static json_t *climb(struct engine_game *game, int seat, uint64_t *chooser)
+{
+  const struct everest_state *st = es_state(game);
+  json_t *best = NULL, *legal;
+  int best_score = 1000, k;
+  size_t i;
+
+  if (st->phase == EVEREST_PHASE_HEAL) {
+    json_t *move;
+
+    legal = everest_module.legal_moves(game, seat);
+    json_array_foreach(legal, i, move)
+    {
+      if (json_is_false(json_object_get(move, "heal"))) {
+        best = json_incref(move);
+        break;
+      }
+    }
+    json_decref(legal);
+    return best ? best : engine_sample_move(game, seat, next_choice(chooser));
+  }
+  if (st->phase != EVEREST_PHASE_PLAN)
+    return engine_sample_move(game, seat, next_choice(chooser));
+  for (k = 0; k < 12; k++) {
+    json_t *move = engine_sample_move(game, seat, next_choice(chooser));
+    struct everest_yeti yeti[EVEREST_MAX_SEATS];
+    json_t *coin;
+    int score;
+
+    memcpy(yeti, st->yeti, sizeof(yeti));
+    json_array_foreach(json_object_get(move, "plan"), i, coin)
+    {
+      const char *face = json_string_value(json_object_get(coin, "face"));
+      int value = (int)json_integer_value(json_object_get(coin, "coin"));
+
+      if (strcmp(face, "value") == 0 && value > 0)
+        everest_move_yeti(yeti, game->seats, seat,
+                          everest_dir_parse(json_string_value(json_object_get(coin, "dir"))), value,
+                          "plan", NULL);
+    }
+    score = peak_distance(yeti[seat].cell) * 10 + yeti[seat].damage;
+    if (score < best_score) {
+      json_decref(best);
+      best = move;
+      best_score = score;
+    } else {
+      json_decref(move);
+    }
+  }
+  return best;
+}
+
+static void play(int seats, int seed, uint64_t *chooser, int keep, struct log *log)
+{
+  play_as(seats, seed, chooser, keep, 0, ROUND_CAP, log);
+}
+
+static void play_as(int seats, int seed, uint64_t *chooser, int keep, int climbing, int cap,
+                    struct log *log)
+{
+  struct engine_game *game = es_new(seats, seed, cap);
+  long moves = 0;
+  json_t *result;
+
+  memset(log, 0, sizeof(*log));
+  log->moves = keep ? json_array() : NULL;
+  log->events = keep ? json_array() : NULL;
+  while (!engine_is_over(game)) {
+    int to_act[ENGINE_MAX_SEATS], n, seat, other;
+    struct engine_game *next = NULL;
+    json_t *move, *events = NULL, *legal;
+    struct cairn_error err = {0};
+    uint32_t seq = game->seq;
+
+    n = everest_module.to_act(game, to_act);
+    assert_true(n > 0);
+    if (keep || moves % 7 == 0)
+      check_views(game);
+    seat = to_act[next_choice(chooser) % (uint64_t)n];
+    /* legal is empty for seats that may not act (checked on every fifth
+     * move, for time) */
+    for (other = 0; moves % 5 == 0 && other < seats; other++) {
+      legal = everest_module.legal_moves(game, other);
+      assert_int_equal(json_array_size(legal) > 0, engine_may_act(game, other));
+      json_decref(legal);
+    }
+    move = climbing ? climb(game, seat, chooser)
+                    : engine_sample_move(game, seat, next_choice(chooser));
+    assert_non_null(move);
+    if (engine_apply(game, seat, move, &next, &events, &err) != CAIRN_OK)
+      fail_msg("seed %d: a sampled move was refused: %s", seed, err.detail);
+    check_events(events, seats, seat, next->seq == seq);
+    log->conflicts += es_count(events, "conflict");
+    if (keep) {
+      json_array_append_new(log->moves, json_pack("[i, O]", seat, move));
+      json_array_append_new(log->events, events);
+    } else {
+      json_decref(events);
+    }
+    json_decref(move);
+    engine_free(game);
+    game = next;
+    if (++moves > 100L * cap * seats)
+      fail_msg("seed %d, %d seats: still running after %ld moves", seed, seats, moves);
+  }
+  assert_int_equal(everest_module.to_act(game, (int[ENGINE_MAX_SEATS]){0}), 0);
+  result = everest_module.result(game);
+  assert_non_null(result);
+  log->won = json_array_size(json_object_get(result, "winners")) == 1;
+  if (!log->won)
+    assert_string_equal(json_string_value(json_object_get(result, "reason")), "round-cap");
+  json_decref(result);
+  log->final = es_text(game);
+  engine_free(game);
+}
+
+static void replay(int seats, int seed, int cap, const struct log *log)
+{
+  struct engine_game *game = es_new(seats, seed, cap);
+  const json_t *entry;
+  size_t i;
+  char *final;
+
+  json_array_foreach(log->moves, i, entry)
+  {
+    struct engine_game *next = NULL;
+    json_t *events = NULL;
+    int seat = (int)json_integer_value(json_array_get(entry, 0));
+
+    assert_int_equal(engine_apply(game, seat, json_array_get(entry, 1), &next, &events, NULL),
+                     CAIRN_OK);
+    assert_true(json_equal(events, json_array_get(log->events, i)));
+    json_decref(events);
+    engine_free(game);
+    game = next;
+  }
+  final = es_text(game);
+  assert_string_equal(final, log->final);
+  free(final);
+  engine_free(game);
+}
+
+static void free_log(struct log *log)
+{
+  json_decref(log->moves);
+  json_decref(log->events);
+  free(log->final);
+}
+
+/* Thousands of random games: mostly 4 players ("4 is the designed game"),
+ * every 10th game with 2 or 3. Every 10th game is replayed. */
+static void test_random_games_end_and_replay(void **state)
+{
+  uint64_t chooser = 2026;
+  int i, won = 0, conflicts = 0;
+
+  for (i = 0; i < GAMES; i++) {
+    struct log log;
+    int seats = i % 10 == 3 ? 2 : i % 10 == 7 ? 3 : 4;
+
+    play(seats, i + 1, &chooser, i % 10 == 0, &log);
+    won += log.won;
+    conflicts += log.conflicts;
+    if (log.moves)
+      replay(seats, i + 1, ROUND_CAP, &log);
+    free_log(&log);
+  }
+  print_message("everest: %d random games, %d won on the peak, %d conflicts\n", GAMES, won,
+                conflicts);
+  assert_true(conflicts > 0);
+}
+
+/* Players who climb do reach the peak and hold it: "A yeti wins the game
+ * if it starts a round as the sole occupant of the peak tile and is still
+ * the sole occupant at the end of the round." Those games replay too. */
+static void test_climbing_games_are_won_on_the_peak(void **state)
+{
+  uint64_t chooser = 77;
+  int i, won = 0;
+
+  for (i = 0; i < CLIMB_GAMES; i++) {
+    struct log log;
+
+    play_as(4, 90000 + i, &chooser, 1, 1, CLIMB_CAP, &log);
+    won += log.won;
+    replay(4, 90000 + i, CLIMB_CAP, &log);
+    free_log(&log);
+  }
+  print_message("everest: %d climbing games, %d won on the peak\n", CLIMB_GAMES, won);
+  assert_true(won > 0);
+}
+
+/* The same seed and the same choices give the same game twice. */
+static void test_same_seed_and_moves_give_the_same_game(void **state)
+{
+  uint64_t a = 7, b = 7;
+  struct log first, second;
+
+  play(4, 4242, &a, 1, &first);
+  play(4, 4242, &b, 1, &second);
+  assert_true(json_equal(first.moves, second.moves));
+  assert_true(json_equal(first.events, second.events));
+  assert_string_equal(first.final, second.final);
+  free_log(&first);
+  free_log(&second);
+}
+
+/* Without the test's short cap, random games stop at the engine's own
+ * round cap of 200 (RULES.md "Round cap"). */
+static void test_default_round_cap_ends_random_games(void **state)
+{
+  struct engine_game *game = es_new(4, 99, 0);
+  uint64_t chooser = 5;
+  json_t *result;
+
+  assert_int_equal(es_state(game)->round_cap, EVEREST_DEFAULT_ROUND_CAP);
+  while (!engine_is_over(game)) {
+    int to_act[ENGINE_MAX_SEATS];
+    int n = everest_module.to_act(game, to_act);
+    int seat = to_act[next_choice(&chooser) % (uint64_t)n];
+    json_t *move = engine_sample_move(game, seat, next_choice(&chooser)), *events = NULL;
+    struct engine_game *next = NULL;
+
+    assert_int_equal(engine_apply(game, seat, move, &next, &events, NULL), CAIRN_OK);
+    json_decref(move);
+    json_decref(events);
+    engine_free(game);
+    game = next;
+  }
+  result = everest_module.result(game);
+  assert_true(es_state(game)->round <= EVEREST_DEFAULT_ROUND_CAP);
+  json_decref(result);
+  engine_free(game);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_random_games_end_and_replay),
+      cmocka_unit_test(test_climbing_games_are_won_on_the_peak),
+      cmocka_unit_test(test_same_seed_and_moves_give_the_same_game),
+      cmocka_unit_test(test_default_round_cap_ends_random_games),
+  };
+
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
