@@ -260,6 +260,8 @@ enum cairn_status api_takeback_accept(struct api_request *, struct api_response 
 enum cairn_status api_takeback_decline(struct api_request *, struct api_response *,
                                        struct cairn_error *);
 enum cairn_status api_static_get(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_players_my_games(struct api_request *, struct api_response *,
+                                       struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,

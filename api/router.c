@@ -16,6 +16,7 @@ struct route {
 
 static const struct route routes[] = {
     {"POST", "/v1/players", api_players_create, 0},
+    {"GET", "/v1/players/me/games", api_players_my_games, 0},
     {"GET", "/v1/titles", api_titles_list, 0},
     {"POST", "/v1/games", api_games_create, 0},
     {"GET", "/v1/games/*", api_games_get, 0},

@@ -70,6 +70,7 @@ struct db_game {
   char seat_name[ENGINE_MAX_SEATS][DB_NAME_MAX + 1];
   /* the chain hash of the last log row; all zero while there is none */
   uint8_t log_head[DB_HASH_BYTES];
+  int64_t updated_ms; /* ms since the epoch: creation, or the last move */
 };
 
 /* One row of the append-only move log. */
@@ -158,6 +159,13 @@ struct db_ops {
 
   /* Call `cb` with the id of every stored game, oldest first. The ids are
    * read up front, so `cb` may call other slots. */
+  /* Call `cb` with the id of every game in which `player_id` holds a seat,
+   * and that seat. Ids are read up front, so `cb` may call other slots. */
+  enum cairn_status (*player_games)(void *ctx, const char *player_id,
+                                    enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                            int seat, struct cairn_error *err),
+                                    void *arg, struct cairn_error *err);
+
   enum cairn_status (*games_each)(void *ctx,
                                   enum cairn_status (*cb)(void *arg, const char *game_id,
                                                           struct cairn_error *err),

@@ -191,7 +191,7 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
                          "SELECT id, title, rules_version, status, seats, options_json,"
                          " result_json, seed, creator, created_ms, seq, moves,"
                          " (SELECT hash FROM moves m WHERE m.game_id = games.id"
-                         "  AND m.ord = games.moves - 1)"
+                         "  AND m.ord = games.moves - 1), updated_ms"
                          " FROM games WHERE id = ?1",
                          &stmt, err);
   if (st != CAIRN_OK)
@@ -211,6 +211,7 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
     goto cleanup;
   if (sqlite3_column_bytes(stmt, 12) == DB_HASH_BYTES)
     memcpy(out->log_head, sqlite3_column_blob(stmt, 12), DB_HASH_BYTES);
+  out->updated_ms = sqlite3_column_int64(stmt, 13);
   sqlite3_finalize(stmt);
   stmt = NULL;
   st = read_seats(c->db, out, err);
@@ -227,41 +228,85 @@ cleanup:
   return st;
 }
 
-/* Read every game id under the lock, then visit them unlocked. */
-enum cairn_status db_sqlite_games_each(void *ctx,
-                                       enum cairn_status (*cb)(void *arg, const char *game_id,
-                                                               struct cairn_error *err),
-                                       void *arg, struct cairn_error *err)
-{
-  struct db_sqlite *c = ctx;
-  sqlite3_stmt *stmt = NULL;
-  char(*ids)[DB_ID_MAX + 1] = NULL;
-  size_t n = 0, cap = 0, i;
-  enum cairn_status st;
-  int rc;
+/* One (game id, seat) pair of a listing. */
+struct listed {
+  char id[DB_ID_MAX + 1];
+  int seat;
+};
 
+/* Run `sql` (one optional text parameter; columns: game id, then an
+ * optional seat) under the lock and copy every row out, so the callers can
+ * visit them with the lock released. On success *out (free()) holds *n rows. */
+static enum cairn_status list_games(struct db_sqlite *c, const char *sql, const char *param,
+                                    struct listed **out, size_t *n, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  struct listed *rows = NULL;
+  size_t cap = 0;
+  enum cairn_status st;
+  int rc = SQLITE_DONE;
+
+  *n = 0;
   db_sqlite_lock(c);
-  st = db_sqlite_prepare(c->db, "SELECT id FROM games ORDER BY created_ms, id", &stmt, err);
+  st = db_sqlite_prepare(c->db, sql, &stmt, err);
+  if (st == CAIRN_OK && param)
+    sqlite3_bind_text(stmt, 1, param, -1, SQLITE_STATIC);
   while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    if (n == cap) {
-      char(*grown)[DB_ID_MAX + 1] = realloc(ids, (cap ? 2 * cap : 64) * sizeof(*ids));
+    if (*n == cap) {
+      struct listed *grown = realloc(rows, (cap ? 2 * cap : 16) * sizeof(*rows));
 
       if (!grown) {
         st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
         break;
       }
-      ids = grown;
-      cap = cap ? 2 * cap : 64;
+      rows = grown;
+      cap = cap ? 2 * cap : 16;
     }
-    st = db_sqlite_column_copy(stmt, 0, ids[n], sizeof(ids[n]), "listing games", err);
-    n++;
+    st = db_sqlite_column_copy(stmt, 0, rows[*n].id, sizeof(rows[*n].id), "listing games", err);
+    rows[*n].seat = sqlite3_column_count(stmt) > 1 ? sqlite3_column_int(stmt, 1) : -1;
+    (*n)++;
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE)
     st = db_sqlite_fail(c->db, rc, "listing games", err);
   sqlite3_finalize(stmt);
   db_sqlite_unlock(c);
+  if (st != CAIRN_OK) {
+    free(rows);
+    rows = NULL;
+    *n = 0;
+  }
+  *out = rows;
+  return st;
+}
+
+enum cairn_status db_sqlite_games_each(void *ctx,
+                                       enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                               struct cairn_error *err),
+                                       void *arg, struct cairn_error *err)
+{
+  struct listed *rows = NULL;
+  size_t n = 0, i;
+  enum cairn_status st =
+      list_games(ctx, "SELECT id FROM games ORDER BY created_ms, id", NULL, &rows, &n, err);
+
   for (i = 0; st == CAIRN_OK && i < n; i++)
-    st = cb(arg, ids[i], err);
-  free(ids);
+    st = cb(arg, rows[i].id, err);
+  free(rows);
+  return st;
+}
+
+enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,
+                                         enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                                 int seat, struct cairn_error *err),
+                                         void *arg, struct cairn_error *err)
+{
+  struct listed *rows = NULL;
+  size_t n = 0, i;
+  enum cairn_status st = list_games(ctx, "SELECT game_id, seat FROM seats WHERE player_id = ?1",
+                                    player_id, &rows, &n, err);
+
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, rows[i].id, rows[i].seat, err);
+  free(rows);
   return st;
 }

@@ -116,6 +116,10 @@ enum cairn_status db_sqlite_game_import(void *ctx, const struct db_game *game,
                                         const struct db_move *moves, size_t n_moves,
                                         struct cairn_error *err);
 
+enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,
+                                         enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                                 int seat, struct cairn_error *err),
+                                         void *arg, struct cairn_error *err);
 enum cairn_status db_sqlite_games_each(void *ctx,
                                        enum cairn_status (*cb)(void *arg, const char *game_id,
                                                                struct cairn_error *err),

@@ -167,6 +167,7 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   out->moves_load = db_sqlite_moves_load;
   out->game_import = db_sqlite_game_import;
   out->games_each = db_sqlite_games_each;
+  out->player_games = db_sqlite_player_games;
 
 cleanup:
   sqlite3_close(db); /* accepts NULL; also frees the handle a failed open returns */

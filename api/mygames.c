@@ -1,0 +1,119 @@
+/*
+ * mygames.c - GET /v1/players/me/games: the caller's games, the ones
+ * awaiting the caller first (then the nearest deadline, then the most
+ * recently moved), so a bot or a page can show "your turn" at a glance.
+ * Optional filter ?status=open|active|finished.
+ */
+#include "api.h"
+
+#include <microhttpd.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+struct listing {
+  struct api_request *req;
+  const char *status; /* filter, or NULL */
+  json_t *games;      /* borrowed: the list being filled */
+};
+
+static enum cairn_status add_game(void *arg, const char *game_id, int seat, struct cairn_error *err)
+{
+  struct listing *l = arg;
+  struct api_server *server = l->req->server;
+  struct db_game row = {0};
+  const struct engine_game *state = NULL;
+  json_t *to_act = json_array();
+  bool mine = false;
+  int seats[ENGINE_MAX_SEATS];
+  int n = 0, i;
+  enum cairn_status st;
+
+  st = server->db.game_load(server->db.ctx, game_id, &row, err);
+  if (st != CAIRN_OK || (l->status && strcmp(row.status, l->status) != 0))
+    goto cleanup;
+  if (strcmp(row.status, DB_STATUS_ACTIVE) == 0) {
+    pthread_mutex_lock(&server->game_lock);
+    st = api_live_get(server, &row, &state, err);
+    if (st == CAIRN_OK)
+      n = state->module->to_act(state, seats);
+    pthread_mutex_unlock(&server->game_lock);
+    if (st != CAIRN_OK)
+      goto cleanup;
+  }
+  for (i = 0; i < n; i++) {
+    json_array_append_new(to_act, json_integer(seats[i]));
+    mine = mine || seats[i] == seat;
+  }
+  json_array_append_new(l->games,
+                        json_pack("{s:s, s:s, s:s, s:I, s:i, s:O, s:b, s:o, s:o, s:I}", "id",
+                                  row.id, "title", row.title, "status", row.status, "seq",
+                                  (json_int_t)row.seq, "my_seat", seat, "to_act", to_act, "my_turn",
+                                  mine, "last_move_at", api_time_json(row.updated_ms), "deadline",
+                                  json_null(), "updated_ms", (json_int_t)row.updated_ms));
+cleanup:
+  json_decref(to_act);
+  db_game_clear(&row);
+  return st;
+}
+
+/* Awaiting me first; then by deadline (none last); then most recent. */
+static int by_urgency(const void *pa, const void *pb)
+{
+  const json_t *a = *(const json_t *const *)pa, *b = *(const json_t *const *)pb;
+  bool ta = json_is_true(json_object_get(a, "my_turn"));
+  bool tb = json_is_true(json_object_get(b, "my_turn"));
+  json_int_t ua = json_integer_value(json_object_get(a, "updated_ms"));
+  json_int_t ub = json_integer_value(json_object_get(b, "updated_ms"));
+
+  if (ta != tb)
+    return ta ? -1 : 1;
+  return (ub > ua) - (ub < ua);
+}
+
+enum cairn_status api_players_my_games(struct api_request *req, struct api_response *resp,
+                                       struct cairn_error *err)
+{
+  struct listing l = {.req = req, .games = json_array()};
+  const char *status =
+      MHD_lookup_connection_value(req->connection, MHD_GET_ARGUMENT_KIND, "status");
+  json_t **items = NULL;
+  json_t *sorted = NULL;
+  size_t i, n, awaiting = 0;
+  enum cairn_status st;
+
+  st = api_require_player(req, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  if (status && strcmp(status, DB_STATUS_OPEN) != 0 && strcmp(status, DB_STATUS_ACTIVE) != 0 &&
+      strcmp(status, DB_STATUS_FINISHED) != 0) {
+    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_QUERY, NULL,
+                    "status must be open, active or finished");
+    goto cleanup;
+  }
+  l.status = status;
+  st = req->server->db.player_games(req->server->db.ctx, req->player.id, add_game, &l, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  n = json_array_size(l.games);
+  items = calloc(n ? n : 1, sizeof(*items));
+  if (!items) {
+    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+    goto cleanup;
+  }
+  for (i = 0; i < n; i++)
+    items[i] = json_array_get(l.games, i);
+  qsort(items, n, sizeof(*items), by_urgency);
+  sorted = json_array();
+  for (i = 0; i < n; i++) {
+    json_object_del(items[i], "updated_ms");
+    awaiting += json_is_true(json_object_get(items[i], "my_turn"));
+    json_array_append(sorted, items[i]);
+  }
+  resp->status = 200;
+  resp->body = json_pack("{s:I, s:o}", "awaiting", (json_int_t)awaiting, "games", sorted);
+cleanup:
+  free(items);
+  json_decref(l.games);
+  return st;
+}
