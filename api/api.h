@@ -32,6 +32,7 @@ struct api_server {
   struct db_ops db;                    /* storage, the only way to the database */
   struct api_live *live;               /* owned: cache of live engine states */
   struct api_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
+  struct api_notify *notify;           /* owned: long-poll and SSE notifications, may be NULL */
   const char *web_dir;                 /* Static: the web client's folder, NULL for none */
   int64_t (*now_ms)(void);             /* the clock; one injectable source of time */
   pthread_mutex_t game_lock;           /* serialises move processing and cache use */
@@ -47,7 +48,8 @@ struct api_request {
   char id[DB_ID_MAX + 1]; /* the {id} path segment, "" if none */
   const char *body;       /* NUL-terminated copy of the body, NULL if none */
   size_t body_len;
-  bool has_player; /* a valid bearer token was presented */
+  int64_t *wait_deadline_ms; /* a long-poll's deadline, kept across its wake-ups; 0 at first */
+  bool has_player;           /* a valid bearer token was presented */
   struct db_player player;
 };
 
@@ -60,6 +62,12 @@ struct api_response {
   char *owned_text;         /* owned (freed by the server): a non-JSON body, or NULL */
   size_t text_len;          /* bytes of text or owned_text */
   const char *content_type; /* Static: for `text` */
+  /* A long-poll that should wait: park the connection until `wait_game`
+   * passes seq `wait_after` or `wait_until_ms`, then run the handler again. */
+  int64_t wait_until_ms; /* 0: answer now */
+  char wait_game[DB_ID_MAX + 1];
+  uint32_t wait_after;
+  struct api_stream *stream; /* owned: answer with this SSE stream */
 };
 
 /* A handler: fill `resp` and return CAIRN_OK, or return a failure from
@@ -262,6 +270,11 @@ enum cairn_status api_takeback_decline(struct api_request *, struct api_response
 enum cairn_status api_static_get(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_players_my_games(struct api_request *, struct api_response *,
                                        struct cairn_error *);
+enum cairn_status api_games_wait(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_games_events(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+enum cairn_status api_players_events(struct api_request *, struct api_response *,
+                                     struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,

@@ -6,6 +6,7 @@
  */
 #include "api.h"
 #include "audit.h"
+#include "notify.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -342,8 +343,13 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   /* The game may just have started with a bot to move first. */
   pthread_mutex_lock(&req->server->game_lock);
   db_game_clear(&row);
-  if (api_load_game(req, &row, err) == CAIRN_OK)
+  if (api_load_game(req, &row, err) == CAIRN_OK) {
+    const struct engine_game *state = NULL;
+
     api_bots_play(req->server, &row);
+    if (api_live_get(req->server, &row, &state, err) == CAIRN_OK)
+      api_notify_publish(req->server->notify, &row, state); /* joined, maybe started */
+  }
   pthread_mutex_unlock(&req->server->game_lock);
   resp->status = 200;
   resp->body = json_pack("{s:i}", "seat", seat);

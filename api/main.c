@@ -4,6 +4,7 @@
  */
 #include "server.h"
 #include "tools.h"
+#include "notify.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 struct config {
@@ -92,6 +94,18 @@ static void ensure_parent_dir(const char *path)
   mkdir(dir, 0700);
 }
 
+/* Every waiting client is an open socket: allow as many as the hard limit
+ * lets us, so thousands of idle long-polls do not run out of descriptors. */
+static void raise_fd_limit(void)
+{
+  struct rlimit lim;
+
+  if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+    lim.rlim_cur = lim.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &lim);
+  }
+}
+
 static unsigned bound_port(struct MHD_Daemon *daemon)
 {
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
@@ -163,6 +177,7 @@ int main(int argc, char **argv)
     return 1;
   }
   ensure_parent_dir(cfg.db_path);
+  raise_fd_limit();
   if (db_sqlite_open(cfg.db_path, &server.db, &err) != CAIRN_OK) {
     fprintf(stderr, "cairn: cannot open %s: %s\n", cfg.db_path, err.detail);
     goto cleanup;
@@ -172,6 +187,7 @@ int main(int argc, char **argv)
   server.web_dir = cfg.web_dir;
   server.live = api_live_new(4096);
   server.checkpoints = api_checkpoints_new();
+  server.notify = api_notify_new(server.now_ms);
   pthread_mutex_init(&server.game_lock, NULL);
   if (!server.live)
     goto cleanup;
@@ -185,8 +201,10 @@ int main(int argc, char **argv)
   wait_for_signal();
   status = 0;
 cleanup:
+  api_notify_stop(server.notify);
   if (daemon)
     MHD_stop_daemon(daemon);
+  api_notify_free(server.notify);
   api_live_free(server.live);
   api_checkpoints_free(server.checkpoints);
   if (db_open)

@@ -8,6 +8,7 @@
  * the row and the cache exactly as they were.
  */
 #include "api.h"
+#include "notify.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,7 @@ enum cairn_status api_append_row(struct api_server *server, struct db_game *row,
   if (engine_is_over(next))
     snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_FINISHED);
   api_live_put(server->live, row->id, row->moves, next);
+  api_notify_publish(server->notify, row, next);
   return CAIRN_OK;
 }
 

@@ -9,6 +9,8 @@
  */
 #include "server.h"
 
+#include "notify.h"
+
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +20,9 @@
 struct pending {
   char *body; /* owned: the body so far, NUL-terminated */
   size_t len;
-  size_t cap;     /* the route's body cap (api_body_cap) */
-  bool too_large; /* the body passed the cap; the rest is discarded */
+  size_t cap;               /* the route's body cap (api_body_cap) */
+  bool too_large;           /* the body passed the cap; the rest is discarded */
+  int64_t wait_deadline_ms; /* a long-poll's deadline across wake-ups */
 };
 
 static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
@@ -80,6 +83,29 @@ static enum MHD_Result queue_text(struct MHD_Connection *conn, struct api_respon
   return ret;
 }
 
+static void close_stream(void *cls)
+{
+  api_stream_close(cls);
+}
+
+/* Takes `stream` on every path. */
+static enum MHD_Result queue_stream(struct MHD_Connection *conn, struct api_stream *stream)
+{
+  struct MHD_Response *resp = MHD_create_response_from_callback(
+      MHD_SIZE_UNKNOWN, 4096, api_stream_read, stream, close_stream);
+  enum MHD_Result ret;
+
+  if (!resp) {
+    api_stream_close(stream);
+    return MHD_NO;
+  }
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+  MHD_destroy_response(resp);
+  return ret;
+}
+
 /* A body must be JSON; bots often omit the header, so absence is accepted. */
 static enum cairn_status check_media_type(const struct api_request *req, struct cairn_error *err)
 {
@@ -103,7 +129,8 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
                             .method = method,
                             .path = url,
                             .body = p->body,
-                            .body_len = p->len};
+                            .body_len = p->len,
+                            .wait_deadline_ms = &p->wait_deadline_ms};
   struct api_response resp = {0};
   struct cairn_error err = {0};
   api_handler handler = NULL;
@@ -127,6 +154,14 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
     json_decref(resp.body);
     free(resp.owned_text);
     return queue_problem(conn, &err, allow);
+  }
+  if (resp.stream)
+    return queue_stream(conn, resp.stream);
+  if (resp.wait_until_ms) {
+    if (api_notify_wait(server->notify, conn, resp.wait_game, resp.wait_after, resp.wait_until_ms))
+      return MHD_YES;        /* parked: the handler runs again when woken */
+    p->wait_deadline_ms = 1; /* may not wait: the handler answers now */
+    return dispatch(server, conn, url, method, p);
   }
   if (resp.text || resp.owned_text)
     ret = queue_text(conn, &resp);
@@ -187,7 +222,9 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
                          enum MHD_RequestTerminationCode toe)
 {
   struct pending *p = *req_cls;
+  struct api_server *server = cls;
 
+  api_notify_forget(server->notify, conn);
   if (p) {
     free(p->body);
     free(p);
@@ -197,11 +234,16 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 
 struct MHD_Daemon *api_server_start(struct api_server *server, const struct sockaddr_in *addr)
 {
-  /* A small pool of polling threads: handlers are short (one SQLite
-   * transaction at most), so threads are not held by idle clients. */
-  return MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG, 0, NULL, NULL,
-      on_request, server, MHD_OPTION_SOCK_ADDR, addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed,
-      NULL, MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4, MHD_OPTION_CONNECTION_TIMEOUT,
-      (unsigned int)30, MHD_OPTION_CONNECTION_LIMIT, (unsigned int)1000, MHD_OPTION_END);
+  /* A small pool of polling threads serves every connection: handlers are
+   * short (one SQLite transaction at most) and waiting clients are parked
+   * (suspended), so no client holds a thread. The limits keep 10,000 idle
+   * long-poll or SSE clients within bounded memory. */
+  return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
+                              MHD_ALLOW_SUSPEND_RESUME,
+                          0, NULL, NULL, on_request, server, MHD_OPTION_SOCK_ADDR, addr,
+                          MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+                          MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4,
+                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
+                          MHD_OPTION_CONNECTION_LIMIT, (unsigned int)API_CONNECTION_LIMIT,
+                          MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024), MHD_OPTION_END);
 }

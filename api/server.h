@@ -10,6 +10,9 @@
 
 struct MHD_Daemon;
 
+/* Open connections at most, idle waiters included. */
+#define API_CONNECTION_LIMIT 20000
+
 /* Start serving `server` on `addr`. NULL if the daemon could not start.
  * Stop with MHD_stop_daemon(). */
 struct MHD_Daemon *api_server_start(struct api_server *server, const struct sockaddr_in *addr);

@@ -1,0 +1,445 @@
+/*
+ * notify.c - telling clients that a game moved on, without a thread per
+ * waiting client.
+ *
+ * Every committed change publishes one notification, "game X is now at seq
+ * N, these seats to act, this status", into a ring of the most recent ones
+ * with increasing ids. Clients then fetch their own view, so hidden
+ * information keeps one sanitising path (the view), and a notification
+ * never carries more than what every spectator may know.
+ *
+ * Two ways to wait, both on suspended libmicrohttpd connections (no thread
+ * is held while a client waits):
+ *   long-poll  GET /v1/games/{id}/wait?after=N&timeout=S answers as soon as
+ *              the game's seq passes N, or when S seconds have gone by;
+ *   SSE        GET /v1/games/{id}/events and GET /v1/players/me/events
+ *              stream the notifications of one game, or of every game the
+ *              player is seated in; `Last-Event-ID` resumes after the last
+ *              event the client saw, and a client that fell further behind
+ *              than the ring reaches gets a "resync" event.
+ * A timer thread resumes long-polls whose time is up and sends SSE
+ * keep-alive comments, which is also how dead SSE clients are noticed.
+ */
+#include "notify.h"
+
+#include <microhttpd.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RING_SIZE         4096 /* notifications kept for Last-Event-ID */
+#define SEQ_SLOTS         4096 /* latest seq per game, direct-mapped */
+#define KEEPALIVE_MS      20000
+#define TIMER_INTERVAL_MS 100
+
+struct notice {
+  uint64_t id; /* 0: empty */
+  char game[DB_ID_MAX + 1];
+  uint32_t seq;
+  char status[DB_STATUS_MAX + 1];
+  int to_act[ENGINE_MAX_SEATS];
+  int n_to_act;
+  char players[ENGINE_MAX_SEATS][DB_ID_MAX + 1]; /* who sits where: the player filter */
+  int seats;
+};
+
+struct waiter {
+  struct MHD_Connection *conn;
+  char game[DB_ID_MAX + 1];
+  int64_t deadline_ms;
+  struct waiter *next;
+};
+
+struct api_stream {
+  struct api_notify *hub;
+  struct MHD_Connection *conn;
+  char game[DB_ID_MAX + 1];   /* one game's stream, or "" */
+  char player[DB_ID_MAX + 1]; /* one player's games, or "" */
+  uint64_t cursor;            /* the last notification id sent */
+  int64_t last_write_ms;
+  bool suspended;
+  bool resync; /* the client asked for events the ring no longer has */
+  struct api_stream *next, *prev;
+};
+
+struct api_notify {
+  pthread_mutex_t lock;
+  struct notice ring[RING_SIZE];
+  uint64_t next_id;
+  struct {
+    char game[DB_ID_MAX + 1];
+    uint32_t seq;
+  } latest[SEQ_SLOTS];
+  struct waiter *waiters;
+  struct api_stream *streams;
+  size_t n_streams;
+  int64_t (*now_ms)(void);
+  pthread_t timer;
+  bool stopping;
+};
+
+static uint32_t slot_hash(const char *id)
+{
+  uint32_t h = 2166136261u;
+
+  for (; *id; id++)
+    h = (h ^ (uint8_t)*id) * 16777619u;
+  return h;
+}
+
+static void *timer_main(void *arg);
+
+struct api_notify *api_notify_new(int64_t (*now_ms)(void))
+{
+  struct api_notify *hub = calloc(1, sizeof(*hub));
+
+  if (!hub)
+    return NULL;
+  pthread_mutex_init(&hub->lock, NULL);
+  hub->now_ms = now_ms;
+  /* Ids keep growing across restarts (ms of start-up, times 1000), so a
+   * client resuming with an id from before a restart is told to resync
+   * rather than handed someone else's event numbering. */
+  hub->next_id = (uint64_t)now_ms() * 1000;
+  if (pthread_create(&hub->timer, NULL, timer_main, hub) != 0) {
+    pthread_mutex_destroy(&hub->lock);
+    free(hub);
+    return NULL;
+  }
+  return hub;
+}
+
+void api_notify_stop(struct api_notify *hub)
+{
+  struct waiter *w;
+  struct api_stream *s;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  hub->stopping = true;
+  /* libmicrohttpd cannot stop with suspended connections: wake them all;
+   * long-polls answer, streams end. */
+  while ((w = hub->waiters)) {
+    hub->waiters = w->next;
+    MHD_resume_connection(w->conn);
+    free(w);
+  }
+  for (s = hub->streams; s; s = s->next)
+    if (s->suspended) {
+      s->suspended = false;
+      MHD_resume_connection(s->conn);
+    }
+  pthread_mutex_unlock(&hub->lock);
+}
+
+void api_notify_free(struct api_notify *hub)
+{
+  struct waiter *w;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  hub->stopping = true;
+  pthread_mutex_unlock(&hub->lock);
+  pthread_join(hub->timer, NULL);
+  while ((w = hub->waiters)) {
+    hub->waiters = w->next;
+    free(w);
+  }
+  pthread_mutex_destroy(&hub->lock);
+  free(hub);
+}
+
+static bool stream_wants(const struct api_stream *s, const struct notice *n)
+{
+  int i;
+
+  if (s->game[0])
+    return strcmp(s->game, n->game) == 0;
+  for (i = 0; i < n->seats; i++)
+    if (strcmp(n->players[i], s->player) == 0)
+      return true;
+  return false;
+}
+
+/* Wake every waiter and stream that cares about `n`. Hub lock held. */
+static void wake_for(struct api_notify *hub, const struct notice *n)
+{
+  struct waiter **pw = &hub->waiters;
+  struct api_stream *s;
+
+  while (*pw) {
+    struct waiter *w = *pw;
+
+    if (strcmp(w->game, n->game) == 0) {
+      *pw = w->next;
+      MHD_resume_connection(w->conn);
+      free(w);
+    } else {
+      pw = &w->next;
+    }
+  }
+  for (s = hub->streams; s; s = s->next)
+    if (s->suspended && stream_wants(s, n)) {
+      s->suspended = false;
+      MHD_resume_connection(s->conn);
+    }
+}
+
+void api_notify_publish(struct api_notify *hub, const struct db_game *row,
+                        const struct engine_game *state)
+{
+  struct notice *n;
+  uint32_t h = slot_hash(row->id) % SEQ_SLOTS;
+  int i;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  hub->next_id++;
+  n = &hub->ring[hub->next_id % RING_SIZE];
+  memset(n, 0, sizeof(*n));
+  n->id = hub->next_id;
+  snprintf(n->game, sizeof(n->game), "%s", row->id);
+  snprintf(n->status, sizeof(n->status), "%s", row->status);
+  n->seq = row->seq;
+  n->seats = row->seats;
+  if (state && strcmp(row->status, DB_STATUS_ACTIVE) == 0)
+    n->n_to_act = state->module->to_act(state, n->to_act);
+  for (i = 0; i < row->seats; i++)
+    memcpy(n->players[i], row->seat_player[i], sizeof(n->players[i]));
+  snprintf(hub->latest[h].game, sizeof(hub->latest[h].game), "%s", row->id);
+  hub->latest[h].seq = row->seq;
+  wake_for(hub, n);
+  pthread_mutex_unlock(&hub->lock);
+}
+
+json_t *api_notice_json(const char *game, uint32_t seq, const char *status, const int *to_act,
+                        int n_to_act)
+{
+  json_t *seats = json_array();
+  int i;
+
+  for (i = 0; i < n_to_act; i++)
+    json_array_append_new(seats, json_integer(to_act[i]));
+  return json_pack("{s:s, s:I, s:s, s:o}", "game", game, "seq", (json_int_t)seq, "status", status,
+                   "to_act", seats);
+}
+
+bool api_notify_wait(struct api_notify *hub, struct MHD_Connection *conn, const char *game,
+                     uint32_t after, int64_t deadline_ms)
+{
+  uint32_t h = slot_hash(game) % SEQ_SLOTS;
+  struct waiter *w;
+  bool parked = false;
+
+  pthread_mutex_lock(&hub->lock);
+  if (hub->stopping)
+    goto done;
+  /* A publish between the caller's look at the game and now would be a
+   * lost wake-up; the latest-seq table catches it. */
+  if (strcmp(hub->latest[h].game, game) == 0 && hub->latest[h].seq > after)
+    goto done;
+  w = calloc(1, sizeof(*w));
+  if (!w)
+    goto done;
+  w->conn = conn;
+  snprintf(w->game, sizeof(w->game), "%s", game);
+  w->deadline_ms = deadline_ms;
+  w->next = hub->waiters;
+  hub->waiters = w;
+  MHD_suspend_connection(conn);
+  parked = true;
+done:
+  pthread_mutex_unlock(&hub->lock);
+  return parked;
+}
+
+void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn)
+{
+  struct waiter **pw;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  for (pw = &hub->waiters; *pw;) {
+    struct waiter *w = *pw;
+
+    if (w->conn == conn) {
+      *pw = w->next;
+      free(w);
+    } else {
+      pw = &w->next;
+    }
+  }
+  pthread_mutex_unlock(&hub->lock);
+}
+
+/* ---- SSE streams ---- */
+
+struct api_stream *api_stream_open(struct api_notify *hub, struct MHD_Connection *conn,
+                                   const char *game, const char *player, uint64_t last_id)
+{
+  struct api_stream *s = calloc(1, sizeof(*s));
+
+  if (!s)
+    return NULL;
+  s->hub = hub;
+  s->conn = conn;
+  snprintf(s->game, sizeof(s->game), "%s", game ? game : "");
+  snprintf(s->player, sizeof(s->player), "%s", player ? player : "");
+  pthread_mutex_lock(&hub->lock);
+  s->cursor = last_id ? last_id : hub->next_id;
+  /* Ids older than the ring cannot be replayed: say so instead of
+   * silently skipping what was lost. */
+  if (last_id && (last_id > hub->next_id || hub->next_id - last_id >= RING_SIZE))
+    s->resync = true;
+  s->last_write_ms = hub->now_ms();
+  s->next = hub->streams;
+  if (hub->streams)
+    hub->streams->prev = s;
+  hub->streams = s;
+  hub->n_streams++;
+  pthread_mutex_unlock(&hub->lock);
+  return s;
+}
+
+void api_stream_close(struct api_stream *s)
+{
+  struct api_notify *hub;
+
+  if (!s)
+    return;
+  hub = s->hub;
+  pthread_mutex_lock(&hub->lock);
+  if (s->prev)
+    s->prev->next = s->next;
+  else
+    hub->streams = s->next;
+  if (s->next)
+    s->next->prev = s->prev;
+  hub->n_streams--;
+  pthread_mutex_unlock(&hub->lock);
+  free(s);
+}
+
+/* Write one event; 0 if it does not fit in `max` (try again later). */
+static size_t format_event(const struct notice *n, char *buf, size_t max)
+{
+  json_t *body = api_notice_json(n->game, n->seq, n->status, n->to_act, n->n_to_act);
+  char *text = json_dumps(body, JSON_COMPACT);
+  int len = text ? snprintf(buf, max, "id: %llu\nevent: game\ndata: %s\n\n",
+                            (unsigned long long)n->id, text)
+                 : -1;
+
+  free(text);
+  json_decref(body);
+  return len > 0 && (size_t)len < max ? (size_t)len : 0;
+}
+
+ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+  struct api_stream *s = cls;
+  struct api_notify *hub = s->hub;
+  size_t used = 0, len;
+
+  pthread_mutex_lock(&hub->lock);
+  if (hub->stopping) {
+    pthread_mutex_unlock(&hub->lock);
+    return MHD_CONTENT_READER_END_OF_STREAM;
+  }
+  if (s->resync) {
+    len = (size_t)snprintf(buf, max, "event: resync\ndata: {}\n\n");
+    if (len < max) {
+      used = len;
+      s->resync = false;
+    }
+  }
+  while (s->cursor < hub->next_id) {
+    const struct notice *n = &hub->ring[(s->cursor + 1) % RING_SIZE];
+
+    if (n->id != s->cursor + 1) { /* overwritten since: the client is too far behind */
+      s->cursor = hub->next_id;
+      len = (size_t)snprintf(buf + used, max - used, "event: resync\ndata: {}\n\n");
+      used += len < max - used ? len : 0;
+      break;
+    }
+    if (stream_wants(s, n)) {
+      len = format_event(n, buf + used, max - used);
+      if (!len)
+        break;
+      used += len;
+    }
+    s->cursor++;
+  }
+  if (!used && hub->now_ms() - s->last_write_ms >= KEEPALIVE_MS) {
+    len = (size_t)snprintf(buf, max, ": keep-alive\n\n");
+    used = len < max ? len : 0;
+  }
+  if (used) {
+    s->last_write_ms = hub->now_ms();
+  } else {
+    /* Nothing to say: park the connection until a publish or the timer
+     * wakes it. No thread waits with it. */
+    s->suspended = true;
+    MHD_suspend_connection(s->conn);
+  }
+  pthread_mutex_unlock(&hub->lock);
+  return (ssize_t)used;
+}
+
+size_t api_notify_streams(struct api_notify *hub)
+{
+  size_t n;
+
+  pthread_mutex_lock(&hub->lock);
+  n = hub->n_streams;
+  pthread_mutex_unlock(&hub->lock);
+  return n;
+}
+
+/* Resume long-polls whose time is up and streams owed a keep-alive. */
+static void tick(struct api_notify *hub)
+{
+  int64_t now = hub->now_ms();
+  struct waiter **pw = &hub->waiters;
+  struct api_stream *s;
+
+  while (*pw) {
+    struct waiter *w = *pw;
+
+    if (w->deadline_ms <= now) {
+      *pw = w->next;
+      MHD_resume_connection(w->conn);
+      free(w);
+    } else {
+      pw = &w->next;
+    }
+  }
+  for (s = hub->streams; s; s = s->next)
+    if (s->suspended && now - s->last_write_ms >= KEEPALIVE_MS) {
+      s->suspended = false;
+      MHD_resume_connection(s->conn);
+    }
+}
+
+static void *timer_main(void *arg)
+{
+  struct api_notify *hub = arg;
+  struct timespec pause = {0, TIMER_INTERVAL_MS * 1000000L};
+
+  for (;;) {
+    nanosleep(&pause, NULL);
+    pthread_mutex_lock(&hub->lock);
+    if (hub->stopping) {
+      pthread_mutex_unlock(&hub->lock);
+      return NULL;
+    }
+    tick(hub);
+    pthread_mutex_unlock(&hub->lock);
+  }
+}

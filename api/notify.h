@@ -1,0 +1,57 @@
+/*
+ * notify.h - game notifications for long-poll and SSE clients (notify.c).
+ * Every function is safe to call from any thread.
+ */
+#ifndef API_NOTIFY_H
+#define API_NOTIFY_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "../db/db.h"
+#include "../engine/engine.h"
+
+struct MHD_Connection;
+struct api_notify;
+struct api_stream;
+
+/* The hub, with its timer thread. NULL when out of resources. Stop it
+ * (api_notify_stop) before stopping the HTTP daemon, free it after. */
+struct api_notify *api_notify_new(int64_t (*now_ms)(void));
+void api_notify_stop(struct api_notify *hub);
+void api_notify_free(struct api_notify *hub);
+
+/* Announce that `row` (borrowed) changed; `state` is its current engine
+ * state (borrowed), NULL when none is at hand. */
+void api_notify_publish(struct api_notify *hub, const struct db_game *row,
+                        const struct engine_game *state);
+
+/* New reference: the public notification object {game, seq, status, to_act}. */
+json_t *api_notice_json(const char *game, uint32_t seq, const char *status, const int *to_act,
+                        int n_to_act);
+
+/* Park `conn` until `game` passes seq `after` or `deadline_ms`; false when
+ * it should not wait (the game moved on already, or the hub is stopping):
+ * answer at once then. */
+bool api_notify_wait(struct api_notify *hub, struct MHD_Connection *conn, const char *game,
+                     uint32_t after, int64_t deadline_ms);
+
+/* Drop any wait of `conn` (its request ended). */
+void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn);
+
+/* An SSE stream of one game (`game`) or of a player's games (`player`),
+ * resuming after event `last_id` (0: from now). Closed by api_stream_close,
+ * which the response's free callback calls. */
+struct api_stream *api_stream_open(struct api_notify *hub, struct MHD_Connection *conn,
+                                   const char *game, const char *player, uint64_t last_id);
+void api_stream_close(struct api_stream *stream);
+
+/* libmicrohttpd content reader for a stream. */
+ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max);
+
+/* Open streams, for benchmarks. */
+size_t api_notify_streams(struct api_notify *hub);
+
+#endif

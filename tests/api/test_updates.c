@@ -1,0 +1,338 @@
+/*
+ * test_updates.c - telling clients that a game moved on (api/notify.c,
+ * api/updates.c, api/mygames.c): long-poll wakes on the move and times out
+ * without one; an SSE client that disconnects and resumes with
+ * Last-Event-ID loses no event; a player's stream carries only that
+ * player's games; "my games" lists the games awaiting the caller first.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <curl/curl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+struct duel {
+  struct harness_player p[2];
+  char id[64];
+};
+
+static void start_duel(struct harness_server *s, struct duel *d, const char *a, const char *b)
+{
+  json_t *created;
+
+  harness_new_player(s, a, &d->p[0]);
+  harness_new_player(s, b, &d->p[1]);
+  created = harness_new_game(s, d->p[0].token, "himalaya", 2, "{}");
+  snprintf(d->id, sizeof d->id, "%s", harness_game_id(created));
+  json_decref(created);
+  harness_join(s, d->p[0].token, d->id, 0);
+  harness_join(s, d->p[1].token, d->id, 1);
+}
+
+/* The seat to act plays its first legal move. */
+static void play_one(struct harness_server *s, struct duel *d)
+{
+  json_t *spec = harness_get_game(s, NULL, d->id);
+  int seat = (int)json_integer_value(json_array_get(json_object_get(spec, "to_act"), 0));
+  json_t *mine = harness_get_game(s, d->p[seat].token, d->id);
+  json_t *body = json_pack("{s:O, s:O}", "seq", json_object_get(mine, "seq"), "move",
+                           json_array_get(json_object_get(mine, "legal"), 0));
+  struct harness_response r;
+
+  harness_call_json(s, &r, "POST", d->p[seat].token, body, "/v1/games/%s/moves", d->id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
+  json_decref(body);
+  json_decref(mine);
+  json_decref(spec);
+}
+
+/* ---- a small SSE client on its own thread ---- */
+
+struct sse {
+  char url[256];
+  char auth[200];
+  char last_id[32]; /* "" for none */
+  int want;         /* stop after this many "game" events */
+  long timeout_s;
+  /* results */
+  char text[16384];
+  size_t len;
+  int events;
+  unsigned long long ids[64];
+  long seqs[64];
+};
+
+static size_t on_sse_data(char *data, size_t size, size_t n, void *arg)
+{
+  struct sse *c = arg;
+  size_t bytes = size * n;
+  char *line;
+
+  if (c->len + bytes >= sizeof c->text)
+    return 0;
+  memcpy(c->text + c->len, data, bytes);
+  c->len += bytes;
+  c->text[c->len] = '\0';
+  /* Count complete events: "id: N" ... "data: {...seq...}" blocks. */
+  c->events = 0;
+  for (line = strstr(c->text, "id: "); line && c->events < 64; line = strstr(line + 1, "id: ")) {
+    char *data_line = strstr(line, "data: ");
+    char *end = data_line ? strstr(data_line, "\n\n") : NULL;
+    json_t *body;
+
+    if (!end)
+      break;
+    c->ids[c->events] = strtoull(line + 4, NULL, 10);
+    body = json_loadb(data_line + 6, (size_t)(end - data_line - 6), 0, NULL);
+    c->seqs[c->events] = (long)json_integer_value(json_object_get(body, "seq"));
+    json_decref(body);
+    c->events++;
+  }
+  return c->events >= c->want ? 0 : bytes; /* 0 ends the transfer */
+}
+
+static void *run_sse(void *arg)
+{
+  struct sse *c = arg;
+  CURL *curl = curl_easy_init();
+  struct curl_slist *headers = NULL;
+  char line[64];
+
+  if (c->auth[0])
+    headers = curl_slist_append(headers, c->auth);
+  if (c->last_id[0]) {
+    snprintf(line, sizeof line, "Last-Event-ID: %s", c->last_id);
+    headers = curl_slist_append(headers, line);
+  }
+  curl_easy_setopt(curl, CURLOPT_URL, c->url);
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_sse_data);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, c->timeout_s);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_perform(curl);
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+  return NULL;
+}
+
+static void sse_init(struct sse *c, struct harness_server *s, const char *path, const char *token,
+                     int want)
+{
+  memset(c, 0, sizeof *c);
+  snprintf(c->url, sizeof c->url, "%s%s", s->base_url, path);
+  if (token)
+    snprintf(c->auth, sizeof c->auth, "Authorization: Bearer %s", token);
+  c->want = want;
+  c->timeout_s = 20;
+}
+
+/* Wait until the server has the stream open (its count of streams is not
+ * public, so give the connection a moment, then check it is still up). */
+static void settle(void)
+{
+  usleep(300 * 1000);
+}
+
+/* ---- long-poll ---- */
+
+struct poll_arg {
+  struct harness_server *s;
+  char path[160];
+  json_t *answer;
+};
+
+static void *run_poll(void *arg)
+{
+  struct poll_arg *a = arg;
+  struct harness_client client;
+  struct harness_request req = {.method = "GET", .path = a->path};
+  struct harness_response r;
+
+  harness_client_init(&client, a->s);
+  if (harness_send(&client, &req, &r))
+    a->answer = json_incref(r.json);
+  harness_response_free(&r);
+  harness_client_cleanup(&client);
+  return NULL;
+}
+
+/* Issue "Asynchronous play", 2: "long-poll wakes on the move". */
+static void test_long_poll_wakes_on_the_move(void **state)
+{
+  struct harness_server *s = *state;
+  struct poll_arg a = {.s = s};
+  struct duel d;
+  pthread_t t;
+
+  start_duel(s, &d, "waiter", "mover");
+  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=60", d.id);
+  assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
+  settle();
+  play_one(s, &d);
+  pthread_join(t, NULL);
+  assert_non_null(a.answer);
+  assert_true(json_is_true(json_object_get(a.answer, "changed")));
+  assert_int_equal(json_integer_value(json_object_get(a.answer, "seq")), 1);
+  assert_int_equal(json_integer_value(json_array_get(json_object_get(a.answer, "to_act"), 0)), 1);
+  json_decref(a.answer);
+}
+
+static void test_long_poll_without_a_move_answers_at_its_timeout(void **state)
+{
+  struct harness_server *s = *state;
+  struct poll_arg a = {.s = s};
+  struct duel d;
+
+  start_duel(s, &d, "patient", "idle");
+  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=1", d.id);
+  run_poll(&a);
+  assert_non_null(a.answer);
+  assert_true(json_is_false(json_object_get(a.answer, "changed")));
+  assert_int_equal(json_integer_value(json_object_get(a.answer, "seq")), 0);
+  json_decref(a.answer);
+}
+
+static void test_long_poll_needs_after(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_response r;
+  struct duel d;
+
+  start_duel(s, &d, "q1", "q2");
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/wait", d.id);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-query");
+  harness_response_free(&r);
+}
+
+/* Issue "Asynchronous play", 2: "SSE resumes after a disconnect with no
+ * event lost". */
+static void test_sse_resumes_after_a_disconnect_with_no_event_lost(void **state)
+{
+  struct harness_server *s = *state;
+  struct sse first, second;
+  struct duel d;
+  char path[128];
+  pthread_t t;
+  int i;
+
+  start_duel(s, &d, "viewer", "other");
+  snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
+  sse_init(&first, s, path, NULL, 2);
+  assert_int_equal(pthread_create(&t, NULL, run_sse, &first), 0);
+  settle();
+  play_one(s, &d);
+  play_one(s, &d);
+  pthread_join(t, NULL); /* the client leaves after two events */
+  assert_int_equal(first.events, 2);
+  assert_int_equal(first.seqs[0], 1);
+  assert_int_equal(first.seqs[1], 2);
+
+  for (i = 0; i < 3; i++) /* moves while nobody listens */
+    play_one(s, &d);
+  sse_init(&second, s, path, NULL, 4);
+  snprintf(second.last_id, sizeof second.last_id, "%llu", first.ids[1]);
+  assert_int_equal(pthread_create(&t, NULL, run_sse, &second), 0);
+  settle();
+  play_one(s, &d);
+  pthread_join(t, NULL);
+  assert_int_equal(second.events, 4);
+  for (i = 0; i < 4; i++) {
+    assert_int_equal(second.seqs[i], 3 + i);
+    assert_true(second.ids[i] > first.ids[1]);
+  }
+}
+
+static void test_player_stream_carries_only_that_players_games(void **state)
+{
+  struct harness_server *s = *state;
+  struct duel mine, theirs;
+  struct sse c;
+  pthread_t t;
+
+  start_duel(s, &mine, "me", "you");
+  start_duel(s, &theirs, "x", "y");
+  sse_init(&c, s, "/v1/players/me/events", mine.p[0].token, 2);
+  assert_int_equal(pthread_create(&t, NULL, run_sse, &c), 0);
+  settle();
+  play_one(s, &theirs);
+  play_one(s, &mine);
+  play_one(s, &theirs);
+  play_one(s, &mine);
+  pthread_join(t, NULL);
+  assert_int_equal(c.events, 2);
+  assert_null(strstr(c.text, theirs.id));
+  assert_non_null(strstr(c.text, mine.id));
+}
+
+/* Issue "Asynchronous play", 1: "the ones awaiting the caller first". */
+static void test_my_games_lists_games_awaiting_me_first(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me, a, b;
+  struct harness_response r;
+  json_t *g1, *g2, *games;
+  char id1[64], id2[64];
+
+  harness_new_player(s, "busy", &me);
+  harness_new_player(s, "a", &a);
+  harness_new_player(s, "b", &b);
+  g1 = harness_new_game(s, me.token, "himalaya", 2, "{}");
+  g2 = harness_new_game(s, me.token, "himalaya", 2, "{}");
+  snprintf(id1, sizeof id1, "%s", harness_game_id(g1));
+  snprintf(id2, sizeof id2, "%s", harness_game_id(g2));
+  harness_join(s, a.token, id1, 0); /* a moves first in game 1 */
+  harness_join(s, me.token, id1, 1);
+  harness_join(s, me.token, id2, 0); /* I move first in game 2 */
+  harness_join(s, b.token, id2, 1);
+
+  harness_call(s, &r, "GET", me.token, NULL, "/v1/players/me/games");
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_int_equal(json_integer_value(json_object_get(r.json, "awaiting")), 1);
+  games = json_object_get(r.json, "games");
+  assert_int_equal(json_array_size(games), 2);
+  assert_string_equal(harness_str(json_array_get(games, 0), "id"), id2);
+  assert_true(json_is_true(json_object_get(json_array_get(games, 0), "my_turn")));
+  assert_false(json_is_true(json_object_get(json_array_get(games, 1), "my_turn")));
+  harness_response_free(&r);
+
+  harness_call(s, &r, "GET", me.token, NULL, "/v1/players/me/games?status=finished");
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_int_equal(json_array_size(json_object_get(r.json, "games")), 0);
+  harness_response_free(&r);
+  harness_call(s, &r, "GET", me.token, NULL, "/v1/players/me/games?status=sideways");
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-query");
+  harness_response_free(&r);
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/players/me/games");
+  HARNESS_EXPECT_PROBLEM(&r, 401, "missing-token");
+  harness_response_free(&r);
+  json_decref(g1);
+  json_decref(g2);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_long_poll_wakes_on_the_move),
+      cmocka_unit_test(test_long_poll_without_a_move_answers_at_its_timeout),
+      cmocka_unit_test(test_long_poll_needs_after),
+      cmocka_unit_test(test_sse_resumes_after_a_disconnect_with_no_event_lost),
+      cmocka_unit_test(test_player_stream_carries_only_that_players_games),
+      cmocka_unit_test(test_my_games_lists_games_awaiting_me_first),
+  };
+
+  harness_global_init();
+  int rc = cmocka_run_group_tests_name("api/updates", tests, harness_setup, harness_teardown);
+  harness_global_cleanup();
+  return rc;
+}
