@@ -106,12 +106,12 @@ static bool replay_row(const struct audit_input *in, struct engine_game **game,
     next = (*game)->module->clone_game(*game);
     if (!next ||
         api_platform_apply(move, m, &next, &events, record_prefix, (void *)in, &err) != CAIRN_OK) {
-      snprintf(problem, size, "row %u is a platform row that does not replay: %s", m->ord,
+      snprintf(problem, size, "row %u is a platform row that does not replay: %.200s", m->ord,
                err.detail);
       goto cleanup;
     }
   } else if (engine_apply(*game, m->seat, move, &next, &events, &err) != CAIRN_OK) {
-    snprintf(problem, size, "row %u is refused by the rules: %s", m->ord, err.detail);
+    snprintf(problem, size, "row %u is refused by the rules: %.200s", m->ord, err.detail);
     goto cleanup;
   }
   if (next->seq != m->seq) {
