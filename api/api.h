@@ -32,6 +32,8 @@ struct api_server {
   struct db_ops db;                    /* storage, the only way to the database */
   struct api_live *live;               /* owned: cache of live engine states */
   struct api_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
+  struct api_deliver *deliver;         /* owned: the webhook worker, may be NULL */
+  bool allow_private_webhooks;         /* tests only: let webhooks reach loopback */
   struct api_notify *notify;           /* owned: long-poll and SSE notifications, may be NULL */
   const char *web_dir;                 /* Static: the web client's folder, NULL for none */
   int64_t (*now_ms)(void);             /* the clock; one injectable source of time */
@@ -176,6 +178,10 @@ void api_live_free(struct api_live *live);
 enum cairn_status api_live_get(struct api_server *server, const struct db_game *row,
                                const struct engine_game **out, struct cairn_error *err);
 
+/* Borrowed (as api_live_get): the cached state of `game_id` whatever its
+ * move count, or NULL. */
+const struct engine_game *api_live_peek(struct api_live *live, const char *game_id);
+
 /* Takes `game`: it becomes the cached state of `game_id` after `moves` rows. */
 void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
                   struct engine_game *game);
@@ -235,6 +241,15 @@ void api_bots_play(struct api_server *server, struct db_game *row);
 enum cairn_status api_bot_player(struct api_server *server, struct db_player *out,
                                  struct cairn_error *err);
 
+/* ---- webhooks.c ---- */
+
+/* Queue the webhooks a change of `row` calls for: start/end when the status
+ * moved on from `prev_status`, turn notices for seats that came to owe a
+ * decision (compared with `prev_to_act`). `state` is the current state. */
+void api_webhooks_publish(struct api_server *server, const struct db_game *row,
+                          const char *prev_status, const int *prev_to_act, int prev_n,
+                          const struct engine_game *state);
+
 /* ---- time.c ---- */
 
 /* New reference: `ms` since the epoch as an RFC 3339 UTC string. */
@@ -275,6 +290,14 @@ enum cairn_status api_games_events(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_players_events(struct api_request *, struct api_response *,
                                      struct cairn_error *);
+enum cairn_status api_webhooks_create(struct api_request *, struct api_response *,
+                                      struct cairn_error *);
+enum cairn_status api_webhooks_list(struct api_request *, struct api_response *,
+                                    struct cairn_error *);
+enum cairn_status api_webhooks_delete(struct api_request *, struct api_response *,
+                                      struct cairn_error *);
+enum cairn_status api_webhooks_deliveries(struct api_request *, struct api_response *,
+                                          struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,

@@ -346,9 +346,12 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   if (api_load_game(req, &row, err) == CAIRN_OK) {
     const struct engine_game *state = NULL;
 
+    if (api_live_get(req->server, &row, &state, err) == CAIRN_OK) {
+      /* Joined, maybe started: announce it before any bot moves. */
+      api_notify_publish(req->server->notify, &row, state);
+      api_webhooks_publish(req->server, &row, DB_STATUS_OPEN, NULL, 0, state);
+    }
     api_bots_play(req->server, &row);
-    if (api_live_get(req->server, &row, &state, err) == CAIRN_OK)
-      api_notify_publish(req->server->notify, &row, state); /* joined, maybe started */
   }
   pthread_mutex_unlock(&req->server->game_lock);
   resp->status = 200;

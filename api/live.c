@@ -92,3 +92,10 @@ enum cairn_status api_live_get(struct api_server *server, const struct db_game *
   *out = game;
   return CAIRN_OK;
 }
+
+const struct engine_game *api_live_peek(struct api_live *live, const char *game_id)
+{
+  struct live_entry *e = slot_of(live, game_id);
+
+  return e->game && strcmp(e->id, game_id) == 0 ? e->game : NULL;
+}

@@ -4,6 +4,7 @@
  */
 #include "server.h"
 #include "tools.h"
+#include "deliver.h"
 #include "notify.h"
 
 #include <arpa/inet.h>
@@ -18,6 +19,8 @@
 #include <sys/stat.h>
 
 struct config {
+  bool allow_private_webhooks;
+  long webhook_backoff_ms;
   const char *host;
   unsigned port;
   const char *db_path;
@@ -32,7 +35,11 @@ static void usage(FILE *out)
                "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
                "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
                "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n"
-               "  --web   folder of the web client served at / (env CAIRN_WEB, default ./web)\n");
+               "  --web   folder of the web client served at / (env CAIRN_WEB, default ./web)\n"
+               "  --allow-private-webhooks  let webhooks reach loopback and private addresses\n"
+               "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
+               "  --webhook-backoff-ms N    first retry delay of a failed webhook (default 1000;\n"
+               "          env CAIRN_WEBHOOK_BACKOFF_MS)\n");
 }
 
 static bool parse_port(const char *text, unsigned *out)
@@ -58,12 +65,21 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->db_path = getenv("CAIRN_DB") ? getenv("CAIRN_DB") : "data/cairn.db";
   cfg->port = 8080;
   cfg->web_dir = getenv("CAIRN_WEB") ? getenv("CAIRN_WEB") : "web";
+  cfg->allow_private_webhooks = getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS") &&
+                                strcmp(getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS"), "1") == 0;
+  cfg->webhook_backoff_ms = getenv("CAIRN_WEBHOOK_BACKOFF_MS")
+                                ? strtol(getenv("CAIRN_WEBHOOK_BACKOFF_MS"), NULL, 10)
+                                : 1000;
   if (port && !parse_port(port, &cfg->port))
     return false;
   for (i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--help") == 0) {
       usage(stdout);
       exit(0);
+    }
+    if (strcmp(argv[i], "--allow-private-webhooks") == 0) {
+      cfg->allow_private_webhooks = true;
+      continue;
     }
     if (i + 1 >= argc)
       return false;
@@ -188,6 +204,9 @@ int main(int argc, char **argv)
   server.live = api_live_new(4096);
   server.checkpoints = api_checkpoints_new();
   server.notify = api_notify_new(server.now_ms);
+  server.allow_private_webhooks = cfg.allow_private_webhooks;
+  server.deliver = api_deliver_new(&server.db, server.now_ms, cfg.allow_private_webhooks,
+                                   cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
   pthread_mutex_init(&server.game_lock, NULL);
   if (!server.live)
     goto cleanup;
@@ -205,6 +224,7 @@ cleanup:
   if (daemon)
     MHD_stop_daemon(daemon);
   api_notify_free(server.notify);
+  api_deliver_free(server.deliver);
   api_live_free(server.live);
   api_checkpoints_free(server.checkpoints);
   if (db_open)

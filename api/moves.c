@@ -137,12 +137,17 @@ enum cairn_status api_append_row(struct api_server *server, struct db_game *row,
                                  const json_t *move, const json_t *events, struct engine_game *next,
                                  struct cairn_error *err)
 {
+  const struct engine_game *prev = api_live_peek(server->live, row->id);
+  int prev_to_act[ENGINE_MAX_SEATS];
+  int prev_n = prev ? prev->module->to_act(prev, prev_to_act) : 0;
+  char prev_status[DB_STATUS_MAX + 1];
   enum cairn_status st = commit_move(server, row, seat, move, events, next, err);
 
   if (st != CAIRN_OK) {
     engine_free(next);
     return st;
   }
+  snprintf(prev_status, sizeof(prev_status), "%s", row->status);
   /* Committed: the row on disk moved on, so mirror it. */
   row->moves++;
   row->seq = next->seq;
@@ -150,6 +155,7 @@ enum cairn_status api_append_row(struct api_server *server, struct db_game *row,
     snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_FINISHED);
   api_live_put(server->live, row->id, row->moves, next);
   api_notify_publish(server->notify, row, next);
+  api_webhooks_publish(server, row, prev_status, prev_to_act, prev_n, next);
   return CAIRN_OK;
 }
 

@@ -33,6 +33,10 @@ static const struct route routes[] = {
     {"GET", "/v1/games/*/export", api_games_export, 0},
     /* A whole game's record: far larger than any single request. */
     {"POST", "/v1/games/import", api_games_import, API_IMPORT_CAP},
+    {"POST", "/v1/webhooks", api_webhooks_create, 0},
+    {"GET", "/v1/webhooks", api_webhooks_list, 0},
+    {"DELETE", "/v1/webhooks/*", api_webhooks_delete, 0},
+    {"GET", "/v1/webhooks/*/deliveries", api_webhooks_deliveries, 0},
     {"GET", "/v1/health", api_meta_health, 0},
     {"GET", "/v1/openapi.yaml", api_meta_openapi, 0},
     {NULL, NULL, NULL, 0},

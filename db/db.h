@@ -32,7 +32,7 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define DB_OPS_VERSION 2
+#define DB_OPS_VERSION 3
 #define DB_ID_MAX      32 /* ids are short ASCII strings */
 #define DB_NAME_MAX    64 /* player names, bytes of UTF-8 */
 #define DB_TITLE_MAX   64
@@ -87,6 +87,36 @@ struct db_move {
   uint8_t hash[DB_HASH_BYTES];
   bool has_hash;
 };
+
+/* A registered webhook (webhooks.c in api/ explains the formats). */
+struct db_webhook {
+  char id[DB_ID_MAX + 1];
+  char owner[DB_ID_MAX + 1];   /* player id */
+  char game_id[DB_ID_MAX + 1]; /* "" for every game of the owner */
+  char url[2049];
+  char format[16];    /* discord, slack, matrix, json */
+  char mention[129];  /* prefix put before the message text */
+  uint8_t secret[32]; /* HMAC key */
+  int64_t created_ms;
+};
+
+/* One delivery attempt of a webhook. */
+struct db_delivery {
+  int64_t id; /* assigned by the store */
+  char webhook_id[DB_ID_MAX + 1];
+  char event[16]; /* turn, start, end */
+  char game_id[DB_ID_MAX + 1];
+  int attempt; /* 1 for the first try */
+  int64_t at_ms;
+  int http_status; /* 0 when no answer came */
+  char error[200]; /* "" when delivered */
+  bool delivered;
+};
+
+typedef enum cairn_status (*db_webhook_cb)(void *arg, const struct db_webhook *hook,
+                                           struct cairn_error *err);
+typedef enum cairn_status (*db_delivery_cb)(void *arg, const struct db_delivery *delivery,
+                                            struct cairn_error *err);
 
 /* Called once per row in order by moves_load. The strings in `move` are
  * borrowed until the callback returns. Return CAIRN_OK to continue; any other
@@ -165,6 +195,32 @@ struct db_ops {
                                     enum cairn_status (*cb)(void *arg, const char *game_id,
                                                             int seat, struct cairn_error *err),
                                     void *arg, struct cairn_error *err);
+
+  /* ---- version 3 and later ---- */
+
+  enum cairn_status (*webhook_create)(void *ctx, const struct db_webhook *hook,
+                                      struct cairn_error *err);
+
+  /* The webhooks `owner` registered, oldest first. */
+  enum cairn_status (*webhooks_of_owner)(void *ctx, const char *owner, db_webhook_cb cb, void *arg,
+                                         struct cairn_error *err);
+
+  /* The webhooks that follow `game_id`: those registered for it, and the
+   * game-less ones of the players seated in it. */
+  enum cairn_status (*webhooks_of_game)(void *ctx, const char *game_id, db_webhook_cb cb, void *arg,
+                                        struct cairn_error *err);
+
+  /* Delete `id` if `owner` owns it (CAIRN_ENOTFOUND otherwise), with its
+   * delivery log. */
+  enum cairn_status (*webhook_delete)(void *ctx, const char *id, const char *owner,
+                                      struct cairn_error *err);
+
+  enum cairn_status (*delivery_record)(void *ctx, const struct db_delivery *delivery,
+                                       struct cairn_error *err);
+
+  /* The newest `limit` deliveries of `webhook_id`, newest first. */
+  enum cairn_status (*deliveries_of)(void *ctx, const char *webhook_id, int limit,
+                                     db_delivery_cb cb, void *arg, struct cairn_error *err);
 
   enum cairn_status (*games_each)(void *ctx,
                                   enum cairn_status (*cb)(void *arg, const char *game_id,

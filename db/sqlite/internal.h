@@ -116,6 +116,18 @@ enum cairn_status db_sqlite_game_import(void *ctx, const struct db_game *game,
                                         const struct db_move *moves, size_t n_moves,
                                         struct cairn_error *err);
 
+enum cairn_status db_sqlite_webhook_create(void *ctx, const struct db_webhook *hook,
+                                           struct cairn_error *err);
+enum cairn_status db_sqlite_webhooks_of_owner(void *ctx, const char *owner, db_webhook_cb cb,
+                                              void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_webhooks_of_game(void *ctx, const char *game_id, db_webhook_cb cb,
+                                             void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_webhook_delete(void *ctx, const char *id, const char *owner,
+                                           struct cairn_error *err);
+enum cairn_status db_sqlite_delivery_record(void *ctx, const struct db_delivery *delivery,
+                                            struct cairn_error *err);
+enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int limit,
+                                          db_delivery_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,
                                          enum cairn_status (*cb)(void *arg, const char *game_id,
                                                                  int seat, struct cairn_error *err),

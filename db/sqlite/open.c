@@ -168,6 +168,12 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   out->game_import = db_sqlite_game_import;
   out->games_each = db_sqlite_games_each;
   out->player_games = db_sqlite_player_games;
+  out->webhook_create = db_sqlite_webhook_create;
+  out->webhooks_of_owner = db_sqlite_webhooks_of_owner;
+  out->webhooks_of_game = db_sqlite_webhooks_of_game;
+  out->webhook_delete = db_sqlite_webhook_delete;
+  out->delivery_record = db_sqlite_delivery_record;
+  out->deliveries_of = db_sqlite_deliveries_of;
 
 cleanup:
   sqlite3_close(db); /* accepts NULL; also frees the handle a failed open returns */

@@ -1,0 +1,413 @@
+/*
+ * deliver.c - sending webhooks, on a worker thread of its own driving
+ * libcurl's multi interface, so no request thread ever waits on a remote
+ * server.
+ *
+ * Every delivery is signed: X-Cairn-Timestamp (Unix seconds) and
+ * X-Cairn-Signature = "sha256=" + hex HMAC-SHA256(secret, timestamp + "." +
+ * body), so a receiver can check both origin and freshness. A failure (no
+ * answer, or a status outside 2xx) is retried with exponential backoff, up
+ * to DELIVER_ATTEMPTS tries; every attempt is recorded in the delivery log.
+ *
+ * SSRF guard: only http and https; the host is resolved once per attempt
+ * and every address it resolves to must be public (no loopback, private,
+ * link-local, multicast or unspecified address) unless the server runs with
+ * --allow-private-webhooks; curl then connects to that vetted address
+ * (CURLOPT_RESOLVE), never follows a redirect, and gives up quickly.
+ */
+#include "deliver.h"
+
+#include <arpa/inet.h>
+#include <curl/curl.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#define DELIVER_ATTEMPTS   5
+#define DELIVER_TIMEOUT_MS 5000L
+#define DELIVER_CONNECT_MS 3000L
+#define DELIVER_POLL_MS    50
+
+struct job {
+  struct db_webhook hook;
+  char event[16];
+  char game_id[DB_ID_MAX + 1];
+  char *body; /* owned */
+  int attempt;
+  int64_t due_ms;
+  CURL *easy; /* while in flight */
+  struct curl_slist *headers, *resolve;
+  char error[CURL_ERROR_SIZE];
+  struct job *next;
+};
+
+struct api_deliver {
+  struct db_ops *db;
+  int64_t (*now_ms)(void);
+  bool allow_private;
+  int64_t backoff_ms;
+  pthread_mutex_t lock;
+  struct job *queue; /* waiting to be due */
+  bool stopping;
+  pthread_t worker;
+  CURLM *multi;
+};
+
+/* ---- the address guard ---- */
+
+static bool private_v4(const uint8_t a[4])
+{
+  return a[0] == 0 || a[0] == 10 || a[0] == 127 || (a[0] == 100 && (a[1] & 0xc0) == 64) ||
+         (a[0] == 169 && a[1] == 254) || (a[0] == 172 && (a[1] & 0xf0) == 16) ||
+         (a[0] == 192 && a[1] == 168) || a[0] >= 224;
+}
+
+bool api_address_is_private(const struct sockaddr *sa)
+{
+  if (sa->sa_family == AF_INET)
+    return private_v4((const uint8_t *)&((const struct sockaddr_in *)sa)->sin_addr);
+  if (sa->sa_family == AF_INET6) {
+    const uint8_t *b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
+    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    static const uint8_t zero[15] = {0};
+
+    if (memcmp(b, mapped, 12) == 0)
+      return private_v4(b + 12);
+    return (memcmp(b, zero, 15) == 0 && b[15] <= 1) || /* :: and ::1 */
+           (b[0] & 0xfe) == 0xfc ||                    /* fc00::/7 unique local */
+           (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) ||  /* fe80::/10 link-local */
+           b[0] == 0xff;                               /* multicast */
+  }
+  return true;
+}
+
+/* Parse `url`; only http(s) with a host. Fills scheme-default port. */
+static bool split_url(const char *url, char *host, size_t host_size, long *port, char *why,
+                      size_t why_size)
+{
+  CURLU *u = curl_url();
+  char *scheme = NULL, *h = NULL, *p = NULL;
+  bool ok = false;
+
+  if (!u || curl_url_set(u, CURLUPART_URL, url, 0) != CURLUE_OK) {
+    snprintf(why, why_size, "not a URL");
+    goto done;
+  }
+  if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
+      (strcmp(scheme, "http") != 0 && strcmp(scheme, "https") != 0)) {
+    snprintf(why, why_size, "only http and https URLs are allowed");
+    goto done;
+  }
+  if (curl_url_get(u, CURLUPART_HOST, &h, 0) != CURLUE_OK || strlen(h) >= host_size) {
+    snprintf(why, why_size, "the URL has no usable host");
+    goto done;
+  }
+  /* curl keeps IPv6 literals in brackets; getaddrinfo wants them bare. */
+  if (h[0] == '[') {
+    snprintf(host, host_size, "%.*s", (int)strlen(h) - 2, h + 1);
+  } else {
+    snprintf(host, host_size, "%s", h);
+  }
+  *port = strcmp(scheme, "https") == 0 ? 443 : 80;
+  if (curl_url_get(u, CURLUPART_PORT, &p, 0) == CURLUE_OK)
+    *port = strtol(p, NULL, 10);
+  ok = true;
+done:
+  curl_free(scheme);
+  curl_free(h);
+  curl_free(p);
+  curl_url_cleanup(u);
+  return ok;
+}
+
+bool api_webhook_url_ok(const char *url, bool allow_private, char *why, size_t why_size)
+{
+  char host[256];
+  long port;
+  struct in6_addr a6;
+  struct in_addr a4;
+
+  if (!split_url(url, host, sizeof(host), &port, why, why_size))
+    return false;
+  /* Hostnames are vetted when resolved, at every delivery; a literal
+   * address can be judged now. */
+  if (!allow_private && inet_pton(AF_INET, host, &a4) == 1 && private_v4((uint8_t *)&a4)) {
+    snprintf(why, why_size, "the address %s is not public", host);
+    return false;
+  }
+  if (!allow_private && inet_pton(AF_INET6, host, &a6) == 1) {
+    struct sockaddr_in6 sa = {.sin6_family = AF_INET6, .sin6_addr = a6};
+
+    if (api_address_is_private((struct sockaddr *)&sa)) {
+      snprintf(why, why_size, "the address %s is not public", host);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Resolve the job's host once and pin a vetted address for curl. */
+static bool vet(struct api_deliver *d, struct job *j)
+{
+  char host[256], addr[INET6_ADDRSTRLEN], line[400];
+  struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL, *ai;
+  long port;
+  bool ok = false;
+
+  if (!split_url(j->hook.url, host, sizeof(host), &port, j->error, sizeof(j->error)))
+    return false;
+  if (getaddrinfo(host, NULL, &hints, &res) != 0 || !res) {
+    snprintf(j->error, sizeof(j->error), "cannot resolve %.120s", host);
+    return false;
+  }
+  for (ai = res; ai; ai = ai->ai_next)
+    if (!d->allow_private && api_address_is_private(ai->ai_addr)) {
+      snprintf(j->error, sizeof(j->error), "%.120s resolves to an address that is not public",
+               host);
+      goto done;
+    }
+  if (res->ai_family == AF_INET)
+    inet_ntop(AF_INET, &((struct sockaddr_in *)res->ai_addr)->sin_addr, addr, sizeof(addr));
+  else
+    inet_ntop(AF_INET6, &((struct sockaddr_in6 *)res->ai_addr)->sin6_addr, addr, sizeof(addr));
+  snprintf(line, sizeof(line), res->ai_family == AF_INET6 ? "%s:%ld:[%s]" : "%s:%ld:%s", host, port,
+           addr);
+  j->resolve = curl_slist_append(NULL, line);
+  ok = j->resolve != NULL;
+done:
+  freeaddrinfo(res);
+  return ok;
+}
+
+/* ---- signing and sending ---- */
+
+static void sign(const struct job *j, int64_t now_ms, char *ts, size_t ts_size, char *sig,
+                 size_t sig_size)
+{
+  crypto_auth_hmacsha256_state h;
+  uint8_t mac[crypto_auth_hmacsha256_BYTES];
+  char hex[2 * sizeof(mac) + 1];
+
+  snprintf(ts, ts_size, "%lld", (long long)(now_ms / 1000));
+  crypto_auth_hmacsha256_init(&h, j->hook.secret, sizeof(j->hook.secret));
+  crypto_auth_hmacsha256_update(&h, (const uint8_t *)ts, strlen(ts));
+  crypto_auth_hmacsha256_update(&h, (const uint8_t *)".", 1);
+  crypto_auth_hmacsha256_update(&h, (const uint8_t *)j->body, strlen(j->body));
+  crypto_auth_hmacsha256_final(&h, mac);
+  sodium_bin2hex(hex, sizeof(hex), mac, sizeof(mac));
+  snprintf(sig, sig_size, "X-Cairn-Signature: sha256=%s", hex);
+}
+
+static bool start(struct api_deliver *d, struct job *j)
+{
+  char ts[32], sig[128], line[160];
+
+  j->error[0] = '\0';
+  if (!vet(d, j))
+    return false;
+  j->easy = curl_easy_init();
+  if (!j->easy) {
+    snprintf(j->error, sizeof(j->error), "out of memory");
+    return false;
+  }
+  sign(j, d->now_ms(), ts, sizeof(ts), sig, sizeof(sig));
+  j->headers = curl_slist_append(j->headers, "Content-Type: application/json");
+  snprintf(line, sizeof(line), "X-Cairn-Timestamp: %s", ts);
+  j->headers = curl_slist_append(j->headers, line);
+  j->headers = curl_slist_append(j->headers, sig);
+  snprintf(line, sizeof(line), "X-Cairn-Event: %s", j->event);
+  j->headers = curl_slist_append(j->headers, line);
+  snprintf(line, sizeof(line), "X-Cairn-Delivery: %s-%d", j->hook.id, j->attempt);
+  j->headers = curl_slist_append(j->headers, line);
+  curl_easy_setopt(j->easy, CURLOPT_URL, j->hook.url);
+  curl_easy_setopt(j->easy, CURLOPT_RESOLVE, j->resolve);
+  curl_easy_setopt(j->easy, CURLOPT_HTTPHEADER, j->headers);
+  curl_easy_setopt(j->easy, CURLOPT_POSTFIELDS, j->body);
+  curl_easy_setopt(j->easy, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(j->easy, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(j->easy, CURLOPT_CONNECTTIMEOUT_MS, DELIVER_CONNECT_MS);
+  curl_easy_setopt(j->easy, CURLOPT_TIMEOUT_MS, DELIVER_TIMEOUT_MS);
+  curl_easy_setopt(j->easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(j->easy, CURLOPT_ERRORBUFFER, j->error);
+  curl_easy_setopt(j->easy, CURLOPT_PRIVATE, j);
+  curl_easy_setopt(j->easy, CURLOPT_USERAGENT, "cairn-webhooks/1");
+  curl_multi_add_handle(d->multi, j->easy);
+  return true;
+}
+
+static void free_job(struct job *j)
+{
+  curl_slist_free_all(j->headers);
+  curl_slist_free_all(j->resolve);
+  if (j->easy)
+    curl_easy_cleanup(j->easy);
+  free(j->body);
+  free(j);
+}
+
+/* Record the attempt; requeue it with backoff or let it go. */
+static void finish(struct api_deliver *d, struct job *j, long status, bool retryable)
+{
+  struct db_delivery rec = {
+      .attempt = j->attempt, .at_ms = d->now_ms(), .http_status = (int)status};
+  struct cairn_error err = {0};
+  bool delivered = status >= 200 && status < 300;
+
+  snprintf(rec.webhook_id, sizeof(rec.webhook_id), "%s", j->hook.id);
+  snprintf(rec.event, sizeof(rec.event), "%s", j->event);
+  snprintf(rec.game_id, sizeof(rec.game_id), "%s", j->game_id);
+  rec.delivered = delivered;
+  if (!delivered)
+    snprintf(rec.error, sizeof(rec.error), "%.150s",
+             j->error[0]                     ? j->error
+             : status >= 300 && status < 400 ? "redirects are not followed"
+                                             : "the receiver did not answer 2xx");
+  if (d->db->delivery_record(d->db->ctx, &rec, &err) != CAIRN_OK)
+    fprintf(stderr, "cairn: webhooks: cannot record a delivery: %s\n", err.detail);
+  if (delivered || !retryable || j->attempt >= DELIVER_ATTEMPTS) {
+    free_job(j);
+    return;
+  }
+  curl_slist_free_all(j->headers);
+  curl_slist_free_all(j->resolve);
+  if (j->easy)
+    curl_easy_cleanup(j->easy);
+  j->headers = j->resolve = NULL;
+  j->easy = NULL;
+  j->due_ms = d->now_ms() + d->backoff_ms * (1LL << (j->attempt - 1));
+  j->attempt++;
+  pthread_mutex_lock(&d->lock);
+  j->next = d->queue;
+  d->queue = j;
+  pthread_mutex_unlock(&d->lock);
+}
+
+/* Take the due jobs off the queue. */
+static struct job *take_due(struct api_deliver *d, bool *stopping)
+{
+  struct job *due = NULL, **pj;
+  int64_t now = d->now_ms();
+
+  pthread_mutex_lock(&d->lock);
+  *stopping = d->stopping;
+  for (pj = &d->queue; *pj;) {
+    struct job *j = *pj;
+
+    if (j->due_ms <= now) {
+      *pj = j->next;
+      j->next = due;
+      due = j;
+    } else {
+      pj = &j->next;
+    }
+  }
+  pthread_mutex_unlock(&d->lock);
+  return due;
+}
+
+static void *worker_main(void *arg)
+{
+  struct api_deliver *d = arg;
+  bool stopping = false;
+  int running = 0;
+
+  while (!stopping || running) {
+    struct job *due = take_due(d, &stopping), *j;
+    CURLMsg *msg;
+    int left;
+
+    while ((j = due)) {
+      due = j->next;
+      /* An address that fails the guard will not pass later: no retry. */
+      if (!start(d, j))
+        finish(d, j, 0, false);
+    }
+    curl_multi_perform(d->multi, &running);
+    while ((msg = curl_multi_info_read(d->multi, &left))) {
+      long status = 0;
+
+      if (msg->msg != CURLMSG_DONE)
+        continue;
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
+      curl_multi_remove_handle(d->multi, msg->easy_handle);
+      finish(d, j, msg->data.result == CURLE_OK ? status : 0, true);
+    }
+    curl_multi_poll(d->multi, NULL, 0, DELIVER_POLL_MS, NULL);
+  }
+  return NULL;
+}
+
+struct api_deliver *api_deliver_new(struct db_ops *db, int64_t (*now_ms)(void), bool allow_private,
+                                    int64_t backoff_ms)
+{
+  struct api_deliver *d = calloc(1, sizeof(*d));
+
+  if (!d)
+    return NULL;
+  d->db = db;
+  d->now_ms = now_ms;
+  d->allow_private = allow_private;
+  d->backoff_ms = backoff_ms;
+  pthread_mutex_init(&d->lock, NULL);
+  d->multi = curl_multi_init();
+  if (!d->multi || pthread_create(&d->worker, NULL, worker_main, d) != 0) {
+    curl_multi_cleanup(d->multi);
+    pthread_mutex_destroy(&d->lock);
+    free(d);
+    return NULL;
+  }
+  return d;
+}
+
+void api_deliver_free(struct api_deliver *d)
+{
+  struct job *j;
+
+  if (!d)
+    return;
+  pthread_mutex_lock(&d->lock);
+  d->stopping = true;
+  /* Queued retries are dropped at shutdown; what is in flight finishes. */
+  while ((j = d->queue)) {
+    d->queue = j->next;
+    free_job(j);
+  }
+  pthread_mutex_unlock(&d->lock);
+  curl_multi_wakeup(d->multi);
+  pthread_join(d->worker, NULL);
+  curl_multi_cleanup(d->multi);
+  pthread_mutex_destroy(&d->lock);
+  free(d);
+}
+
+void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook, const char *event,
+                         const char *game_id, const char *body)
+{
+  struct job *j;
+
+  if (!d)
+    return;
+  j = calloc(1, sizeof(*j));
+  if (!j)
+    return;
+  j->body = strdup(body);
+  if (!j->body) {
+    free(j);
+    return;
+  }
+  j->hook = *hook;
+  snprintf(j->event, sizeof(j->event), "%s", event);
+  snprintf(j->game_id, sizeof(j->game_id), "%s", game_id);
+  j->attempt = 1;
+  j->due_ms = 0;
+  pthread_mutex_lock(&d->lock);
+  j->next = d->queue;
+  d->queue = j;
+  pthread_mutex_unlock(&d->lock);
+  curl_multi_wakeup(d->multi);
+}

@@ -1,0 +1,34 @@
+/*
+ * deliver.h - the webhook delivery worker (deliver.c).
+ */
+#ifndef API_DELIVER_H
+#define API_DELIVER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "../db/db.h"
+
+struct api_deliver;
+
+/* Start the worker. `db` is borrowed for its lifetime; deliveries are
+ * retried after backoff_ms, 2 x backoff_ms, ... NULL on failure. */
+struct api_deliver *api_deliver_new(struct db_ops *db, int64_t (*now_ms)(void), bool allow_private,
+                                    int64_t backoff_ms);
+
+/* Stop the worker (in-flight deliveries finish, queued retries are dropped). */
+void api_deliver_free(struct api_deliver *d);
+
+/* Queue `body` (copied) for `hook` (copied); returns at once. */
+void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook, const char *event,
+                         const char *game_id, const char *body);
+
+/* May a webhook be registered for `url`? Checks the scheme and any literal
+ * address; `why` says what is wrong. */
+bool api_webhook_url_ok(const char *url, bool allow_private, char *why, size_t why_size);
+
+/* True for loopback, private, link-local, multicast and unspecified. */
+bool api_address_is_private(const struct sockaddr *sa);
+
+#endif

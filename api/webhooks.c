@@ -1,0 +1,313 @@
+/*
+ * webhooks.c - webhooks for chat bots: registering them (POST/GET/DELETE
+ * /v1/webhooks, the delivery log) and deciding what to send when a game
+ * changes. Sending is deliver.c's, on its own thread.
+ *
+ * A webhook without a game follows its owner: it fires when a game the
+ * owner sits in starts or ends, and when the owner's seat comes to owe a
+ * decision. A webhook with a game follows that game (a chat channel): it
+ * fires when it starts or ends and whenever the set of seats to act
+ * changes. Formats: discord {content}, slack {text}, matrix {msgtype, body,
+ * cairn} and json (the full notification); the owner's mention is put
+ * before the text.
+ */
+#include "api.h"
+#include "deliver.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct api_field hook_fields[] = {
+    {"url", API_STRING, true},
+    {"format", API_STRING, true},
+    {"game", API_STRING, false},
+    {"mention", API_STRING, false},
+    {NULL, 0, false},
+};
+
+static bool known_format(const char *f)
+{
+  return strcmp(f, "discord") == 0 || strcmp(f, "slack") == 0 || strcmp(f, "matrix") == 0 ||
+         strcmp(f, "json") == 0;
+}
+
+static json_t *hook_json(const struct db_webhook *h)
+{
+  return json_pack("{s:s, s:s, s:s, s:o, s:s, s:o}", "id", h->id, "url", h->url, "format",
+                   h->format, "game", h->game_id[0] ? json_string(h->game_id) : json_null(),
+                   "mention", h->mention, "created_at", api_time_json(h->created_ms));
+}
+
+static enum cairn_status check_hook(struct api_request *req, const json_t *doc,
+                                    struct db_webhook *h, struct cairn_error *err)
+{
+  const char *url = json_string_value(json_object_get(doc, "url"));
+  const char *format = json_string_value(json_object_get(doc, "format"));
+  const char *game = json_string_value(json_object_get(doc, "game"));
+  const char *mention = json_string_value(json_object_get(doc, "mention"));
+  char why[128];
+
+  if (strlen(url) >= sizeof(h->url) ||
+      !api_webhook_url_ok(url, req->server->allow_private_webhooks, why, sizeof(why)))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "url: %s",
+                      strlen(url) >= sizeof(h->url) ? "too long" : why);
+  if (!known_format(format))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "format must be discord, slack, matrix or json");
+  if (mention && strlen(mention) >= sizeof(h->mention))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "mention: at most %zu bytes",
+                      sizeof(h->mention) - 1);
+  if (game && strlen(game) > DB_ID_MAX)
+    return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no such game");
+  api_new_id(h->id);
+  snprintf(h->owner, sizeof(h->owner), "%s", req->player.id);
+  snprintf(h->game_id, sizeof(h->game_id), "%s", game ? game : "");
+  snprintf(h->url, sizeof(h->url), "%s", url);
+  snprintf(h->format, sizeof(h->format), "%s", format);
+  snprintf(h->mention, sizeof(h->mention), "%s", mention ? mention : "");
+  randombytes_buf(h->secret, sizeof(h->secret));
+  h->created_ms = req->server->now_ms();
+  return CAIRN_OK;
+}
+
+enum cairn_status api_webhooks_create(struct api_request *req, struct api_response *resp,
+                                      struct cairn_error *err)
+{
+  struct db_webhook h;
+  json_t *doc = NULL;
+  char secret[2 * sizeof(h.secret) + 1];
+  enum cairn_status st;
+
+  st = api_require_player(req, err);
+  if (st == CAIRN_OK)
+    st = api_body_object(req, hook_fields, false, &doc, err);
+  if (st == CAIRN_OK)
+    st = check_hook(req, doc, &h, err);
+  if (st == CAIRN_OK)
+    st = req->server->db.webhook_create(req->server->db.ctx, &h, err);
+  if (st == CAIRN_OK) {
+    /* Shown once, like a token: the receiver verifies signatures with it. */
+    sodium_bin2hex(secret, sizeof(secret), h.secret, sizeof(h.secret));
+    resp->status = 201;
+    resp->body = hook_json(&h);
+    json_object_set_new(resp->body, "secret", json_string(secret));
+    sodium_memzero(secret, sizeof(secret));
+  }
+  json_decref(doc);
+  return st;
+}
+
+static enum cairn_status list_hook(void *arg, const struct db_webhook *h, struct cairn_error *err)
+{
+  json_array_append_new(arg, hook_json(h));
+  return CAIRN_OK;
+}
+
+enum cairn_status api_webhooks_list(struct api_request *req, struct api_response *resp,
+                                    struct cairn_error *err)
+{
+  json_t *list = json_array();
+  enum cairn_status st = api_require_player(req, err);
+
+  if (st == CAIRN_OK)
+    st = req->server->db.webhooks_of_owner(req->server->db.ctx, req->player.id, list_hook, list,
+                                           err);
+  if (st == CAIRN_OK) {
+    resp->status = 200;
+    resp->body = json_pack("{s:O}", "webhooks", list);
+  }
+  json_decref(list);
+  return st;
+}
+
+enum cairn_status api_webhooks_delete(struct api_request *req, struct api_response *resp,
+                                      struct cairn_error *err)
+{
+  enum cairn_status st = api_require_player(req, err);
+
+  if (st == CAIRN_OK)
+    st = req->server->db.webhook_delete(req->server->db.ctx, req->id, req->player.id, err);
+  if (st == CAIRN_OK) {
+    resp->status = 200;
+    resp->body = json_pack("{s:s}", "deleted", req->id);
+  }
+  return st;
+}
+
+struct owned {
+  const char *id;
+  bool found;
+};
+
+static enum cairn_status find_owned(void *arg, const struct db_webhook *h, struct cairn_error *err)
+{
+  struct owned *o = arg;
+
+  o->found = o->found || strcmp(h->id, o->id) == 0;
+  return CAIRN_OK;
+}
+
+static enum cairn_status list_delivery(void *arg, const struct db_delivery *d,
+                                       struct cairn_error *err)
+{
+  json_array_append_new(
+      arg,
+      json_pack("{s:I, s:s, s:s, s:i, s:o, s:o, s:o, s:b}", "id", (json_int_t)d->id, "event",
+                d->event, "game", d->game_id, "attempt", d->attempt, "at", api_time_json(d->at_ms),
+                "http_status", d->http_status ? json_integer(d->http_status) : json_null(), "error",
+                d->error[0] ? json_string(d->error) : json_null(), "delivered", d->delivered));
+  return CAIRN_OK;
+}
+
+enum cairn_status api_webhooks_deliveries(struct api_request *req, struct api_response *resp,
+                                          struct cairn_error *err)
+{
+  struct owned o = {.id = req->id};
+  json_t *list = json_array();
+  enum cairn_status st = api_require_player(req, err);
+
+  if (st == CAIRN_OK)
+    st =
+        req->server->db.webhooks_of_owner(req->server->db.ctx, req->player.id, find_owned, &o, err);
+  if (st == CAIRN_OK && !o.found)
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "you have no webhook %s",
+                    req->id);
+  if (st == CAIRN_OK)
+    st = req->server->db.deliveries_of(req->server->db.ctx, req->id, 100, list_delivery, list, err);
+  if (st == CAIRN_OK) {
+    resp->status = 200;
+    resp->body = json_pack("{s:O}", "deliveries", list);
+  }
+  json_decref(list);
+  return st;
+}
+
+/* ---- what to send ---- */
+
+struct change {
+  struct api_server *server;
+  const struct db_game *row;
+  const char *event;               /* turn, start, end */
+  int to_act[ENGINE_MAX_SEATS], n; /* seats to act now */
+  bool newly[ENGINE_MAX_SEATS];    /* seat started to owe a decision */
+  bool changed;                    /* the set of seats to act differs */
+  json_t *result;                  /* borrowed, or NULL */
+};
+
+static int owner_seat(const struct db_game *row, const char *owner)
+{
+  int i;
+
+  for (i = 0; i < row->seats; i++)
+    if (strcmp(row->seat_player[i], owner) == 0)
+      return i;
+  return -1;
+}
+
+static void describe(const struct change *c, int seat, char *text, size_t size)
+{
+  const struct engine_module *m = engine_find(c->row->title);
+  const char *title = m ? m->name : c->row->title;
+  char seats[64] = "";
+  int i;
+
+  for (i = 0; i < c->n; i++)
+    snprintf(seats + strlen(seats), sizeof(seats) - strlen(seats), "%s%d", i ? ", " : "",
+             c->to_act[i]);
+  if (strcmp(c->event, "start") == 0)
+    snprintf(text, size, "%s game %s has started.", title, c->row->id);
+  else if (strcmp(c->event, "end") == 0)
+    snprintf(text, size, "%s game %s is over.", title, c->row->id);
+  else if (seat >= 0)
+    snprintf(text, size, "Your turn in %s game %s (seat %d, seq %u).", title, c->row->id, seat,
+             c->row->seq);
+  else
+    snprintf(text, size, "%s game %s: seat %s to act (seq %u).", title, c->row->id, seats,
+             c->row->seq);
+}
+
+/* New string (free()): the body of `hook` for this change. */
+static char *body_for(const struct change *c, const struct db_webhook *hook, int seat)
+{
+  char text[256], line[400];
+  json_t *to_act = json_array();
+  json_t *doc, *shaped;
+  char *out;
+  int i;
+
+  describe(c, seat, text, sizeof(text));
+  snprintf(line, sizeof(line), "%s%s%s", hook->mention, hook->mention[0] ? " " : "", text);
+  for (i = 0; i < c->n; i++)
+    json_array_append_new(to_act, json_integer(c->to_act[i]));
+  doc = json_pack("{s:s, s:s, s:s, s:I, s:s, s:o, s:O?, s:s}", "event", c->event, "game",
+                  c->row->id, "title", c->row->title, "seq", (json_int_t)c->row->seq, "status",
+                  c->row->status, "to_act", to_act, "result", c->result, "text", line);
+  json_object_set_new(doc, "url", json_sprintf("/v1/games/%s", c->row->id));
+  if (strcmp(hook->format, "discord") == 0)
+    shaped = json_pack("{s:s}", "content", line);
+  else if (strcmp(hook->format, "slack") == 0)
+    shaped = json_pack("{s:s}", "text", line);
+  else if (strcmp(hook->format, "matrix") == 0)
+    shaped = json_pack("{s:s, s:s, s:O}", "msgtype", "m.text", "body", line, "cairn", doc);
+  else
+    shaped = json_incref(doc);
+  out = shaped ? json_dumps(shaped, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  json_decref(shaped);
+  json_decref(doc);
+  return out;
+}
+
+static enum cairn_status consider(void *arg, const struct db_webhook *hook, struct cairn_error *err)
+{
+  const struct change *c = arg;
+  int seat = hook->game_id[0] ? -1 : owner_seat(c->row, hook->owner);
+  char *body;
+
+  if (strcmp(c->event, "turn") == 0) {
+    if (hook->game_id[0] ? !c->changed || c->n == 0 : seat < 0 || !c->newly[seat])
+      return CAIRN_OK;
+  }
+  body = body_for(c, hook, seat);
+  if (body)
+    api_deliver_enqueue(c->server->deliver, hook, c->event, c->row->id, body);
+  free(body);
+  return CAIRN_OK;
+}
+
+void api_webhooks_publish(struct api_server *server, const struct db_game *row,
+                          const char *prev_status, const int *prev_to_act, int prev_n,
+                          const struct engine_game *state)
+{
+  struct change c = {.server = server, .row = row};
+  struct cairn_error err = {0};
+  int i, j;
+
+  if (!server->deliver)
+    return;
+  if (state && strcmp(row->status, DB_STATUS_ACTIVE) == 0)
+    c.n = state->module->to_act(state, c.to_act);
+  for (i = 0; i < c.n; i++) {
+    c.newly[c.to_act[i]] = true;
+    for (j = 0; j < prev_n; j++)
+      if (prev_to_act[j] == c.to_act[i])
+        c.newly[c.to_act[i]] = false;
+  }
+  c.changed = c.n != prev_n;
+  for (i = 0; i < c.n && !c.changed; i++)
+    c.changed = c.newly[c.to_act[i]];
+  if (strcmp(prev_status, row->status) != 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0) {
+    c.event = "start";
+    server->db.webhooks_of_game(server->db.ctx, row->id, consider, &c, &err);
+  }
+  if (strcmp(prev_status, row->status) != 0 && strcmp(row->status, DB_STATUS_FINISHED) == 0) {
+    c.event = "end";
+    c.result = state ? state->module->result(state) : NULL;
+    server->db.webhooks_of_game(server->db.ctx, row->id, consider, &c, &err);
+    json_decref(c.result);
+    return;
+  }
+  c.event = "turn";
+  server->db.webhooks_of_game(server->db.ctx, row->id, consider, &c, &err);
+}

@@ -1,0 +1,259 @@
+/*
+ * webhooks.c - the webhook slots of db_ops: registrations and their
+ * delivery log. Rows are copied out before any callback runs, so callbacks
+ * run unlocked and may use other slots.
+ */
+#include "internal.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HOOK_COLUMNS "id, owner, coalesce(game_id, ''), url, format, mention, secret, created_ms"
+
+enum cairn_status db_sqlite_webhook_create(void *ctx, const struct db_webhook *hook,
+                                           struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  assert(c && hook);
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db,
+                         "INSERT INTO webhooks (id, owner, game_id, url, format, mention, secret,"
+                         " created_ms) VALUES (?1, ?2, nullif(?3, ''), ?4, ?5, ?6, ?7, ?8)",
+                         &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, hook->id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, hook->owner, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, hook->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 4, hook->url, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 5, hook->format, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 6, hook->mention, -1, SQLITE_STATIC);
+    sqlite3_bind_blob(stmt, 7, hook->secret, sizeof(hook->secret), SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 8, hook->created_ms);
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+      st =
+          cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", hook->game_id);
+    else if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(c->db, rc, "registering a webhook", err);
+  }
+  sqlite3_finalize(stmt);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+struct hooks {
+  struct db_webhook *at;
+  size_t n, cap;
+};
+
+static enum cairn_status read_hook(sqlite3_stmt *stmt, struct db_webhook *h,
+                                   struct cairn_error *err)
+{
+  static const char what[] = "loading webhooks";
+  enum cairn_status st;
+
+  memset(h, 0, sizeof(*h));
+  st = db_sqlite_column_copy(stmt, 0, h->id, sizeof(h->id), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 1, h->owner, sizeof(h->owner), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 2, h->game_id, sizeof(h->game_id), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 3, h->url, sizeof(h->url), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 4, h->format, sizeof(h->format), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 5, h->mention, sizeof(h->mention), what, err);
+  if (st == CAIRN_OK && sqlite3_column_bytes(stmt, 6) == (int)sizeof(h->secret))
+    memcpy(h->secret, sqlite3_column_blob(stmt, 6), sizeof(h->secret));
+  h->created_ms = sqlite3_column_int64(stmt, 7);
+  return st;
+}
+
+/* Run a webhook query (one text parameter) and visit the rows unlocked. */
+static enum cairn_status each_hook(struct db_sqlite *c, const char *sql, const char *param,
+                                   db_webhook_cb cb, void *arg, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  struct hooks list = {0};
+  enum cairn_status st;
+  size_t i;
+  int rc = SQLITE_DONE;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db, sql, &stmt, err);
+  if (st == CAIRN_OK)
+    sqlite3_bind_text(stmt, 1, param, -1, SQLITE_STATIC);
+  while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    if (list.n == list.cap) {
+      size_t cap = list.cap ? 2 * list.cap : 8;
+      struct db_webhook *grown = realloc(list.at, cap * sizeof(*grown));
+
+      if (!grown) {
+        st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+        break;
+      }
+      list.at = grown;
+      list.cap = cap;
+    }
+    st = read_hook(stmt, &list.at[list.n++], err);
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE)
+    st = db_sqlite_fail(c->db, rc, "loading webhooks", err);
+  sqlite3_finalize(stmt);
+  db_sqlite_unlock(c);
+  for (i = 0; st == CAIRN_OK && i < list.n; i++)
+    st = cb(arg, &list.at[i], err);
+  free(list.at);
+  return st;
+}
+
+enum cairn_status db_sqlite_webhooks_of_owner(void *ctx, const char *owner, db_webhook_cb cb,
+                                              void *arg, struct cairn_error *err)
+{
+  return each_hook(ctx,
+                   "SELECT " HOOK_COLUMNS " FROM webhooks WHERE owner = ?1 ORDER BY created_ms, id",
+                   owner, cb, arg, err);
+}
+
+enum cairn_status db_sqlite_webhooks_of_game(void *ctx, const char *game_id, db_webhook_cb cb,
+                                             void *arg, struct cairn_error *err)
+{
+  return each_hook(ctx,
+                   "SELECT " HOOK_COLUMNS " FROM webhooks WHERE game_id = ?1"
+                   " OR (game_id IS NULL AND owner IN (SELECT player_id FROM seats"
+                   " WHERE game_id = ?1)) ORDER BY created_ms, id",
+                   game_id, cb, arg, err);
+}
+
+enum cairn_status db_sqlite_webhook_delete(void *ctx, const char *id, const char *owner,
+                                           struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_prepare(c->db,
+                           "DELETE FROM deliveries WHERE webhook_id = ?1 AND"
+                           " EXISTS (SELECT 1 FROM webhooks WHERE id = ?1 AND owner = ?2)",
+                           &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, owner, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(c->db, rc, "deleting a webhook", err);
+    sqlite3_finalize(stmt);
+    stmt = NULL;
+  }
+  if (st == CAIRN_OK)
+    st = db_sqlite_prepare(c->db, "DELETE FROM webhooks WHERE id = ?1 AND owner = ?2", &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, owner, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(c->db, rc, "deleting a webhook", err);
+    else if (sqlite3_changes(c->db) == 0)
+      st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "you have no webhook %s",
+                      id);
+  }
+  if (st == CAIRN_OK)
+    st = db_sqlite_commit(c->db, err);
+  sqlite3_finalize(stmt);
+  if (st != CAIRN_OK)
+    db_sqlite_rollback(c->db);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+enum cairn_status db_sqlite_delivery_record(void *ctx, const struct db_delivery *d,
+                                            struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db,
+                         "INSERT INTO deliveries (webhook_id, event, game_id, attempt, at_ms,"
+                         " http_status, error, delivered)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, nullif(?6, 0), nullif(?7, ''), ?8)",
+                         &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, d->webhook_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, d->event, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, d->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 4, d->attempt);
+    sqlite3_bind_int64(stmt, 5, d->at_ms);
+    sqlite3_bind_int(stmt, 6, d->http_status);
+    sqlite3_bind_text(stmt, 7, d->error, -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 8, d->delivered);
+    rc = sqlite3_step(stmt);
+    /* The webhook may have been deleted while its delivery was in flight. */
+    if (rc != SQLITE_DONE && rc != SQLITE_CONSTRAINT_FOREIGNKEY)
+      st = db_sqlite_fail(c->db, rc, "recording a delivery", err);
+  }
+  sqlite3_finalize(stmt);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int limit,
+                                          db_delivery_cb cb, void *arg, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  struct db_delivery *rows = NULL;
+  size_t n = 0, i;
+  enum cairn_status st;
+  int rc = SQLITE_DONE;
+
+  rows = calloc((size_t)(limit > 0 ? limit : 1), sizeof(*rows));
+  if (!rows)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db,
+                         "SELECT id, webhook_id, event, game_id, attempt, at_ms,"
+                         " coalesce(http_status, 0), coalesce(error, ''), delivered"
+                         " FROM deliveries WHERE webhook_id = ?1 ORDER BY id DESC LIMIT ?2",
+                         &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, webhook_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 2, limit);
+  }
+  while (st == CAIRN_OK && n < (size_t)limit && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    struct db_delivery *d = &rows[n++];
+
+    d->id = sqlite3_column_int64(stmt, 0);
+    st = db_sqlite_column_copy(stmt, 1, d->webhook_id, sizeof(d->webhook_id), "deliveries", err);
+    if (st == CAIRN_OK)
+      st = db_sqlite_column_copy(stmt, 2, d->event, sizeof(d->event), "deliveries", err);
+    if (st == CAIRN_OK)
+      st = db_sqlite_column_copy(stmt, 3, d->game_id, sizeof(d->game_id), "deliveries", err);
+    if (st == CAIRN_OK)
+      st = db_sqlite_column_copy(stmt, 7, d->error, sizeof(d->error), "deliveries", err);
+    d->attempt = sqlite3_column_int(stmt, 4);
+    d->at_ms = sqlite3_column_int64(stmt, 5);
+    d->http_status = sqlite3_column_int(stmt, 6);
+    d->delivered = sqlite3_column_int(stmt, 8) != 0;
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+    st = db_sqlite_fail(c->db, rc, "loading deliveries", err);
+  sqlite3_finalize(stmt);
+  db_sqlite_unlock(c);
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, &rows[i], err);
+  free(rows);
+  return st;
+}

@@ -1,0 +1,443 @@
+/*
+ * test_webhooks.c - webhooks through the real server, received by a small
+ * HTTP receiver in this process on loopback (so the server runs with
+ * CAIRN_ALLOW_PRIVATE_WEBHOOKS=1, except where the SSRF guard itself is
+ * tested): signatures, the body of each format, a retry after a 500, a
+ * redirect that is not followed, the delivery log, and the guard refusing
+ * loopback without the flag.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+#define MAX_SEEN 64
+
+struct seen {
+  char path[64];
+  char timestamp[32];
+  char signature[128];
+  char event[16];
+  char body[2048];
+};
+
+static struct receiver {
+  struct MHD_Daemon *daemon;
+  int port;
+  pthread_mutex_t lock;
+  struct seen seen[MAX_SEEN];
+  int n;
+  int flaky_calls;
+} rx;
+
+struct upload {
+  char body[2048];
+  size_t len;
+};
+
+static enum MHD_Result on_post(void *cls, struct MHD_Connection *conn, const char *url,
+                               const char *method, const char *version, const char *data,
+                               size_t *size, void **req_cls)
+{
+  struct upload *u = *req_cls;
+  struct MHD_Response *resp;
+  unsigned status = 200;
+  enum MHD_Result ret;
+
+  if (!u) {
+    *req_cls = calloc(1, sizeof(struct upload));
+    return MHD_YES;
+  }
+  if (*size) {
+    size_t n = *size < sizeof u->body - 1 - u->len ? *size : sizeof u->body - 1 - u->len;
+
+    memcpy(u->body + u->len, data, n);
+    u->len += n;
+    *size = 0;
+    return MHD_YES;
+  }
+  pthread_mutex_lock(&rx.lock);
+  if (rx.n < MAX_SEEN) {
+    struct seen *s = &rx.seen[rx.n++];
+    const char *h;
+
+    snprintf(s->path, sizeof s->path, "%s", url);
+    snprintf(s->body, sizeof s->body, "%s", u->body);
+    h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Cairn-Timestamp");
+    snprintf(s->timestamp, sizeof s->timestamp, "%s", h ? h : "");
+    h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Cairn-Signature");
+    snprintf(s->signature, sizeof s->signature, "%s", h ? h : "");
+    h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Cairn-Event");
+    snprintf(s->event, sizeof s->event, "%s", h ? h : "");
+  }
+  if (strcmp(url, "/flaky") == 0 && rx.flaky_calls++ == 0)
+    status = 500;
+  if (strcmp(url, "/redirect") == 0)
+    status = 302;
+  pthread_mutex_unlock(&rx.lock);
+  resp = MHD_create_response_from_buffer(2, (void *)"ok", MHD_RESPMEM_PERSISTENT);
+  if (status == 302)
+    MHD_add_response_header(resp, "Location", "/ok");
+  ret = MHD_queue_response(conn, status, resp);
+  MHD_destroy_response(resp);
+  return ret;
+}
+
+static void on_done(void *cls, struct MHD_Connection *c, void **req_cls,
+                    enum MHD_RequestTerminationCode toe)
+{
+  free(*req_cls);
+  *req_cls = NULL;
+}
+
+static void receiver_start(void)
+{
+  const union MHD_DaemonInfo *info;
+  struct sockaddr_in addr = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+
+  memset(rx.seen, 0, sizeof rx.seen);
+  rx.n = 0;
+  rx.flaky_calls = 0;
+  pthread_mutex_init(&rx.lock, NULL);
+  rx.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, on_post, NULL,
+                               MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, on_done,
+                               NULL, MHD_OPTION_END);
+  assert_non_null(rx.daemon);
+  info = MHD_get_daemon_info(rx.daemon, MHD_DAEMON_INFO_BIND_PORT);
+  rx.port = info->port;
+}
+
+static int setup(void **state)
+{
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
+  setenv("CAIRN_WEBHOOK_BACKOFF_MS", "50", 1);
+  receiver_start();
+  return harness_setup(state);
+}
+
+static int teardown(void **state)
+{
+  MHD_stop_daemon(rx.daemon);
+  pthread_mutex_destroy(&rx.lock);
+  unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
+  unsetenv("CAIRN_WEBHOOK_BACKOFF_MS");
+  return harness_teardown(state);
+}
+
+/* Wait (bounded) until the receiver holds `n` requests to `path`. */
+static int wait_for(const char *path, int n)
+{
+  int i, tries, count = 0;
+
+  for (tries = 0; tries < 200; tries++) {
+    pthread_mutex_lock(&rx.lock);
+    count = 0;
+    for (i = 0; i < rx.n; i++)
+      count += strcmp(rx.seen[i].path, path) == 0;
+    pthread_mutex_unlock(&rx.lock);
+    if (count >= n)
+      return count;
+    usleep(50 * 1000);
+  }
+  return count;
+}
+
+/* Register a webhook of `owner`; fills secret (hex). Returns the id. */
+static void add_hook(struct harness_server *s, const struct harness_player *owner, const char *path,
+                     const char *format, const char *game, char id[64], char secret[80])
+{
+  struct harness_response r;
+  char body[512];
+
+  snprintf(body, sizeof body,
+           "{\"url\":\"http://127.0.0.1:%d%s\",\"format\":\"%s\",\"mention\":\"@%s\"%s%s%s}",
+           rx.port, path, format, owner->name, game ? ",\"game\":\"" : "", game ? game : "",
+           game ? "\"" : "");
+  harness_call(s, &r, "POST", owner->token, body, "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, 64, "%s", harness_str(r.json, "id"));
+  snprintf(secret, 80, "%s", harness_str(r.json, "secret"));
+  harness_response_free(&r);
+}
+
+/* A 2-seat game where `a` sits in seat 0 and moves first. */
+static void start_game(struct harness_server *s, struct harness_player *a, struct harness_player *b,
+                       char id[64])
+{
+  json_t *g;
+
+  g = harness_new_game(s, a->token, "himalaya", 2, "{}");
+  snprintf(id, 64, "%s", harness_game_id(g));
+  json_decref(g);
+  harness_join(s, a->token, id, 0);
+  harness_join(s, b->token, id, 1);
+}
+
+static void expect_signed(const struct seen *seen, const char *secret_hex)
+{
+  uint8_t key[32], mac[crypto_auth_hmacsha256_BYTES];
+  char hex[2 * sizeof mac + 1], expected[160];
+  crypto_auth_hmacsha256_state h;
+
+  assert_int_equal(sodium_hex2bin(key, sizeof key, secret_hex, 64, NULL, NULL, NULL), 0);
+  crypto_auth_hmacsha256_init(&h, key, sizeof key);
+  crypto_auth_hmacsha256_update(&h, (const uint8_t *)seen->timestamp, strlen(seen->timestamp));
+  crypto_auth_hmacsha256_update(&h, (const uint8_t *)".", 1);
+  crypto_auth_hmacsha256_update(&h, (const uint8_t *)seen->body, strlen(seen->body));
+  crypto_auth_hmacsha256_final(&h, mac);
+  sodium_bin2hex(hex, sizeof hex, mac, sizeof mac);
+  snprintf(expected, sizeof expected, "sha256=%s", hex);
+  assert_string_equal(seen->signature, expected);
+}
+
+static const struct seen *first_seen(const char *path, const char *event)
+{
+  int i;
+
+  for (i = 0; i < rx.n; i++)
+    if (strcmp(rx.seen[i].path, path) == 0 && strcmp(rx.seen[i].event, event) == 0)
+      return &rx.seen[i];
+  return NULL;
+}
+
+/* Issue "Asynchronous play", 3: every delivery is signed; each format has
+ * its body; sent when the game starts and when the owner must act. */
+static void test_each_format_is_signed_and_shaped(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  static const char *formats[] = {"discord", "slack", "matrix", "json"};
+  char paths[4][32], ids[4][64], secrets[4][80], game[64];
+  const struct seen *seen;
+  json_t *body;
+  int i;
+
+  harness_new_player(s, "ana", &a);
+  harness_new_player(s, "ben", &b);
+  for (i = 0; i < 4; i++) {
+    snprintf(paths[i], sizeof paths[i], "/%s", formats[i]);
+    add_hook(s, &a, paths[i], formats[i], NULL, ids[i], secrets[i]);
+  }
+  start_game(s, &a, &b, game);
+  for (i = 0; i < 4; i++) {
+    assert_true(wait_for(paths[i], 2) >= 2); /* start, then "your turn" */
+    pthread_mutex_lock(&rx.lock);
+    assert_non_null(first_seen(paths[i], "start"));
+    seen = first_seen(paths[i], "turn");
+    assert_non_null(seen);
+    expect_signed(seen, secrets[i]);
+    body = json_loads(seen->body, 0, NULL);
+    pthread_mutex_unlock(&rx.lock);
+    assert_non_null(body);
+    if (i == 0)
+      assert_non_null(strstr(harness_str(body, "content"), "@ana Your turn"));
+    else if (i == 1)
+      assert_non_null(strstr(harness_str(body, "text"), "@ana Your turn"));
+    else if (i == 2) {
+      assert_string_equal(harness_str(body, "msgtype"), "m.text");
+      assert_non_null(strstr(harness_str(body, "body"), game));
+      assert_string_equal(harness_str(json_object_get(body, "cairn"), "game"), game);
+    } else {
+      assert_string_equal(harness_str(body, "event"), "turn");
+      assert_string_equal(harness_str(body, "game"), game);
+      assert_int_equal(json_integer_value(json_array_get(json_object_get(body, "to_act"), 0)), 0);
+    }
+    json_decref(body);
+  }
+}
+
+static json_t *deliveries(struct harness_server *s, const struct harness_player *owner,
+                          const char *id)
+{
+  struct harness_response r;
+  json_t *list;
+
+  harness_call(s, &r, "GET", owner->token, NULL, "/v1/webhooks/%s/deliveries", id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  list = json_incref(json_object_get(r.json, "deliveries"));
+  harness_response_free(&r);
+  return list;
+}
+
+/* Newest first: find the attempt number `attempt` of the `start` event. */
+static const json_t *attempt_of(const json_t *list, int attempt)
+{
+  const json_t *d;
+  size_t i;
+
+  json_array_foreach(list, i, d)
+  {
+    if (json_integer_value(json_object_get(d, "attempt")) == attempt &&
+        strcmp(harness_str(d, "event"), "start") == 0)
+      return d;
+  }
+  return NULL;
+}
+
+/* "retried with backoff, recorded in a delivery log the owner can read". */
+static void test_a_failed_delivery_is_retried_and_logged(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  char id[64], secret[80], game[64];
+  json_t *list = NULL;
+  int tries;
+
+  harness_new_player(s, "cat", &a);
+  harness_new_player(s, "dan", &b);
+  add_hook(s, &b, "/flaky", "json", NULL, id, secret); /* b does not act first: start only */
+  start_game(s, &a, &b, game);
+  assert_true(wait_for("/flaky", 2) >= 2);
+  for (tries = 0; tries < 100; tries++) { /* the log is written after the answer */
+    json_decref(list);
+    list = deliveries(s, &b, id);
+    if (attempt_of(list, 2))
+      break;
+    usleep(50 * 1000);
+  }
+  assert_non_null(attempt_of(list, 1));
+  assert_int_equal(json_integer_value(json_object_get(attempt_of(list, 1), "http_status")), 500);
+  assert_true(json_is_false(json_object_get(attempt_of(list, 1), "delivered")));
+  assert_true(json_is_true(json_object_get(attempt_of(list, 2), "delivered")));
+  json_decref(list);
+}
+
+static void test_a_redirect_is_not_followed(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  char id[64], secret[80], game[64];
+  json_t *list = NULL;
+  int tries;
+
+  harness_new_player(s, "eve", &a);
+  harness_new_player(s, "fay", &b);
+  add_hook(s, &b, "/redirect", "slack", NULL, id, secret);
+  start_game(s, &a, &b, game);
+  assert_true(wait_for("/redirect", 1) >= 1);
+  for (tries = 0; tries < 100; tries++) {
+    json_decref(list);
+    list = deliveries(s, &b, id);
+    if (attempt_of(list, 1))
+      break;
+    usleep(50 * 1000);
+  }
+  assert_non_null(attempt_of(list, 1));
+  assert_int_equal(json_integer_value(json_object_get(attempt_of(list, 1), "http_status")), 302);
+  assert_non_null(strstr(harness_str(attempt_of(list, 1), "error"), "redirect"));
+  assert_int_equal(wait_for("/ok", 1), 0); /* the Location was never visited */
+  json_decref(list);
+}
+
+static void test_webhooks_are_listed_without_secret_and_deleted_by_their_owner(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  struct harness_response r;
+  char id[64], secret[80];
+
+  harness_new_player(s, "gil", &a);
+  harness_new_player(s, "hal", &b);
+  add_hook(s, &a, "/ok", "discord", NULL, id, secret);
+  harness_call(s, &r, "GET", a.token, NULL, "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_int_equal(json_array_size(json_object_get(r.json, "webhooks")), 1);
+  assert_null(json_object_get(json_array_get(json_object_get(r.json, "webhooks"), 0), "secret"));
+  harness_response_free(&r);
+  harness_call(s, &r, "GET", b.token, NULL, "/v1/webhooks/%s/deliveries", id);
+  HARNESS_EXPECT_PROBLEM(&r, 404, "not-found");
+  harness_response_free(&r);
+  harness_call(s, &r, "DELETE", b.token, NULL, "/v1/webhooks/%s", id);
+  HARNESS_EXPECT_PROBLEM(&r, 404, "not-found");
+  harness_response_free(&r);
+  harness_call(s, &r, "DELETE", a.token, NULL, "/v1/webhooks/%s", id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
+  harness_call(s, &r, "POST", a.token, "{\"url\":\"ftp://example.org/x\",\"format\":\"json\"}",
+               "/v1/webhooks");
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  harness_call(s, &r, "POST", a.token, "{\"url\":\"http://example.org/x\",\"format\":\"irc\"}",
+               "/v1/webhooks");
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+}
+
+/* "refuse loopback/private/link-local addresses unless an explicit server
+ * flag allows them". This server runs without the flag. */
+static void test_ssrf_guard_refuses_loopback_without_the_flag(void **state)
+{
+  struct harness_server guarded;
+  struct harness_player a, b;
+  struct harness_response r;
+  char body[256], id[64], game[64];
+  json_t *list = NULL;
+  int tries;
+
+  unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
+  memset(&guarded, 0, sizeof guarded);
+  harness_start(&guarded);
+  harness_new_player(&guarded, "ivy", &a);
+  harness_new_player(&guarded, "jon", &b);
+  snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d/ok\",\"format\":\"json\"}", rx.port);
+  harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  harness_call(&guarded, &r, "POST", a.token, "{\"url\":\"http://[::1]:1/ok\",\"format\":\"json\"}",
+               "/v1/webhooks");
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  /* A name is judged when it is resolved, at delivery. */
+  snprintf(body, sizeof body, "{\"url\":\"http://localhost:%d/ok\",\"format\":\"json\"}", rx.port);
+  harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
+  harness_response_free(&r);
+  start_game(&guarded, &a, &b, game);
+  for (tries = 0; tries < 100; tries++) {
+    json_decref(list);
+    list = deliveries(&guarded, &a, id);
+    if (json_array_size(list) > 0)
+      break;
+    usleep(50 * 1000);
+  }
+  assert_true(json_array_size(list) > 0);
+  assert_true(json_is_false(json_object_get(json_array_get(list, 0), "delivered")));
+  assert_non_null(strstr(harness_str(json_array_get(list, 0), "error"), "not public"));
+  assert_int_equal(wait_for("/ok", 1), 0);
+  json_decref(list);
+  assert_true(harness_stop(&guarded));
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_each_format_is_signed_and_shaped, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_failed_delivery_is_retried_and_logged, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_a_redirect_is_not_followed, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          test_webhooks_are_listed_without_secret_and_deleted_by_their_owner, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_ssrf_guard_refuses_loopback_without_the_flag, setup,
+                                      teardown),
+  };
+
+  harness_global_init();
+  int rc = cmocka_run_group_tests_name("api/webhooks", tests, NULL, NULL);
+  harness_global_cleanup();
+  return rc;
+}
