@@ -34,6 +34,8 @@ struct api_server {
   struct api_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
   struct api_deliver *deliver;         /* owned: the webhook worker, may be NULL */
   bool allow_private_webhooks;         /* tests only: let webhooks reach loopback */
+  struct api_limits *limits;           /* owned: rate limits, NULL for none */
+  int max_open_games;                  /* per player, 0 for no cap */
   struct api_notify *notify;           /* owned: long-poll and SSE notifications, may be NULL */
   const char *web_dir;                 /* Static: the web client's folder, NULL for none */
   int64_t (*now_ms)(void);             /* the clock; one injectable source of time */
@@ -249,6 +251,20 @@ enum cairn_status api_bot_player(struct api_server *server, struct db_player *ou
 void api_webhooks_publish(struct api_server *server, const struct db_game *row,
                           const char *prev_status, const int *prev_to_act, int prev_n,
                           const struct engine_game *state);
+
+/* ---- limits.c ---- */
+
+struct api_limits;
+
+/* Rate limits: requests per second per client address and per token (0:
+ * none); NULL when both are 0. Free accepts NULL. */
+struct api_limits *api_limits_new(double per_address, double per_token);
+void api_limits_free(struct api_limits *limits);
+
+/* CAIRN_ETOOLARGE code rate-limited (429) with *retry_after seconds when
+ * the request's address or token has no budget left. */
+enum cairn_status api_limits_check(struct api_request *req, int *retry_after,
+                                   struct cairn_error *err);
 
 /* ---- time.c ---- */
 

@@ -210,6 +210,21 @@ static enum cairn_status new_game_row(struct api_request *req, const json_t *doc
   return engine_new(m, &setup, row->seed, state, err);
 }
 
+/* An abuse limit: one player cannot pile up unfinished games. */
+static enum cairn_status check_game_cap(struct api_request *req, struct cairn_error *err)
+{
+  int count = 0;
+  enum cairn_status st;
+
+  if (req->server->max_open_games <= 0)
+    return CAIRN_OK;
+  st = req->server->db.games_unfinished_by(req->server->db.ctx, req->player.id, &count, err);
+  if (st == CAIRN_OK && count >= req->server->max_open_games)
+    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_TOO_MANY_GAMES, NULL,
+                    "you have %d unfinished games; finish some before creating more", count);
+  return st;
+}
+
 enum cairn_status api_games_create(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
@@ -223,6 +238,9 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   if (st != CAIRN_OK)
     goto cleanup;
   st = api_body_object(req, create_fields, false, &doc, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  st = check_game_cap(req, err);
   if (st != CAIRN_OK)
     goto cleanup;
   st = new_game_row(req, doc, &row, &state, err);

@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 
 struct config {
+  double rate_per_address, rate_per_token;
+  long max_open_games;
   bool allow_private_webhooks;
   long webhook_backoff_ms;
   const char *host;
@@ -39,7 +41,23 @@ static void usage(FILE *out)
                "  --allow-private-webhooks  let webhooks reach loopback and private addresses\n"
                "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
                "  --webhook-backoff-ms N    first retry delay of a failed webhook (default 1000;\n"
-               "          env CAIRN_WEBHOOK_BACKOFF_MS)\n");
+               "          env CAIRN_WEBHOOK_BACKOFF_MS)\n"
+               "  --rate-limit A[,T]  requests per second per client address and per token\n"
+               "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
+               "  --max-open-games N  unfinished games one player may create (default 100;\n"
+               "          0 for no cap; env CAIRN_MAX_OPEN_GAMES)\n");
+}
+
+/* "A" or "A,T": requests per second per address and per token. */
+static bool parse_rates(const char *text, struct config *cfg)
+{
+  char *end = NULL;
+
+  cfg->rate_per_address = strtod(text, &end);
+  cfg->rate_per_token = cfg->rate_per_address / 2;
+  if (*end == ',')
+    cfg->rate_per_token = strtod(end + 1, &end);
+  return *end == '\0' && cfg->rate_per_address >= 0 && cfg->rate_per_token >= 0;
 }
 
 static bool parse_port(const char *text, unsigned *out)
@@ -67,6 +85,12 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->web_dir = getenv("CAIRN_WEB") ? getenv("CAIRN_WEB") : "web";
   cfg->allow_private_webhooks = getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS") &&
                                 strcmp(getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS"), "1") == 0;
+  cfg->rate_per_address = 100;
+  cfg->rate_per_token = 50;
+  if (getenv("CAIRN_RATE_LIMIT") && !parse_rates(getenv("CAIRN_RATE_LIMIT"), cfg))
+    return false;
+  cfg->max_open_games =
+      getenv("CAIRN_MAX_OPEN_GAMES") ? strtol(getenv("CAIRN_MAX_OPEN_GAMES"), NULL, 10) : 100;
   cfg->webhook_backoff_ms = getenv("CAIRN_WEBHOOK_BACKOFF_MS")
                                 ? strtol(getenv("CAIRN_WEBHOOK_BACKOFF_MS"), NULL, 10)
                                 : 1000;
@@ -205,6 +229,8 @@ int main(int argc, char **argv)
   server.checkpoints = api_checkpoints_new();
   server.notify = api_notify_new(server.now_ms);
   server.allow_private_webhooks = cfg.allow_private_webhooks;
+  server.limits = api_limits_new(cfg.rate_per_address, cfg.rate_per_token);
+  server.max_open_games = (int)cfg.max_open_games;
   server.deliver = api_deliver_new(&server.db, server.now_ms, cfg.allow_private_webhooks,
                                    cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
   pthread_mutex_init(&server.game_lock, NULL);
@@ -220,11 +246,17 @@ int main(int argc, char **argv)
   wait_for_signal();
   status = 0;
 cleanup:
+  /* Stop taking connections, wake every parked waiter, then let in-flight
+   * requests finish (MHD_stop_daemon joins the threads that serve them)
+   * before storage closes and checkpoints the WAL. */
+  if (daemon)
+    MHD_quiesce_daemon(daemon);
   api_notify_stop(server.notify);
   if (daemon)
     MHD_stop_daemon(daemon);
   api_notify_free(server.notify);
   api_deliver_free(server.deliver);
+  api_limits_free(server.limits);
   api_live_free(server.live);
   api_checkpoints_free(server.checkpoints);
   if (db_open)

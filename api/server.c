@@ -26,8 +26,10 @@ struct pending {
 };
 
 static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
-                                  const json_t *body, const char *content_type, const char *allow)
+                                  const json_t *body, const char *content_type, const char *allow,
+                                  int retry_after)
 {
+  char seconds[16];
   char *text = json_dumps(body, JSON_COMPACT);
   struct MHD_Response *resp;
   enum MHD_Result ret;
@@ -43,13 +45,17 @@ static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int stat
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
   if (allow)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+  if (retry_after > 0) {
+    snprintf(seconds, sizeof(seconds), "%d", retry_after);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+  }
   ret = MHD_queue_response(conn, status, resp);
   MHD_destroy_response(resp);
   return ret;
 }
 
 static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct cairn_error *err,
-                                     const char *allow)
+                                     const char *allow, int retry_after)
 {
   unsigned int status;
   json_t *body = api_problem(err, &status);
@@ -59,7 +65,7 @@ static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct c
     return MHD_NO;
   if (status >= 500)
     fprintf(stderr, "cairn: %u %s: %s\n", status, err->code ? err->code : "-", err->detail);
-  ret = queue_json(conn, status, body, "application/problem+json", allow);
+  ret = queue_json(conn, status, body, "application/problem+json", allow, retry_after);
   json_decref(body);
   return ret;
 }
@@ -135,15 +141,18 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   struct cairn_error err = {0};
   api_handler handler = NULL;
   const char *allow = NULL;
+  int retry_after = 0;
   enum MHD_Result ret;
   enum cairn_status st;
 
   if (p->too_large) {
     cairn_fail(&err, CAIRN_ETOOLARGE, CAIRN_CODE_BODY_TOO_LARGE, NULL,
                "request body exceeds %zu bytes", p->cap);
-    return queue_problem(conn, &err, NULL);
+    return queue_problem(conn, &err, NULL, 0);
   }
-  st = api_route(&req, &handler, &allow, &err);
+  st = api_limits_check(&req, &retry_after, &err);
+  if (st == CAIRN_OK)
+    st = api_route(&req, &handler, &allow, &err);
   if (st == CAIRN_OK)
     st = check_media_type(&req, &err);
   if (st == CAIRN_OK)
@@ -153,7 +162,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (st != CAIRN_OK) {
     json_decref(resp.body);
     free(resp.owned_text);
-    return queue_problem(conn, &err, allow);
+    return queue_problem(conn, &err, allow, retry_after);
   }
   if (resp.stream)
     return queue_stream(conn, resp.stream);
@@ -166,7 +175,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (resp.text || resp.owned_text)
     ret = queue_text(conn, &resp);
   else
-    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL);
+    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL, 0);
   json_decref(resp.body);
   return ret;
 }
@@ -239,7 +248,7 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
    * (suspended), so no client holds a thread. The limits keep 10,000 idle
    * long-poll or SSE clients within bounded memory. */
   return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
-                              MHD_ALLOW_SUSPEND_RESUME,
+                              MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
                           0, NULL, NULL, on_request, server, MHD_OPTION_SOCK_ADDR, addr,
                           MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
                           MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4,

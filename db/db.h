@@ -198,6 +198,10 @@ struct db_ops {
 
   /* ---- version 3 and later ---- */
 
+  /* How many games `creator` created that are not finished. */
+  enum cairn_status (*games_unfinished_by)(void *ctx, const char *creator, int *count,
+                                           struct cairn_error *err);
+
   enum cairn_status (*webhook_create)(void *ctx, const struct db_webhook *hook,
                                       struct cairn_error *err);
 

@@ -61,6 +61,8 @@ enum cairn_status {
 #define CAIRN_CODE_BAD_RECORD      "bad-record"
 #define CAIRN_CODE_RULES_RETIRED   "rules-version-retired"
 #define CAIRN_CODE_NO_TAKEBACK     "no-takeback"
+#define CAIRN_CODE_RATE_LIMITED    "rate-limited"
+#define CAIRN_CODE_TOO_MANY_GAMES  "too-many-games"
 
 struct cairn_error {
   enum cairn_status status; /* CAIRN_OK until something fails */

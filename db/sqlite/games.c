@@ -310,3 +310,28 @@ enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,
   free(rows);
   return st;
 }
+
+enum cairn_status db_sqlite_games_unfinished_by(void *ctx, const char *creator, int *count,
+                                                struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  *count = 0;
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(
+      c->db, "SELECT count(*) FROM games WHERE creator = ?1 AND status <> 'finished'", &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, creator, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW)
+      *count = sqlite3_column_int(stmt, 0);
+    else
+      st = db_sqlite_fail(c->db, rc, "counting games", err);
+  }
+  sqlite3_finalize(stmt);
+  db_sqlite_unlock(c);
+  return st;
+}

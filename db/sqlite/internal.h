@@ -116,6 +116,8 @@ enum cairn_status db_sqlite_game_import(void *ctx, const struct db_game *game,
                                         const struct db_move *moves, size_t n_moves,
                                         struct cairn_error *err);
 
+enum cairn_status db_sqlite_games_unfinished_by(void *ctx, const char *creator, int *count,
+                                                struct cairn_error *err);
 enum cairn_status db_sqlite_webhook_create(void *ctx, const struct db_webhook *hook,
                                            struct cairn_error *err);
 enum cairn_status db_sqlite_webhooks_of_owner(void *ctx, const char *owner, db_webhook_cb cb,

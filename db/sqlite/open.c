@@ -21,6 +21,9 @@ static void close_backend(void *ctx)
    * need; its documentation asks long-lived connections to do this before
    * closing. Failure only costs plan quality. */
   sqlite3_exec(c->db, "PRAGMA optimize", NULL, NULL, NULL);
+  /* A clean stop leaves the whole database in the main file: the next
+   * start (or a backup taken now) needs no WAL. */
+  sqlite3_exec(c->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
   /* Every statement is finalized before its slot returns, so a busy close
    * is a leak in this backend. */
   rc = sqlite3_close(c->db);
@@ -168,6 +171,7 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   out->game_import = db_sqlite_game_import;
   out->games_each = db_sqlite_games_each;
   out->player_games = db_sqlite_player_games;
+  out->games_unfinished_by = db_sqlite_games_unfinished_by;
   out->webhook_create = db_sqlite_webhook_create;
   out->webhooks_of_owner = db_sqlite_webhooks_of_owner;
   out->webhooks_of_game = db_sqlite_webhooks_of_game;

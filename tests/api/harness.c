@@ -50,6 +50,10 @@ void harness_global_init(void)
 {
   /* A server that dies mid-request must not kill the test with SIGPIPE. */
   signal(SIGPIPE, SIG_IGN);
+  /* Tests send requests far faster than any client; the rate limits are
+   * tested on their own (test_limits.c), which sets these itself. */
+  setenv("CAIRN_RATE_LIMIT", "0", 0);
+  setenv("CAIRN_MAX_OPEN_GAMES", "0", 0);
   if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
     fail_msg("curl_global_init failed");
 }
@@ -323,6 +327,25 @@ void harness_restart(struct harness_server *s)
 {
   harness_pause(s);
   harness_resume(s);
+}
+
+void harness_kill(struct harness_server *s)
+{
+  if (s->pid > 0) {
+    kill(s->pid, SIGKILL);
+    while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
+      ;
+    s->pid = 0;
+  }
+  /* The pipe's write end died with the server, so the drain thread ends. */
+  if (s->drain_running) {
+    pthread_join(s->drain, NULL);
+    s->drain_running = false;
+  }
+  if (s->out_fd >= 0) {
+    close(s->out_fd);
+    s->out_fd = -1;
+  }
 }
 
 /* Seat `seats` new players in a new game of `title` and play it to the end

@@ -79,6 +79,11 @@ bool harness_alive(struct harness_server *s);
 void harness_pause(struct harness_server *s);
 void harness_resume(struct harness_server *s);
 
+/* Crash the server: SIGKILL, reap it, keep its database (no clean exit is
+ * asked for or checked); harness_resume starts it again on the same
+ * database, after which harness_stop and the teardown work as usual. */
+void harness_kill(struct harness_server *s);
+
 /* cmocka fixtures: *state becomes a started `struct harness_server *`;
  * teardown stops it and fails when the server died or did not exit cleanly. */
 int harness_setup(void **state);
