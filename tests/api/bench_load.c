@@ -1,0 +1,288 @@
+/*
+ * bench_load.c - the server under concurrent play on loopback, driven by
+ * our own load generator on libcurl's multi interface: for 1, 100 and 1,000
+ * games played at once, accepted (durable) moves per second and the p50/p99
+ * latency of the move POSTs. Then the server's resident memory with 100,000
+ * stored games. Prints figures only.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <curl/curl.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "harness.h"
+
+#define MOVES_PER_ROUND 2000 /* POSTs measured per concurrency level */
+
+static double now_ms(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+struct game {
+  char id[64];
+  int phase; /* 0: GET the view of the seat to act, 1: POST its move */
+  int seat;  /* seat to act */
+  long seq;
+  json_t *move; /* the move to POST */
+  bool over;
+  CURL *easy;
+  struct curl_slist *headers;
+  char *body;  /* request body (owned) */
+  char *reply; /* response body (owned) */
+  size_t reply_len;
+  double started;
+};
+
+struct load {
+  struct harness_server *s;
+  struct harness_player p[2];
+  struct game *games;
+  int n;
+  double *lat;
+  long done, refused;
+};
+
+static size_t on_reply(char *data, size_t size, size_t n, void *arg)
+{
+  struct game *g = arg;
+  char *grown = realloc(g->reply, g->reply_len + size * n + 1);
+
+  if (!grown)
+    return 0;
+  memcpy(grown + g->reply_len, data, size * n);
+  g->reply = grown;
+  g->reply_len += size * n;
+  g->reply[g->reply_len] = '\0';
+  return size * n;
+}
+
+static void issue(struct load *l, CURLM *multi, struct game *g)
+{
+  char url[256], auth[200];
+
+  curl_slist_free_all(g->headers);
+  g->headers = NULL;
+  free(g->body);
+  g->body = NULL;
+  free(g->reply);
+  g->reply = NULL;
+  g->reply_len = 0;
+  snprintf(auth, sizeof auth, "Authorization: Bearer %s", l->p[g->seat].token);
+  g->headers = curl_slist_append(g->headers, auth);
+  g->headers = curl_slist_append(g->headers, "Content-Type: application/json");
+  curl_easy_reset(g->easy);
+  if (g->phase == 0) {
+    snprintf(url, sizeof url, "%s/v1/games/%s", l->s->base_url, g->id);
+  } else {
+    json_t *body = json_pack("{s:I, s:O}", "seq", (json_int_t)g->seq, "move", g->move);
+
+    snprintf(url, sizeof url, "%s/v1/games/%s/moves", l->s->base_url, g->id);
+    g->body = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    curl_easy_setopt(g->easy, CURLOPT_POSTFIELDS, g->body);
+  }
+  curl_easy_setopt(g->easy, CURLOPT_URL, url);
+  curl_easy_setopt(g->easy, CURLOPT_HTTPHEADER, g->headers);
+  curl_easy_setopt(g->easy, CURLOPT_WRITEFUNCTION, on_reply);
+  curl_easy_setopt(g->easy, CURLOPT_WRITEDATA, g);
+  curl_easy_setopt(g->easy, CURLOPT_PRIVATE, g);
+  curl_easy_setopt(g->easy, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(g->easy, CURLOPT_TIMEOUT, 30L);
+  g->started = now_ms();
+  curl_multi_add_handle(multi, g->easy);
+}
+
+/* Read the answer; choose the next request. */
+static void advance(struct load *l, struct game *g, long status)
+{
+  json_t *doc = json_loads(g->reply ? g->reply : "", 0, NULL);
+  json_t *game = g->phase == 0 ? doc : json_object_get(doc, "game");
+
+  if (g->phase == 1) {
+    if (status == 200 && l->done < MOVES_PER_ROUND)
+      l->lat[l->done++] = now_ms() - g->started;
+    else if (status != 200)
+      l->refused++;
+  }
+  if (!game || strcmp(json_string_value(json_object_get(game, "status")), "active") != 0) {
+    g->over = true;
+  } else if (g->phase == 0) {
+    json_decref(g->move);
+    g->move = json_incref(json_array_get(json_object_get(game, "legal"), 0));
+    g->seq = (long)json_integer_value(json_object_get(game, "seq"));
+    g->phase = g->move ? 1 : 0;
+  } else {
+    g->seat = (int)json_integer_value(json_array_get(json_object_get(game, "to_act"), 0));
+    g->phase = 0;
+  }
+  json_decref(doc);
+}
+
+static void new_games(struct load *l, int n)
+{
+  int i;
+
+  l->games = calloc((size_t)n, sizeof(*l->games));
+  l->n = n;
+  for (i = 0; i < n; i++) {
+    json_t *created = harness_new_game(l->s, l->p[0].token, "himalaya", 2, "{}");
+
+    snprintf(l->games[i].id, sizeof l->games[i].id, "%s", harness_game_id(created));
+    json_decref(created);
+    harness_join(l->s, l->p[0].token, l->games[i].id, 0);
+    harness_join(l->s, l->p[1].token, l->games[i].id, 1);
+    l->games[i].easy = curl_easy_init();
+  }
+}
+
+static int by_value(const void *a, const void *b)
+{
+  double x = *(const double *)a, y = *(const double *)b;
+
+  return (x > y) - (x < y);
+}
+
+static void run_level(struct harness_server *s, struct harness_player p[2], int concurrent)
+{
+  struct load l = {.s = s, .p = {p[0], p[1]}};
+  CURLM *multi = curl_multi_init();
+  double t0, elapsed;
+  int i, running = 0, active = 1;
+
+  curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
+  l.lat = calloc(MOVES_PER_ROUND, sizeof(double));
+  new_games(&l, concurrent);
+  t0 = now_ms();
+  (void)running;
+  for (i = 0; i < l.n; i++)
+    issue(&l, multi, &l.games[i]);
+  while (active && l.done < MOVES_PER_ROUND) {
+    CURLMsg *msg;
+    int left;
+
+    curl_multi_perform(multi, &running);
+    while ((msg = curl_multi_info_read(multi, &left))) {
+      struct game *g;
+      long status = 0;
+
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&g);
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
+      curl_multi_remove_handle(multi, msg->easy_handle);
+      advance(&l, g, status);
+      if (!g->over && l.done < MOVES_PER_ROUND)
+        issue(&l, multi, g);
+    }
+    for (active = 0, i = 0; i < l.n; i++)
+      active += !l.games[i].over;
+    if (active)
+      curl_multi_poll(multi, NULL, 0, 10, NULL);
+  }
+  elapsed = now_ms() - t0;
+  qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
+  printf("load: %4d concurrent games: %ld accepted moves in %.0f ms = %.0f moves/s; "
+         "move p50 %.2f ms, p99 %.2f ms (%ld refused)\n",
+         concurrent, l.done, elapsed, 1e3 * (double)l.done / elapsed,
+         l.done ? l.lat[l.done / 2] : 0.0,
+         l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0, l.refused);
+  for (i = 0; i < l.n; i++) {
+    curl_multi_remove_handle(multi, l.games[i].easy);
+    curl_easy_cleanup(l.games[i].easy);
+    curl_slist_free_all(l.games[i].headers);
+    free(l.games[i].body);
+    free(l.games[i].reply);
+    json_decref(l.games[i].move);
+  }
+  free(l.games);
+  free(l.lat);
+  curl_multi_cleanup(multi);
+}
+
+static long rss_kib(pid_t pid)
+{
+  char path[64], line[256];
+  long kib = -1;
+  FILE *f;
+
+  snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+  f = fopen(path, "r");
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "VmRSS: %ld kB", &kib) == 1)
+      break;
+  if (f)
+    fclose(f);
+  return kib;
+}
+
+/* 100,000 game rows written straight into the stopped server's database. */
+static void store_many_games(struct harness_server *s, const char *creator, int n)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *st = NULL;
+  char id[32];
+  uint8_t seed[32] = {0};
+  int i;
+
+  harness_pause(s);
+  sqlite3_open(s->db_path, &db);
+  sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+  sqlite3_prepare_v2(db,
+                     "INSERT INTO games (id, title, rules_version, options_json, seed, seats,"
+                     " creator, created_ms, updated_ms) VALUES (?1, 'himalaya', 'himalaya-1',"
+                     " '{}', ?2, 2, ?3, 0, 0)",
+                     -1, &st, NULL);
+  for (i = 0; i < n; i++) {
+    snprintf(id, sizeof id, "bulk%08d", i);
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(st, 2, seed, sizeof seed, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, creator, -1, SQLITE_STATIC);
+    sqlite3_step(st);
+    sqlite3_reset(st);
+  }
+  sqlite3_finalize(st);
+  sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+  sqlite3_close(db);
+  harness_resume(s);
+}
+
+int main(void)
+{
+  static const int levels[] = {1, 100, 1000};
+  struct harness_server s;
+  struct harness_player p[2];
+  size_t i;
+
+  harness_global_init();
+  memset(&s, 0, sizeof s);
+  harness_start(&s);
+  harness_new_player(&s, "north", &p[0]);
+  harness_new_player(&s, "south", &p[1]);
+  for (i = 0; i < sizeof levels / sizeof *levels; i++)
+    run_level(&s, p, levels[i]);
+
+  store_many_games(&s, p[0].id, 100000);
+  for (i = 0; i < 1000; i++) { /* touch a spread of them */
+    json_t *g;
+    char id[32];
+
+    snprintf(id, sizeof id, "bulk%08zu", i * 97);
+    g = harness_get_game(&s, NULL, id);
+    json_decref(g);
+  }
+  printf("storage: server RSS with 100,000+ stored games (1,000 of them viewed): %ld KiB\n",
+         rss_kib(s.pid));
+  harness_stop(&s);
+  harness_global_cleanup();
+  return 0;
+}
