@@ -1,0 +1,185 @@
+/*
+ * abc.c - IX. Advance Base Camp Phase: forming Climbing Teams from the hand
+ * and from cards already in Advance Base Camp, the team slots used across
+ * the mountain, and "a Sherpas or Supplies card ... NOT part of a Climbing
+ * Team ... must be removed to the player's discard pile".
+ */
+#include "engine/because-its-there/state.h"
+
+#include <string.h>
+
+int bit_free_team(const struct bit_state *st, int seat)
+{
+  int t;
+
+  for (t = 0; t < BIT_TEAMS; t++)
+    if (!st->team[seat][t].used)
+      return t;
+  return -1;
+}
+
+int bit_new_team(struct bit_state *st, int seat)
+{
+  int t = bit_free_team(st, seat);
+
+  if (t >= 0) {
+    memset(&st->team[seat][t], 0, sizeof(st->team[seat][t]));
+    st->team[seat][t].used = 1;
+  }
+  return t;
+}
+
+/* Cards of `kind` (-1 any) with `role` (-1 any) in the team. */
+int bit_team_count(const struct bit_state *st, int seat, int team, int kind, int role)
+{
+  /* Only Climbers, Sherpas and Supplies are ever in a team. */
+  int first = kind == BIT_SHERPA     ? BIT_SHERPA_FIRST
+              : kind == BIT_SUPPLIES ? BIT_SUPPLY_FIRST
+                                     : BIT_CLIMBER_FIRST;
+  int last = kind == BIT_CLIMBER  ? BIT_SHERPA_FIRST
+             : kind == BIT_SHERPA ? BIT_SUPPLY_FIRST
+                                  : BIT_CAMP_FIRST;
+  int n = 0, c;
+
+  for (c = first; c < last; c++) {
+    const struct bit_loc *l = &st->loc[c];
+    if (l->zone == BIT_Z_MOUNTAIN && l->seat == seat && l->team == team &&
+        (kind < 0 || bit_cards[c].kind == kind) && (role < 0 || l->role == role))
+      n++;
+  }
+  return n;
+}
+
+int bit_team_sherpa(const struct bit_state *st, int seat, int team)
+{
+  int c;
+
+  for (c = BIT_SHERPA_FIRST; c < BIT_SUPPLY_FIRST; c++)
+    if (st->loc[c].zone == BIT_Z_MOUNTAIN && st->loc[c].seat == seat && st->loc[c].team == team)
+      return c;
+  return -1;
+}
+
+/* Where the team stands: a Terrain card, BIT_ABC, or -2 for no team. */
+int bit_team_at(const struct bit_state *st, int seat, int team)
+{
+  int c;
+
+  if (team < 0 || team >= BIT_TEAMS || !st->team[seat][team].used)
+    return -2;
+  /* A team always holds a Climber (bit_drop_team_if_empty). */
+  for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++)
+    if (st->loc[c].zone == BIT_Z_MOUNTAIN && st->loc[c].seat == seat && st->loc[c].team == team)
+      return st->loc[c].at;
+  return -2;
+}
+
+/* X.A.1: "A Climbing Team must contain at least one climber". A team left
+ * without one breaks up: its Sherpas stays put (posted), its load is
+ * Cached. */
+void bit_drop_team_if_empty(struct bit_state *st, int seat, int team)
+{
+  int c;
+
+  if (team < 0 || bit_team_count(st, seat, team, BIT_CLIMBER, -1) > 0)
+    return;
+  for (c = 0; c < BIT_CARDS; c++) {
+    struct bit_loc *l = &st->loc[c];
+    if (l->zone != BIT_Z_MOUNTAIN || l->seat != seat || l->team != team)
+      continue;
+    l->team = -1;
+    l->role = bit_is(c, BIT_SHERPA) ? BIT_R_POSTED : BIT_R_CACHED;
+  }
+  st->team[seat][team].used = 0;
+  if (st->moving == team && st->active == seat)
+    st->moving = -1;
+}
+
+/* IX: Sherpas and Supplies in Advance Base Camp outside a team go to the
+ * discard pile. */
+enum cairn_status bit_abc_tidy(struct bit_state *st, int seat, json_t *events,
+                               struct cairn_error *err)
+{
+  int c;
+  enum cairn_status s;
+
+  for (c = 0; c < BIT_CARDS; c++) {
+    const struct bit_loc *l = &st->loc[c];
+    if (l->zone == BIT_Z_MOUNTAIN && l->seat == seat && l->at == BIT_ABC && l->team < 0) {
+      s = bit_to_discard(st, c, events, "not part of a Climbing Team in Advance Base Camp", err);
+      if (s != CAIRN_OK)
+        return s;
+    }
+  }
+  return CAIRN_OK;
+}
+
+static bool deployable(const struct bit_state *st, int seat, int card)
+{
+  const struct bit_loc *l = &st->loc[card];
+  int kind = bit_cards[card].kind;
+
+  if (kind != BIT_CLIMBER && kind != BIT_SHERPA && kind != BIT_SUPPLIES)
+    return false;
+  if (l->seat != seat)
+    return false;
+  return l->zone == BIT_Z_HAND || (l->zone == BIT_Z_MOUNTAIN && l->at == BIT_ABC && l->team >= 0);
+}
+
+/* IX's team composition: at most one Sherpas and one Supplies, Supplies
+ * only with a Sherpas, a Sherpas only with a Climber. */
+bool bit_deploy_ok(const struct bit_state *st, int seat, int card, int team)
+{
+  int kind, from;
+
+  if (st->phase != BIT_P_ABC || st->done[seat] || card < 0 || card >= BIT_CARDS ||
+      !deployable(st, seat, card))
+    return false;
+  kind = bit_cards[card].kind;
+  from = st->loc[card].zone == BIT_Z_MOUNTAIN ? st->loc[card].team : -1;
+  if (team >= 0 && (team >= BIT_TEAMS || team == from || bit_team_at(st, seat, team) != BIT_ABC))
+    return false;
+  if (team < 0 && (kind != BIT_CLIMBER || bit_free_team(st, seat) < 0))
+    return false;
+  if (team < 0 && from >= 0 && bit_team_count(st, seat, from, -1, -1) == 1)
+    return false; /* already alone: a no-op */
+  switch (kind) {
+  case BIT_CLIMBER:
+    /* Leaving must not strand the old team's Sherpas. */
+    return from < 0 || bit_team_count(st, seat, from, BIT_CLIMBER, -1) > 1 ||
+           bit_team_count(st, seat, from, BIT_SHERPA, -1) == 0;
+  case BIT_SHERPA:
+    if (from >= 0 && bit_team_count(st, seat, from, BIT_SUPPLIES, -1) > 0)
+      return false;
+    return bit_team_count(st, seat, team, BIT_CLIMBER, -1) > 0 &&
+           bit_team_count(st, seat, team, BIT_SHERPA, -1) == 0;
+  default:
+    return bit_team_count(st, seat, team, BIT_SHERPA, -1) == 1 &&
+           bit_team_count(st, seat, team, BIT_SUPPLIES, -1) == 0;
+  }
+}
+
+/* Deploy `card` (from hand or another team in Advance Base Camp) into
+ * `team`, or into a new team when `team` is -1. */
+enum cairn_status bit_deploy(struct bit_state *st, int seat, int card, int team, json_t *events,
+                             struct cairn_error *err)
+{
+  int from;
+
+  if (!bit_deploy_ok(st, seat, card, team))
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC,
+                      "card %d cannot join that Climbing Team: teams are Climbers, at most "
+                      "one Sherpas (with a Climber) and one Supplies (with the Sherpas)",
+                      card);
+  from = st->loc[card].zone == BIT_Z_MOUNTAIN ? st->loc[card].team : -1;
+  if (team < 0)
+    team = bit_new_team(st, seat);
+  bit_place(st, card, seat, BIT_ABC, team,
+            bit_is(card, BIT_SUPPLIES) ? BIT_R_LOADED : BIT_R_MEMBER);
+  if (from >= 0)
+    bit_drop_team_if_empty(st, seat, from);
+  return bit_emit(events,
+                  json_pack("{s:s, s:i, s:i, s:s, s:i}", "type", "deployed", "seat", seat, "card",
+                            card, "name", bit_cards[card].name, "team", team),
+                  err);
+}

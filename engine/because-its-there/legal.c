@@ -1,0 +1,249 @@
+/*
+ * legal.c - every move a seat may submit now, as complete move objects
+ * (no compact form). Each candidate is checked with the same predicate
+ * apply_move uses, so listed == accepted.
+ */
+#include "engine/because-its-there/state.h"
+
+static struct bit_move blank(int type)
+{
+  struct bit_move m = {type, -1, -1, 0, -1, -1, -1};
+  return m;
+}
+
+/* The moves found so far; room for every candidate the enumerators try. */
+struct found {
+  int n;
+  struct bit_move moves[512]; /* measured at most a few hundred */
+};
+
+static void add(struct found *list, const struct bit_move *m)
+{
+  if (list->n < (int)(sizeof(list->moves) / sizeof(list->moves[0])))
+    list->moves[list->n++] = *m;
+}
+
+static bool seat_acts(const struct bit_state *st, int seat)
+{
+  int seats[ENGINE_MAX_SEATS], n, i;
+
+  n = st->head.module ? st->head.module->to_act(&st->head, seats) : 0;
+  for (i = 0; i < n; i++)
+    if (seats[i] == seat)
+      return true;
+  return false;
+}
+
+static void specials(const struct bit_state *st, int seat, struct found *list)
+{
+  int c, t, x;
+
+  for (c = BIT_SPECIAL_FIRST; c < BIT_EVENT_FIRST; c++) {
+    struct bit_move m = blank(BIT_M_PLAY);
+    m.card = c;
+    if (st->loc[c].zone != BIT_Z_HAND || st->loc[c].seat != seat)
+      continue;
+    switch (bit_special_of(c)) {
+    case BIT_BIVOUAC:
+      for (x = 0; x <= BIT_SUMMIT; x++) {
+        m.at = x;
+        if (bit_play_ok(st, seat, &m))
+          add(list, &m);
+      }
+      break;
+    case BIT_FIXED_ROPES:
+    case BIT_LADDERS:
+      for (t = 0; t < BIT_TEAMS; t++) {
+        m.team = t;
+        if (bit_play_ok(st, seat, &m))
+          add(list, &m);
+      }
+      break;
+    case BIT_OPEN_O2:
+    case BIT_CLOSED_O2:
+      for (x = BIT_CLIMBER_FIRST; x < BIT_SHERPA_FIRST; x++) {
+        m.climber = x;
+        if (bit_play_ok(st, seat, &m))
+          add(list, &m);
+      }
+      break;
+    default:
+      if (bit_play_ok(st, seat, &m))
+        add(list, &m);
+      break;
+    }
+  }
+}
+
+static void strikes(const struct bit_state *st, int seat, struct found *list)
+{
+  int c;
+
+  for (c = BIT_CAMP_FIRST; c < BIT_SPECIAL_FIRST; c++) {
+    struct bit_move m = blank(BIT_M_STRIKE);
+    m.card = c;
+    if (bit_strike_ok(st, seat, c))
+      add(list, &m);
+  }
+}
+
+static void movement(const struct bit_state *st, int seat, struct found *list)
+{
+  static const int cargo_types[] = {BIT_M_CACHE, BIT_M_UNLOAD, BIT_M_LOAD, BIT_M_CARRY,
+                                    BIT_M_LEAVE};
+  int t, d, c, k;
+
+  for (t = 0; t < BIT_TEAMS; t++) {
+    if (!st->team[seat][t].used)
+      continue;
+    for (d = 1; d >= -1; d -= 2) {
+      struct bit_move m = blank(BIT_M_MOVE);
+      m.team = t;
+      m.dir = d;
+      if (bit_move_ok(st, seat, t, d, -1))
+        add(list, &m);
+      /* 1963 Player Two descending the South Col from the Summit */
+      if (d < 0 && seat == 1 && st->scenario == BIT_1963 && bit_move_ok(st, seat, t, d, 0)) {
+        m.route = st->route[0];
+        add(list, &m);
+      }
+    }
+    for (k = 0; k < 5; k++)
+      for (c = BIT_CLIMBER_FIRST; c < BIT_CAMP_FIRST; c++) {
+        struct bit_move m = blank(cargo_types[k]);
+        m.team = t;
+        if (cargo_types[k] == BIT_M_CARRY)
+          m.climber = c;
+        else
+          m.card = c;
+        if (bit_cargo_move_ok(st, seat, &m))
+          add(list, &m);
+      }
+  }
+  if (st->moving >= 0) {
+    struct bit_move m = blank(BIT_M_END);
+    m.team = st->moving;
+    add(list, &m);
+  }
+  specials(st, seat, list);
+  strikes(st, seat, list);
+  {
+    struct bit_move m = blank(BIT_M_DONE);
+    add(list, &m);
+  }
+}
+
+/* New reference: the moves `seat` may make now. */
+static void enumerate(const struct bit_state *st, int seat, struct found *list)
+{
+  int c, t, x;
+
+  list->n = 0;
+  if (seat < 0 || seat >= st->head.seats || !seat_acts(st, seat))
+    return;
+  switch (st->phase) {
+  case BIT_P_DRAFT:
+    for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++)
+      if (st->loc[c].zone == BIT_Z_BOX) {
+        struct bit_move m = blank(BIT_M_DRAFT);
+        m.climber = c;
+        add(list, &m);
+      }
+    break;
+  case BIT_P_ROUTE:
+    for (x = 0; x < BIT_ROUTES; x++)
+      if (bit_route_allowed(st, seat, x)) {
+        struct bit_move m = blank(BIT_M_ROUTE);
+        m.route = x;
+        add(list, &m);
+      }
+    break;
+  case BIT_P_DISCARD:
+    for (c = 0; c < BIT_CARDS && st->discarded[seat] < 3; c++)
+      if (st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat) {
+        struct bit_move m = blank(BIT_M_DISCARD);
+        m.card = c;
+        add(list, &m);
+      }
+    specials(st, seat, list);
+    {
+      struct bit_move m = blank(BIT_M_DRAW);
+      add(list, &m);
+    }
+    break;
+  case BIT_P_ABC:
+    for (c = BIT_CLIMBER_FIRST; c < BIT_CAMP_FIRST; c++)
+      for (t = -1; t < BIT_TEAMS; t++)
+        if ((t < 0 || st->team[seat][t].used) && bit_deploy_ok(st, seat, c, t)) {
+          struct bit_move m = blank(BIT_M_DEPLOY);
+          m.card = c;
+          m.team = t;
+          add(list, &m);
+        }
+    {
+      struct bit_move m = blank(BIT_M_READY);
+      add(list, &m);
+    }
+    break;
+  case BIT_P_MOVE:
+    movement(st, seat, list);
+    break;
+  case BIT_P_CAMP:
+    for (c = BIT_CAMP_FIRST; c < BIT_SPECIAL_FIRST; c++)
+      for (x = 0; x <= BIT_SUMMIT; x++)
+        if (bit_camp_ok(st, seat, c, x)) {
+          struct bit_move m = blank(BIT_M_CAMP);
+          m.card = c;
+          m.at = x;
+          add(list, &m);
+        }
+    strikes(st, seat, list);
+    {
+      struct bit_move m = blank(BIT_M_READY);
+      add(list, &m);
+    }
+    break;
+  case BIT_P_NIGHT:
+    for (c = BIT_SUPPLY_FIRST; c < BIT_CAMP_FIRST; c++)
+      if (bit_use_ok(st, seat, c)) {
+        struct bit_move m = blank(BIT_M_USE);
+        m.card = c;
+        add(list, &m);
+      }
+    specials(st, seat, list);
+    {
+      struct bit_move m = blank(BIT_M_REST);
+      add(list, &m);
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+/* New reference: the moves `seat` may make now, as complete move objects. */
+json_t *bit_legal_moves(const struct engine_game *game, int seat)
+{
+  struct found found;
+  json_t *list = json_array();
+  int i;
+
+  if (!list)
+    return NULL;
+  enumerate((const struct bit_state *)game, seat, &found);
+  for (i = 0; i < found.n; i++)
+    json_array_append_new(list, bit_move_json(&found.moves[i]));
+  return list;
+}
+
+/* New reference: the legal move number `choice` modulo their count, or
+ * NULL when the seat may not act. Never touches the game's generator. */
+json_t *bit_sample_move(const struct engine_game *game, int seat, uint64_t choice)
+{
+  struct found found;
+
+  enumerate((const struct bit_state *)game, seat, &found);
+  if (found.n == 0)
+    return NULL;
+  return bit_move_json(&found.moves[choice % (uint64_t)found.n]);
+}

@@ -1,0 +1,199 @@
+/*
+ * support.c - shared helpers for the Because It's There! tests (see
+ * support.h). Linked into every test binary of this folder.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+struct engine_game *bt_new(const char *scenario, int seed)
+{
+  uint8_t bytes[ENGINE_SEED_BYTES] = {0};
+  json_t *options = json_pack("{s:s}", "scenario", scenario);
+  int seats = strcmp(scenario, "1924") == 0 || strcmp(scenario, "1953") == 0 ? 1 : 2;
+  struct engine_setup setup = {.seats = seats, .options = options};
+  struct engine_game *game = NULL;
+  struct cairn_error err = {0};
+
+  bytes[0] = (uint8_t)seed;
+  bytes[1] = (uint8_t)(seed >> 8);
+  bytes[2] = (uint8_t)(seed >> 16);
+  bytes[3] = (uint8_t)(seed >> 24);
+  assert_int_equal(engine_new(&bit_module, &setup, bytes, &game, &err), CAIRN_OK);
+  json_decref(options);
+  assert_non_null(game);
+  return game;
+}
+
+struct bit_state *bt_state(struct engine_game *game)
+{
+  return (struct bit_state *)game;
+}
+
+char *bt_text(const struct engine_game *game)
+{
+  char *text = engine_serialize_text(game);
+
+  assert_non_null(text);
+  return text;
+}
+
+json_t *bt_apply(struct engine_game **game, int seat, const char *move)
+{
+  json_error_t jerr;
+  json_t *m = json_loads(move, 0, &jerr), *events = NULL;
+  struct engine_game *next = NULL;
+  struct cairn_error err = {0};
+  enum cairn_status s;
+
+  assert_non_null(m);
+  s = engine_apply(*game, seat, m, &next, &events, &err);
+  if (s != CAIRN_OK)
+    print_error("move %s by seat %d failed: %s (%s)\n", move, seat, err.detail,
+                err.rule ? err.rule : "-");
+  assert_int_equal(s, CAIRN_OK);
+  json_decref(m);
+  engine_free(*game);
+  *game = next;
+  assert_true(bit_check_cards(bt_state(*game)));
+  return events;
+}
+
+struct cairn_error bt_reject(struct engine_game *game, int seat, const char *move,
+                             enum cairn_status status, const char *code, const char *rule)
+{
+  json_error_t jerr;
+  json_t *m = json_loads(move, 0, &jerr), *events = NULL;
+  struct engine_game *next = NULL;
+  struct cairn_error err = {0};
+  char *before = bt_text(game), *after;
+
+  assert_non_null(m);
+  assert_int_equal(engine_apply(game, seat, m, &next, &events, &err), status);
+  assert_null(next);
+  assert_null(events);
+  assert_string_equal(err.code, code);
+  if (rule)
+    assert_string_equal(err.rule, rule);
+  else
+    assert_null(err.rule);
+  after = bt_text(game);
+  assert_string_equal(before, after);
+  free(before);
+  free(after);
+  json_decref(m);
+  return err;
+}
+
+json_t *bt_event(json_t *events, const char *type, int nth)
+{
+  size_t i;
+  json_t *ev;
+
+  json_array_foreach(events, i, ev)
+  {
+    if (strcmp(json_string_value(json_object_get(ev, "type")), type) == 0 && nth-- == 0)
+      return ev;
+  }
+  return NULL;
+}
+
+int bt_count(json_t *events, const char *type)
+{
+  int n = 0;
+
+  while (bt_event(events, type, n))
+    n++;
+  return n;
+}
+
+int bt_is_legal(struct engine_game *game, int seat, const char *move)
+{
+  json_error_t jerr;
+  json_t *m = json_loads(move, 0, &jerr), *list = bit_module.legal_moves(game, seat), *x;
+  size_t i;
+  int found = 0;
+
+  assert_non_null(m);
+  json_array_foreach(list, i, x)
+  {
+    if (json_equal(x, m))
+      found = 1;
+  }
+  json_decref(m);
+  json_decref(list);
+  return found;
+}
+
+void bt_clear(struct engine_game *game, int phase, int turn)
+{
+  struct bit_state *st = bt_state(game);
+  int c, seat;
+
+  for (c = BIT_CLIMBER_FIRST; c < BIT_SPECIAL_FIRST; c++) {
+    struct bit_loc *l = &st->loc[c];
+    if (l->zone == BIT_Z_HAND || l->zone == BIT_Z_DISCARD || l->zone == BIT_Z_MOUNTAIN ||
+        l->zone == BIT_Z_DEAD)
+      bit_put(st, c, BIT_Z_DECK, l->seat);
+    st->strength[c] = bit_cards[c].strength;
+  }
+  for (c = BIT_SPECIAL_FIRST; c < BIT_EVENT_FIRST; c++)
+    if (st->loc[c].zone == BIT_Z_HAND || st->loc[c].zone == BIT_Z_DEAD)
+      bit_put(st, c, BIT_Z_EVENTS, -1);
+  memset(st->team, 0, sizeof(st->team));
+  for (seat = 0; seat < BIT_SEATS; seat++) {
+    st->done[seat] = 0;
+    st->discarded[seat] = 0;
+    st->bivouac[seat] = -1;
+    st->order[seat] = seat;
+  }
+  st->phase = phase;
+  st->turn = turn;
+  st->weather = BIT_GOOD;
+  st->active = 0;
+  st->mover = 0;
+  st->moving = -1;
+  st->rolled = 0;
+}
+
+void bt_hand(struct engine_game *game, int seat, int card)
+{
+  struct bit_state *st = bt_state(game);
+
+  if (st->loc[card].zone == BIT_Z_MOUNTAIN) {
+    st->loc[card].zone = BIT_Z_BOX;
+  }
+  bit_put(st, card, BIT_Z_HAND, seat);
+}
+
+int bt_team(struct engine_game *game, int seat, int at, const int *cards)
+{
+  struct bit_state *st = bt_state(game);
+  int t = bit_new_team(st, seat), i;
+
+  for (i = 0; cards[i] >= 0; i++)
+    bit_place(st, cards[i], seat, at, t,
+              bit_is(cards[i], BIT_SUPPLIES) ? BIT_R_LOADED : BIT_R_MEMBER);
+  return t;
+}
+
+void bt_event_top(struct engine_game *game, int event)
+{
+  struct bit_state *st = bt_state(game);
+
+  bit_put(st, event, BIT_Z_EVENTS, -1);
+}
+
+int bt_route(struct engine_game *game, int seat, int i)
+{
+  return bt_state(game)->route_card[seat][i];
+}
