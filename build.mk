@@ -46,7 +46,11 @@ SERVER := $(OUT)/cairn
 TEST_SRC := $(sort $(shell find tests -name 'test_*.c' -not -path 'tests/engine/*/*') \
               $(foreach t,$(TITLES),$(wildcard tests/engine/$(t)/test_*.c)))
 TEST_BIN := $(patsubst %.c,$(OUT)/%,$(TEST_SRC))
-support_of = $(call obj,$(filter-out $(dir $(1))test_% $(dir $(1))bench_%,$(wildcard $(dir $(1))*.c)))
+# A title's engine tests (tests/engine/<title>/) also get the shared kit in
+# tests/engine/.
+support_in = $(filter-out $(1)test_% $(1)bench_%,$(wildcard $(1)*.c))
+support_of = $(call obj,$(call support_in,$(dir $(1))) \
+             $(if $(filter tests/engine/%/,$(dir $(1))),$(call support_in,tests/engine/)))
 
 BENCH_SRC := $(wildcard tests/*/bench_*.c)
 BENCH_BIN := $(patsubst %.c,$(OUT)/%,$(BENCH_SRC))
@@ -131,3 +135,38 @@ run-benches: benches
 	@for b in $(BENCH_BIN); do echo "== $$b"; CAIRN_SERVER=$(abspath $(SERVER)) $$b || exit 1; done
 
 -include $(shell find $(OUT) -name '*.d' 2>/dev/null)
+
+# ---- Fuzzing (libFuzzer): MODE=fuzz CC=clang, run by `make fuzz` and the
+# last step of `make test`. Every object is built with coverage
+# instrumentation into build/fuzz/; each tests/fuzz/fuzz_*.c is one harness
+# linked with the whole core (the engine, db/ and api/ minus main.c), since
+# fuzz_request reaches api/export.c, api/audit.c and the body decoder.
+ifeq ($(MODE),fuzz)
+  FUZZ_OPT := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+              -fno-omit-frame-pointer
+  CFLAGS   += $(FUZZ_OPT)
+  LDFLAGS  += $(FUZZ_OPT)
+endif
+FUZZ_SRC     := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(OUT)/%,$(FUZZ_SRC))
+FUZZ_SUPPORT := $(call obj,$(filter-out tests/fuzz/fuzz_%,$(wildcard tests/fuzz/*.c)))
+FUZZ_SECONDS ?= 60
+# Seconds per harness for the short run in `make test` (regressions first).
+FUZZ_SHORT_SECONDS ?= 10
+
+.PHONY: fuzzers fuzz-run fuzz-short
+# Support objects are reached only through the pattern rule below; keep
+# make from deleting them as intermediates.
+.SECONDARY: $(FUZZ_SUPPORT)
+fuzzers: $(FUZZ_BIN)
+
+$(OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_OBJ) $(FUZZ_SUPPORT)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_SUPPORT) $(CORE_OBJ) $(LDFLAGS) $(PKG_LIBS)
+
+# Each harness: replay its regression inputs (each must pass), then fuzz from
+# the handwritten seeds, growing build/fuzz/corpus/ (tests/fuzz/run.sh).
+fuzz-run: $(FUZZ_BIN)
+	@for b in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$b $(FUZZ_SECONDS) $(OUT) || exit 1; done
+
+fuzz-short: $(FUZZ_BIN)
+	@for b in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$b $(FUZZ_SHORT_SECONDS) $(OUT) || exit 1; done

@@ -14,6 +14,7 @@
 #include "engine/because-its-there/rules.h"
 #include "engine/because-its-there/state.h"
 #include "engine/engine.h"
+#include "tests/engine/kit.h"
 
 extern const struct engine_module bit_module;
 
@@ -24,24 +25,8 @@ struct engine_game *bt_new(const char *scenario, int seed);
 /* Borrowed: the state inside `game`, for editing a position. */
 struct bit_state *bt_state(struct engine_game *game);
 
-/* Apply `move` (JSON text) for `seat`, asserting success; *game is
- * replaced. New reference: the events. */
-json_t *bt_apply(struct engine_game **game, int seat, const char *move);
-
-/* Apply `move` for `seat`, asserting it fails with `status`, `code` and
- * `rule` (NULL for none) and leaves the game unchanged. */
-struct cairn_error bt_reject(struct engine_game *game, int seat, const char *move,
-                             enum cairn_status status, const char *code, const char *rule);
-
-/* Borrowed from `events`: the nth event of `type`, or NULL. */
-json_t *bt_event(json_t *events, const char *type, int nth);
-int bt_count(json_t *events, const char *type);
-
 /* True when `move` (JSON text) is in legal_moves for `seat`. */
 int bt_is_legal(struct engine_game *game, int seat, const char *move);
-
-/* New string, caller frees. */
-char *bt_text(const struct engine_game *game);
 
 /* A quiet position for rule tests: the game (1953 by default, via
  * bt_new) is put in the Movement Phase of turn `turn` with every seat's

@@ -40,8 +40,8 @@ static void test_IX_sherpas_needs_a_climber(void **state)
   struct engine_game *g = abc();
 
   (void)state;
-  bt_reject(g, 0, "{\"type\":\"deploy\",\"card\":38}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_ABC);
+  kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":38}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_ABC);
   engine_free(g);
 }
 
@@ -54,27 +54,27 @@ static void test_IX_team_composition(void **state)
   json_t *ev;
 
   (void)state;
-  ev = bt_apply(&g, 0, "{\"type\":\"deploy\",\"card\":27}");
+  ev = kit_apply(&g, 0, "{\"type\":\"deploy\",\"card\":27}");
   json_decref(ev);
-  bt_reject(g, 0, "{\"type\":\"deploy\",\"card\":46,\"team\":0}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
-  ev = bt_apply(&g, 0, "{\"type\":\"deploy\",\"card\":30,\"team\":0}");
+  kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":46,\"team\":0}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
+  ev = kit_apply(&g, 0, "{\"type\":\"deploy\",\"card\":30,\"team\":0}");
   json_decref(ev);
-  ev = bt_apply(&g, 0, "{\"type\":\"deploy\",\"card\":38,\"team\":0}");
+  ev = kit_apply(&g, 0, "{\"type\":\"deploy\",\"card\":38,\"team\":0}");
   json_decref(ev);
-  bt_reject(g, 0, "{\"type\":\"deploy\",\"card\":39,\"team\":0}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
-  ev = bt_apply(&g, 0, "{\"type\":\"deploy\",\"card\":46,\"team\":0}");
+  kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":39,\"team\":0}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
+  ev = kit_apply(&g, 0, "{\"type\":\"deploy\",\"card\":46,\"team\":0}");
   json_decref(ev);
-  bt_reject(g, 0, "{\"type\":\"deploy\",\"card\":47,\"team\":0}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
+  kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":47,\"team\":0}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
   assert_int_equal(bit_team_count(bt_state(g), 0, 0, -1, -1), 4);
   assert_int_equal(bt_state(g)->loc[SUPPLY].role, BIT_R_LOADED);
   /* the last Climber may not leave a Sherpas behind */
-  ev = bt_apply(&g, 0, "{\"type\":\"deploy\",\"card\":30}");
+  ev = kit_apply(&g, 0, "{\"type\":\"deploy\",\"card\":30}");
   json_decref(ev);
-  bt_reject(g, 0, "{\"type\":\"deploy\",\"card\":27,\"team\":1}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
+  kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":27,\"team\":1}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
   engine_free(g);
 }
 
@@ -89,7 +89,7 @@ static void test_IX_orphaned_sherpas_and_supplies_are_discarded(void **state)
   (void)state;
   bit_place(bt_state(g), SHERPA2, 0, BIT_ABC, -1, BIT_R_POSTED);
   bit_place(bt_state(g), SUPPLY2, 0, BIT_ABC, -1, BIT_R_CACHED);
-  ev = bt_apply(&g, 0, "{\"type\":\"ready\"}");
+  ev = kit_apply(&g, 0, "{\"type\":\"ready\"}");
   assert_int_equal(bt_state(g)->loc[SHERPA2].zone, BIT_Z_DISCARD);
   assert_int_equal(bt_state(g)->loc[SUPPLY2].zone, BIT_Z_DISCARD);
   assert_int_equal(bt_state(g)->phase, BIT_P_MOVE);
@@ -104,8 +104,8 @@ static void test_IX_camps_are_not_deployed(void **state)
 
   (void)state;
   bt_hand(g, 0, 56);
-  bt_reject(g, 0, "{\"type\":\"deploy\",\"card\":56}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_ABC);
+  kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":56}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_ABC);
   engine_free(g);
 }
 

@@ -35,10 +35,10 @@ static void test_IX_A_camp_needs_unloaded_supplies_and_a_climber(void **state)
   snprintf(buf, sizeof buf, "{\"type\":\"camp\",\"card\":56,\"at\":%d}", at);
   bt_team(g, 0, at, (int[]){HILLARY, -1});
   bit_place(bt_state(g), SUPPLY, 0, at, -1, BIT_R_CACHED);
-  bt_reject(g, 0, buf, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_CAMPS);
+  kit_reject(g, 0, buf, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_CAMPS);
   bt_state(g)->loc[SUPPLY].role = BIT_R_UNLOADED;
   assert_true(bt_is_legal(g, 0, buf));
-  ev = bt_apply(&g, 0, buf);
+  ev = kit_apply(&g, 0, buf);
   assert_int_equal(bt_state(g)->loc[CAMP].role, BIT_R_CAMP);
   assert_int_equal(bt_state(g)->loc[CAMP].at, at);
   json_decref(ev);
@@ -57,10 +57,10 @@ static void test_IX_B_strike_needs_a_climber(void **state)
   bt_clear(g, BIT_P_CAMP, 2);
   at = bt_route(g, 0, 1);
   bit_place(bt_state(g), CAMP, 0, at, -1, BIT_R_CAMP);
-  bt_reject(g, 0, "{\"type\":\"strike\",\"card\":56}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_CAMPS);
+  kit_reject(g, 0, "{\"type\":\"strike\",\"card\":56}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_CAMPS);
   bt_team(g, 0, at, (int[]){HILLARY, -1});
-  ev = bt_apply(&g, 0, "{\"type\":\"strike\",\"card\":56}");
+  ev = kit_apply(&g, 0, "{\"type\":\"strike\",\"card\":56}");
   assert_int_equal(bt_state(g)->loc[CAMP].zone, BIT_Z_DISCARD);
   json_decref(ev);
   engine_free(g);

@@ -28,7 +28,7 @@ static json_t *discard(struct engine_game **g, int seat, int card)
 {
   char buf[64];
   snprintf(buf, sizeof buf, "{\"type\":\"discard\",\"card\":%d}", card);
-  return bt_apply(g, seat, buf);
+  return kit_apply(g, seat, buf);
 }
 
 /* VIII.A "Each player may discard up to three cards." */
@@ -43,7 +43,7 @@ static void test_VIII_A_at_most_three_discards(void **state)
   for (i = 0; i < 3; i++)
     json_decref(discard(&g, 0, hand_card(g, 0, 0)));
   snprintf(buf, sizeof buf, "{\"type\":\"discard\",\"card\":%d}", hand_card(g, 0, 0));
-  bt_reject(g, 0, buf, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_DRAW);
+  kit_reject(g, 0, buf, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_DRAW);
   assert_false(bt_is_legal(g, 0, buf));
   engine_free(g);
 }
@@ -63,13 +63,13 @@ static void test_VIII_B_C_draw_to_five_reshuffling_the_discard_pile(void **state
       bit_put(bt_state(g), c, BIT_Z_DISCARD, 0);
   json_decref(discard(&g, 0, hand_card(g, 0, 0)));
   json_decref(discard(&g, 0, hand_card(g, 0, 0)));
-  ev = bt_apply(&g, 0, "{\"type\":\"draw\"}");
+  ev = kit_apply(&g, 0, "{\"type\":\"draw\"}");
   assert_int_equal(bit_pile_count(bt_state(g), BIT_Z_HAND, 0), 5);
-  assert_int_equal(json_integer_value(json_object_get(bt_event(ev, "drew-count", 0), "reshuffled")),
-                   1);
+  assert_int_equal(
+      json_integer_value(json_object_get(kit_event(ev, "drew-count", 0), "reshuffled")), 1);
   assert_int_equal(bit_pile_count(bt_state(g), BIT_Z_DISCARD, 0), 0);
   /* VIII.B: the drawn cards are private to the drawer */
-  assert_non_null(json_object_get(bt_event(ev, "drew", 0), "private_to"));
+  assert_non_null(json_object_get(kit_event(ev, "drew", 0), "private_to"));
   assert_int_equal(bt_state(g)->phase, BIT_P_ABC);
   json_decref(ev);
   engine_free(g);
@@ -89,12 +89,12 @@ static void test_VI_simultaneous_discard_phase_accepts_each_seat(void **state)
   ev = discard(&g, 1, hand_card(g, 1, 0));
   json_decref(ev);
   assert_int_equal(g->seq, seq); /* pending */
-  ev = bt_apply(&g, 1, "{\"type\":\"draw\"}");
+  ev = kit_apply(&g, 1, "{\"type\":\"draw\"}");
   json_decref(ev);
   assert_int_equal(g->seq, seq);
   assert_int_equal(bit_module.to_act(g, seats), 1);
   assert_int_equal(seats[0], 0);
-  ev = bt_apply(&g, 0, "{\"type\":\"draw\"}");
+  ev = kit_apply(&g, 0, "{\"type\":\"draw\"}");
   json_decref(ev);
   assert_int_equal(g->seq, seq + 1);
   assert_int_equal(bt_state(g)->phase, BIT_P_ABC);

@@ -24,7 +24,7 @@ static void end_turn(struct engine_game **g, int turn)
   bt_state(*g)->turn = turn;
   bt_state(*g)->done[0] = bt_state(*g)->done[1] = 0;
   for (seat = 0; seat < (*g)->seats; seat++)
-    json_decref(bt_apply(g, seat, "{\"type\":\"rest\"}"));
+    json_decref(kit_apply(g, seat, "{\"type\":\"rest\"}"));
 }
 
 static void back_home(struct engine_game *g, int seat, int climber)
@@ -71,7 +71,7 @@ static void test_XII_1924_one_climber_back_wins(void **state)
   json_t *res;
 
   (void)state;
-  json_decref(bt_apply(&g, 0, "{\"type\":\"route\",\"route\":\"north-ridge\"}"));
+  json_decref(kit_apply(&g, 0, "{\"type\":\"route\",\"route\":\"north-ridge\"}"));
   bt_clear(g, BIT_P_NIGHT, 7);
   back_home(g, 0, 20);
   end_turn(&g, 7);
@@ -156,17 +156,17 @@ static void test_XII_1963_player_two_must_descend_the_south_col(void **state)
   team = bt_team(g, 1, bt_route(g, 1, 0), (int[]){36, -1});
   bt_state(g)->summited[36] = 1;
   snprintf(buf, sizeof buf, "{\"type\":\"move\",\"team\":%d,\"dir\":\"down\"}", team);
-  json_decref(bt_apply(&g, 1, buf));
+  json_decref(kit_apply(&g, 1, buf));
   assert_false(bt_state(g)->returned[36]);
   team = bt_team(g, 1, bt_route(g, 0, 0), (int[]){37, -1});
   bt_state(g)->summited[37] = 1;
   snprintf(buf, sizeof buf, "{\"type\":\"move\",\"team\":%d,\"dir\":\"down\"}", team);
-  json_decref(bt_apply(&g, 1, buf));
+  json_decref(kit_apply(&g, 1, buf));
   assert_true(bt_state(g)->returned[37]);
   /* and Player Two may not climb the South Col */
   team = bt_team(g, 1, bt_route(g, 0, 2), (int[]){36, -1});
   snprintf(buf, sizeof buf, "{\"type\":\"move\",\"team\":%d,\"dir\":\"up\"}", team);
-  bt_reject(g, 1, buf, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
+  kit_reject(g, 1, buf, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
   engine_free(g);
 }
 
@@ -185,7 +185,7 @@ static void test_XII_1963_player_two_descends_from_the_summit_to_the_south_col(v
   snprintf(buf, sizeof buf,
            "{\"type\":\"move\",\"team\":%d,\"dir\":\"down\",\"route\":\"south-col\"}", team);
   assert_true(bt_is_legal(g, 1, buf));
-  json_decref(bt_apply(&g, 1, buf));
+  json_decref(kit_apply(&g, 1, buf));
   assert_int_equal(bt_state(g)->loc[36].at, bt_route(g, 0, 5));
   engine_free(g);
 }
@@ -204,10 +204,10 @@ static void test_XII_dream_teams_vp_by_route_and_dead_score_nothing(void **state
   (void)state;
   for (i = 0; i < 12; i++) {
     snprintf(buf, sizeof buf, "{\"type\":\"draft\",\"climber\":%d}", 20 + i);
-    json_decref(bt_apply(&g, bt_state(g)->active, buf));
+    json_decref(kit_apply(&g, bt_state(g)->active, buf));
   }
-  json_decref(bt_apply(&g, 0, "{\"type\":\"route\",\"route\":\"south-col\"}"));
-  json_decref(bt_apply(&g, 1, "{\"type\":\"route\",\"route\":\"west-ridge\"}"));
+  json_decref(kit_apply(&g, 0, "{\"type\":\"route\",\"route\":\"south-col\"}"));
+  json_decref(kit_apply(&g, 1, "{\"type\":\"route\",\"route\":\"west-ridge\"}"));
   st = bt_state(g);
   bt_clear(g, BIT_P_NIGHT, 20);
   for (i = 20, n = 0; i < 32 && n < 2; i++)

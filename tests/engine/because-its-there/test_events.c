@@ -43,12 +43,12 @@ static json_t *up(struct engine_game **g, int team)
 {
   char buf[64];
   snprintf(buf, sizeof buf, "{\"type\":\"move\",\"team\":%d,\"dir\":\"up\"}", team);
-  return bt_apply(g, 0, buf);
+  return kit_apply(g, 0, buf);
 }
 
 static const char *outcome(json_t *ev)
 {
-  return json_string_value(json_object_get(bt_event(ev, "event", 0), "outcome"));
+  return json_string_value(json_object_get(kit_event(ev, "event", 0), "outcome"));
 }
 
 /* X.C "If the border around the Event card matches the Terrain card just
@@ -174,14 +174,14 @@ static void test_XII_1924_oxygen_events_need_mallory_or_irvine(void **state)
   char buf[64];
 
   (void)state;
-  ev = bt_apply(&g, 0, "{\"type\":\"route\",\"route\":\"north-ridge\"}");
+  ev = kit_apply(&g, 0, "{\"type\":\"route\",\"route\":\"north-ridge\"}");
   json_decref(ev);
   bt_clear(g, BIT_P_MOVE, 2);
   high = bt_route(g, 0, 1); /* North Ridge index 1 is High */
   team = bt_team(g, 0, bt_route(g, 0, 0), (int[]){SOMERV, -1});
   bt_event_top(g, 84); /* Oxygen Set Fails */
   snprintf(buf, sizeof buf, "{\"type\":\"move\",\"team\":%d,\"dir\":\"up\"}", team);
-  ev = bt_apply(&g, 0, buf);
+  ev = kit_apply(&g, 0, buf);
   assert_string_equal(outcome(ev), "no oxygen in the team (1924)");
   assert_int_equal(bt_state(g)->loc[SOMERV].at, high);
   json_decref(ev);
@@ -217,7 +217,7 @@ static void test_special_ladders_cancel_a_glacier_event(void **state)
 
   (void)state;
   bt_hand(g, 0, 66);
-  ev = bt_apply(&g, 0, "{\"type\":\"play\",\"card\":66,\"team\":0}");
+  ev = kit_apply(&g, 0, "{\"type\":\"play\",\"card\":66,\"team\":0}");
   assert_int_equal(bt_state(g)->loc[66].zone, BIT_Z_DEAD);
   json_decref(ev);
   ev = up(&g, team);
@@ -239,8 +239,8 @@ static void test_special_drawn_goes_to_the_drawers_hand(void **state)
   ev = up(&g, team);
   assert_int_equal(bt_state(g)->loc[65].zone, BIT_Z_HAND);
   assert_int_equal(bt_state(g)->loc[65].seat, 0);
-  assert_int_equal(json_integer_value(json_object_get(bt_event(ev, "event", 0), "card")), 90);
-  assert_non_null(json_object_get(bt_event(ev, "special-drawn", 0), "private_to"));
+  assert_int_equal(json_integer_value(json_object_get(kit_event(ev, "event", 0), "card")), 90);
+  assert_non_null(json_object_get(kit_event(ev, "special-drawn", 0), "private_to"));
   json_decref(ev);
   engine_free(g);
 }
@@ -257,7 +257,7 @@ static void test_X_C_1_used_events_are_reshuffled(void **state)
   for (c = BIT_EVENT_FIRST; c < BIT_CARDS; c++)
     bit_put(bt_state(g), c, BIT_Z_USED, -1);
   ev = up(&g, team);
-  assert_int_equal(bt_count(ev, "event-deck-reshuffled"), 1);
+  assert_int_equal(kit_count(ev, "event-deck-reshuffled"), 1);
   assert_int_equal(bit_pile_count(bt_state(g), BIT_Z_USED, -1), 1);
   json_decref(ev);
   engine_free(g);

@@ -52,7 +52,7 @@ static void test_X_B_exit_cost_up_is_paid_by_each_climber(void **state)
   (void)state;
   /* South Col index 1 is Glacier: an Extreme Event there has no effect */
   bt_event_top(g, 90);
-  ev = bt_apply(&g, 0, move_text(team, "up"));
+  ev = kit_apply(&g, 0, move_text(team, "up"));
   assert_int_equal(bt_state(g)->strength[HILLARY], 8 - cost);
   assert_int_equal(bt_state(g)->strength[EVANS], 6 - cost);
   assert_int_equal(bt_state(g)->loc[HILLARY].at, bt_route(g, 0, 1));
@@ -70,7 +70,7 @@ static void test_X_B_exit_cost_down_into_advance_base_camp(void **state)
   json_t *ev;
 
   (void)state;
-  ev = bt_apply(&g, 0, move_text(team, "down"));
+  ev = kit_apply(&g, 0, move_text(team, "down"));
   assert_int_equal(bt_state(g)->loc[HILLARY].at, BIT_ABC);
   assert_int_equal(bt_state(g)->strength[HILLARY], 8 - bit_cards[card].down);
   /* entering Advance Base Camp ends the team's movement */
@@ -91,14 +91,14 @@ static void test_X_summit_entry_draws_no_event_and_exit_is_free(void **state)
   json_t *ev;
 
   (void)state;
-  ev = bt_apply(&g, 0, move_text(team, "up"));
+  ev = kit_apply(&g, 0, move_text(team, "up"));
   assert_int_equal(bt_state(g)->loc[HILLARY].at, BIT_SUMMIT);
-  assert_int_equal(bt_count(ev, "event"), 0);
+  assert_int_equal(kit_count(ev, "event"), 0);
   assert_int_equal(bit_pile_count(bt_state(g), BIT_Z_EVENTS, -1), deck);
   assert_true(bt_state(g)->summited[HILLARY]);
   assert_int_equal(bt_state(g)->strength[HILLARY], 8 - bit_cards[top].up);
   json_decref(ev);
-  ev = bt_apply(&g, 0, move_text(team, "down"));
+  ev = kit_apply(&g, 0, move_text(team, "down"));
   assert_int_equal(bt_state(g)->strength[HILLARY], 8 - bit_cards[top].up);
   json_decref(ev);
   engine_free(g);
@@ -114,12 +114,12 @@ static void test_VII_D_poor_weather_keeps_teams_in_advance_base_camp(void **stat
 
   (void)state;
   bt_state(g)->weather = BIT_POOR;
-  bt_reject(g, 0, move_text(team, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_MOVEMENT);
+  kit_reject(g, 0, move_text(team, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_MOVEMENT);
   assert_true(bt_is_legal(g, 0, move_text(high, "up")));
   bt_state(g)->weather = BIT_STORM;
-  bt_reject(g, 0, move_text(high, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_MOVEMENT);
+  kit_reject(g, 0, move_text(high, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_MOVEMENT);
   engine_free(g);
 }
 
@@ -134,9 +134,9 @@ static void test_X_2_near_death_climber_moves_only_when_carried(void **state)
 
   (void)state;
   bt_state(g)->strength[HILLARY] = 0;
-  bt_reject(g, 0, move_text(team, "down"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_MOVEMENT);
-  ev = bt_apply(&g, 0, "{\"type\":\"carry\",\"team\":0,\"climber\":27}");
+  kit_reject(g, 0, move_text(team, "down"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_MOVEMENT);
+  ev = kit_apply(&g, 0, "{\"type\":\"carry\",\"team\":0,\"climber\":27}");
   json_decref(ev);
   assert_int_equal(bt_state(g)->loc[HILLARY].role, BIT_R_CARRIED);
   assert_true(bt_is_legal(g, 0, move_text(team, "down")));
@@ -155,7 +155,7 @@ static void test_X_B_3_carried_climber_pays_and_may_die(void **state)
   (void)state;
   bt_state(g)->loc[HILLARY].role = BIT_R_CARRIED;
   bt_state(g)->strength[HILLARY] = 0;
-  ev = bt_apply(&g, 0, move_text(team, "down"));
+  ev = kit_apply(&g, 0, move_text(team, "down"));
   if (bit_cards[at].down > 0) {
     assert_int_equal(bt_state(g)->loc[HILLARY].zone, BIT_Z_DEAD);
     /* the Sherpas is left alone on the card (posted), the team is gone */
@@ -175,8 +175,8 @@ static void test_X_A_3_a_loaded_sherpas_cannot_carry(void **state)
 
   (void)state;
   bt_team(g, 0, at, (int[]){HILLARY, EVANS, SHERPA_A, SUPPLY_A, -1});
-  bt_reject(g, 0, "{\"type\":\"carry\",\"team\":0,\"climber\":30}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
+  kit_reject(g, 0, "{\"type\":\"carry\",\"team\":0,\"climber\":30}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
   engine_free(g);
 }
 
@@ -190,17 +190,17 @@ static void test_X_A_5_6_cached_can_be_reloaded_unloaded_never(void **state)
 
   (void)state;
   bt_team(g, 0, at, (int[]){HILLARY, SHERPA_A, SUPPLY_A, -1});
-  ev = bt_apply(&g, 0, "{\"type\":\"cache\",\"team\":0,\"card\":46}");
+  ev = kit_apply(&g, 0, "{\"type\":\"cache\",\"team\":0,\"card\":46}");
   json_decref(ev);
   assert_int_equal(bt_state(g)->loc[SUPPLY_A].role, BIT_R_CACHED);
-  ev = bt_apply(&g, 0, "{\"type\":\"load\",\"team\":0,\"card\":46}");
+  ev = kit_apply(&g, 0, "{\"type\":\"load\",\"team\":0,\"card\":46}");
   json_decref(ev);
   assert_int_equal(bt_state(g)->loc[SUPPLY_A].role, BIT_R_LOADED);
-  ev = bt_apply(&g, 0, "{\"type\":\"unload\",\"team\":0,\"card\":46}");
+  ev = kit_apply(&g, 0, "{\"type\":\"unload\",\"team\":0,\"card\":46}");
   json_decref(ev);
   assert_int_equal(bt_state(g)->loc[SUPPLY_A].role, BIT_R_UNLOADED);
-  bt_reject(g, 0, "{\"type\":\"load\",\"team\":0,\"card\":46}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
+  kit_reject(g, 0, "{\"type\":\"load\",\"team\":0,\"card\":46}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
   engine_free(g);
 }
 
@@ -215,9 +215,9 @@ static void test_X_A_4_cached_supplies_unloaded_by_a_climber_without_sherpas(voi
   (void)state;
   bt_team(g, 0, at, (int[]){HILLARY, -1});
   bit_place(bt_state(g), SUPPLY_B, 0, at, -1, BIT_R_CACHED);
-  bt_reject(g, 0, "{\"type\":\"load\",\"team\":0,\"card\":47}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
-  ev = bt_apply(&g, 0, "{\"type\":\"unload\",\"team\":0,\"card\":47}");
+  kit_reject(g, 0, "{\"type\":\"load\",\"team\":0,\"card\":47}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
+  ev = kit_apply(&g, 0, "{\"type\":\"unload\",\"team\":0,\"card\":47}");
   json_decref(ev);
   assert_int_equal(bt_state(g)->loc[SUPPLY_B].role, BIT_R_UNLOADED);
   engine_free(g);
@@ -234,14 +234,14 @@ static void test_X_A_one_team_at_a_time(void **state)
 
   (void)state;
   bt_event_top(g, ICEFALL); /* Hillary is Experienced: immune */
-  ev = bt_apply(&g, 0, move_text(a, "up"));
+  ev = kit_apply(&g, 0, move_text(a, "up"));
   json_decref(ev);
   assert_int_equal(bt_state(g)->moving, a);
-  bt_reject(g, 0, move_text(b, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
-  ev = bt_apply(&g, 0, "{\"type\":\"end\",\"team\":0}");
+  kit_reject(g, 0, move_text(b, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
+  ev = kit_apply(&g, 0, "{\"type\":\"end\",\"team\":0}");
   json_decref(ev);
   /* X.5: an ended (inverted) team may not move again this phase */
-  bt_reject(g, 0, move_text(a, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
+  kit_reject(g, 0, move_text(a, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
   assert_true(bt_is_legal(g, 0, move_text(b, "up")));
   engine_free(g);
 }
@@ -258,7 +258,7 @@ static void test_X_B_2_exhausted_climber_reaching_abc_is_discarded(void **state)
 
   (void)state;
   bt_state(g)->strength[HILLARY] = 1 + bit_cards[card].down;
-  ev = bt_apply(&g, 0, move_text(team, "down"));
+  ev = kit_apply(&g, 0, move_text(team, "down"));
   json_decref(ev);
   assert_int_equal(bt_state(g)->loc[HILLARY].zone, BIT_Z_DISCARD);
   assert_int_equal(bt_state(g)->strength[HILLARY], 8); /* back at full Strength */
@@ -279,16 +279,16 @@ static void test_VI_fewest_climbers_on_the_route_moves_first(void **state)
   bt_team(g, 0, bt_route(g, 0, 1), (int[]){32, -1});
   bt_team(g, 1, BIT_ABC, (int[]){36, -1});
   bt_state(g)->phase = BIT_P_NIGHT; /* walk through night to the next movement */
-  ev = bt_apply(&g, 0, "{\"type\":\"rest\"}");
+  ev = kit_apply(&g, 0, "{\"type\":\"rest\"}");
   json_decref(ev);
-  ev = bt_apply(&g, 1, "{\"type\":\"rest\"}");
+  ev = kit_apply(&g, 1, "{\"type\":\"rest\"}");
   json_decref(ev);
   for (i = 0; i < 2; i++) {
-    ev = bt_apply(&g, i, "{\"type\":\"draw\"}");
+    ev = kit_apply(&g, i, "{\"type\":\"draw\"}");
     json_decref(ev);
   }
   for (i = 0; i < 2; i++) {
-    ev = bt_apply(&g, i, "{\"type\":\"ready\"}");
+    ev = kit_apply(&g, i, "{\"type\":\"ready\"}");
     json_decref(ev);
   }
   /* 1963 turns 1-10 are Good: no roll, no Storm */

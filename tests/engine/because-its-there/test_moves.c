@@ -20,19 +20,19 @@ static void test_malformed_moves(void **state)
   struct engine_game *g = bt_new("1953", 1);
 
   (void)state;
-  bt_reject(g, 0, "[1]", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
-  bt_reject(g, 0, "{}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  bt_reject(g, 0, "{\"type\":3}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
-  bt_reject(g, 0, "{\"type\":\"fly\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
-  bt_reject(g, 0, "{\"type\":\"draw\",\"card\":1}", CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
-  bt_reject(g, 0, "{\"type\":\"discard\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  bt_reject(g, 0, "{\"type\":\"discard\",\"card\":\"x\"}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE,
-            NULL);
-  bt_reject(g, 0, "{\"type\":\"discard\",\"card\":100}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
-  bt_reject(g, 0, "{\"type\":\"move\",\"team\":0,\"dir\":\"left\"}", CAIRN_EINVAL,
-            CAIRN_CODE_BAD_MOVE, NULL);
-  bt_reject(g, 0, "{\"type\":\"route\",\"route\":\"everest\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE,
-            NULL);
+  kit_reject(g, 0, "[1]", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
+  kit_reject(g, 0, "{}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(g, 0, "{\"type\":3}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
+  kit_reject(g, 0, "{\"type\":\"fly\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(g, 0, "{\"type\":\"draw\",\"card\":1}", CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
+  kit_reject(g, 0, "{\"type\":\"discard\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(g, 0, "{\"type\":\"discard\",\"card\":\"x\"}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE,
+             NULL);
+  kit_reject(g, 0, "{\"type\":\"discard\",\"card\":100}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(g, 0, "{\"type\":\"move\",\"team\":0,\"dir\":\"left\"}", CAIRN_EINVAL,
+             CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(g, 0, "{\"type\":\"route\",\"route\":\"everest\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE,
+             NULL);
   engine_free(g);
 }
 
@@ -42,12 +42,12 @@ static void test_VI_moves_of_another_phase_are_illegal(void **state)
   struct engine_game *g = bt_new("1953", 1);
 
   (void)state;
-  bt_reject(g, 0, "{\"type\":\"rest\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_SEQUENCE);
-  bt_reject(g, 0, "{\"type\":\"done\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_SEQUENCE);
-  bt_reject(g, 0, "{\"type\":\"ready\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_SEQUENCE);
+  kit_reject(g, 0, "{\"type\":\"rest\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_SEQUENCE);
+  kit_reject(g, 0, "{\"type\":\"done\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_SEQUENCE);
+  kit_reject(g, 0, "{\"type\":\"ready\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_SEQUENCE);
   engine_free(g);
 }
 

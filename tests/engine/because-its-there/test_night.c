@@ -35,7 +35,7 @@ static struct engine_game *night(void)
 
 static json_t *rest(struct engine_game **g)
 {
-  return bt_apply(g, 0, "{\"type\":\"rest\"}");
+  return kit_apply(g, 0, "{\"type\":\"rest\"}");
 }
 
 /* Night 1-3: "The highlighted number ... is the Base Strength Recovery",
@@ -53,11 +53,11 @@ static void test_night_base_recovery_plus_camp_plus_supplies(void **state)
   bit_place(bt_state(g), SUPPLY, 0, at, -1, BIT_R_UNLOADED);
   bit_place(bt_state(g), CAMP, 0, at, -1, BIT_R_CAMP);
   bt_event_top(g, 80); /* BSR -2 */
-  ev = bt_apply(&g, 0, "{\"type\":\"use\",\"card\":46}");
+  ev = kit_apply(&g, 0, "{\"type\":\"use\",\"card\":46}");
   json_decref(ev);
   ev = rest(&g);
   /* -2 + 1 + 1 = 0: no change, supplies kept */
-  assert_int_equal(json_integer_value(json_object_get(bt_event(ev, "recovery", 0), "net")), 0);
+  assert_int_equal(json_integer_value(json_object_get(kit_event(ev, "recovery", 0), "net")), 0);
   assert_int_equal(bt_state(g)->strength[HILLARY], 2);
   assert_int_equal(bt_state(g)->loc[SUPPLY].zone, BIT_Z_MOUNTAIN);
   json_decref(ev);
@@ -79,7 +79,7 @@ static void test_night_7_negative_result_depletes_used_supplies(void **state)
   bt_state(g)->strength[HILLARY] = 5;
   bit_place(bt_state(g), SUPPLY, 0, at, -1, BIT_R_UNLOADED);
   bt_event_top(g, 80); /* BSR -2 */
-  ev = bt_apply(&g, 0, "{\"type\":\"use\",\"card\":46}");
+  ev = kit_apply(&g, 0, "{\"type\":\"use\",\"card\":46}");
   json_decref(ev);
   ev = rest(&g);
   assert_int_equal(bt_state(g)->strength[HILLARY], 4);
@@ -183,12 +183,12 @@ static void test_night_3_supplies_bonus_needs_unloaded_supplies_and_climber(void
   (void)state;
   at = bt_route(g, 0, 2);
   bit_place(bt_state(g), SUPPLY, 0, at, -1, BIT_R_UNLOADED);
-  bt_reject(g, 0, "{\"type\":\"use\",\"card\":46}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_NIGHT);
+  kit_reject(g, 0, "{\"type\":\"use\",\"card\":46}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_NIGHT);
   bt_team(g, 0, at, (int[]){HILLARY, -1});
   bit_place(bt_state(g), 47, 0, at, -1, BIT_R_CACHED);
-  bt_reject(g, 0, "{\"type\":\"use\",\"card\":47}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_NIGHT);
+  kit_reject(g, 0, "{\"type\":\"use\",\"card\":47}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_NIGHT);
   assert_true(bt_is_legal(g, 0, "{\"type\":\"use\",\"card\":46}"));
   engine_free(g);
 }
@@ -207,18 +207,18 @@ static void test_special_bivouac_counts_as_a_camp(void **state)
   bt_state(g)->strength[32] = 3;
   bt_hand(g, 0, 64);
   /* only on a Terrain card holding the player's Climbers */
-  bt_reject(g, 0, "{\"type\":\"play\",\"card\":64,\"at\":19}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SPECIAL);
+  kit_reject(g, 0, "{\"type\":\"play\",\"card\":64,\"at\":19}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SPECIAL);
   bt_event_top(g, 75);
   {
     char buf[64];
     snprintf(buf, sizeof buf, "{\"type\":\"play\",\"card\":64,\"at\":%d}", at);
-    ev = bt_apply(&g, 0, buf);
+    ev = kit_apply(&g, 0, buf);
     json_decref(ev);
   }
-  ev = bt_apply(&g, 0, "{\"type\":\"rest\"}");
+  ev = kit_apply(&g, 0, "{\"type\":\"rest\"}");
   json_decref(ev);
-  ev = bt_apply(&g, 1, "{\"type\":\"rest\"}");
+  ev = kit_apply(&g, 1, "{\"type\":\"rest\"}");
   assert_int_equal(bt_state(g)->strength[32], 5); /* 3 + 1 + 1 */
   json_decref(ev);
   engine_free(g);

@@ -238,8 +238,8 @@ static void play(const char *scenario, int seed, bool leader, struct stats *stat
     engine_free(replay);
     replay = next;
   }
-  a = bt_text(game);
-  b = bt_text(replay);
+  a = kit_text(game);
+  b = kit_text(replay);
   assert_string_equal(a, b);
   free(a);
   free(b);

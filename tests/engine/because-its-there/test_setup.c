@@ -76,9 +76,9 @@ static void test_XII_1924_deck_and_route_choice(void **state)
   assert_int_equal(bt_state(g)->weather, BIT_FAIR);
   assert_int_equal(bt_state(g)->phase, BIT_P_ROUTE);
   assert_true(bt_is_legal(g, 0, "{\"type\":\"route\",\"route\":\"great-couloir\"}"));
-  bt_reject(g, 0, "{\"type\":\"route\",\"route\":\"south-col\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS);
-  ev = bt_apply(&g, 0, "{\"type\":\"route\",\"route\":\"great-couloir\"}");
+  kit_reject(g, 0, "{\"type\":\"route\",\"route\":\"south-col\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS);
+  ev = kit_apply(&g, 0, "{\"type\":\"route\",\"route\":\"great-couloir\"}");
   json_decref(ev);
   assert_int_equal(bt_state(g)->route[0], BIT_GREAT_COULOIR);
   /* Great Couloir: Glacier, High x4, Extreme */
@@ -153,7 +153,7 @@ static void test_XII_dream_teams_draft_alternates_from_the_roll_off(void **state
     assert_int_equal(bit_module.to_act(g, seats), 1);
     assert_int_equal(seats[0], seat);
     snprintf(buf, sizeof buf, "{\"type\":\"draft\",\"climber\":%d}", 37 - i);
-    ev = bt_apply(&g, seat, buf);
+    ev = kit_apply(&g, seat, buf);
     json_decref(ev);
   }
   assert_int_equal(owned(g, 0, BIT_CLIMBER), 6);
@@ -162,9 +162,9 @@ static void test_XII_dream_teams_draft_alternates_from_the_roll_off(void **state
   assert_int_equal(owned(g, 1, BIT_CAMP), 4);
   assert_int_equal(bt_state(g)->phase, BIT_P_ROUTE);
   /* both may choose the same route; routes are drawn separately */
-  ev = bt_apply(&g, 0, "{\"type\":\"route\",\"route\":\"great-couloir\"}");
+  ev = kit_apply(&g, 0, "{\"type\":\"route\",\"route\":\"great-couloir\"}");
   json_decref(ev);
-  ev = bt_apply(&g, 1, "{\"type\":\"route\",\"route\":\"great-couloir\"}");
+  ev = kit_apply(&g, 1, "{\"type\":\"route\",\"route\":\"great-couloir\"}");
   json_decref(ev);
   assert_int_equal(bt_state(g)->phase, BIT_P_DISCARD);
   assert_int_not_equal(bt_route(g, 0, 1), bt_route(g, 1, 1));

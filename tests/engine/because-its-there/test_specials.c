@@ -42,10 +42,10 @@ static void test_special_fixed_ropes_lower_exit_costs(void **state)
   team = bt_team(g, 0, from, (int[]){HILLARY, -1});
   bt_hand(g, 0, FIXED_ROPES);
   bt_event_top(g, 70); /* a Glacier Event: no match on High/Extreme */
-  json_decref(bt_apply(&g, 0, "{\"type\":\"play\",\"card\":65,\"team\":0}"));
+  json_decref(kit_apply(&g, 0, "{\"type\":\"play\",\"card\":65,\"team\":0}"));
   assert_int_equal(bt_state(g)->loc[FIXED_ROPES].zone, BIT_Z_DEAD);
   snprintf(buf, sizeof buf, "{\"type\":\"move\",\"team\":%d,\"dir\":\"up\"}", team);
-  json_decref(bt_apply(&g, 0, buf));
+  json_decref(kit_apply(&g, 0, buf));
   assert_int_equal(bt_state(g)->strength[HILLARY], 8 - (bit_cards[from].up - 1));
   engine_free(g);
 }
@@ -61,10 +61,10 @@ static void test_special_oxygen_restores_strength_up_to_the_maximum(void **state
   bt_state(g)->strength[HILLARY] = 2;
   bt_hand(g, 0, OPEN_O2);
   bt_hand(g, 0, CLOSED_O2);
-  json_decref(bt_apply(&g, 0, "{\"type\":\"play\",\"card\":67,\"climber\":27}"));
+  json_decref(kit_apply(&g, 0, "{\"type\":\"play\",\"card\":67,\"climber\":27}"));
   assert_int_equal(bt_state(g)->strength[HILLARY], 4);
   bt_state(g)->strength[HILLARY] = 7;
-  json_decref(bt_apply(&g, 0, "{\"type\":\"play\",\"card\":68,\"climber\":27}"));
+  json_decref(kit_apply(&g, 0, "{\"type\":\"play\",\"card\":68,\"climber\":27}"));
   assert_int_equal(bt_state(g)->strength[HILLARY], 8);
   engine_free(g);
 }
@@ -77,11 +77,11 @@ static void test_special_only_from_hand_and_in_its_phase(void **state)
   (void)state;
   bt_team(g, 0, bt_route(g, 0, 4), (int[]){HILLARY, -1});
   bt_state(g)->strength[HILLARY] = 2;
-  bt_reject(g, 0, "{\"type\":\"play\",\"card\":67,\"climber\":27}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SPECIAL);
+  kit_reject(g, 0, "{\"type\":\"play\",\"card\":67,\"climber\":27}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SPECIAL);
   bt_hand(g, 0, 69); /* Radio: only in the Discard/Draw Phase */
-  bt_reject(g, 0, "{\"type\":\"play\",\"card\":69}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            BIT_RULE_SPECIAL);
+  kit_reject(g, 0, "{\"type\":\"play\",\"card\":69}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_SPECIAL);
   engine_free(g);
 }
 

@@ -27,14 +27,14 @@ static json_t *next_turn(struct engine_game **g, int turn, int weather)
   ev = NULL;
   for (seat = 0; seat < (*g)->seats; seat++) {
     json_decref(ev);
-    ev = bt_apply(g, seat, "{\"type\":\"rest\"}");
+    ev = kit_apply(g, seat, "{\"type\":\"rest\"}");
   }
   return ev;
 }
 
 static int roll_field(json_t *ev, const char *key)
 {
-  json_t *roll = bt_event(ev, "weather-roll", 0);
+  json_t *roll = kit_event(ev, "weather-roll", 0);
   assert_non_null(roll);
   return (int)json_integer_value(json_object_get(roll, key));
 }
@@ -49,11 +49,11 @@ static void test_XII_1963_no_weather_roll_before_turn_11(void **state)
   (void)state;
   ev = next_turn(&g, 9, BIT_GOOD);
   assert_int_equal(bt_state(g)->turn, 10);
-  assert_null(bt_event(ev, "weather-roll", 0));
+  assert_null(kit_event(ev, "weather-roll", 0));
   assert_int_equal(bt_state(g)->weather, BIT_GOOD);
   json_decref(ev);
   ev = next_turn(&g, 10, BIT_GOOD);
-  assert_non_null(bt_event(ev, "weather-roll", 0));
+  assert_non_null(kit_event(ev, "weather-roll", 0));
   json_decref(ev);
   engine_free(g);
 }
@@ -74,7 +74,7 @@ static void test_XII_scenario_weather_modifiers(void **state)
   json_decref(ev);
   engine_free(g);
   g = bt_new("1924", 3);
-  json_decref(bt_apply(&g, 0, "{\"type\":\"route\",\"route\":\"north-ridge\"}"));
+  json_decref(kit_apply(&g, 0, "{\"type\":\"route\",\"route\":\"north-ridge\"}"));
   ev = next_turn(&g, 8, BIT_FAIR);
   assert_int_equal(roll_field(ev, "modified"), roll_field(ev, "die"));
   json_decref(ev);
@@ -126,7 +126,7 @@ static void test_X_A_7_storm_strips_unattended_supplies_and_camps(void **state)
     bit_place(bt_state(g), 56, 0, at, -1, BIT_R_CAMP);
     bit_place(bt_state(g), 47, 0, bt_route(g, 0, 3), -1, BIT_R_CACHED);
     bt_team(g, 0, bt_route(g, 0, 3), (int[]){27, -1});
-    ev = bt_apply(&g, 0, "{\"type\":\"rest\"}");
+    ev = kit_apply(&g, 0, "{\"type\":\"rest\"}");
     if (bt_state(g)->weather == BIT_STORM) {
       assert_int_equal(bt_state(g)->loc[46].zone, BIT_Z_DISCARD);
       assert_int_equal(bt_state(g)->loc[56].zone, BIT_Z_DISCARD);
@@ -151,9 +151,9 @@ static void test_special_radio_rerolls_the_weather(void **state)
   ev = next_turn(&g, 5, BIT_FAIR);
   json_decref(ev);
   bt_hand(g, 0, 69);
-  ev = bt_apply(&g, 0, "{\"type\":\"play\",\"card\":69}");
-  assert_non_null(bt_event(ev, "weather-roll", 0));
-  assert_string_equal(json_string_value(json_object_get(bt_event(ev, "weather-roll", 0), "why")),
+  ev = kit_apply(&g, 0, "{\"type\":\"play\",\"card\":69}");
+  assert_non_null(kit_event(ev, "weather-roll", 0));
+  assert_string_equal(json_string_value(json_object_get(kit_event(ev, "weather-roll", 0), "why")),
                       "radio");
   assert_int_equal(bt_state(g)->loc[69].zone, BIT_Z_DEAD);
   json_decref(ev);

@@ -51,41 +51,6 @@ void es_place(struct engine_game *game, int seat, int row, int col)
   es_state(game)->yeti[seat].cell = row < 0 ? EVEREST_OFF : es_cell(row, col);
 }
 
-char *es_text(const struct engine_game *game)
-{
-  char *text = engine_serialize_text(game);
-
-  assert_non_null(text);
-  return text;
-}
-
-static json_t *parse(const char *text)
-{
-  json_error_t jerr;
-  json_t *json = json_loads(text, 0, &jerr);
-
-  if (!json)
-    fail_msg("bad JSON in test: %s (%s)", text, jerr.text);
-  return json;
-}
-
-json_t *es_apply(struct engine_game **game, int seat, const char *move)
-{
-  json_t *json = parse(move);
-  struct engine_game *next = NULL;
-  json_t *events = NULL;
-  struct cairn_error err = {0};
-  enum cairn_status st = engine_apply(*game, seat, json, &next, &events, &err);
-
-  if (st != CAIRN_OK)
-    fail_msg("move %s by seat %d failed: %s (%s)", move, seat, err.detail,
-             err.code ? err.code : "");
-  json_decref(json);
-  engine_free(*game);
-  *game = next;
-  return events;
-}
-
 json_t *es_plans(struct engine_game **game, const char *const *plans)
 {
   json_t *events = NULL;
@@ -98,80 +63,9 @@ json_t *es_plans(struct engine_game **game, const char *const *plans)
       continue;
     snprintf(move, sizeof(move), "{\"type\":\"plan\",\"plan\":%s}", plans[seat]);
     json_decref(events);
-    events = es_apply(game, seat, move);
+    events = kit_apply(game, seat, move);
   }
   return events;
-}
-
-struct cairn_error es_reject(struct engine_game *game, int seat, const char *move,
-                             enum cairn_status status, const char *code, const char *rule)
-{
-  json_t *json = parse(move);
-  struct engine_game *next = NULL;
-  json_t *events = NULL;
-  struct cairn_error err = {0};
-  char *before = es_text(game), *after;
-
-  assert_int_equal(engine_apply(game, seat, json, &next, &events, &err), status);
-  assert_null(next);
-  assert_null(events);
-  assert_string_equal(err.code, code);
-  if (rule)
-    assert_string_equal(err.rule, rule);
-  else
-    assert_null(err.rule);
-  after = es_text(game);
-  assert_string_equal(before, after);
-  free(before);
-  free(after);
-  json_decref(json);
-  return err;
-}
-
-json_t *es_event(json_t *events, const char *type, int nth)
-{
-  size_t i;
-  json_t *ev;
-
-  json_array_foreach(events, i, ev)
-  {
-    if (strcmp(json_string_value(json_object_get(ev, "type")), type) == 0 && nth-- == 0)
-      return ev;
-  }
-  return NULL;
-}
-
-int es_count(json_t *events, const char *type)
-{
-  size_t i;
-  json_t *ev;
-  int n = 0;
-
-  json_array_foreach(events, i, ev)
-  {
-    n += strcmp(json_string_value(json_object_get(ev, "type")), type) == 0;
-  }
-  return n;
-}
-
-int es_int(const json_t *obj, const char *key)
-{
-  const json_t *value = json_object_get(obj, key);
-
-  if (!json_is_integer(value))
-    fail_msg("no integer %s", key);
-  return (int)json_integer_value(value);
-}
-
-int es_accepts(const struct engine_game *game, int seat, const json_t *move)
-{
-  struct engine_game *next = NULL;
-  json_t *events = NULL;
-  enum cairn_status st = engine_apply(game, seat, move, &next, &events, NULL);
-
-  engine_free(next);
-  json_decref(events);
-  return st == CAIRN_OK;
 }
 
 void es_dice(struct engine_game *game, const int *faces, int n)
@@ -228,5 +122,5 @@ json_t *es_act(struct engine_game **game, int seat, int coin, const char *face, 
   snprintf(move, sizeof(move),
            "{\"type\":\"plan\",\"plan\":[{\"coin\":%d,\"face\":\"%s\",\"dir\":\"%s\"}]}", coin,
            face, dir);
-  return es_apply(game, seat, move);
+  return kit_apply(game, seat, move);
 }

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "engine/engine.h"
+#include "tests/engine/kit.h"
 #include "engine/everest/rules.h"
 #include "engine/everest/state.h"
 
@@ -28,34 +29,10 @@ int es_cell(int row, int col);
 /* Put seat's yeti at row, col (row -1: off the board). */
 void es_place(struct engine_game *game, int seat, int row, int col);
 
-/* Apply `move` (JSON text) for `seat`, asserting success; *game is replaced
- * by the new state. New reference: the events, caller decrefs. */
-json_t *es_apply(struct engine_game **game, int seat, const char *move);
-
 /* Submit plans (JSON array texts, NULL for a seat that owes none) for
  * every seat in seat order. New reference: all events of the last one
  * (the reveal and the execution). */
 json_t *es_plans(struct engine_game **game, const char *const *plans);
-
-/* Apply `move` for `seat`, asserting it fails with `status`, `code` and
- * `rule` (NULL for none) and leaves the game unchanged. */
-struct cairn_error es_reject(struct engine_game *game, int seat, const char *move,
-                             enum cairn_status status, const char *code, const char *rule);
-
-/* Borrowed from `events`: the nth (0-based) event of `type`, or NULL. */
-json_t *es_event(json_t *events, const char *type, int nth);
-
-/* How many events of `type` there are. */
-int es_count(json_t *events, const char *type);
-
-/* An integer member of `obj`, failing the test when it is missing. */
-int es_int(const json_t *obj, const char *key);
-
-/* New string, caller frees: engine_serialize_text(game). */
-char *es_text(const struct engine_game *game);
-
-/* True when engine_apply accepts `move` (Borrowed) for `seat`. */
-int es_accepts(const struct engine_game *game, int seat, const json_t *move);
 
 /* Load the dice: the game's next n die rolls show faces[] (0 null, 1 ace,
  * 2..5), by swapping in a generator seeded so. */

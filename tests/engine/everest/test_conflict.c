@@ -165,9 +165,9 @@ static void test_the_high_roller_chooses_the_order(void **state)
   struct engine_game *game = meeting(dice, 4, &events);
   int to_act[ENGINE_MAX_SEATS];
 
-  conflict = es_event(events, "conflict", 0);
+  conflict = kit_event(events, "conflict", 0);
   assert_non_null(conflict);
-  assert_int_equal(es_int(conflict, "chooser"), 1);
+  assert_int_equal(kit_int(conflict, "chooser"), 1);
   assert_int_equal(json_array_size(json_array_get(json_object_get(conflict, "rolls"), 0)), 4);
   assert_int_equal(everest_module.to_act(game, to_act), 1);
   assert_int_equal(to_act[0], 1);
@@ -180,8 +180,8 @@ static void test_the_high_roller_chooses_the_order(void **state)
   json_decref(events);
   /* Seat 1 first: it reaches the corner; seat 0 cannot push it off the
    * board with its one MP (a push costs 1 more) and stays. */
-  events = es_apply(&game, 1, "{\"type\":\"order\",\"order\":[1,0]}");
-  assert_non_null(es_event(events, "order-chosen", 0));
+  events = kit_apply(&game, 1, "{\"type\":\"order\",\"order\":[1,0]}");
+  assert_non_null(kit_event(events, "order-chosen", 0));
   assert_int_equal(es_state(game)->yeti[1].cell, AT(0, 0));
   assert_int_equal(es_state(game)->yeti[0].cell, AT(1, 0));
   json_decref(events);
@@ -195,9 +195,9 @@ static void test_tied_high_rollers_roll_again(void **state)
   static const int dice[] = {5, 5, 2, 0, 3, 4};
   json_t *events;
   struct engine_game *game = meeting(dice, 6, &events);
-  json_t *conflict = es_event(events, "conflict", 0);
+  json_t *conflict = kit_event(events, "conflict", 0);
 
-  assert_int_equal(es_int(conflict, "chooser"), 1);
+  assert_int_equal(kit_int(conflict, "chooser"), 1);
   assert_int_equal(json_array_size(json_object_get(conflict, "rolls")), 2);
   assert_int_equal(json_array_size(json_array_get(json_object_get(conflict, "rolls"), 1)), 2);
   json_decref(events);
@@ -213,19 +213,19 @@ static void test_a_bad_order_is_refused(void **state)
   struct engine_game *game = meeting(dice, 4, &events);
 
   json_decref(events);
-  es_reject(game, 1, "{\"type\":\"order\",\"order\":[1]}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            EVEREST_RULE_EXECUTING);
-  es_reject(game, 1, "{\"type\":\"order\",\"order\":[1,1]}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
-  es_reject(game, 1, "{\"type\":\"order\",\"order\":[1,\"snowballs\"]}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
-  es_reject(game, 1, "{\"type\":\"order\",\"order\":[1,true]}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE,
-            NULL);
-  es_reject(game, 1, "{\"type\":\"order\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  es_reject(game, 1, "{\"type\":\"plan\",\"plan\":[]}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            EVEREST_RULE_EXECUTING);
-  es_reject(game, 0, "{\"type\":\"order\",\"order\":[0,1]}", CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN,
-            NULL);
+  kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1]}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             EVEREST_RULE_EXECUTING);
+  kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1,1]}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
+  kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1,\"snowballs\"]}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
+  kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1,true]}", CAIRN_EINVAL,
+             CAIRN_CODE_WRONG_TYPE, NULL);
+  kit_reject(game, 1, "{\"type\":\"order\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(game, 1, "{\"type\":\"plan\",\"plan\":[]}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             EVEREST_RULE_EXECUTING);
+  kit_reject(game, 0, "{\"type\":\"order\",\"order\":[0,1]}", CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN,
+             NULL);
   engine_free(game);
 }
 
@@ -242,7 +242,7 @@ static void test_no_conflict_means_no_roll(void **state)
   json_decref(es_act(&game, 0, 2, "value", "E"));
   drawn = game->rng.drawn;
   events = es_act(&game, 1, 2, "value", "E");
-  assert_int_equal(es_count(events, "conflict"), 0);
+  assert_int_equal(kit_count(events, "conflict"), 0);
   assert_int_equal(game->rng.drawn, drawn);
   assert_int_equal(es_state(game)->phase, EVEREST_PHASE_HEAL);
   assert_int_equal(es_state(game)->yeti[0].cell, AT(0, 2));
@@ -267,12 +267,12 @@ static void test_snowballs_are_one_item_of_the_order(void **state)
   json_decref(es_act(&game, 1, 1, "value", "S"));
   es_dice(game, dice, 4);
   events = es_act(&game, 2, 3, "suit", "E");
-  assert_int_equal(es_count(events, "conflict"), 1);
+  assert_int_equal(kit_count(events, "conflict"), 1);
   legal = everest_module.legal_moves(game, 0);
   assert_int_equal(json_array_size(legal), 2); /* [1,"snowballs"] and ["snowballs",1] */
   json_decref(legal);
   json_decref(events);
-  events = es_apply(&game, 0, "{\"type\":\"order\",\"order\":[\"snowballs\",1]}");
+  events = kit_apply(&game, 0, "{\"type\":\"order\",\"order\":[\"snowballs\",1]}");
   /* Hit first, pushed off the east edge: the move south never happens. */
   assert_int_equal(es_state(game)->yeti[1].cell, EVEREST_OFF);
   assert_int_equal(es_state(game)->yeti[1].damage, 1);

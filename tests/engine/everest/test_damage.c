@@ -29,7 +29,7 @@ static void others_decline(struct engine_game **game)
   int seat;
 
   for (seat = 1; seat < 4; seat++)
-    json_decref(es_apply(game, seat, NO_HEAL));
+    json_decref(kit_apply(game, seat, NO_HEAL));
 }
 
 /* Seat 0 on the peak with coins 1 and 4 falls once north (5 -> 3) and then
@@ -40,9 +40,10 @@ static struct engine_game *fallen(void)
 
   es_place(game, 0, 2, 3);
   es_coins(game, 0, (1u << 1) | (1u << 4));
-  json_decref(es_apply(&game, 0,
-                       "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\",\"dir\":\"N\"},"
-                       "{\"coin\":4,\"face\":\"suit\",\"dir\":\"N\"}]}"));
+  json_decref(
+      kit_apply(&game, 0,
+                "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\",\"dir\":\"N\"},"
+                "{\"coin\":4,\"face\":\"suit\",\"dir\":\"N\"}]}"));
   assert_int_equal(es_state(game)->phase, EVEREST_PHASE_HEAL);
   assert_int_equal(es_state(game)->yeti[0].damage, 1);
   return game;
@@ -59,13 +60,14 @@ static void test_damage_sets_coins_aside(void **state)
 
   assert_int_equal(json_array_size(legal), 3); /* heal, aside [1], aside [4] */
   json_decref(legal);
-  json_decref(es_apply(&game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[4]}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[4]}"));
   others_decline(&game);
   assert_int_equal(es_state(game)->round, 2);
   assert_int_equal(es_state(game)->seat[0].aside & (1u << 4), 1u << 4);
   assert_int_equal(es_state(game)->yeti[0].cell, AT(1, 3)); /* stays where it fell */
-  es_reject(game, 0, "{\"type\":\"plan\",\"plan\":[{\"coin\":4,\"face\":\"value\",\"dir\":\"N\"}]}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN);
+  kit_reject(game, 0,
+             "{\"type\":\"plan\",\"plan\":[{\"coin\":4,\"face\":\"value\",\"dir\":\"N\"}]}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN);
   engine_free(game);
 }
 
@@ -75,17 +77,17 @@ static void test_the_wrong_coins_are_refused(void **state)
 {
   struct engine_game *game = fallen();
 
-  es_reject(game, 0, NO_HEAL, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
-  es_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[1,4]}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
-  es_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0]}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
-  es_reject(game, 0, "{\"type\":\"heal\",\"heal\":true,\"set_aside\":[1]}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
-  es_reject(game, 0, "{\"type\":\"heal\",\"heal\":1}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
-  es_reject(game, 0, "{\"type\":\"heal\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  es_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[9]}", CAIRN_EINVAL,
-            CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(game, 0, NO_HEAL, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[1,4]}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0]}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":true,\"set_aside\":[1]}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":1}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
+  kit_reject(game, 0, "{\"type\":\"heal\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[9]}", CAIRN_EINVAL,
+             CAIRN_CODE_BAD_MOVE, NULL);
   engine_free(game);
 }
 
@@ -98,8 +100,8 @@ static void test_healing_returns_the_yeti_home_with_all_coins(void **state)
   struct engine_game *game = fallen();
   json_t *events, *view;
 
-  events = es_apply(&game, 0, "{\"type\":\"heal\",\"heal\":true}");
-  assert_non_null(json_object_get(es_event(events, "heal-chosen", 0), "private_to"));
+  events = kit_apply(&game, 0, "{\"type\":\"heal\",\"heal\":true}");
+  assert_non_null(json_object_get(kit_event(events, "heal-chosen", 0), "private_to"));
   view = everest_module.view(game, 1);
   assert_null(json_object_get(es_seat_view(view, 0), "heal"));
   assert_true(json_is_true(json_object_get(es_seat_view(view, 0), "heal_decided")));
@@ -140,15 +142,16 @@ static void test_a_yeti_off_the_edge_returns_without_its_coins(void **state)
   es_place(game, 0, 2, 3);
   es_state(game)->seat[0].aside = 1u << 5; /* damage from an earlier round */
   es_coins(game, 0, 0x0f);                 /* coins 0..3: 4 available */
-  json_decref(es_apply(&game, 0,
-                       "{\"type\":\"plan\",\"plan\":[{\"coin\":3,\"face\":\"value\",\"dir\":\"N\"},"
-                       "{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
-                       "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"}]}"));
+  json_decref(
+      kit_apply(&game, 0,
+                "{\"type\":\"plan\",\"plan\":[{\"coin\":3,\"face\":\"value\",\"dir\":\"N\"},"
+                "{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
+                "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"}]}"));
   assert_int_equal(es_state(game)->yeti[0].cell, EVEREST_OFF);
   assert_int_equal(es_state(game)->yeti[0].damage, 2);
-  es_reject(game, 0, "{\"type\":\"heal\",\"heal\":true}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            DAMAGE);
-  json_decref(es_apply(&game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0,3]}"));
+  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":true}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             DAMAGE);
+  json_decref(kit_apply(&game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0,3]}"));
   others_decline(&game);
   assert_int_equal(es_state(game)->yeti[0].cell, everest_home(0));
   assert_int_equal(es_state(game)->seat[0].aside, 0x30 | 0x09);
@@ -168,7 +171,7 @@ static void test_a_yeti_waits_while_its_base_is_occupied(void **state)
   json_decref(es_act(&game, 1, 2, "suit", "S"));
   assert_int_equal(es_state(game)->yeti[0].cell, EVEREST_OFF);
   for (i = 1; i < 4; i++)
-    json_decref(es_apply(&game, i, NO_HEAL));
+    json_decref(kit_apply(&game, i, NO_HEAL));
   assert_int_equal(es_state(game)->yeti[0].cell, EVEREST_OFF);
   n = everest_module.to_act(game, to_act);
   for (i = 0; i < n; i++)

@@ -73,7 +73,7 @@ static void test_a_cliff_from_below_stops_the_yeti(void **state)
   es_place(game, 0, 0, 3);
   events = es_act(&game, 0, 5, "value", "S");
   assert_int_equal(cell(game, 0), AT(0, 3));
-  assert_string_equal(json_string_value(json_object_get(es_event(events, "stopped", 0), "reason")),
+  assert_string_equal(json_string_value(json_object_get(kit_event(events, "stopped", 0), "reason")),
                       "cliff");
   assert_int_equal(damage(game, 0), 0);
   json_decref(events);
@@ -93,7 +93,7 @@ static void test_falling_off_a_cliff_damages_and_continues(void **state)
   events = es_act(&game, 0, 2, "value", "N");
   assert_int_equal(cell(game, 0), AT(0, 3));
   assert_int_equal(damage(game, 0), 2);
-  assert_int_equal(es_count(events, "fall"), 2);
+  assert_int_equal(kit_count(events, "fall"), 2);
   json_decref(events);
   engine_free(game);
 }
@@ -109,16 +109,17 @@ static void test_leaving_the_board_cancels_remaining_actions(void **state)
   es_place(game, 0, 0, 1);
   es_place(game, 1, 0, 4);
   es_coins(game, 0, 0x3f);
-  json_decref(es_apply(&game, 0,
-                       "{\"type\":\"plan\",\"plan\":[{\"coin\":3,\"face\":\"value\",\"dir\":\"N\"},"
-                       "{\"coin\":1,\"face\":\"value\",\"dir\":\"E\"},"
-                       "{\"coin\":2,\"face\":\"suit\",\"dir\":\"E\"}]}"));
+  json_decref(
+      kit_apply(&game, 0,
+                "{\"type\":\"plan\",\"plan\":[{\"coin\":3,\"face\":\"value\",\"dir\":\"N\"},"
+                "{\"coin\":1,\"face\":\"value\",\"dir\":\"E\"},"
+                "{\"coin\":2,\"face\":\"suit\",\"dir\":\"E\"}]}"));
   events = es_act(&game, 1, 0, "suit", "N");
   assert_int_equal(cell(game, 0), EVEREST_OFF);
   assert_true(es_state(game)->yeti[0].cancelled);
-  assert_int_equal(es_count(events, "left-board"), 1);
-  assert_int_equal(es_count(events, "moved"), 1); /* only the first coin moved */
-  assert_int_equal(damage(game, 1), 0);           /* the snowball was never thrown */
+  assert_int_equal(kit_count(events, "left-board"), 1);
+  assert_int_equal(kit_count(events, "moved"), 1); /* only the first coin moved */
+  assert_int_equal(damage(game, 1), 0);            /* the snowball was never thrown */
   json_decref(events);
   engine_free(game);
 }
@@ -151,7 +152,7 @@ static void test_pushing_to_the_same_level_costs_one_more(void **state)
   events = es_act(&game, 1, 0, "suit", "N");
   assert_int_equal(cell(game, 0), AT(0, 1));
   assert_int_equal(cell(game, 1), AT(0, 2));
-  assert_string_equal(json_string_value(json_object_get(es_event(events, "stopped", 0), "reason")),
+  assert_string_equal(json_string_value(json_object_get(kit_event(events, "stopped", 0), "reason")),
                       "push-too-costly");
   json_decref(events);
   engine_free(game);
@@ -197,7 +198,7 @@ static void test_no_push_into_another_yeti(void **state)
   assert_int_equal(cell(game, 0), AT(5, 0));
   assert_int_equal(cell(game, 1), AT(5, 1));
   assert_int_equal(cell(game, 2), AT(5, 2));
-  assert_string_equal(json_string_value(json_object_get(es_event(events, "stopped", 0), "reason")),
+  assert_string_equal(json_string_value(json_object_get(kit_event(events, "stopped", 0), "reason")),
                       "cannot-push");
   json_decref(events);
   engine_free(game);
@@ -234,19 +235,19 @@ static void test_pushed_off_the_board_loses_its_actions(void **state)
   es_place(game, 2, 0, 5);
   json_decref(es_act(&game, 0, 2, "value", "W"));
   es_coins(game, 1, 0x07);
-  json_decref(es_apply(&game, 1,
-                       "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"suit\",\"dir\":\"N\"},"
-                       "{\"coin\":1,\"face\":\"suit\",\"dir\":\"E\"},"
-                       "{\"coin\":2,\"face\":\"suit\",\"dir\":\"E\"}]}"));
+  json_decref(kit_apply(&game, 1,
+                        "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"suit\",\"dir\":\"N\"},"
+                        "{\"coin\":1,\"face\":\"suit\",\"dir\":\"E\"},"
+                        "{\"coin\":2,\"face\":\"suit\",\"dir\":\"E\"}]}"));
   events = es_act(&game, 2, 0, "suit", "N");
   /* Seat 0 pushes seat 1 off in step 1 (no conflict with seat 1's
    * harmless throw north: both orders give the same board). */
   assert_int_equal(cell(game, 1), EVEREST_OFF);
   assert_true(es_state(game)->yeti[1].cancelled);
   /* Its eastward throws of steps 2 and 3 never came. */
-  for (int i = 0; es_event(events, "snowball", i); i++)
+  for (int i = 0; kit_event(events, "snowball", i); i++)
     assert_string_not_equal(
-        json_string_value(json_object_get(es_event(events, "snowball", i), "dir")), "E");
+        json_string_value(json_object_get(kit_event(events, "snowball", i), "dir")), "E");
   assert_int_equal(damage(game, 2), 0);
   json_decref(events);
   engine_free(game);

@@ -28,10 +28,10 @@ static void test_three_coins_are_mandatory_when_available(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
 
-  es_reject(game, 0, PLAN2, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
-  es_reject(game, 0, "{\"type\":\"plan\",\"plan\":[]}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            PLAN_RULE);
-  json_decref(es_apply(&game, 0, PLAN3));
+  kit_reject(game, 0, PLAN2, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[]}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             PLAN_RULE);
+  json_decref(kit_apply(&game, 0, PLAN3));
   engine_free(game);
 }
 
@@ -44,8 +44,8 @@ static void test_fewer_coins_make_a_shorter_plan(void **state)
   struct engine_game *game = es_new(4, 1, 0);
 
   es_coins(game, 0, (1u << 0) | (1u << 5));
-  es_reject(game, 0, PLAN3, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
-  json_decref(es_apply(&game, 0, PLAN2));
+  kit_reject(game, 0, PLAN3, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  json_decref(kit_apply(&game, 0, PLAN2));
   assert_int_equal(es_state(game)->seat[0].plan_len, 2);
   assert_null(everest_step_coin(es_state(game), es_state(game)->yeti, 0, 2)); /* dazed */
   engine_free(game);
@@ -57,13 +57,13 @@ static void test_a_plan_uses_distinct_available_coins(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
 
-  es_reject(game, 0,
-            "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"value\",\"dir\":\"N\"},"
-            "{\"coin\":0,\"face\":\"suit\",\"dir\":\"E\"},"
-            "{\"coin\":2,\"face\":\"value\",\"dir\":\"W\"}]}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  kit_reject(game, 0,
+             "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"value\",\"dir\":\"N\"},"
+             "{\"coin\":0,\"face\":\"suit\",\"dir\":\"E\"},"
+             "{\"coin\":2,\"face\":\"value\",\"dir\":\"W\"}]}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
   es_state(game)->seat[0].aside = 1u << 5;
-  es_reject(game, 0, PLAN3, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  kit_reject(game, 0, PLAN3, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
   engine_free(game);
 }
 
@@ -72,31 +72,32 @@ static void test_malformed_plans_are_refused(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
 
-  es_reject(game, 0, "{\"type\":\"plan\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  es_reject(game, 0, "{\"type\":\"plan\",\"plan\":{}}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
-  es_reject(game, 0,
-            "{\"type\":\"plan\",\"plan\":[{\"coin\":\"5\",\"face\":\"value\",\"dir\":\"N\"}]}",
-            CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
-  es_reject(game, 0, "{\"type\":\"plan\",\"plan\":[{\"coin\":6,\"face\":\"value\",\"dir\":\"N\"}]}",
-            CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
-  es_reject(game, 0, "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"edge\",\"dir\":\"N\"}]}",
-            CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
-  es_reject(game, 0,
-            "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\",\"dir\":\"NE\"}]}",
-            CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
-  es_reject(game, 0,
-            "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\",\"dir\":\"N\",\"x\":1}]}",
-            CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
-  es_reject(game, 0, "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\"}]}", CAIRN_EINVAL,
-            CAIRN_CODE_MISSING_FIELD, NULL);
-  es_reject(game, 0, "{\"type\":\"plan\",\"plan\":[1,2,3,4]}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE,
-            NULL);
-  es_reject(game, 0, "{\"type\":\"plan\",\"plan\":[],\"extra\":1}", CAIRN_EINVAL,
-            CAIRN_CODE_UNKNOWN_FIELD, NULL);
-  es_reject(game, 0, "{\"type\":\"fly\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
-  es_reject(game, 0, "{\"plan\":[]}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  es_reject(game, 0, "{\"type\":\"heal\",\"heal\":true}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            PLAN_RULE);
+  kit_reject(game, 0, "{\"type\":\"plan\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":{}}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
+  kit_reject(game, 0,
+             "{\"type\":\"plan\",\"plan\":[{\"coin\":\"5\",\"face\":\"value\",\"dir\":\"N\"}]}",
+             CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
+  kit_reject(game, 0,
+             "{\"type\":\"plan\",\"plan\":[{\"coin\":6,\"face\":\"value\",\"dir\":\"N\"}]}",
+             CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"edge\",\"dir\":\"N\"}]}",
+             CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(game, 0,
+             "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\",\"dir\":\"NE\"}]}",
+             CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(game, 0,
+             "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\",\"dir\":\"N\",\"x\":1}]}",
+             CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\"}]}",
+             CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[1,2,3,4]}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE,
+             NULL);
+  kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[],\"extra\":1}", CAIRN_EINVAL,
+             CAIRN_CODE_UNKNOWN_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"fly\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(game, 0, "{\"plan\":[]}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":true}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             PLAN_RULE);
   engine_free(game);
 }
 
@@ -108,7 +109,7 @@ static void test_a_submitted_plan_stays_secret_until_all_are_in(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
   int to_act[ENGINE_MAX_SEATS], seat;
-  json_t *events = es_apply(&game, 2, PLAN3), *ev;
+  json_t *events = kit_apply(&game, 2, PLAN3), *ev;
 
   assert_int_equal(game->seq, 0);
   assert_int_equal(json_array_size(events), 1);
@@ -133,7 +134,7 @@ static void test_a_submitted_plan_stays_secret_until_all_are_in(void **state)
       assert_null(json_object_get(mine, "plan"));
     json_decref(view);
   }
-  es_reject(game, 2, PLAN3, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL);
+  kit_reject(game, 2, PLAN3, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL);
   json_decref(events);
   engine_free(game);
 }
@@ -149,13 +150,13 @@ static void test_the_last_plan_reveals_all_plans_together(void **state)
 
   for (seat = 0; seat < 4; seat++) {
     json_decref(events);
-    events = es_apply(&game, seat,
-                      "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
-                      "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"},"
-                      "{\"coin\":3,\"face\":\"suit\",\"dir\":\"N\"}]}");
+    events = kit_apply(&game, seat,
+                       "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
+                       "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"},"
+                       "{\"coin\":3,\"face\":\"suit\",\"dir\":\"N\"}]}");
   }
   assert_int_equal(game->seq, 1);
-  revealed = es_event(events, "plans-revealed", 0);
+  revealed = kit_event(events, "plans-revealed", 0);
   assert_non_null(revealed);
   assert_null(json_object_get(revealed, "private_to"));
   assert_int_equal(json_array_size(json_object_get(revealed, "plans")), 4);

@@ -205,7 +205,7 @@ static void play_as(int seats, int seed, uint64_t *chooser, int keep, int climbi
     if (engine_apply(game, seat, move, &next, &events, &err) != CAIRN_OK)
       fail_msg("seed %d: a sampled move was refused: %s", seed, err.detail);
     check_events(events, seats, seat, next->seq == seq);
-    log->conflicts += es_count(events, "conflict");
+    log->conflicts += kit_count(events, "conflict");
     if (keep) {
       json_array_append_new(log->moves, json_pack("[i, O]", seat, move));
       json_array_append_new(log->events, events);
@@ -225,7 +225,7 @@ static void play_as(int seats, int seed, uint64_t *chooser, int keep, int climbi
   if (!log->won)
     assert_string_equal(json_string_value(json_object_get(result, "reason")), "round-cap");
   json_decref(result);
-  log->final = es_text(game);
+  log->final = kit_text(game);
   engine_free(game);
 }
 
@@ -249,7 +249,7 @@ static void replay(int seats, int seed, int cap, const struct log *log)
     engine_free(game);
     game = next;
   }
-  final = es_text(game);
+  final = kit_text(game);
   assert_string_equal(final, log->final);
   free(final);
   engine_free(game);

@@ -37,8 +37,8 @@ static json_t *roll_of(json_t *events, int seat, int nth)
   json_t *ev;
   int i;
 
-  for (i = 0; (ev = es_event(events, "roar-roll", i)); i++)
-    if (es_int(ev, "seat") == seat && nth-- == 0)
+  for (i = 0; (ev = kit_event(events, "roar-roll", i)); i++)
+    if (kit_int(ev, "seat") == seat && nth-- == 0)
       return ev;
   return NULL;
 }
@@ -66,7 +66,7 @@ static void test_the_pointed_square_is_always_affected_and_runs(void **state)
   json_decref(es_act(&game, 0, 0, "value", "E"));
   es_dice(game, dice, 1);
   events = es_act(&game, 1, 2, "suit", "S");
-  assert_true(json_is_null(json_object_get(es_event(events, "roar", 0), "check")));
+  assert_true(json_is_null(json_object_get(kit_event(events, "roar", 0), "check")));
   assert_string_equal(outcome(events, 1, 0), "run");
   assert_int_equal(cell(game, 1), AT(5, 7));
   json_decref(events);
@@ -90,7 +90,7 @@ static void test_other_squares_are_spared_without_a_null_check(void **state)
   json_decref(es_act(&game, 1, 2, "suit", "S"));
   es_dice(game, dice, 2);
   events = es_act(&game, 2, 2, "suit", "S");
-  assert_int_equal(es_int(es_event(events, "roar", 0), "check"), 4);
+  assert_int_equal(kit_int(kit_event(events, "roar", 0), "check"), 4);
   assert_string_equal(outcome(events, 1, 0), "shiver");
   assert_null(roll_of(events, 2, 0));
   assert_int_equal(cell(game, 1), AT(5, 4));
@@ -139,8 +139,8 @@ static void test_an_ace_roars_back_and_the_original_treats_ace_as_null(void **st
   events = es_act(&game, 1, 2, "suit", "S");
   assert_string_equal(outcome(events, 1, 0), "roar-back");
   assert_string_equal(outcome(events, 0, 0), "shiver");
-  assert_int_equal(es_int(roll_of(events, 0, 0), "roll"), EVEREST_NULL);
-  assert_int_equal(es_count(events, "roar"), 2);
+  assert_int_equal(kit_int(roll_of(events, 0, 0), "roll"), EVEREST_NULL);
+  assert_int_equal(kit_count(events, "roar"), 2);
   assert_int_equal(cell(game, 0), AT(5, 3));
   json_decref(events);
   engine_free(game);
@@ -176,13 +176,13 @@ static void test_a_roar_chain_with_two_aces(void **state)
   json_decref(es_act(&game, 1, 2, "suit", "S"));
   es_dice(game, dice, 5);
   events = es_act(&game, 2, 2, "suit", "N");
-  assert_int_equal(es_count(events, "roar"), 3);
-  assert_int_equal(es_count(events, "roar-roll"), 4);
+  assert_int_equal(kit_count(events, "roar"), 3);
+  assert_int_equal(kit_count(events, "roar-roll"), 4);
   assert_string_equal(outcome(events, 1, 0), "roar-back");
   assert_string_equal(outcome(events, 0, 0), "run");
   assert_string_equal(outcome(events, 2, 0), "roar-back");
   assert_string_equal(outcome(events, 1, 1), "shiver");
-  assert_int_equal(es_int(es_event(events, "roar", 1), "check"), 0);
+  assert_int_equal(kit_int(kit_event(events, "roar", 1), "check"), 0);
   assert_int_equal(cell(game, 0), AT(5, 1));
   assert_int_equal(cell(game, 1), AT(5, 4));
   assert_int_equal(cell(game, 2), AT(4, 4));
@@ -230,8 +230,8 @@ static void test_a_roar_with_nobody_near_rolls_nothing(void **state)
   json_decref(es_act(&game, 0, 0, "value", "E"));
   drawn = game->rng.drawn;
   events = es_act(&game, 1, 2, "suit", "S");
-  assert_int_equal(es_count(events, "roar-roll"), 0);
-  assert_true(json_is_null(json_object_get(es_event(events, "roar", 0), "target")));
+  assert_int_equal(kit_count(events, "roar-roll"), 0);
+  assert_true(json_is_null(json_object_get(kit_event(events, "roar", 0), "target")));
   assert_int_equal(game->rng.drawn, drawn);
   json_decref(events);
   engine_free(game);
@@ -256,17 +256,17 @@ static void test_running_away_is_a_turn_with_conflict_resolution(void **state)
   json_decref(es_act(&game, 2, 0, "value", "S"));
   es_dice(game, dice, 6);
   events = es_act(&game, 3, 2, "suit", "S");
-  assert_int_equal(es_int(es_event(events, "conflict", 0), "chooser"), 0);
+  assert_int_equal(kit_int(kit_event(events, "conflict", 0), "chooser"), 0);
   assert_string_equal(
       json_string_value(json_object_get(
-          json_array_get(json_object_get(es_event(events, "conflict", 0), "items"), 0), "kind")),
+          json_array_get(json_object_get(kit_event(events, "conflict", 0), "items"), 0), "kind")),
       "run");
   legal = everest_module.legal_moves(game, 0);
   assert_int_equal(json_array_size(legal), 2);
   json_decref(legal);
   json_decref(events);
   /* Seat 3 runs south off the board first, so seat 1 runs east freely. */
-  json_decref(es_apply(&game, 0, "{\"type\":\"order\",\"order\":[3,1]}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"order\",\"order\":[3,1]}"));
   assert_int_equal(cell(game, 3), EVEREST_OFF);
   assert_int_equal(cell(game, 1), AT(5, 5));
   engine_free(game);

@@ -40,7 +40,7 @@ static void test_a_hit_damages_and_pushes_one_square(void **state)
   events = es_act(&game, 1, 0, "suit", "N");
   assert_int_equal(yeti(game, 1)->damage, 1);
   assert_int_equal(yeti(game, 1)->cell, AT(0, 5));
-  assert_int_equal(es_int(es_event(events, "snowball", 0), "hit"), 1);
+  assert_int_equal(kit_int(kit_event(events, "snowball", 0), "hit"), 1);
   json_decref(events);
   engine_free(game);
 }
@@ -74,7 +74,7 @@ static void test_an_upward_step_stops_the_snowball(void **state)
   json_decref(es_act(&game, 0, 2, "suit", "E"));
   events = es_act(&game, 1, 0, "suit", "N");
   assert_int_equal(yeti(game, 1)->damage, 0);
-  assert_true(json_is_null(json_object_get(es_event(events, "snowball", 0), "hit")));
+  assert_true(json_is_null(json_object_get(kit_event(events, "snowball", 0), "hit")));
   json_decref(events);
   engine_free(game);
 }
@@ -133,7 +133,7 @@ static void test_snowballs_are_simultaneous(void **state)
   es_place(game, 1, 5, 5);
   json_decref(es_act(&game, 0, 2, "suit", "E"));
   events = es_act(&game, 1, 3, "suit", "W");
-  assert_int_equal(es_count(events, "conflict"), 0);
+  assert_int_equal(kit_count(events, "conflict"), 0);
   assert_int_equal(yeti(game, 0)->damage, 1);
   assert_int_equal(yeti(game, 1)->damage, 1);
   assert_int_equal(yeti(game, 0)->cell, AT(5, 1));

@@ -27,7 +27,7 @@ static void test_legal_describes_plans_compactly(void **state)
   assert_int_equal(json_array_size(legal), 1);
   options = json_array_get(legal, 0);
   assert_string_equal(json_string_value(json_object_get(options, "type")), "plan-options");
-  assert_int_equal(es_int(options, "length"), 2);
+  assert_int_equal(kit_int(options, "length"), 2);
   assert_int_equal(json_array_size(json_object_get(options, "coins")), 2);
   assert_int_equal(json_integer_value(json_array_get(json_object_get(options, "coins"), 1)), 2);
   assert_int_equal(json_array_size(json_object_get(options, "faces")), 2);
@@ -56,7 +56,7 @@ static void test_every_described_plan_is_accepted(void **state)
                       order ? 2 : 1, "face", faces[f & 1], "dir", dirs[d & 3], "coin",
                       order ? 1 : 2, "face", faces[f >> 1], "dir", dirs[d >> 2]);
 
-        count += es_accepts(game, 1, move);
+        count += kit_accepts(game, 1, move);
         json_decref(move);
       }
   assert_int_equal(count, 128);
@@ -69,7 +69,7 @@ static void test_sample_move_is_deterministic_and_legal(void **state)
 {
   struct engine_game *game = es_new(4, 21, 0);
   uint64_t drawn = game->rng.drawn;
-  char *before = es_text(game), *after;
+  char *before = kit_text(game), *after;
   uint64_t choice;
 
   for (choice = 0; choice < 200; choice++) {
@@ -77,13 +77,13 @@ static void test_sample_move_is_deterministic_and_legal(void **state)
     json_t *b = everest_module.sample_move(game, choice % 4, choice * 7919);
 
     assert_true(json_equal(a, b));
-    assert_true(es_accepts(game, (int)(choice % 4), a));
+    assert_true(kit_accepts(game, (int)(choice % 4), a));
     json_decref(a);
     json_decref(b);
   }
   assert_null(everest_module.sample_move(game, 9, 1));
   assert_int_equal(game->rng.drawn, drawn);
-  after = es_text(game);
+  after = kit_text(game);
   assert_string_equal(before, after);
   free(before);
   free(after);
@@ -115,10 +115,10 @@ static void test_the_omniscient_view_sees_unrevealed_plans(void **state)
   struct engine_game *game = es_new(4, 21, 0);
   json_t *view;
 
-  json_decref(es_apply(&game, 3,
-                       "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
-                       "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"},"
-                       "{\"coin\":3,\"face\":\"suit\",\"dir\":\"N\"}]}"));
+  json_decref(kit_apply(&game, 3,
+                        "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
+                        "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"},"
+                        "{\"coin\":3,\"face\":\"suit\",\"dir\":\"N\"}]}"));
   view = everest_module.view(game, ENGINE_OMNISCIENT);
   assert_int_equal(json_array_size(json_object_get(es_seat_view(view, 3), "plan")), 3);
   json_decref(view);
@@ -130,15 +130,15 @@ static void test_the_omniscient_view_sees_unrevealed_plans(void **state)
 static void test_serialisation_covers_secrets(void **state)
 {
   struct engine_game *a = es_new(4, 21, 0), *b = es_new(4, 21, 0);
-  char *ta = es_text(a), *tb = es_text(b);
+  char *ta = kit_text(a), *tb = kit_text(b);
 
   assert_string_equal(ta, tb);
   free(tb);
-  json_decref(es_apply(&b, 3,
-                       "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
-                       "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"},"
-                       "{\"coin\":3,\"face\":\"suit\",\"dir\":\"N\"}]}"));
-  tb = es_text(b);
+  json_decref(kit_apply(&b, 3,
+                        "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
+                        "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"},"
+                        "{\"coin\":3,\"face\":\"suit\",\"dir\":\"N\"}]}"));
+  tb = kit_text(b);
   assert_string_not_equal(ta, tb);
   free(ta);
   free(tb);

@@ -24,7 +24,7 @@ static json_t *decline_all(struct engine_game **game)
   n = everest_module.to_act(*game, to_act);
   for (i = 0; i < n; i++) {
     json_decref(events);
-    events = es_apply(game, to_act[i], NO_HEAL);
+    events = kit_apply(game, to_act[i], NO_HEAL);
   }
   return events;
 }
@@ -64,7 +64,7 @@ static void test_sole_occupant_for_a_full_round_wins(void **state)
   assert_int_equal(es_state(game)->peak_holder, 0);
   json_decref(events);
   events = harmless_round(&game);
-  assert_non_null(es_event(events, "win", 0));
+  assert_non_null(kit_event(events, "win", 0));
   result = everest_module.result(game);
   assert_non_null(result);
   assert_int_equal(json_integer_value(json_array_get(json_object_get(result, "winners"), 0)), 0);
@@ -99,7 +99,7 @@ static void test_the_round_cap_ends_in_a_draw(void **state)
   json_decref(harmless_round(&game));
   assert_null(everest_module.result(game));
   events = harmless_round(&game);
-  assert_non_null(es_event(events, "round-cap", 0));
+  assert_non_null(kit_event(events, "round-cap", 0));
   result = everest_module.result(game);
   assert_int_equal(json_array_size(json_object_get(result, "winners")), 0);
   assert_string_equal(json_string_value(json_object_get(result, "reason")), "round-cap");

@@ -76,118 +76,14 @@ void hs_clear(struct engine_game *game)
   st->current = 0;
 }
 
-char *hs_text(const struct engine_game *game)
-{
-  char *text = engine_serialize_text(game);
-
-  assert_non_null(text);
-  return text;
-}
-
-static json_t *parse(const char *text)
-{
-  json_error_t jerr;
-  json_t *json = json_loads(text, 0, &jerr);
-
-  if (!json)
-    fail_msg("bad JSON in test: %s (%s)", text, jerr.text);
-  return json;
-}
-
-json_t *hs_apply(struct engine_game **game, int seat, const char *move)
-{
-  json_t *json = parse(move);
-  struct engine_game *next = NULL;
-  json_t *events = NULL;
-  struct cairn_error err = {0};
-  enum cairn_status st = engine_apply(*game, seat, json, &next, &events, &err);
-
-  if (st != CAIRN_OK)
-    fail_msg("move %s by seat %d failed: %s (%s)", move, seat, err.detail,
-             err.code ? err.code : "");
-  json_decref(json);
-  engine_free(*game);
-  *game = next;
-  return events;
-}
-
-struct cairn_error hs_reject(struct engine_game *game, int seat, const char *move,
-                             enum cairn_status status, const char *code, const char *rule)
-{
-  json_t *json = parse(move);
-  struct engine_game *next = NULL;
-  json_t *events = NULL;
-  struct cairn_error err = {0};
-  char *before = hs_text(game);
-  char *after;
-  enum cairn_status st = engine_apply(game, seat, json, &next, &events, &err);
-
-  json_decref(json);
-  if (st == CAIRN_OK) {
-    engine_free(next);
-    json_decref(events);
-    fail_msg("move %s by seat %d was accepted", move, seat);
-  }
-  assert_int_equal(st, status);
-  assert_int_equal(err.status, status);
-  assert_null(next);
-  assert_null(events);
-  assert_string_equal(err.code, code);
-  if (rule)
-    assert_string_equal(err.rule, rule);
-  else
-    assert_null(err.rule);
-  assert_true(err.detail[0] != '\0');
-  after = hs_text(game);
-  assert_string_equal(before, after);
-  free(before);
-  free(after);
-  return err;
-}
-
-json_t *hs_event(json_t *events, const char *type, int nth)
-{
-  size_t i;
-  json_t *ev;
-
-  json_array_foreach(events, i, ev)
-  {
-    if (strcmp(json_string_value(json_object_get(ev, "type")), type) == 0 && nth-- == 0)
-      return ev;
-  }
-  return NULL;
-}
-
-int hs_count(json_t *events, const char *type)
-{
-  size_t i;
-  json_t *ev;
-  int n = 0;
-
-  json_array_foreach(events, i, ev)
-  {
-    n += strcmp(json_string_value(json_object_get(ev, "type")), type) == 0;
-  }
-  return n;
-}
-
 int hs_own(struct engine_game *game, int seat, int field)
 {
   return himalaya_own_sherpas_on(hs_state(game), seat, field);
 }
 
-int hs_int(const json_t *obj, const char *key)
-{
-  const json_t *v = json_object_get(obj, key);
-
-  if (!json_is_integer(v))
-    fail_msg("member %s is missing or not an integer", key);
-  return (int)json_integer_value(v);
-}
-
 int hs_is_legal(struct engine_game *game, int seat, const char *move)
 {
-  json_t *json = parse(move);
+  json_t *json = kit_parse(move);
   json_t *list = game->module->legal_moves(game, seat);
   struct himalaya_move m;
   json_t *canon;
@@ -246,23 +142,6 @@ json_t *hs_candidates(void)
                 }
         }
   return all;
-}
-
-int hs_accepts(const struct engine_game *game, int seat, const json_t *move)
-{
-  struct engine_game *next = NULL;
-  json_t *events = NULL;
-  struct cairn_error err = {0};
-  enum cairn_status st = engine_apply(game, seat, move, &next, &events, &err);
-
-  engine_free(next);
-  json_decref(events);
-  if (st != CAIRN_OK && st != CAIRN_EILLEGAL) {
-    char *text = json_dumps(move, JSON_SORT_KEYS);
-
-    fail_msg("candidate %s was refused as malformed: %s", text, err.detail);
-  }
-  return st == CAIRN_OK;
 }
 
 int hs_listed(const json_t *list, const json_t *move)

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "engine/engine.h"
+#include "tests/engine/kit.h"
 #include "engine/himalaya/rules.h"
 #include "engine/himalaya/state.h"
 
@@ -35,27 +36,8 @@ void hs_deck(struct engine_game *game, const int *cards, int n);
  * every seat at base camp, the Yeti on field 39 and seat 0 to act. */
 void hs_clear(struct engine_game *game);
 
-/* Apply `move` (JSON text) for `seat`, asserting success; *game is replaced
- * by the new state. New reference: the events, caller decrefs. */
-json_t *hs_apply(struct engine_game **game, int seat, const char *move);
-
-/* Apply `move` for `seat`, asserting it fails with `status`, `code` and
- * `rule` (NULL for none) and leaves the game unchanged. Returns the error
- * so the test can look at the detail. */
-struct cairn_error hs_reject(struct engine_game *game, int seat, const char *move,
-                             enum cairn_status status, const char *code, const char *rule);
-
-/* Borrowed from `events`: the nth (0-based) event of `type`, or NULL. */
-json_t *hs_event(json_t *events, const char *type, int nth);
-
-/* How many events of `type` there are. */
-int hs_count(json_t *events, const char *type);
-
 /* How many Sherpas of `seat` stand on `field`. */
 int hs_own(struct engine_game *game, int seat, int field);
-
-/* An integer member of `obj`, failing the test when it is missing. */
-int hs_int(const json_t *obj, const char *key);
 
 /* True when `move` (JSON text) is among legal_moves for `seat`, compared
  * in canonical form. */
@@ -66,14 +48,7 @@ int hs_is_legal(struct engine_game *game, int seat, const char *move);
  * not, but well-formed), for checking legal_moves against apply_move. */
 json_t *hs_candidates(void);
 
-/* True when engine_apply accepts `move` (Borrowed) for `seat`; the game is
- * not changed either way. */
-int hs_accepts(const struct engine_game *game, int seat, const json_t *move);
-
 /* True when `move` (Borrowed) is json_equal to an element of `list`. */
 int hs_listed(const json_t *list, const json_t *move);
-
-/* New string, caller frees: engine_serialize_text(game). */
-char *hs_text(const struct engine_game *game);
 
 #endif

@@ -35,12 +35,12 @@ static void test_climber_needs_two_own_sherpas(void **state)
 
   CLIMBER(0) = 5;
   hs_sherpas(game, 0, 9, 0, 0, 0);
-  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
-                  CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_CLIMBERS);
+  err = kit_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_CLIMBERS);
   assert_string_equal(err.detail, "climber of seat 0 cannot move to field 9: only 1 of your "
                                   "Sherpas stands there, 2 are needed");
   hs_sherpas(game, 0, 9, 9, 0, 0);
-  json_decref(hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
   assert_int_equal(CLIMBER(0), 9);
   engine_free(game);
 }
@@ -55,8 +55,8 @@ static void test_other_players_sherpas_do_not_carry_a_climber(void **state)
   CLIMBER(0) = 5;
   hs_sherpas(game, 0, 9, 0, 0, 0);
   hs_sherpas(game, 1, 9, 9, 9, 0);
-  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
-                  CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_CLIMBERS);
+  err = kit_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_CLIMBERS);
   assert_non_null(strstr(err.detail, "other players do not count"));
   engine_free(game);
 }
@@ -71,8 +71,8 @@ static void test_one_climber_per_field(void **state)
   CLIMBER(0) = 5;
   CLIMBER(1) = 9;
   hs_sherpas(game, 0, 9, 9, 0, 0);
-  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
-                  CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_CLIMBERS);
+  err = kit_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_CLIMBERS);
   assert_non_null(strstr(err.detail, "climber of seat 1"));
   engine_free(game);
 }
@@ -99,11 +99,11 @@ static void test_climber_may_remain_behind_alone(void **state)
   CLIMBER(0) = 9;
   hs_sherpas(game, 0, 9, 9, 0, 0);
   json_decref(
-      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}"));
   json_decref(
-      hs_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
   json_decref(
-      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":1}"));
+      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":1}"));
   assert_int_equal(CLIMBER(0), 9);
   assert_int_equal(hs_own(game, 0, 9), 0);
   engine_free(game);
@@ -120,8 +120,8 @@ static void test_climber_only_climbs(void **state)
 
   CLIMBER(0) = 9;
   hs_sherpas(game, 0, 6, 6, 0, 0);
-  hs_reject(game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\",\"direction\":\"down\"}",
-            CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\",\"direction\":\"down\"}",
+             CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
   list = himalaya_module.legal_moves(game, 0);
   json_array_foreach(list, i, move)
   {
@@ -143,9 +143,9 @@ static void test_climber_reaches_the_summit_with_points_to_spare(void **state)
 
   CLIMBER(1) = 37;
   hs_state(game)->current = 1;
-  events = hs_apply(&game, 1, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\"}");
+  events = kit_apply(&game, 1, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\"}");
   assert_int_equal(CLIMBER(1), 40);
-  over = hs_event(events, "game_over", 0);
+  over = kit_event(events, "game_over", 0);
   assert_non_null(over);
   assert_string_equal(json_string_value(json_object_get(over, "reason")), "summit");
   result = himalaya_module.result(game);
@@ -156,7 +156,7 @@ static void test_climber_reaches_the_summit_with_points_to_spare(void **state)
   assert_int_equal(json_integer_value(json_array_get(json_object_get(result, "climbers"), 1)), 40);
   assert_true(engine_is_over(game));
   /* Nothing follows the summit: no new throw, no Yeti card. */
-  assert_int_equal(hs_count(events, "dice_rolled"), 0);
+  assert_int_equal(kit_count(events, "dice_rolled"), 0);
   json_decref(result);
   json_decref(events);
   engine_free(game);
@@ -170,7 +170,7 @@ static void test_summit_needs_no_sherpas(void **state)
 
   CLIMBER(0) = 36;
   assert_int_equal(hs_own(game, 0, 40), 0);
-  json_decref(hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
   assert_int_equal(CLIMBER(0), 40);
   assert_true(engine_is_over(game));
   engine_free(game);

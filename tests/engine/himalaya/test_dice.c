@@ -35,8 +35,8 @@ static void test_die_must_lie_in_the_pool(void **state)
 
   hs_clear(game);
   hs_pool(game, pool, 3);
-  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
-                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
+  err = kit_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
   assert_non_null(strstr(err.detail, "2 3 5"));
   engine_free(game);
 }
@@ -51,16 +51,16 @@ static void test_taking_a_die_moves_a_pawn_by_its_number(void **state)
 
   hs_clear(game);
   hs_pool(game, pool, 3);
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}");
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}");
   assert_int_equal(hs_state(game)->seat[0].sherpa[0], 3);
   assert_int_equal(hs_state(game)->pool[3], 0);
   assert_int_equal(pool_total(game), 2);
-  ev = hs_event(events, "moved", 0);
+  ev = kit_event(events, "moved", 0);
   assert_non_null(ev);
   assert_string_equal(json_string_value(json_object_get(ev, "via")), "die");
-  assert_int_equal(hs_int(ev, "value"), 3);
-  assert_int_equal(hs_int(ev, "from"), 0);
-  assert_int_equal(hs_int(ev, "to"), 3);
+  assert_int_equal(kit_int(ev, "value"), 3);
+  assert_int_equal(kit_int(ev, "from"), 0);
+  assert_int_equal(kit_int(ev, "to"), 3);
   json_decref(events);
   engine_free(game);
 }
@@ -89,7 +89,7 @@ static void test_play_passes_to_the_next_seat_in_turn(void **state)
     assert_int_equal(hs_state(game)->current, seat);
     snprintf(text, sizeof(text), "{\"type\":\"die\",\"value\":%d,\"pawn\":\"sherpa\",\"sherpa\":1}",
              seat + 1);
-    json_decref(hs_apply(&game, seat, text));
+    json_decref(kit_apply(&game, seat, text));
   }
   assert_int_equal(hs_state(game)->current, 0);
   assert_int_equal(pool_total(game), 2);
@@ -110,18 +110,18 @@ static void test_empty_pool_is_thrown_again_with_a_yeti_card(void **state)
   hs_pool(game, pool, 1);
   hs_deck(game, deck, 3);
   hs_state(game)->yeti = 30;
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}");
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}");
   assert_int_equal(hs_state(game)->current, 1);
   assert_int_equal(pool_total(game), 5);
-  rolled = hs_event(events, "dice_rolled", 0);
+  rolled = kit_event(events, "dice_rolled", 0);
   assert_non_null(rolled);
   assert_int_equal(json_array_size(json_object_get(rolled, "dice")), 5);
-  card = hs_event(events, "yeti_card", 0);
+  card = kit_event(events, "yeti_card", 0);
   assert_non_null(card);
   assert_string_equal(json_string_value(json_object_get(card, "card")), "up 2");
-  moved = hs_event(events, "yeti_moved", 0);
-  assert_int_equal(hs_int(moved, "from"), 30);
-  assert_int_equal(hs_int(moved, "to"), 32);
+  moved = kit_event(events, "yeti_moved", 0);
+  assert_int_equal(kit_int(moved, "from"), 30);
+  assert_int_equal(kit_int(moved, "to"), 32);
   assert_int_equal(hs_state(game)->yeti, 32);
   assert_int_equal(hs_state(game)->deck_len, 2);
   /* Dice first, then the card: "After rolling, but still before the
@@ -148,12 +148,12 @@ static void test_last_die_may_be_thrown_again_by_the_same_player(void **state)
   hs_deck(game, deck, 2);
   hs_state(game)->yeti = 30;
   assert_true(hs_is_legal(game, 1, "{\"type\":\"reroll\"}"));
-  events = hs_apply(&game, 1, "{\"type\":\"reroll\"}");
+  events = kit_apply(&game, 1, "{\"type\":\"reroll\"}");
   assert_int_equal(hs_state(game)->current, 1);
   assert_int_equal(pool_total(game), 5);
-  assert_non_null(hs_event(events, "rerolled", 0));
-  assert_non_null(hs_event(events, "dice_rolled", 0));
-  assert_string_equal(json_string_value(json_object_get(hs_event(events, "yeti_card", 0), "card")),
+  assert_non_null(kit_event(events, "rerolled", 0));
+  assert_non_null(kit_event(events, "dice_rolled", 0));
+  assert_string_equal(json_string_value(json_object_get(kit_event(events, "yeti_card", 0), "card")),
                       "down 3");
   assert_int_equal(hs_state(game)->yeti, 27);
   assert_int_equal(hs_state(game)->deck_len, 1);
@@ -171,8 +171,8 @@ static void test_dice_are_thrown_again_only_for_the_last_die(void **state)
   hs_clear(game);
   hs_pool(game, pool, 2);
   assert_false(hs_is_legal(game, 0, "{\"type\":\"reroll\"}"));
-  hs_reject(game, 0, "{\"type\":\"reroll\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            HIMALAYA_RULE_GAME);
+  kit_reject(game, 0, "{\"type\":\"reroll\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             HIMALAYA_RULE_GAME);
   engine_free(game);
 }
 
@@ -194,21 +194,21 @@ static void test_supply_card_moves_either_of_its_numbers(void **state)
   assert_true(hs_is_legal(game, 0,
                           "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\","
                           "\"sherpa\":0}"));
-  events = hs_apply(&game, 0,
-                    "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":3,\"pawn\":\"sherpa\","
-                    "\"sherpa\":0}");
-  spent = hs_event(events, "supply_spent", 0);
+  events = kit_apply(&game, 0,
+                     "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":3,\"pawn\":\"sherpa\","
+                     "\"sherpa\":0}");
+  spent = kit_event(events, "supply_spent", 0);
   assert_non_null(spent);
   assert_string_equal(json_string_value(json_object_get(spent, "card")), "3/4");
-  assert_string_equal(json_string_value(json_object_get(hs_event(events, "moved", 0), "via")),
+  assert_string_equal(json_string_value(json_object_get(kit_event(events, "moved", 0), "via")),
                       "supply");
   assert_int_equal(hs_state(game)->seat[0].sherpa[0], 3);
   assert_int_equal(pool_total(game), 3);
   assert_int_equal(hs_state(game)->current, 1);
   json_decref(events);
-  json_decref(hs_apply(&game, 1,
-                       "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\","
-                       "\"sherpa\":0}"));
+  json_decref(kit_apply(&game, 1,
+                        "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\","
+                        "\"sherpa\":0}"));
   assert_int_equal(hs_state(game)->seat[1].sherpa[0], 4);
   assert_int_equal(pool_total(game), 3);
   engine_free(game);
@@ -221,9 +221,9 @@ static void test_supply_card_offers_only_its_two_numbers(void **state)
   struct engine_game *game = hs_new(2, 1);
 
   hs_clear(game);
-  hs_reject(game, 0,
-            "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
+  kit_reject(game, 0,
+             "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
   engine_free(game);
 }
 
@@ -238,11 +238,11 @@ static void test_spent_supply_card_cannot_be_played_again(void **state)
 
   hs_clear(game);
   hs_pool(game, pool, 3);
-  json_decref(hs_apply(&game, 0, play));
+  json_decref(kit_apply(&game, 0, play));
   json_decref(
-      hs_apply(&game, 1, "{\"type\":\"die\",\"value\":6,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":6,\"pawn\":\"sherpa\",\"sherpa\":0}"));
   assert_false(hs_is_legal(game, 0, play));
-  hs_reject(game, 0, play, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
+  kit_reject(game, 0, play, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
   engine_free(game);
 }
 
@@ -254,7 +254,7 @@ static void test_supply_card_must_have_been_dealt(void **state)
   struct cairn_error err;
 
   hs_clear(game);
-  err = hs_reject(
+  err = kit_reject(
       game, 0,
       "{\"type\":\"supply\",\"card\":\"1/2\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}",
       CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
@@ -270,8 +270,8 @@ static void test_supply_card_may_move_the_climber(void **state)
 
   hs_clear(game);
   hs_sherpas(game, 0, 4, 4, 0, 0);
-  json_decref(hs_apply(&game, 0,
-                       "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"climber\"}"));
+  json_decref(kit_apply(&game, 0,
+                        "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"climber\"}"));
   assert_int_equal(hs_state(game)->seat[0].climber, 4);
   engine_free(game);
 }
@@ -289,11 +289,11 @@ static void test_die_moving_nothing_may_be_taken_without_a_move(void **state)
   hs_state(game)->yeti = 5;
   hs_pool(game, pool, 2);
   assert_false(hs_is_legal(game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"none\"}"));
-  hs_reject(game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"none\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
+  kit_reject(game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"none\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME);
   assert_true(hs_is_legal(game, 0, "{\"type\":\"die\",\"value\":5,\"pawn\":\"none\"}"));
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":5,\"pawn\":\"none\"}");
-  assert_int_equal(hs_int(hs_event(events, "die_unused", 0), "value"), 5);
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":5,\"pawn\":\"none\"}");
+  assert_int_equal(kit_int(kit_event(events, "die_unused", 0), "value"), 5);
   assert_int_equal(hs_state(game)->pool[5], 0);
   assert_int_equal(hs_state(game)->current, 1);
   json_decref(events);

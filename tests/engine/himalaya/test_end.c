@@ -26,7 +26,7 @@ static json_t *bad_weather(struct engine_game **game)
   hs_pool(*game, last, 1);
   hs_deck(*game, deck, 2);
   hs_state(*game)->bad_weather_in_deck = true;
-  return hs_apply(game, hs_state(*game)->current, "{\"type\":\"reroll\"}");
+  return kit_apply(game, hs_state(*game)->current, "{\"type\":\"reroll\"}");
 }
 
 static int winner_count(struct engine_game *game, json_t **result)
@@ -56,10 +56,10 @@ static void test_bad_weather_ends_the_game_closest_to_the_top_wins(void **state)
   SEAT(2).climber = 4;
   hs_state(game)->yeti = 30;
   events = bad_weather(&game);
-  assert_string_equal(json_string_value(json_object_get(hs_event(events, "yeti_card", 0), "card")),
+  assert_string_equal(json_string_value(json_object_get(kit_event(events, "yeti_card", 0), "card")),
                       "bad weather");
-  assert_int_equal(hs_count(events, "yeti_moved"), 0);
-  over = hs_event(events, "game_over", 0);
+  assert_int_equal(kit_count(events, "yeti_moved"), 0);
+  over = kit_event(events, "game_over", 0);
   assert_non_null(over);
   assert_string_equal(json_string_value(json_object_get(over, "reason")), "bad-weather");
   assert_true(engine_is_over(game));
@@ -122,10 +122,10 @@ static void test_summit_ends_the_game_at_once(void **state)
   hs_clear(game);
   hs_pool(game, last, 1);
   SEAT(0).climber = 37;
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\"}");
-  assert_int_equal(hs_count(events, "dice_rolled"), 0);
-  assert_int_equal(hs_count(events, "yeti_card"), 0);
-  assert_non_null(hs_event(events, "game_over", 0));
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\"}");
+  assert_int_equal(kit_count(events, "dice_rolled"), 0);
+  assert_int_equal(kit_count(events, "yeti_card"), 0);
+  assert_non_null(kit_event(events, "game_over", 0));
   assert_int_equal(hs_state(game)->deck_len, 9);
   json_decref(events);
   engine_free(game);

@@ -50,7 +50,7 @@ static void test_legal_moves_list_each_die_value_once(void **state)
     const char *type = json_string_value(json_object_get(item, "type"));
 
     if (strcmp(type, "die") == 0) {
-      int v = hs_int(item, "value");
+      int v = kit_int(item, "value");
 
       assert_true(v == 3 || v == 5);
     }
@@ -72,7 +72,7 @@ static void check_agreement(struct engine_game *game, const json_t *candidates)
 
   json_array_foreach(candidates, i, move)
   {
-    int accepted = hs_accepts(game, seat, move);
+    int accepted = kit_accepts(game, seat, move);
     int in_list = hs_listed(list, move);
 
     if (accepted != in_list) {
@@ -110,7 +110,7 @@ static void test_legal_moves_agree_with_apply_move(void **state)
       /* Take the last listed move: it favours supply cards and Sherpa
        * moves with companions, which reach the rarer positions. */
       text = json_dumps(json_array_get(list, json_array_size(list) - 1), 0);
-      json_decref(hs_apply(&game, hs_state(game)->current, text));
+      json_decref(kit_apply(&game, hs_state(game)->current, text));
       free(text);
       json_decref(list);
     }

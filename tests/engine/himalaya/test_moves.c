@@ -27,7 +27,7 @@ static void expect_all(const struct bad_move *cases, size_t n)
   size_t i;
 
   for (i = 0; i < n; i++) {
-    struct cairn_error err = hs_reject(game, 0, cases[i].move, CAIRN_EINVAL, cases[i].code, NULL);
+    struct cairn_error err = kit_reject(game, 0, cases[i].move, CAIRN_EINVAL, cases[i].code, NULL);
 
     if (!strstr(err.detail, cases[i].member))
       fail_msg("%s: detail \"%s\" does not name %s", cases[i].move, err.detail, cases[i].member);
@@ -133,10 +133,10 @@ static void test_unknown_members_are_refused(void **state)
 static void test_errors_do_not_depend_on_key_order(void **state)
 {
   struct engine_game *game = hs_new(2, 62);
-  struct cairn_error a = hs_reject(
+  struct cairn_error a = kit_reject(
       game, 0, "{\"zulu\":1,\"type\":\"die\",\"value\":3,\"pawn\":\"climber\",\"alpha\":2}",
       CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
-  struct cairn_error b = hs_reject(
+  struct cairn_error b = kit_reject(
       game, 0, "{\"alpha\":2,\"pawn\":\"climber\",\"value\":3,\"type\":\"die\",\"zulu\":1}",
       CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
 

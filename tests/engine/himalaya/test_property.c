@@ -151,13 +151,13 @@ static void play(int seats, int seed, uint64_t *chooser, struct play how, const 
     if (how.deep) {
       json_array_foreach(list, i, pick)
       {
-        assert_true(hs_accepts(game, seat, pick));
+        assert_true(kit_accepts(game, seat, pick));
       }
       for (i = 0; i < 8; i++) {
         const json_t *any =
             json_array_get(candidates, next_choice(chooser) % json_array_size(candidates));
 
-        assert_int_equal(hs_accepts(game, seat, any), hs_listed(list, any));
+        assert_int_equal(kit_accepts(game, seat, any), hs_listed(list, any));
       }
     }
     pick = choose(game, seat, list, chooser, how.climb);
@@ -181,7 +181,7 @@ static void play(int seats, int seed, uint64_t *chooser, struct play how, const 
   assert_true(json_array_size(json_object_get(result, "winners")) >= 1);
   log->summit = strcmp(json_string_value(json_object_get(result, "reason")), "summit") == 0;
   json_decref(result);
-  log->final = hs_text(game);
+  log->final = kit_text(game);
   engine_free(game);
 }
 
@@ -208,7 +208,7 @@ static void replay(int seats, int seed, const struct log *log)
     engine_free(game);
     game = next;
   }
-  final = hs_text(game);
+  final = kit_text(game);
   assert_string_equal(final, log->final);
   free(final);
   engine_free(game);

@@ -35,9 +35,9 @@ static void test_sherpa_moves_forward_by_the_die_number(void **state)
   struct engine_game *game = board();
 
   hs_sherpas(game, 0, 5, 0, 0, 0);
-  json_decref(hs_apply(&game, 0,
-                       "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                       "\"direction\":\"up\"}"));
+  json_decref(kit_apply(&game, 0,
+                        "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                        "\"direction\":\"up\"}"));
   assert_int_equal(SHERPA(0), 9);
   engine_free(game);
 }
@@ -60,10 +60,10 @@ static void test_sherpa_goes_backwards_half_rounded_up(void **state)
              "{\"type\":\"die\",\"value\":%d,\"pawn\":\"sherpa\",\"sherpa\":0,"
              "\"direction\":\"down\"}",
              v);
-    events = hs_apply(&game, 0, move);
+    events = kit_apply(&game, 0, move);
     assert_int_equal(SHERPA(0), 30 - expect[v]);
     assert_string_equal(
-        json_string_value(json_object_get(hs_event(events, "moved", 0), "direction")), "down");
+        json_string_value(json_object_get(kit_event(events, "moved", 0), "direction")), "down");
     json_decref(events);
     engine_free(game);
   }
@@ -76,17 +76,17 @@ static void test_sherpa_cannot_go_below_base_camp(void **state)
   struct engine_game *game = board();
 
   hs_sherpas(game, 0, 1, 0, 0, 0);
-  hs_reject(game, 0,
-            "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-            "\"direction\":\"down\"}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SHERPAS);
-  hs_reject(game, 0,
-            "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":1,"
-            "\"direction\":\"down\"}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SHERPAS);
-  json_decref(hs_apply(&game, 0,
-                       "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                       "\"direction\":\"down\"}"));
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+             "\"direction\":\"down\"}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SHERPAS);
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":1,"
+             "\"direction\":\"down\"}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SHERPAS);
+  json_decref(kit_apply(&game, 0,
+                        "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                        "\"direction\":\"down\"}"));
   assert_int_equal(SHERPA(0), 0);
   engine_free(game);
 }
@@ -100,11 +100,11 @@ static void test_sherpa_may_reach_but_not_pass_the_summit(void **state)
 
   hs_state(game)->yeti = 30;
   hs_sherpas(game, 0, 37, 36, 0, 0);
-  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0}",
-                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SHERPAS);
+  err = kit_reject(game, 0, "{\"type\":\"die\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SHERPAS);
   assert_non_null(strstr(err.detail, "summit"));
   json_decref(
-      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":1}"));
+      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":1}"));
   assert_int_equal(SHERPA(1), 40);
   assert_null(himalaya_module.result(game));
   engine_free(game);
@@ -120,16 +120,16 @@ static void test_take_along_adds_the_sherpas_found(void **state)
 
   hs_sherpas(game, 0, 5, 9, 0, 0);
   hs_sherpas(game, 1, 9, 0, 0, 0);
-  events = hs_apply(&game, 0,
-                    "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                    "\"take_along\":true}");
+  events = kit_apply(&game, 0,
+                     "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                     "\"take_along\":true}");
   assert_int_equal(SHERPA(0), 11);
   assert_int_equal(SHERPA(1), 9); /* not asked to travel along */
-  took = hs_event(events, "took_along", 0);
+  took = kit_event(events, "took_along", 0);
   assert_non_null(took);
-  assert_int_equal(hs_int(took, "from"), 9);
-  assert_int_equal(hs_int(took, "to"), 11);
-  assert_int_equal(hs_int(took, "extra"), 2);
+  assert_int_equal(kit_int(took, "from"), 9);
+  assert_int_equal(kit_int(took, "to"), 11);
+  assert_int_equal(kit_int(took, "extra"), 2);
   assert_int_equal(json_array_size(json_object_get(took, "companions")), 0);
   json_decref(events);
   engine_free(game);
@@ -144,9 +144,9 @@ static void test_take_along_counts_other_players_sherpas(void **state)
 
   hs_sherpas(game, 0, 13, 0, 0, 0);
   hs_sherpas(game, 1, 16, 0, 0, 0);
-  json_decref(hs_apply(&game, 0,
-                       "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                       "\"take_along\":true,\"companions\":[]}"));
+  json_decref(kit_apply(&game, 0,
+                        "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                        "\"take_along\":true,\"companions\":[]}"));
   assert_int_equal(SHERPA(0), 17);
   engine_free(game);
 }
@@ -160,13 +160,13 @@ static void test_take_along_companions_travel_along(void **state)
   json_t *events, *list;
 
   hs_sherpas(game, 0, 5, 9, 9, 0);
-  events = hs_apply(&game, 0,
-                    "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                    "\"take_along\":true,\"companions\":[2]}");
+  events = kit_apply(&game, 0,
+                     "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                     "\"take_along\":true,\"companions\":[2]}");
   assert_int_equal(SHERPA(0), 11);
   assert_int_equal(SHERPA(1), 9);
   assert_int_equal(SHERPA(2), 11);
-  list = json_object_get(hs_event(events, "took_along", 0), "companions");
+  list = json_object_get(kit_event(events, "took_along", 0), "companions");
   assert_int_equal(json_array_size(list), 1);
   assert_int_equal(json_integer_value(json_array_get(list, 0)), 2);
   json_decref(events);
@@ -180,10 +180,10 @@ static void test_take_along_companion_must_stand_on_the_landing_field(void **sta
   struct engine_game *game = board();
 
   hs_sherpas(game, 0, 5, 9, 3, 0);
-  hs_reject(game, 0,
-            "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-            "\"take_along\":true,\"companions\":[2]}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+             "\"take_along\":true,\"companions\":[2]}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
   engine_free(game);
 }
 
@@ -195,7 +195,7 @@ static void test_take_along_may_be_declined(void **state)
 
   hs_sherpas(game, 0, 5, 9, 0, 0);
   json_decref(
-      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}"));
   assert_int_equal(SHERPA(0), 9);
   engine_free(game);
 }
@@ -207,9 +207,9 @@ static void test_take_along_needs_sherpas_on_the_field(void **state)
   struct engine_game *game = board();
 
   hs_sherpas(game, 0, 5, 0, 0, 0);
-  hs_reject(game, 0,
-            "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,\"take_along\":true}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,\"take_along\":true}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
   engine_free(game);
 }
 
@@ -220,16 +220,16 @@ static void test_no_take_along_when_moving_backwards(void **state)
   struct engine_game *game = board();
 
   hs_sherpas(game, 0, 13, 11, 0, 0);
-  hs_reject(game, 0,
-            "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-            "\"direction\":\"down\",\"take_along\":true}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+             "\"direction\":\"down\",\"take_along\":true}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
   assert_false(hs_is_legal(game, 0,
                            "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
                            "\"direction\":\"down\",\"take_along\":true}"));
-  json_decref(hs_apply(&game, 0,
-                       "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                       "\"direction\":\"down\"}"));
+  json_decref(kit_apply(&game, 0,
+                        "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                        "\"direction\":\"down\"}"));
   assert_int_equal(SHERPA(0), 11);
   engine_free(game);
 }
@@ -243,13 +243,13 @@ static void test_no_take_along_after_a_slide(void **state)
   struct cairn_error err;
 
   hs_sherpas(game, 0, 4, 3, 0, 0);
-  err = hs_reject(game, 0,
-                  "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                  "\"take_along\":true}",
-                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
+  err = kit_reject(game, 0,
+                   "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                   "\"take_along\":true}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
   assert_non_null(strstr(err.detail, "slides"));
   json_decref(
-      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}"));
   assert_int_equal(SHERPA(0), 3);
   engine_free(game);
 }
@@ -264,11 +264,11 @@ static void test_only_one_take_along_per_turn(void **state)
 
   hs_sherpas(game, 0, 5, 0, 0, 0);
   hs_sherpas(game, 1, 9, 10, 10, 0);
-  events = hs_apply(&game, 0,
-                    "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                    "\"take_along\":true}");
+  events = kit_apply(&game, 0,
+                     "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                     "\"take_along\":true}");
   assert_int_equal(SHERPA(0), 10);
-  assert_int_equal(hs_count(events, "took_along"), 1);
+  assert_int_equal(kit_count(events, "took_along"), 1);
   assert_int_equal(hs_state(game)->current, 1);
   json_decref(events);
   engine_free(game);
@@ -284,13 +284,13 @@ static void test_take_along_ending_on_a_landslide_slides_everyone(void **state)
 
   hs_sherpas(game, 0, 5, 9, 0, 0);
   hs_sherpas(game, 1, 9, 9, 0, 0);
-  events = hs_apply(&game, 0,
-                    "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                    "\"take_along\":true,\"companions\":[1]}");
+  events = kit_apply(&game, 0,
+                     "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                     "\"take_along\":true,\"companions\":[1]}");
   assert_int_equal(SHERPA(0), 8);
   assert_int_equal(SHERPA(1), 8);
-  assert_int_equal(hs_count(events, "slid"), 2);
-  assert_int_equal(hs_int(hs_event(events, "slid", 0), "from"), 12);
+  assert_int_equal(kit_count(events, "slid"), 2);
+  assert_int_equal(kit_int(kit_event(events, "slid", 0), "from"), 12);
   json_decref(events);
   engine_free(game);
 }
@@ -305,15 +305,15 @@ static void test_take_along_cannot_end_on_the_yeti_or_its_cave(void **state)
   hs_sherpas(game, 0, 5, 0, 0, 0);
   hs_sherpas(game, 1, 9, 9, 0, 0);
   hs_state(game)->yeti = 11;
-  hs_reject(game, 0,
-            "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,\"take_along\":true}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,\"take_along\":true}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   hs_state(game)->yeti = 30;
   hs_sherpas(game, 0, 18, 0, 0, 0);
   hs_sherpas(game, 1, 20, 0, 0, 0);
-  hs_reject(game, 0,
-            "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0,\"take_along\":true}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0,\"take_along\":true}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   engine_free(game);
 }
 
@@ -326,9 +326,9 @@ static void test_take_along_cannot_pass_the_summit(void **state)
   hs_state(game)->yeti = 30;
   hs_sherpas(game, 0, 36, 0, 0, 0);
   hs_sherpas(game, 1, 39, 39, 0, 0);
-  hs_reject(game, 0,
-            "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0,\"take_along\":true}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0,\"take_along\":true}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_TAKE_ALONG);
   engine_free(game);
 }
 

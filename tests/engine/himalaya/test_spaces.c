@@ -38,12 +38,12 @@ static void test_no_pawn_stops_in_the_yeti_cave(void **state)
   struct cairn_error err;
 
   hs_sherpas(game, 0, 17, 0, 0, 0);
-  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
-                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  err = kit_reject(game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   assert_non_null(strstr(err.detail, "Yeti cave"));
   P0.climber = 18;
-  hs_reject(game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  kit_reject(game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   engine_free(game);
 }
 
@@ -55,7 +55,7 @@ static void test_pawns_may_cross_the_yeti_cave(void **state)
 
   hs_sherpas(game, 0, 18, 0, 0, 0);
   json_decref(
-      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0}"));
   assert_int_equal(SHERPA(0), 23);
   engine_free(game);
 }
@@ -69,12 +69,12 @@ static void test_no_pawn_stops_where_the_yeti_stands(void **state)
 
   hs_state(game)->yeti = 11;
   hs_sherpas(game, 0, 9, 9, 9, 0);
-  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}",
-                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  err = kit_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   assert_non_null(strstr(err.detail, "the Yeti stands there"));
   P0.climber = 9;
-  hs_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  kit_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"climber\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   engine_free(game);
 }
 
@@ -86,7 +86,7 @@ static void test_pawns_may_jump_over_the_yeti(void **state)
   hs_state(game)->yeti = 11;
   hs_sherpas(game, 0, 9, 13, 13, 0);
   P0.climber = 9;
-  json_decref(hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
   assert_int_equal(P0.climber, 13);
   engine_free(game);
 }
@@ -100,12 +100,12 @@ static void test_sherpa_slides_down_a_landslide(void **state)
   json_t *events, *slid;
 
   hs_sherpas(game, 0, 5, 0, 0, 0);
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}");
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}");
   assert_int_equal(SHERPA(0), 3);
-  assert_int_equal(hs_int(hs_event(events, "moved", 0), "to"), 7);
-  slid = hs_event(events, "slid", 0);
-  assert_int_equal(hs_int(slid, "from"), 7);
-  assert_int_equal(hs_int(slid, "to"), 3);
+  assert_int_equal(kit_int(kit_event(events, "moved", 0), "to"), 7);
+  slid = kit_event(events, "slid", 0);
+  assert_int_equal(kit_int(slid, "from"), 7);
+  assert_int_equal(kit_int(slid, "to"), 3);
   json_decref(events);
   engine_free(game);
 }
@@ -118,9 +118,9 @@ static void test_sherpa_moving_backwards_slides_down_an_avalanche(void **state)
   struct engine_game *game = board();
 
   hs_sherpas(game, 0, 22, 0, 0, 0);
-  json_decref(hs_apply(&game, 0,
-                       "{\"type\":\"die\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0,"
-                       "\"direction\":\"down\"}"));
+  json_decref(kit_apply(&game, 0,
+                        "{\"type\":\"die\",\"value\":5,\"pawn\":\"sherpa\",\"sherpa\":0,"
+                        "\"direction\":\"down\"}"));
   assert_int_equal(SHERPA(0), 16);
   engine_free(game);
 }
@@ -134,8 +134,8 @@ static void test_slide_may_not_end_on_the_yeti(void **state)
 
   hs_state(game)->yeti = 16;
   hs_sherpas(game, 0, 17, 0, 0, 0);
-  err = hs_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}",
-                  CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  err = kit_reject(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   assert_non_null(strstr(err.detail, "slide"));
   engine_free(game);
 }
@@ -148,16 +148,16 @@ static void test_supply_card_may_not_land_on_a_snowfield(void **state)
   struct cairn_error err;
 
   hs_sherpas(game, 0, 6, 0, 0, 0);
-  err = hs_reject(
+  err = kit_reject(
       game, 0,
       "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
       CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   assert_non_null(strstr(err.detail, "snowfield"));
   P0.climber = 6;
   hs_sherpas(game, 0, 10, 10, 0, 0);
-  hs_reject(game, 0, "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"climber\"}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
-  json_decref(hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
+  kit_reject(game, 0, "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"climber\"}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  json_decref(kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"climber\"}"));
   assert_int_equal(P0.climber, 10);
   engine_free(game);
 }
@@ -170,11 +170,11 @@ static void test_supply_take_along_may_not_end_on_a_snowfield(void **state)
   struct engine_game *game = board();
 
   hs_sherpas(game, 0, 5, 9, 0, 0);
-  hs_reject(game, 0,
-            "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
-            "\"take_along\":true}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
-  json_decref(hs_apply(
+  kit_reject(game, 0,
+             "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0,"
+             "\"take_along\":true}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  json_decref(kit_apply(
       &game, 0,
       "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}"));
   assert_int_equal(SHERPA(0), 9);
@@ -190,14 +190,14 @@ static void test_supply_card_may_not_reach_the_summit(void **state)
 
   hs_state(game)->yeti = 30;
   hs_sherpas(game, 0, 36, 0, 0, 0);
-  hs_reject(game, 0,
-            "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  kit_reject(game, 0,
+             "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":0}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   P0.climber = 36;
-  hs_reject(game, 0, "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"climber\"}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
-  hs_reject(game, 0, "{\"type\":\"supply\",\"card\":\"5/6\",\"value\":6,\"pawn\":\"climber\"}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  kit_reject(game, 0, "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":4,\"pawn\":\"climber\"}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  kit_reject(game, 0, "{\"type\":\"supply\",\"card\":\"5/6\",\"value\":6,\"pawn\":\"climber\"}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   engine_free(game);
 }
 
@@ -211,12 +211,12 @@ static void test_high_camp_restores_a_spent_card(void **state)
 
   SPEND(2);
   hs_sherpas(game, 0, 15, 13, 0, 0);
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
-  restored = hs_event(events, "supply_restored", 0);
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
+  restored = kit_event(events, "supply_restored", 0);
   assert_non_null(restored);
   assert_string_equal(json_string_value(json_object_get(restored, "card")), "5/6");
-  assert_int_equal(hs_int(restored, "camp"), 15);
-  assert_int_equal(hs_int(restored, "seat"), 0);
+  assert_int_equal(kit_int(restored, "camp"), 15);
+  assert_int_equal(kit_int(restored, "seat"), 0);
   assert_int_equal(P0.spent_count, 0);
   assert_true(P0.camp_used[0]);
   json_decref(events);
@@ -233,18 +233,18 @@ static void test_high_camp_gain_only_once_per_camp(void **state)
   SPEND(2);
   hs_sherpas(game, 0, 15, 13, 0, 0);
   json_decref(
-      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}"));
+      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}"));
   json_decref(
-      hs_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
-  json_decref(hs_apply(
+      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  json_decref(kit_apply(
       &game, 0,
       "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":2}"));
   json_decref(
-      hs_apply(&game, 1, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}"));
   hs_sherpas(game, 0, 15, 15, 11, 0);
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":2}");
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":2}");
   assert_int_equal(hs_own(game, 0, 15), 3);
-  assert_int_equal(hs_count(events, "supply_restored"), 0);
+  assert_int_equal(kit_count(events, "supply_restored"), 0);
   assert_int_equal(P0.spent_count, 1);
   json_decref(events);
   engine_free(game);
@@ -260,17 +260,17 @@ static void test_high_camp_waits_for_a_spent_card(void **state)
   json_t *events;
 
   hs_sherpas(game, 0, 15, 13, 0, 0);
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
-  assert_int_equal(hs_count(events, "supply_restored"), 0);
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
+  assert_int_equal(kit_count(events, "supply_restored"), 0);
   assert_false(P0.camp_used[0]);
   json_decref(events);
   json_decref(
-      hs_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
-  events = hs_apply(
+      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  events = kit_apply(
       &game, 0,
       "{\"type\":\"supply\",\"card\":\"1/2\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":2}");
-  assert_int_equal(hs_count(events, "supply_spent"), 1);
-  assert_int_equal(hs_count(events, "supply_restored"), 1);
+  assert_int_equal(kit_count(events, "supply_spent"), 1);
+  assert_int_equal(kit_count(events, "supply_restored"), 1);
   assert_true(P0.camp_used[0]);
   assert_int_equal(P0.spent_count, 0);
   json_decref(events);
@@ -288,10 +288,10 @@ static void test_high_camp_restores_the_latest_spent_card(void **state)
   SPEND(2);
   SPEND(1);
   hs_sherpas(game, 0, 28, 26, 0, 0);
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
   assert_string_equal(
-      json_string_value(json_object_get(hs_event(events, "supply_restored", 0), "card")), "3/4");
-  assert_int_equal(hs_int(hs_event(events, "supply_restored", 0), "camp"), 28);
+      json_string_value(json_object_get(kit_event(events, "supply_restored", 0), "card")), "3/4");
+  assert_int_equal(kit_int(kit_event(events, "supply_restored", 0), "camp"), 28);
   assert_int_equal(P0.spent_count, 2);
   assert_true(P0.camp_used[1]);
   assert_false(P0.camp_used[0]);
@@ -310,7 +310,7 @@ static void test_each_high_camp_gives_its_own_gain(void **state)
   P0.camp_used[0] = true;
   hs_sherpas(game, 0, 15, 15, 28, 26);
   json_decref(
-      hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":3}"));
+      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":3}"));
   assert_int_equal(P0.spent_count, 1);
   assert_true(P0.camp_used[1]);
   engine_free(game);

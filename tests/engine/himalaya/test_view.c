@@ -65,8 +65,8 @@ static void test_view_describes_the_board(void **state)
   assert_int_equal(json_array_size(get(view, "board.snowfields")), 5);
   assert_int_equal(json_array_size(get(view, "board.sherpa_start")), 4);
   assert_int_equal(json_array_size(slides), 6);
-  assert_int_equal(hs_int(first, "from"), 7);
-  assert_int_equal(hs_int(first, "to"), 3);
+  assert_int_equal(kit_int(first, "from"), 7);
+  assert_int_equal(kit_int(first, "to"), 3);
   assert_string_equal(json_string_value(json_object_get(first, "kind")), "landslide");
   assert_string_equal(json_string_value(json_object_get(json_array_get(slides, 2), "kind")),
                       "avalanche");
@@ -128,7 +128,7 @@ static void test_view_never_shows_the_undrawn_yeti_cards(void **state)
   int swap;
 
   hs_pool(game, last, 1);
-  json_decref(hs_apply(&game, 0, "{\"type\":\"reroll\"}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"reroll\"}"));
   view = himalaya_module.view(game, 0);
   assert_null(json_object_get(get(view, "yeti_deck"), "order"));
   assert_int_equal(json_array_size(get(view, "yeti_deck.discards")), 1);
@@ -139,15 +139,15 @@ static void test_view_never_shows_the_undrawn_yeti_cards(void **state)
 
   /* Two positions that differ only in the hidden order look the same ... */
   hs_pool(other, last, 1);
-  json_decref(hs_apply(&other, 0, "{\"type\":\"reroll\"}"));
+  json_decref(kit_apply(&other, 0, "{\"type\":\"reroll\"}"));
   swap = hs_state(other)->deck[0];
   hs_state(other)->deck[0] = hs_state(other)->deck[1];
   hs_state(other)->deck[1] = swap;
   view_other = himalaya_module.view(other, 0);
   assert_true(json_equal(view, view_other));
   /* ... but are different states. */
-  text = hs_text(game);
-  text_other = hs_text(other);
+  text = kit_text(game);
+  text_other = kit_text(other);
   assert_string_not_equal(text, text_other);
   free(text);
   free(text_other);
@@ -167,7 +167,7 @@ static void test_view_of_a_finished_game_shows_the_result(void **state)
   hs_clear(game);
   hs_pool(game, pool, 2);
   hs_state(game)->seat[0].climber = 36;
-  json_decref(hs_apply(&game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\"}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\"}"));
   view = himalaya_module.view(game, 1);
   assert_true(json_is_null(get(view, "seat_to_act")));
   assert_string_equal(json_string_value(get(view, "result.reason")), "summit");

@@ -31,12 +31,12 @@ static json_t *uncover(struct engine_game **game, int card, int yeti)
   hs_pool(*game, last, 1);
   hs_deck(*game, &card, 1);
   hs_state(*game)->yeti = yeti;
-  return hs_apply(game, hs_state(*game)->current, "{\"type\":\"reroll\"}");
+  return kit_apply(game, hs_state(*game)->current, "{\"type\":\"reroll\"}");
 }
 
 static const char *card_of(json_t *events)
 {
-  return json_string_value(json_object_get(hs_event(events, "yeti_card", 0), "card"));
+  return json_string_value(json_object_get(kit_event(events, "yeti_card", 0), "card"));
 }
 
 #define SEAT(who) hs_state(game)->seat[who]
@@ -55,8 +55,8 @@ static void test_yeti_moves_up_or_down_by_its_card(void **state)
   events = uncover(&game, -4, 10);
   assert_string_equal(card_of(events), "down 4");
   assert_int_equal(hs_state(game)->yeti, 6);
-  assert_int_equal(hs_int(hs_event(events, "yeti_moved", 0), "from"), 10);
-  assert_int_equal(hs_int(hs_event(events, "yeti_moved", 0), "to"), 6);
+  assert_int_equal(kit_int(kit_event(events, "yeti_moved", 0), "from"), 10);
+  assert_int_equal(kit_int(kit_event(events, "yeti_moved", 0), "to"), 6);
   json_decref(events);
   engine_free(game);
 }
@@ -105,11 +105,11 @@ static void test_yeti_sends_sherpas_back_to_the_last_camp(void **state)
   assert_int_equal(SEAT(0).sherpa[1], 15);
   assert_int_equal(SEAT(0).sherpa[2], 3);
   assert_int_equal(SEAT(1).sherpa[0], 15);
-  assert_int_equal(hs_count(events, "sherpas_fled"), 3);
-  fled = hs_event(events, "sherpas_fled", 2);
-  assert_int_equal(hs_int(fled, "seat"), 1);
-  assert_int_equal(hs_int(fled, "from"), 20);
-  assert_int_equal(hs_int(fled, "to"), 15);
+  assert_int_equal(kit_count(events, "sherpas_fled"), 3);
+  fled = kit_event(events, "sherpas_fled", 2);
+  assert_int_equal(kit_int(fled, "seat"), 1);
+  assert_int_equal(kit_int(fled, "from"), 20);
+  assert_int_equal(kit_int(fled, "to"), 15);
   json_decref(events);
   engine_free(game);
 }
@@ -139,7 +139,7 @@ static void test_sherpas_in_a_camp_are_safe_from_the_yeti(void **state)
   assert_int_equal(hs_state(game)->yeti, 15);
   assert_int_equal(hs_own(game, 0, 15), 2);
   assert_int_equal(hs_own(game, 1, 15), 1);
-  assert_int_equal(hs_count(events, "sherpas_fled"), 0);
+  assert_int_equal(kit_count(events, "sherpas_fled"), 0);
   json_decref(events);
   engine_free(game);
 }
@@ -175,11 +175,11 @@ static void test_sherpas_left_behind_with_the_yeti_escape(void **state)
   hs_sherpas(game, 0, 20, 20, 22, 22);
   hs_state(game)->yeti = 20;
   hs_pool(game, pool, 2);
-  events = hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"climber\"}");
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"climber\"}");
   assert_int_equal(SEAT(0).climber, 22);
   assert_int_equal(SEAT(0).sherpa[0], 15);
   assert_int_equal(SEAT(0).sherpa[1], 15);
-  assert_int_equal(hs_count(events, "sherpas_fled"), 2);
+  assert_int_equal(kit_count(events, "sherpas_fled"), 2);
   json_decref(events);
   engine_free(game);
 }
@@ -195,7 +195,7 @@ static void test_sherpas_left_behind_in_a_camp_stay(void **state)
   hs_sherpas(game, 0, 15, 15, 17, 17);
   hs_state(game)->yeti = 15;
   hs_pool(game, pool, 2);
-  json_decref(hs_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"climber\"}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"climber\"}"));
   assert_int_equal(hs_own(game, 0, 15), 2);
   engine_free(game);
 }
@@ -211,7 +211,7 @@ static void test_sherpas_fleeing_into_a_high_camp_freshen_supplies(void **state)
   hs_sherpas(game, 1, 15, 20, 0, 0);
   events = uncover(&game, 2, 18);
   assert_int_equal(hs_own(game, 1, 15), 2);
-  assert_int_equal(hs_int(hs_event(events, "supply_restored", 0), "seat"), 1);
+  assert_int_equal(kit_int(kit_event(events, "supply_restored", 0), "seat"), 1);
   assert_int_equal(SEAT(1).spent_count, 0);
   json_decref(events);
   engine_free(game);
@@ -233,8 +233,8 @@ static void test_yeti_deck_reshuffled_with_bad_weather_after_nine_cards(void **s
   hs_clear(game);
   for (i = 0; i < 9; i++) {
     hs_pool(game, last, 1);
-    events = hs_apply(&game, hs_state(game)->current, "{\"type\":\"reroll\"}");
-    assert_int_equal(hs_count(events, "deck_reshuffled"), 0);
+    events = kit_apply(&game, hs_state(game)->current, "{\"type\":\"reroll\"}");
+    assert_int_equal(kit_count(events, "deck_reshuffled"), 0);
     assert_string_not_equal(card_of(events), "bad weather");
     json_decref(events);
   }
@@ -245,10 +245,10 @@ static void test_yeti_deck_reshuffled_with_bad_weather_after_nine_cards(void **s
   assert_false(engine_is_over(game));
 
   hs_pool(game, last, 1);
-  events = hs_apply(&game, hs_state(game)->current, "{\"type\":\"reroll\"}");
+  events = kit_apply(&game, hs_state(game)->current, "{\"type\":\"reroll\"}");
   st = hs_state(game);
-  assert_int_equal(hs_count(events, "deck_reshuffled"), 1);
-  assert_int_equal(hs_int(hs_event(events, "deck_reshuffled", 0), "cards"), 10);
+  assert_int_equal(kit_count(events, "deck_reshuffled"), 1);
+  assert_int_equal(kit_int(kit_event(events, "deck_reshuffled", 0), "cards"), 10);
   assert_int_equal(st->discard_len, 1);
   assert_true(st->bad_weather_in_deck || engine_is_over(game));
   /* Bad Weather is now among the ten: drawn just now, or still waiting. */

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "engine/engine.h"
+#include "tests/engine/kit.h"
 #include "engine/journey/rules.h"
 #include "engine/journey/state.h"
 
@@ -36,32 +37,10 @@ struct journey_state *js_state(struct engine_game *game);
 /* Set the Mountain's hand to the given counts (by enum journey_card). */
 void js_hand(struct engine_game *game, const int counts[JOURNEY_CARDS]);
 
-/* Apply `move` (JSON text) for `seat`, asserting success; *game is replaced
- * by the new state. New reference: the events, caller decrefs. When
- * `pending` is not NULL it receives whether the step is still open (seq
- * did not advance). */
-json_t *js_apply(struct engine_game **game, int seat, const char *move);
 json_t *js_apply_p(struct engine_game **game, int seat, const char *move, int *pending);
-
-/* Apply `move` for `seat`, asserting it fails with `status`, `code` and
- * `rule` (NULL for none) and leaves the game unchanged. */
-struct cairn_error js_reject(struct engine_game *game, int seat, const char *move,
-                             enum cairn_status status, const char *code, const char *rule);
-
-/* Borrowed from `events`: the nth (0-based) event of `type`, or NULL. */
-json_t *js_event(json_t *events, const char *type, int nth);
-
-/* How many events of `type` there are. */
-int js_count(json_t *events, const char *type);
-
-/* An integer member of `obj`, failing the test when it is missing. */
-int js_int(const json_t *obj, const char *key);
 
 /* True when `move` (JSON text) is among legal_moves for `seat`. */
 int js_is_legal(struct engine_game *game, int seat, const char *move);
-
-/* New string, caller frees: engine_serialize_text(game). */
-char *js_text(const struct engine_game *game);
 
 /* The space numbered by name ("L3-E"), failing on an unknown name. */
 int js_space(const char *name);

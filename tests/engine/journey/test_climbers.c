@@ -29,16 +29,16 @@ static void test_tenzing_takes_three_actions_and_hillary_two(void **state)
 
   assert_int_equal(ST->climber[0].actions, 3);
   assert_int_equal(ST->climber[1].actions, 2);
-  json_decref(js_apply(&game, 1, MOVE("L1-S")));
-  json_decref(js_apply(&game, 1, MOVE("L1-W")));
+  json_decref(kit_apply(&game, 1, MOVE("L1-S")));
+  json_decref(kit_apply(&game, 1, MOVE("L1-W")));
   assert_true(ST->climber[1].done);
   assert_int_equal(journey_module.to_act(game, seats), 1);
   assert_int_equal(seats[0], 0);
-  js_reject(game, 1, MOVE("L1-S"), CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL);
-  json_decref(js_apply(&game, 0, MOVE("L1-S")));
-  json_decref(js_apply(&game, 0, MOVE("L1-E")));
+  kit_reject(game, 1, MOVE("L1-S"), CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL);
+  json_decref(kit_apply(&game, 0, MOVE("L1-S")));
+  json_decref(kit_apply(&game, 0, MOVE("L1-E")));
   assert_int_equal(ST->phase, JOURNEY_PHASE_CLIMB);
-  json_decref(js_apply(&game, 0, MOVE("L1-N")));
+  json_decref(kit_apply(&game, 0, MOVE("L1-N")));
   assert_int_equal(ST->phase, JOURNEY_PHASE_MOUNTAIN);
   engine_free(game);
 }
@@ -79,11 +79,11 @@ static void test_ascending_pays_food_and_needs_it(void **state)
   struct cairn_error err;
 
   js_put(game, 0, "L1-E");
-  err = js_reject(game, 0, MOVE("L2-E"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-                  JOURNEY_RULE_CLIMBERS);
+  err = kit_reject(game, 0, MOVE("L2-E"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+                   JOURNEY_RULE_CLIMBERS);
   assert_non_null(strstr(err.detail, "costs 1 food"));
   ST->climber[0].items[JOURNEY_FOOD] = 1;
-  json_decref(js_apply(&game, 0, MOVE("L2-E")));
+  json_decref(kit_apply(&game, 0, MOVE("L2-E")));
   assert_int_equal(ST->climber[0].items[JOURNEY_FOOD], 0);
   assert_int_equal(ST->climber[0].space, js_space("L2-E"));
   engine_free(game);
@@ -96,8 +96,8 @@ static void test_free_ascent_costs_nothing(void **state)
   json_t *events;
 
   js_put(game, 0, "L1-S");
-  events = js_apply(&game, 0, MOVE("L2-S"));
-  assert_int_equal(js_int(js_event(events, "moved", 0), "food_paid"), 0);
+  events = kit_apply(&game, 0, MOVE("L2-S"));
+  assert_int_equal(kit_int(kit_event(events, "moved", 0), "food_paid"), 0);
   json_decref(events);
   engine_free(game);
 }
@@ -110,9 +110,9 @@ static void test_impasse_cannot_be_crossed_up_or_down(void **state)
 
   ST->climber[0].items[JOURNEY_FOOD] = 5;
   js_put(game, 0, "L1-N");
-  js_reject(game, 0, MOVE("L2-N"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  kit_reject(game, 0, MOVE("L2-N"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
   js_put(game, 0, "L2-N");
-  js_reject(game, 0, MOVE("L1-N"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  kit_reject(game, 0, MOVE("L1-N"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
   engine_free(game);
 }
 
@@ -123,7 +123,7 @@ static void test_descending_is_free(void **state)
   struct engine_game *game = js_climbing(16);
 
   js_put(game, 0, "L4-W"); /* L3-W costs 2 food to ascend */
-  json_decref(js_apply(&game, 0, MOVE("L3-W")));
+  json_decref(kit_apply(&game, 0, MOVE("L3-W")));
   assert_int_equal(ST->climber[0].space, js_space("L3-W"));
   engine_free(game);
 }
@@ -133,7 +133,7 @@ static void test_moves_are_one_space(void **state)
 {
   struct engine_game *game = js_climbing(17);
 
-  js_reject(game, 0, MOVE("L1-W"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  kit_reject(game, 0, MOVE("L1-W"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
   assert_true(js_is_legal(game, 0, MOVE("L1-S")));
   assert_false(js_is_legal(game, 0, MOVE("L1-W")));
   engine_free(game);
@@ -147,13 +147,13 @@ static void test_giving_equipment_needs_the_same_space_and_costs_an_action(void 
   struct engine_game *game = js_climbing(18);
 
   ST->climber[0].items[JOURNEY_ROPE] = 2;
-  json_decref(js_apply(&game, 0, GIVE("rope")));
+  json_decref(kit_apply(&game, 0, GIVE("rope")));
   assert_int_equal(ST->climber[0].items[JOURNEY_ROPE], 1);
   assert_int_equal(ST->climber[1].items[JOURNEY_ROPE], 1);
   assert_int_equal(ST->climber[0].actions, 2);
-  json_decref(js_apply(&game, 0, MOVE("L1-S")));
-  js_reject(game, 0, GIVE("rope"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
-  js_reject(game, 0, GIVE("tent"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  json_decref(kit_apply(&game, 0, MOVE("L1-S")));
+  kit_reject(game, 0, GIVE("rope"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  kit_reject(game, 0, GIVE("tent"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
   engine_free(game);
 }
 
@@ -168,11 +168,11 @@ static void test_o2_zone_hurts_at_end_of_turn_unless_holding_a_tank(void **state
   js_put(game, 0, "L6-S");
   js_put(game, 1, "L7-S");
   ST->climber[1].items[JOURNEY_O2_TANK] = 1;
-  json_decref(js_apply(&game, 0, END));
-  events = js_apply(&game, 1, END);
+  json_decref(kit_apply(&game, 0, END));
+  events = kit_apply(&game, 1, END);
   assert_int_equal(ST->climber[0].health, 9);
   assert_int_equal(ST->climber[1].health, 10);
-  assert_string_equal(json_string_value(json_object_get(js_event(events, "damaged", 0), "cause")),
+  assert_string_equal(json_string_value(json_object_get(kit_event(events, "damaged", 0), "cause")),
                       "altitude");
   json_decref(events);
   engine_free(game);
@@ -190,19 +190,19 @@ static void test_climbers_win_after_both_summit_and_return_to_base_camp(void **s
   js_put(game, 1, "L7-N");
   ST->climber[0].items[JOURNEY_O2_TANK] = 1;
   ST->climber[1].items[JOURNEY_O2_TANK] = 1;
-  json_decref(js_apply(&game, 0, END));
-  events = js_apply(&game, 1, END);
-  assert_int_equal(js_count(events, "summited"), 2);
+  json_decref(kit_apply(&game, 0, END));
+  events = kit_apply(&game, 1, END);
+  assert_int_equal(kit_count(events, "summited"), 2);
   assert_true(ST->climber[0].summited && ST->climber[1].summited);
   json_decref(events);
-  json_decref(js_apply(&game, JOURNEY_MOUNTAIN, END));
+  json_decref(kit_apply(&game, JOURNEY_MOUNTAIN, END));
   /* Back down (placed directly), then a turn ends in base camp. */
   js_put(game, 0, "L1-S");
   js_put(game, 1, "base_camp");
-  json_decref(js_apply(&game, 0, MOVE("base_camp")));
-  json_decref(js_apply(&game, 0, END));
-  events = js_apply(&game, 1, END);
-  assert_non_null(js_event(events, "game_over", 0));
+  json_decref(kit_apply(&game, 0, MOVE("base_camp")));
+  json_decref(kit_apply(&game, 0, END));
+  events = kit_apply(&game, 1, END);
+  assert_non_null(kit_event(events, "game_over", 0));
   result = journey_module.result(game);
   assert_string_equal(json_string_value(json_object_get(result, "reason")), "summit-and-back");
   assert_int_equal(json_array_size(json_object_get(result, "winners")), 2);
@@ -218,9 +218,9 @@ static void test_passing_the_top_within_a_turn_does_not_count(void **state)
   struct engine_game *game = js_climbing(21);
 
   js_put(game, 0, "L7-S");
-  json_decref(js_apply(&game, 0, MOVE("L6-S")));
-  json_decref(js_apply(&game, 0, END));
-  json_decref(js_apply(&game, 1, END));
+  json_decref(kit_apply(&game, 0, MOVE("L6-S")));
+  json_decref(kit_apply(&game, 0, END));
+  json_decref(kit_apply(&game, 1, END));
   assert_false(ST->climber[0].summited);
   engine_free(game);
 }
@@ -233,8 +233,8 @@ static void test_winter_ends_the_game_at_the_turn_limit(void **state)
   json_t *result;
 
   ST->turn_limit = 1;
-  json_decref(js_apply(&game, 0, END));
-  json_decref(js_apply(&game, 1, END));
+  json_decref(kit_apply(&game, 0, END));
+  json_decref(kit_apply(&game, 1, END));
   result = journey_module.result(game);
   assert_non_null(result);
   assert_string_equal(json_string_value(json_object_get(result, "reason")), "winter");
@@ -251,13 +251,13 @@ static void test_cannot_move_binds_the_next_turn_only(void **state)
   struct engine_game *game = js_mountain(23);
 
   ST->climber[0].next_cannot_move = true;
-  json_decref(js_apply(&game, JOURNEY_MOUNTAIN, END));
-  js_reject(game, 0, MOVE("L1-S"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            JOURNEY_RULE_ENVIRONMENT);
-  json_decref(js_apply(&game, 0, END));
-  json_decref(js_apply(&game, 1, END));
-  json_decref(js_apply(&game, JOURNEY_MOUNTAIN, END));
-  json_decref(js_apply(&game, 0, MOVE("L1-S")));
+  json_decref(kit_apply(&game, JOURNEY_MOUNTAIN, END));
+  kit_reject(game, 0, MOVE("L1-S"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             JOURNEY_RULE_ENVIRONMENT);
+  json_decref(kit_apply(&game, 0, END));
+  json_decref(kit_apply(&game, 1, END));
+  json_decref(kit_apply(&game, JOURNEY_MOUNTAIN, END));
+  json_decref(kit_apply(&game, 0, MOVE("L1-S")));
   engine_free(game);
 }
 
@@ -266,7 +266,7 @@ static void test_mountain_does_not_act_in_the_climbers_turn(void **state)
 {
   struct engine_game *game = js_climbing(24);
 
-  js_reject(game, JOURNEY_MOUNTAIN, END, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL);
+  kit_reject(game, JOURNEY_MOUNTAIN, END, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL);
   engine_free(game);
 }
 
@@ -277,10 +277,10 @@ static void test_moves_of_another_step_are_refused(void **state)
 {
   struct engine_game *game = js_climbing(25);
 
-  js_reject(game, 0, "{\"type\":\"discard\",\"card\":\"yeti\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
-  js_reject(game, 1, "{\"type\":\"buy\",\"item\":\"food\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  kit_reject(game, 0, "{\"type\":\"discard\",\"card\":\"yeti\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  kit_reject(game, 1, "{\"type\":\"buy\",\"item\":\"food\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
   engine_free(game);
 }
 

@@ -33,7 +33,7 @@ static struct engine_game *ready(int seed, int card)
 
 static const char *cause(json_t *events, int nth)
 {
-  return json_string_value(json_object_get(js_event(events, "damaged", nth), "cause"));
+  return json_string_value(json_object_get(kit_event(events, "damaged", nth), "cause"));
 }
 
 /* journey, High Wind: "Players cannot move next turn. Take 1 damage for
@@ -45,13 +45,13 @@ static void test_high_wind_hurts_by_levels_above_the_tree_line(void **state)
 
   js_put(game, 0, "L5-N");
   js_put(game, 1, "L2-N");
-  events = js_apply(&game, M, "{\"type\":\"play\",\"card\":\"high_wind\"}");
+  events = kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"high_wind\"}");
   assert_int_equal(ST->climber[0].health, 7);
   assert_int_equal(ST->climber[1].health, 10);
   assert_true(ST->climber[0].next_cannot_move && ST->climber[1].next_cannot_move);
   assert_string_equal(cause(events, 0), "high_wind");
   json_decref(events);
-  json_decref(js_apply(&game, M, END));
+  json_decref(kit_apply(&game, M, END));
   assert_true(ST->climber[0].cannot_move && ST->climber[1].cannot_move);
   engine_free(game);
 }
@@ -65,7 +65,7 @@ static void test_pitched_tent_prevents_high_wind_damage(void **state)
   js_put(game, 1, "L5-N");
   ST->climber[1].items[JOURNEY_TENT] = 1;
   ST->climber[1].tent = js_space("L5-N");
-  json_decref(js_apply(&game, M, "{\"type\":\"play\",\"card\":\"high_wind\"}"));
+  json_decref(kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"high_wind\"}"));
   assert_int_equal(ST->climber[0].health, 10);
   assert_int_equal(ST->climber[1].health, 10);
   assert_true(ST->climber[0].next_cannot_move);
@@ -83,13 +83,13 @@ static void test_avalanche_drops_the_quadrant_two_levels(void **state)
 
   js_put(game, 0, "L5-S");
   js_put(game, 1, "L5-E");
-  events = js_apply(&game, M, AVALANCHE_S);
+  events = kit_apply(&game, M, AVALANCHE_S);
   assert_int_equal(ST->climber[0].space, js_space("L3-S")); /* through L4-S..L3-S */
   assert_int_equal(ST->climber[0].health, 8);
   assert_int_equal(ST->climber[1].space, js_space("L5-E"));
   assert_int_equal(ST->climber[1].health, 10);
   assert_int_equal(ST->phase, JOURNEY_PHASE_MOUNTAIN);
-  assert_non_null(js_event(events, "avalanche_hit", 0));
+  assert_non_null(kit_event(events, "avalanche_hit", 0));
   json_decref(events);
   engine_free(game);
 }
@@ -101,7 +101,7 @@ static void test_avalanche_stops_at_level_one(void **state)
 
   js_put(game, 0, "L2-S");
   js_put(game, 1, "base_camp");
-  json_decref(js_apply(&game, M, AVALANCHE_S));
+  json_decref(kit_apply(&game, M, AVALANCHE_S));
   assert_int_equal(ST->climber[0].space, js_space("L1-S"));
   assert_int_equal(ST->climber[1].health, 10);
   engine_free(game);
@@ -120,11 +120,11 @@ static void test_hook_halves_and_hook_with_rope_nullifies_an_avalanche(void **st
   ST->climber[0].items[JOURNEY_HOOK] = 1;
   ST->climber[1].items[JOURNEY_HOOK] = 1;
   ST->climber[1].items[JOURNEY_ROPE] = 1;
-  json_decref(js_apply(&game, M, AVALANCHE_S));
+  json_decref(kit_apply(&game, M, AVALANCHE_S));
   assert_int_equal(ST->phase, JOURNEY_PHASE_REACT);
   assert_int_equal(journey_module.to_act(game, seats), 2);
-  js_reject(game, 0, "{\"type\":\"avalanche\",\"protect\":\"hook_and_rope\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 0, "{\"type\":\"avalanche\",\"protect\":\"hook_and_rope\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
   json_decref(js_apply_p(&game, 0, "{\"type\":\"avalanche\",\"protect\":\"hook\"}", &pending));
   assert_true(pending);
   assert_int_equal(ST->climber[0].space, js_space("L5-S")); /* not yet landed */
@@ -150,14 +150,14 @@ static void test_rockslide_target_chooses_health_or_equipment(void **state)
 
   ST->climber[1].items[JOURNEY_FOOD] = 1;
   json_decref(
-      js_apply(&game, M, "{\"type\":\"play\",\"card\":\"rockslide\",\"target\":\"hillary\"}"));
+      kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"rockslide\",\"target\":\"hillary\"}"));
   assert_int_equal(journey_module.to_act(game, seats), 1);
   assert_int_equal(seats[0], 1);
-  js_reject(game, 1, "{\"type\":\"rockslide\",\"choice\":\"discard\",\"item\":\"tent\"}",
-            CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
+  kit_reject(game, 1, "{\"type\":\"rockslide\",\"choice\":\"discard\",\"item\":\"tent\"}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
   assert_true(js_is_legal(game, 1, "{\"type\":\"rockslide\",\"choice\":\"health\"}"));
   json_decref(
-      js_apply(&game, 1, "{\"type\":\"rockslide\",\"choice\":\"discard\",\"item\":\"food\"}"));
+      kit_apply(&game, 1, "{\"type\":\"rockslide\",\"choice\":\"discard\",\"item\":\"food\"}"));
   assert_int_equal(ST->climber[1].items[JOURNEY_FOOD], 0);
   assert_int_equal(ST->climber[1].health, 10);
   assert_int_equal(ST->phase, JOURNEY_PHASE_MOUNTAIN);
@@ -165,7 +165,7 @@ static void test_rockslide_target_chooses_health_or_equipment(void **state)
   ST->credit = 6;
   /* Now holding nothing, Hillary has no choice: 2 health. */
   json_decref(
-      js_apply(&game, M, "{\"type\":\"play\",\"card\":\"rockslide\",\"target\":\"hillary\"}"));
+      kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"rockslide\",\"target\":\"hillary\"}"));
   assert_int_equal(ST->climber[1].health, 8);
   assert_int_equal(ST->phase, JOURNEY_PHASE_MOUNTAIN);
   engine_free(game);
@@ -176,7 +176,7 @@ static void test_yeti_is_summoned_to_the_peak_with_six_health(void **state)
 {
   struct engine_game *game = ready(67, JOURNEY_YETI);
 
-  json_decref(js_apply(&game, M, "{\"type\":\"play\",\"card\":\"yeti\"}"));
+  json_decref(kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"yeti\"}"));
   assert_int_equal(ST->yeti_level, 7);
   assert_int_equal(ST->yeti_health, 6);
   assert_int_equal(ST->credit, 5);
@@ -196,11 +196,11 @@ static void test_yeti_hurts_its_level_and_draws_on_four(void **state)
   js_put(game, 0, "L6-N");
   js_put(game, 1, "L6-E");
   js_next_die(game, 4);
-  events = js_apply(&game, M, "{\"type\":\"yeti\",\"direction\":\"down\"}");
+  events = kit_apply(&game, M, "{\"type\":\"yeti\",\"direction\":\"down\"}");
   assert_int_equal(ST->climber[0].health, 9);
   assert_int_equal(ST->climber[1].health, 9);
   assert_string_equal(cause(events, 0), "yeti");
-  assert_int_equal(js_int(js_event(events, "yeti_roll", 0), "roll"), 4);
+  assert_int_equal(kit_int(kit_event(events, "yeti_roll", 0), "roll"), 4);
   assert_int_equal(journey_hand_size(ST), hand + 1);
   json_decref(events);
   engine_free(game);
@@ -217,14 +217,14 @@ static void test_yeti_draws_nothing_below_four_or_without_victims(void **state)
   ST->yeti_health = 6;
   js_put(game, 0, "L5-N");
   js_next_die(game, 3);
-  events = js_apply(&game, M, "{\"type\":\"yeti\",\"direction\":\"stay\"}");
+  events = kit_apply(&game, M, "{\"type\":\"yeti\",\"direction\":\"stay\"}");
   assert_int_equal(journey_hand_size(ST), hand);
-  assert_int_equal(js_int(js_event(events, "yeti_roll", 0), "roll"), 3);
+  assert_int_equal(kit_int(kit_event(events, "yeti_roll", 0), "roll"), 3);
   json_decref(events);
   js_put(game, 0, "L1-N");
   ST->yeti_acted = false;
-  events = js_apply(&game, M, "{\"type\":\"yeti\",\"direction\":\"up\"}");
-  assert_int_equal(js_count(events, "yeti_roll"), 0);
+  events = kit_apply(&game, M, "{\"type\":\"yeti\",\"direction\":\"up\"}");
+  assert_int_equal(kit_count(events, "yeti_roll"), 0);
   json_decref(events);
   engine_free(game);
 }
@@ -236,15 +236,15 @@ static void test_crevice_holds_a_climber_and_hurts_at_end_of_turn(void **state)
   struct engine_game *game = ready(70, JOURNEY_CREVICE);
 
   json_decref(
-      js_apply(&game, M, "{\"type\":\"play\",\"card\":\"crevice\",\"target\":\"tenzing\"}"));
+      kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"crevice\",\"target\":\"tenzing\"}"));
   assert_true(ST->climber[0].in_crevice);
   js_next_die(game, 2);
-  json_decref(js_apply(&game, M, END));
+  json_decref(kit_apply(&game, M, END));
   assert_true(ST->climber[0].in_crevice);
-  js_reject(game, 0, "{\"type\":\"move\",\"to\":\"L1-S\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            JOURNEY_RULE_ENVIRONMENT);
-  json_decref(js_apply(&game, 0, END));
-  json_decref(js_apply(&game, 1, END));
+  kit_reject(game, 0, "{\"type\":\"move\",\"to\":\"L1-S\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
+  json_decref(kit_apply(&game, 0, END));
+  json_decref(kit_apply(&game, 1, END));
   assert_int_equal(ST->climber[0].health, 9);
   engine_free(game);
 }
@@ -258,14 +258,14 @@ static void test_crevice_is_escaped_on_a_four(void **state)
 
   ST->climber[1].in_crevice = true;
   js_next_die(game, 5);
-  events = js_apply(&game, M, END);
+  events = kit_apply(&game, M, END);
   assert_true(ST->climber[1].in_crevice);
-  assert_int_equal(js_int(js_event(events, "crevice_roll", 0), "roll"), 5);
+  assert_int_equal(kit_int(kit_event(events, "crevice_roll", 0), "roll"), 5);
   json_decref(events);
-  json_decref(js_apply(&game, 0, END));
-  json_decref(js_apply(&game, 1, END));
+  json_decref(kit_apply(&game, 0, END));
+  json_decref(kit_apply(&game, 1, END));
   js_next_die(game, 4);
-  events = js_apply(&game, M, END);
+  events = kit_apply(&game, M, END);
   assert_false(ST->climber[1].in_crevice);
   json_decref(events);
   engine_free(game);
@@ -280,15 +280,15 @@ static void test_frostbite_bars_equipment_and_hurts_on_the_ice_bridge(void **sta
   struct engine_game *game = ready(72, JOURNEY_FROSTBITE);
 
   js_put(game, 0, "L4-S");
-  json_decref(js_apply(&game, M, FROSTBITE_T));
+  json_decref(kit_apply(&game, M, FROSTBITE_T));
   assert_true(ST->climber[0].next_no_equipment);
   assert_int_equal(ST->climber[0].health, 9);
   ST->hand[JOURNEY_FROSTBITE] = 1;
   js_put(game, 0, "L3-S");
   ST->climber[0].health = 10;
-  json_decref(js_apply(&game, M, FROSTBITE_T));
+  json_decref(kit_apply(&game, M, FROSTBITE_T));
   assert_int_equal(ST->climber[0].health, 10);
-  json_decref(js_apply(&game, M, END));
+  json_decref(kit_apply(&game, M, END));
   assert_true(ST->climber[0].no_equipment);
   engine_free(game);
 }
@@ -303,14 +303,14 @@ static void test_pitched_tent_prevents_frostbite_on_three(void **state)
   ST->climber[0].items[JOURNEY_TENT] = 1;
   ST->climber[0].tent = js_space("L4-S");
   js_next_die(game, 3);
-  events = js_apply(&game, M, FROSTBITE_T);
-  assert_true(json_is_true(json_object_get(js_event(events, "tent_roll", 0), "prevented")));
+  events = kit_apply(&game, M, FROSTBITE_T);
+  assert_true(json_is_true(json_object_get(kit_event(events, "tent_roll", 0), "prevented")));
   assert_false(ST->climber[0].next_no_equipment);
   assert_int_equal(ST->climber[0].health, 10);
   json_decref(events);
   ST->hand[JOURNEY_FROSTBITE] = 1;
   js_next_die(game, 2);
-  json_decref(js_apply(&game, M, FROSTBITE_T));
+  json_decref(kit_apply(&game, M, FROSTBITE_T));
   assert_true(ST->climber[0].next_no_equipment);
   assert_int_equal(ST->climber[0].health, 9);
   engine_free(game);
@@ -326,7 +326,7 @@ static void test_blizzard_hurts_and_blows_climbers_the_chosen_way(void **state)
   js_put(game, 0, "L4-N");
   js_put(game, 1, "L2-W");
   json_decref(
-      js_apply(&game, M, "{\"type\":\"play\",\"card\":\"blizzard\",\"direction\":\"clockwise\"}"));
+      kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"blizzard\",\"direction\":\"clockwise\"}"));
   assert_int_equal(ST->climber[0].space, js_space("L4-E"));
   assert_int_equal(ST->climber[1].space, js_space("L2-N"));
   assert_int_equal(ST->climber[0].health, 9);
@@ -344,7 +344,7 @@ static void test_blizzard_cannot_blow_through_an_impasse(void **state)
   js_put(game, 0, "L2-N");
   js_put(game, 1, "L1-S");
   json_decref(
-      js_apply(&game, M, "{\"type\":\"play\",\"card\":\"blizzard\",\"direction\":\"down\"}"));
+      kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"blizzard\",\"direction\":\"down\"}"));
   assert_int_equal(ST->climber[0].space, js_space("L2-N"));
   assert_int_equal(ST->climber[1].space, JOURNEY_BASE_CAMP);
   engine_free(game);
@@ -358,8 +358,8 @@ static void test_a_dead_climber_gives_the_mountain_the_win(void **state)
 
   js_put(game, 1, "L3-S");
   ST->climber[1].health = 2;
-  events = js_apply(&game, M, AVALANCHE_S);
-  assert_non_null(js_event(events, "game_over", 0));
+  events = kit_apply(&game, M, AVALANCHE_S);
+  assert_non_null(kit_event(events, "game_over", 0));
   result = journey_module.result(game);
   assert_string_equal(json_string_value(json_object_get(result, "reason")), "death");
   assert_string_equal(json_string_value(json_object_get(result, "dead")), "hillary");
@@ -380,9 +380,9 @@ static void test_discarding_the_last_tent_strikes_it(void **state)
   ST->climber[0].items[JOURNEY_TENT] = 1;
   ST->climber[0].tent = js_space("L3-E");
   json_decref(
-      js_apply(&game, M, "{\"type\":\"play\",\"card\":\"rockslide\",\"target\":\"tenzing\"}"));
+      kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"rockslide\",\"target\":\"tenzing\"}"));
   json_decref(
-      js_apply(&game, 0, "{\"type\":\"rockslide\",\"choice\":\"discard\",\"item\":\"tent\"}"));
+      kit_apply(&game, 0, "{\"type\":\"rockslide\",\"choice\":\"discard\",\"item\":\"tent\"}"));
   assert_int_equal(ST->climber[0].tent, -1);
   assert_false(journey_sheltered(ST, 0));
   engine_free(game);
@@ -394,7 +394,8 @@ static void test_blizzard_up_from_base_camp_reaches_the_south_of_level_one(void 
 {
   struct engine_game *game = ready(78, JOURNEY_BLIZZARD);
 
-  json_decref(js_apply(&game, M, "{\"type\":\"play\",\"card\":\"blizzard\",\"direction\":\"up\"}"));
+  json_decref(
+      kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"blizzard\",\"direction\":\"up\"}"));
   assert_int_equal(ST->climber[0].space, js_space("L1-S"));
   assert_int_equal(ST->climber[1].space, js_space("L1-S"));
   assert_false(ST->climber[0].next_cannot_move);

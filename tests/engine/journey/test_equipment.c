@@ -29,12 +29,12 @@ static void test_food_restores_one_health(void **state)
 
   EQUIP(0, JOURNEY_FOOD, 2);
   ST->climber[0].health = 7;
-  json_decref(js_apply(&game, 0, USE("food")));
+  json_decref(kit_apply(&game, 0, USE("food")));
   assert_int_equal(ST->climber[0].health, 8);
   assert_int_equal(ST->climber[0].items[JOURNEY_FOOD], 1);
   assert_int_equal(ST->climber[0].actions, 2);
   ST->climber[0].health = 10;
-  js_reject(game, 0, USE("food"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 0, USE("food"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
   engine_free(game);
 }
 
@@ -43,7 +43,7 @@ static void test_cannot_use_equipment_not_held(void **state)
 {
   struct engine_game *game = js_climbing(32);
 
-  js_reject(game, 0, USE("tent"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 0, USE("tent"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
   engine_free(game);
 }
 
@@ -53,12 +53,12 @@ static void test_rope_escapes_a_crevice(void **state)
   struct engine_game *game = js_climbing(33);
 
   EQUIP(1, JOURNEY_ROPE, 1);
-  js_reject(game, 1, USE("rope"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 1, USE("rope"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
   ST->climber[1].in_crevice = true;
-  json_decref(js_apply(&game, 1, USE("rope")));
+  json_decref(kit_apply(&game, 1, USE("rope")));
   assert_false(ST->climber[1].in_crevice);
   assert_int_equal(ST->climber[1].items[JOURNEY_ROPE], 0);
-  json_decref(js_apply(&game, 1, "{\"type\":\"move\",\"to\":\"L1-S\"}"));
+  json_decref(kit_apply(&game, 1, "{\"type\":\"move\",\"to\":\"L1-S\"}"));
   engine_free(game);
 }
 
@@ -70,10 +70,11 @@ static void test_grappling_hook_moves_two_spaces_without_costs(void **state)
 
   EQUIP(0, JOURNEY_HOOK, 2);
   js_put(game, 0, "L3-W"); /* ascending from L3-W costs 2 food; none held */
-  json_decref(js_apply(&game, 0, HOOK("L5-W")));
+  json_decref(kit_apply(&game, 0, HOOK("L5-W")));
   assert_int_equal(ST->climber[0].space, js_space("L5-W"));
   assert_int_equal(ST->climber[0].items[JOURNEY_HOOK], 1);
-  js_reject(game, 0, HOOK("L2-W"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 0, HOOK("L2-W"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             JOURNEY_RULE_EQUIPMENT);
   engine_free(game);
 }
 
@@ -85,8 +86,9 @@ static void test_grappling_hook_jumps_an_impasse_one_space(void **state)
 
   EQUIP(0, JOURNEY_HOOK, 1);
   js_put(game, 0, "L1-N");
-  js_reject(game, 0, HOOK("L3-N"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
-  json_decref(js_apply(&game, 0, HOOK("L2-N")));
+  kit_reject(game, 0, HOOK("L3-N"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             JOURNEY_RULE_EQUIPMENT);
+  json_decref(kit_apply(&game, 0, HOOK("L2-N")));
   assert_int_equal(ST->climber[0].space, js_space("L2-N"));
   engine_free(game);
 }
@@ -100,13 +102,13 @@ static void test_tent_shelters_everyone_on_its_space(void **state)
   EQUIP(0, JOURNEY_TENT, 1);
   js_put(game, 0, "L5-S");
   js_put(game, 1, "L5-S");
-  json_decref(js_apply(&game, 0, USE("tent")));
+  json_decref(kit_apply(&game, 0, USE("tent")));
   assert_int_equal(ST->climber[0].tent, js_space("L5-S"));
   assert_true(journey_sheltered(ST, 0));
   assert_true(journey_sheltered(ST, 1));
-  js_reject(game, 0, USE("tent"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 0, USE("tent"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
   /* Leaving the space strikes the tent. */
-  json_decref(js_apply(&game, 0, "{\"type\":\"move\",\"to\":\"L5-W\"}"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"move\",\"to\":\"L5-W\"}"));
   assert_int_equal(ST->climber[0].tent, -1);
   assert_false(journey_sheltered(ST, 1));
   engine_free(game);
@@ -122,15 +124,15 @@ static void test_bow_finds_food_below_the_tree_line_on_eight(void **state)
 
   EQUIP(0, JOURNEY_BOW, 1);
   js_put(game, 0, "L3-E");
-  js_reject(game, 0, BOW("food"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 0, BOW("food"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
   js_put(game, 0, "L2-S");
   for (i = 0; i < 40; i++) {
     json_t *ev;
     int before = ST->climber[0].items[JOURNEY_FOOD], sum;
 
     ST->climber[0].actions = 3;
-    events = js_apply(&game, 0, BOW("food"));
-    ev = js_event(events, "bow", 0);
+    events = kit_apply(&game, 0, BOW("food"));
+    ev = kit_event(events, "bow", 0);
     sum = (int)(json_integer_value(json_array_get(json_object_get(ev, "dice"), 0)) +
                 json_integer_value(json_array_get(json_object_get(ev, "dice"), 1)));
     assert_int_equal(json_is_true(json_object_get(ev, "hit")), sum >= 8);
@@ -152,7 +154,7 @@ static void test_bow_wounds_the_yeti_on_seven(void **state)
   int i;
 
   EQUIP(1, JOURNEY_BOW, 1);
-  js_reject(game, 1, BOW("yeti"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 1, BOW("yeti"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
   ST->yeti_level = 7;
   ST->yeti_health = 6;
   for (i = 0; i < 60 && ST->yeti_level > 0; i++) {
@@ -161,8 +163,8 @@ static void test_bow_wounds_the_yeti_on_seven(void **state)
 
     ST->climber[1].actions = 2;
     ST->climber[1].done = false;
-    events = js_apply(&game, 1, BOW("yeti"));
-    ev = js_event(events, "bow", 0);
+    events = kit_apply(&game, 1, BOW("yeti"));
+    ev = kit_event(events, "bow", 0);
     sum = (int)(json_integer_value(json_array_get(json_object_get(ev, "dice"), 0)) +
                 json_integer_value(json_array_get(json_object_get(ev, "dice"), 1)));
     assert_int_equal(ST->yeti_health, sum >= 7 ? before - 2 : before);
@@ -185,27 +187,27 @@ static void test_forecast_shows_the_hand_to_its_user_and_removes_a_card(void **s
 
   EQUIP(0, JOURNEY_FORECAST, 1);
   js_hand(game, hand);
-  events = js_apply(&game, 0, USE("forecast"));
-  ev = js_event(events, "forecast", 0);
+  events = kit_apply(&game, 0, USE("forecast"));
+  ev = kit_event(events, "forecast", 0);
   assert_non_null(ev);
   assert_int_equal(json_integer_value(json_array_get(json_object_get(ev, "private_to"), 0)), 0);
-  assert_int_equal(js_int(json_object_get(ev, "hand"), "avalanche"), 2);
+  assert_int_equal(kit_int(json_object_get(ev, "hand"), "avalanche"), 2);
   assert_false(engine_event_visible(ev, 1, false));
   assert_false(engine_event_visible(ev, JOURNEY_MOUNTAIN, false));
   assert_false(engine_event_visible(ev, ENGINE_SPECTATOR, false));
   json_decref(events);
   /* The choice comes before anything else. */
-  js_reject(game, 0, END, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
-  js_reject(game, 0, "{\"type\":\"remove\",\"card\":\"yeti\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
-  events = js_apply(&game, 0, "{\"type\":\"remove\",\"card\":\"avalanche\"}");
+  kit_reject(game, 0, END, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 0, "{\"type\":\"remove\",\"card\":\"yeti\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT);
+  events = kit_apply(&game, 0, "{\"type\":\"remove\",\"card\":\"avalanche\"}");
   assert_int_equal(ST->hand[JOURNEY_AVALANCHE], 1);
   assert_int_equal(ST->removed[JOURNEY_AVALANCHE], 1);
   json_decref(events);
   mine = journey_module.view(game, 0);
   other = journey_module.view(game, 1);
   mountain = journey_module.view(game, JOURNEY_MOUNTAIN);
-  assert_int_equal(js_int(json_object_get(json_object_get(mine, "forecast"), "hand"), "avalanche"),
+  assert_int_equal(kit_int(json_object_get(json_object_get(mine, "forecast"), "hand"), "avalanche"),
                    2);
   assert_true(json_is_null(json_object_get(other, "forecast")));
   assert_null(json_object_get(other, "hand"));
@@ -230,11 +232,11 @@ static void test_second_forecast_lapses_when_the_hand_is_emptied(void **state)
   EQUIP(1, JOURNEY_FORECAST, 1);
   js_hand(game, hand);
   ST->climber[1].actions = 1;
-  json_decref(js_apply(&game, 0, USE("forecast")));
-  json_decref(js_apply(&game, 1, USE("forecast")));
+  json_decref(kit_apply(&game, 0, USE("forecast")));
+  json_decref(kit_apply(&game, 1, USE("forecast")));
   assert_true(ST->climber[0].choosing && ST->climber[1].choosing);
   events = js_apply_p(&game, 0, "{\"type\":\"remove\",\"card\":\"yeti\"}", &pending);
-  assert_int_equal(js_int(js_event(events, "nothing_to_remove", 0), "seat"), 1);
+  assert_int_equal(kit_int(kit_event(events, "nothing_to_remove", 0), "seat"), 1);
   json_decref(events);
   assert_false(ST->climber[1].choosing);
   assert_true(ST->climber[1].done);
@@ -250,8 +252,8 @@ static void test_o2_tank_is_never_used_as_an_action(void **state)
   struct engine_game *game = js_climbing(40);
 
   EQUIP(0, JOURNEY_O2_TANK, 1);
-  js_reject(game, 0, USE("o2_tank"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            JOURNEY_RULE_EQUIPMENT);
+  kit_reject(game, 0, USE("o2_tank"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             JOURNEY_RULE_EQUIPMENT);
   engine_free(game);
 }
 
@@ -264,9 +266,9 @@ static void test_frostbitten_climber_cannot_use_equipment(void **state)
   EQUIP(0, JOURNEY_FOOD, 1);
   ST->climber[0].health = 5;
   ST->climber[0].no_equipment = true;
-  js_reject(game, 0, USE("food"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            JOURNEY_RULE_ENVIRONMENT);
-  json_decref(js_apply(&game, 0, "{\"type\":\"give\",\"item\":\"food\"}"));
+  kit_reject(game, 0, USE("food"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             JOURNEY_RULE_ENVIRONMENT);
+  json_decref(kit_apply(&game, 0, "{\"type\":\"give\",\"item\":\"food\"}"));
   engine_free(game);
 }
 
@@ -277,8 +279,8 @@ static void test_grappling_hook_is_movement_and_obeys_cannot_move(void **state)
 
   EQUIP(0, JOURNEY_HOOK, 1);
   ST->climber[0].cannot_move = true;
-  js_reject(game, 0, HOOK("L2-S"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            JOURNEY_RULE_ENVIRONMENT);
+  kit_reject(game, 0, HOOK("L2-S"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             JOURNEY_RULE_ENVIRONMENT);
   engine_free(game);
 }
 

@@ -28,12 +28,12 @@ static void test_mountain_draws_two_cards_each_turn_in_secret(void **state)
   struct engine_game *game = js_climbing(51);
   json_t *events, *drew;
 
-  json_decref(js_apply(&game, 0, END));
-  events = js_apply(&game, 1, END);
+  json_decref(kit_apply(&game, 0, END));
+  events = kit_apply(&game, 1, END);
   assert_int_equal(journey_hand_size(ST), 5);
   assert_int_equal(ST->deck_len, 29);
-  assert_int_equal(js_int(js_event(events, "mountain_drew", 0), "count"), 2);
-  drew = js_event(events, "drew", 0);
+  assert_int_equal(kit_int(kit_event(events, "mountain_drew", 0), "count"), 2);
+  drew = kit_event(events, "drew", 0);
   assert_int_equal(json_array_size(json_object_get(drew, "cards")), 2);
   assert_true(engine_event_visible(drew, M, false));
   assert_false(engine_event_visible(drew, 0, false));
@@ -57,11 +57,11 @@ static void test_discard_pile_is_reshuffled_under_the_deck(void **state)
   memset(ST->discard, 0, sizeof(ST->discard));
   ST->discard[JOURNEY_FROSTBITE] = 5;
   ST->discard[JOURNEY_HIGH_WIND] = 3;
-  json_decref(js_apply(&game, 0, END));
-  events = js_apply(&game, 1, END);
-  assert_int_equal(js_int(js_event(events, "reshuffled", 0), "cards"), 8);
+  json_decref(kit_apply(&game, 0, END));
+  events = kit_apply(&game, 1, END);
+  assert_int_equal(kit_int(kit_event(events, "reshuffled", 0), "cards"), 8);
   assert_string_equal(
-      json_string_value(json_array_get(json_object_get(js_event(events, "drew", 0), "cards"), 0)),
+      json_string_value(json_array_get(json_object_get(kit_event(events, "drew", 0), "cards"), 0)),
       journey_card_name(top));
   assert_int_equal(ST->deck_len, 7);
   for (c = 0; c < JOURNEY_CARDS; c++)
@@ -82,18 +82,18 @@ static void test_a_card_is_paid_with_other_cards_values(void **state)
   json_t *events;
 
   js_hand(game, hand);
-  err = js_reject(game, M, CREVICE_ON_T, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-                  JOURNEY_RULE_MOUNTAIN);
+  err = kit_reject(game, M, CREVICE_ON_T, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+                   JOURNEY_RULE_MOUNTAIN);
   assert_non_null(strstr(err.detail, "costs 4"));
   assert_false(js_is_legal(game, M, CREVICE_ON_T));
-  json_decref(js_apply(&game, M, DISCARD("rockslide"))); /* value 3 */
-  js_reject(game, M, CREVICE_ON_T, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_MOUNTAIN);
-  json_decref(js_apply(&game, M, DISCARD("crevice"))); /* value 4: credit 7 */
+  json_decref(kit_apply(&game, M, DISCARD("rockslide"))); /* value 3 */
+  kit_reject(game, M, CREVICE_ON_T, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_MOUNTAIN);
+  json_decref(kit_apply(&game, M, DISCARD("crevice"))); /* value 4: credit 7 */
   assert_int_equal(ST->credit, 7);
   assert_true(js_is_legal(game, M, CREVICE_ON_T));
-  events = js_apply(&game, M, CREVICE_ON_T);
+  events = kit_apply(&game, M, CREVICE_ON_T);
   assert_int_equal(ST->credit, 3);
-  assert_non_null(js_event(events, "played", 0));
+  assert_non_null(kit_event(events, "played", 0));
   /* "Cards played and cards used for value must both be discarded to the
    * discard pile, face up." */
   assert_int_equal(ST->discard[JOURNEY_CREVICE], 2);
@@ -110,8 +110,8 @@ static void test_a_card_cannot_pay_for_itself(void **state)
   struct engine_game *game = js_mountain(54);
 
   js_hand(game, hand);
-  json_decref(js_apply(&game, M, DISCARD("crevice")));
-  js_reject(game, M, CREVICE_ON_T, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_MOUNTAIN);
+  json_decref(kit_apply(&game, M, DISCARD("crevice")));
+  kit_reject(game, M, CREVICE_ON_T, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_MOUNTAIN);
   engine_free(game);
 }
 
@@ -124,9 +124,9 @@ static void test_leftover_value_is_lost_at_the_end_of_the_turn(void **state)
   json_t *events;
 
   js_hand(game, hand);
-  json_decref(js_apply(&game, M, DISCARD("high_wind")));
-  events = js_apply(&game, M, END);
-  assert_int_equal(js_int(js_event(events, "mountain_turn_ended", 0), "value_lost"), 3);
+  json_decref(kit_apply(&game, M, DISCARD("high_wind")));
+  events = kit_apply(&game, M, END);
+  assert_int_equal(kit_int(kit_event(events, "mountain_turn_ended", 0), "value_lost"), 3);
   assert_int_equal(ST->credit, 0);
   assert_int_equal(ST->phase, JOURNEY_PHASE_CLIMB);
   assert_int_equal(ST->turn, 2);
@@ -143,8 +143,8 @@ static void test_the_mountain_may_always_end_its_turn(void **state)
 
   js_hand(game, hand);
   assert_true(js_is_legal(game, M, END));
-  js_reject(game, M, DISCARD("blizzard"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            JOURNEY_RULE_MOUNTAIN);
+  kit_reject(game, M, DISCARD("blizzard"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             JOURNEY_RULE_MOUNTAIN);
   engine_free(game);
 }
 
@@ -156,25 +156,25 @@ static void test_yeti_moves_once_a_turn_within_the_mountain(void **state)
   struct engine_game *game = js_mountain(57);
   json_t *events;
 
-  js_reject(game, M, "{\"type\":\"yeti\",\"direction\":\"down\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
+  kit_reject(game, M, "{\"type\":\"yeti\",\"direction\":\"down\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
   ST->yeti_level = 7;
   ST->yeti_health = 6;
-  js_reject(game, M, "{\"type\":\"yeti\",\"direction\":\"up\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
-  json_decref(js_apply(&game, M, "{\"type\":\"yeti\",\"direction\":\"down\"}"));
+  kit_reject(game, M, "{\"type\":\"yeti\",\"direction\":\"up\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
+  json_decref(kit_apply(&game, M, "{\"type\":\"yeti\",\"direction\":\"down\"}"));
   assert_int_equal(ST->yeti_level, 6);
-  js_reject(game, M, "{\"type\":\"yeti\",\"direction\":\"down\"}", CAIRN_EILLEGAL,
-            CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
-  events = js_apply(&game, M, END);
-  assert_int_equal(js_count(events, "yeti_moved"), 0);
+  kit_reject(game, M, "{\"type\":\"yeti\",\"direction\":\"down\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
+  events = kit_apply(&game, M, END);
+  assert_int_equal(kit_count(events, "yeti_moved"), 0);
   json_decref(events);
-  json_decref(js_apply(&game, 0, END));
-  json_decref(js_apply(&game, 1, END));
-  events = js_apply(&game, M, END);
-  assert_int_equal(js_count(events, "yeti_moved"), 1);
+  json_decref(kit_apply(&game, 0, END));
+  json_decref(kit_apply(&game, 1, END));
+  events = kit_apply(&game, M, END);
+  assert_int_equal(kit_count(events, "yeti_moved"), 1);
   assert_string_equal(
-      json_string_value(json_object_get(js_event(events, "yeti_moved", 0), "direction")), "stay");
+      json_string_value(json_object_get(kit_event(events, "yeti_moved", 0), "direction")), "stay");
   json_decref(events);
   engine_free(game);
 }

@@ -346,7 +346,7 @@ static void play(int seed, int limit, uint64_t *chooser, int keep, int climb, in
     assert_true(strcmp(r, log->reason) == 0);
   }
   json_decref(result);
-  log->final = js_text(game);
+  log->final = kit_text(game);
   engine_free(game);
 }
 
@@ -370,7 +370,7 @@ static void replay(int seed, int limit, const struct log *log)
     engine_free(game);
     game = next;
   }
-  final = js_text(game);
+  final = kit_text(game);
   assert_string_equal(final, log->final);
   free(final);
   engine_free(game);

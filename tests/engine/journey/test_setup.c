@@ -86,8 +86,8 @@ static void test_cannot_buy_beyond_the_money_left(void **state)
   struct cairn_error err;
 
   ST->climber[0].money = 100;
-  err = js_reject(game, 0, "{\"type\":\"buy\",\"item\":\"bow_and_arrow\"}", CAIRN_EILLEGAL,
-                  CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_SETUP);
+  err = kit_reject(game, 0, "{\"type\":\"buy\",\"item\":\"bow_and_arrow\"}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_SETUP);
   assert_non_null(strstr(err.detail, "$150"));
   assert_false(js_is_legal(game, 0, "{\"type\":\"buy\",\"item\":\"bow_and_arrow\"}"));
   assert_true(js_is_legal(game, 0, "{\"type\":\"buy\",\"item\":\"o2_tank\"}"));
@@ -103,7 +103,7 @@ static void test_equipment_stock_is_unlimited(void **state)
   int i;
 
   for (i = 0; i < 12; i++)
-    json_decref(js_apply(&game, 1, "{\"type\":\"buy\",\"item\":\"food\"}"));
+    json_decref(kit_apply(&game, 1, "{\"type\":\"buy\",\"item\":\"food\"}"));
   assert_int_equal(ST->climber[1].items[JOURNEY_FOOD], 12);
   assert_int_equal(ST->climber[1].money, 0);
   engine_free(game);
@@ -129,8 +129,8 @@ static void test_mountain_waits_while_climbers_buy(void **state)
 
   assert_int_equal(json_array_size(list), 0);
   json_decref(list);
-  js_reject(game, JOURNEY_MOUNTAIN, "{\"type\":\"end_turn\"}", CAIRN_ETURN,
-            CAIRN_CODE_NOT_YOUR_TURN, NULL);
+  kit_reject(game, JOURNEY_MOUNTAIN, "{\"type\":\"end_turn\"}", CAIRN_ETURN,
+             CAIRN_CODE_NOT_YOUR_TURN, NULL);
   engine_free(game);
 }
 
@@ -139,8 +139,8 @@ static void test_climbing_moves_are_refused_while_buying(void **state)
 {
   struct engine_game *game = js_new(7);
 
-  js_reject(game, 0, "{\"type\":\"move\",\"to\":\"L1-S\"}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-            JOURNEY_RULE_SETUP);
+  kit_reject(game, 0, "{\"type\":\"move\",\"to\":\"L1-S\"}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_SETUP);
   engine_free(game);
 }
 
@@ -182,20 +182,20 @@ static void test_malformed_moves(void **state)
 {
   struct engine_game *game = js_new(8);
 
-  js_reject(game, 0, "{\"type\":\"jump\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
-  js_reject(game, 0, "{\"item\":\"food\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  js_reject(game, 0, "{\"type\":7}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
-  js_reject(game, 0, "{\"type\":\"buy\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  js_reject(game, 0, "{\"type\":\"buy\",\"item\":\"piano\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE,
-            NULL);
-  js_reject(game, 0, "{\"type\":\"buy\",\"item\":\"food\",\"b\":1,\"a\":2}", CAIRN_EINVAL,
-            CAIRN_CODE_UNKNOWN_FIELD, NULL);
-  js_reject(game, 0, "{\"type\":\"done\",\"to\":\"L1-S\"}", CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD,
-            NULL);
-  js_reject(game, 0, "{\"type\":\"use\",\"item\":\"grappling_hook\"}", CAIRN_EINVAL,
-            CAIRN_CODE_MISSING_FIELD, NULL);
-  js_reject(game, 0, "{\"type\":\"use\",\"item\":\"food\",\"to\":\"L1-S\"}", CAIRN_EINVAL,
-            CAIRN_CODE_UNKNOWN_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"jump\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
+  kit_reject(game, 0, "{\"item\":\"food\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":7}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
+  kit_reject(game, 0, "{\"type\":\"buy\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"buy\",\"item\":\"piano\"}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE,
+             NULL);
+  kit_reject(game, 0, "{\"type\":\"buy\",\"item\":\"food\",\"b\":1,\"a\":2}", CAIRN_EINVAL,
+             CAIRN_CODE_UNKNOWN_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"done\",\"to\":\"L1-S\"}", CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD,
+             NULL);
+  kit_reject(game, 0, "{\"type\":\"use\",\"item\":\"grappling_hook\"}", CAIRN_EINVAL,
+             CAIRN_CODE_MISSING_FIELD, NULL);
+  kit_reject(game, 0, "{\"type\":\"use\",\"item\":\"food\",\"to\":\"L1-S\"}", CAIRN_EINVAL,
+             CAIRN_CODE_UNKNOWN_FIELD, NULL);
   engine_free(game);
 }
 

@@ -54,8 +54,8 @@ static void test_only_the_mountain_sees_its_hand(void **state)
   for (v = 0; v < 4; v++) {
     json_t *view = journey_module.view(game, viewers[v]);
 
-    assert_int_equal(js_int(json_object_get(view, "mountain"), "hand_size"), 3);
-    assert_int_equal(js_int(json_object_get(view, "mountain"), "deck_size"), 31);
+    assert_int_equal(kit_int(json_object_get(view, "mountain"), "hand_size"), 3);
+    assert_int_equal(kit_int(json_object_get(view, "mountain"), "deck_size"), 31);
     assert_null(json_object_get(view, "deck"));
     if (viewers[v] == JOURNEY_MOUNTAIN)
       assert_non_null(json_object_get(view, "hand"));
@@ -90,8 +90,8 @@ static void test_view_describes_the_board(void **state)
   assert_int_equal(json_array_size(spaces), 29);
   assert_string_equal(str(json_array_get(spaces, 1), "space"), "L1-N");
   assert_string_equal(str(json_array_get(spaces, 1), "ascend_food"), "impasse");
-  assert_int_equal(js_int(json_array_get(spaces, 2), "ascend_food"), 1);
-  assert_int_equal(js_int(board, "o2_zone_level"), 6);
+  assert_int_equal(kit_int(json_array_get(spaces, 2), "ascend_food"), 1);
+  assert_int_equal(kit_int(board, "o2_zone_level"), 6);
   json_decref(view);
   engine_free(game);
 }
@@ -109,11 +109,11 @@ static void test_view_shows_climbers_state(void **state)
   view = journey_module.view(game, JOURNEY_MOUNTAIN);
   t = json_array_get(json_object_get(view, "climbers"), 0);
   assert_string_equal(str(t, "space"), "L3-E");
-  assert_int_equal(js_int(t, "level"), 3);
+  assert_int_equal(kit_int(t, "level"), 3);
   assert_string_equal(str(t, "quadrant"), "E");
-  assert_int_equal(js_int(json_object_get(t, "equipment"), "rope"), 2);
+  assert_int_equal(kit_int(json_object_get(t, "equipment"), "rope"), 2);
   assert_true(json_is_true(json_object_get(t, "in_crevice")));
-  assert_int_equal(js_int(t, "actions_left"), 3);
+  assert_int_equal(kit_int(t, "actions_left"), 3);
   json_decref(view);
   engine_free(game);
 }
@@ -124,14 +124,14 @@ static void test_serialisation_covers_the_secrets(void **state)
 {
   struct engine_game *game = js_new(86);
   struct engine_game *copy = journey_module.clone_game(game);
-  char *a = js_text(game), *b = js_text(copy), *c;
+  char *a = kit_text(game), *b = kit_text(copy), *c;
   int t;
 
   assert_string_equal(a, b);
   t = js_state(copy)->deck[0];
   js_state(copy)->deck[0] = js_state(copy)->deck[30];
   js_state(copy)->deck[30] = t;
-  c = js_text(copy);
+  c = kit_text(copy);
   if (js_state(copy)->deck[0] != js_state(copy)->deck[30])
     assert_string_not_equal(a, c);
   free(a);

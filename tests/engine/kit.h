@@ -1,0 +1,46 @@
+/*
+ * kit.h - test helpers shared by every title's engine tests: driving moves
+ * through engine_apply() with the checks each rules test repeats, and
+ * reading events. Title-specific helpers (building positions) stay in
+ * tests/engine/<title>/support.c.
+ *
+ * Include after the cmocka prelude (stdarg.h, stddef.h, setjmp.h, stdint.h,
+ * cmocka.h).
+ */
+#ifndef TESTS_ENGINE_KIT_H
+#define TESTS_ENGINE_KIT_H
+
+#include <jansson.h>
+
+#include "engine/engine.h"
+
+/* New reference: `text` parsed as JSON, failing the test when it is not. */
+json_t *kit_parse(const char *text);
+
+/* New string, caller frees: engine_serialize_text(game), never NULL. */
+char *kit_text(const struct engine_game *game);
+
+/* Apply `move` (JSON text) for `seat`, asserting success; *game is replaced
+ * by the new state. New reference: the events, caller decrefs. */
+json_t *kit_apply(struct engine_game **game, int seat, const char *move);
+
+/* Apply `move` for `seat`, asserting it fails with `status`, `code` and
+ * `rule` (NULL for none), with a detail, and leaves the game unchanged.
+ * Returns the error so the test can look at the detail. */
+struct cairn_error kit_reject(struct engine_game *game, int seat, const char *move,
+                              enum cairn_status status, const char *code, const char *rule);
+
+/* Borrowed from `events`: the nth (0-based) event of `type`, or NULL. */
+json_t *kit_event(json_t *events, const char *type, int nth);
+
+/* How many events of `type` there are. */
+int kit_count(json_t *events, const char *type);
+
+/* An integer member of `obj`, failing the test when it is missing. */
+int kit_int(const json_t *obj, const char *key);
+
+/* True when engine_apply accepts `move` (borrowed) for `seat`; the game is
+ * not changed either way. */
+int kit_accepts(const struct engine_game *game, int seat, const json_t *move);
+
+#endif
