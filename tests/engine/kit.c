@@ -126,3 +126,31 @@ int kit_accepts(const struct engine_game *game, int seat, const json_t *move)
   json_decref(events);
   return st == CAIRN_OK;
 }
+
+void kit_replay_matches(struct engine_game *start, const json_t *moves, const json_t *events,
+                        const char *final)
+{
+  struct engine_game *game = start;
+  const json_t *entry;
+  size_t i;
+  char *text;
+
+  json_array_foreach(moves, i, entry)
+  {
+    struct engine_game *next = NULL;
+    json_t *produced = NULL;
+    struct cairn_error err = {0};
+    int seat = (int)json_integer_value(json_array_get(entry, 0));
+
+    if (engine_apply(game, seat, json_array_get(entry, 1), &next, &produced, &err) != CAIRN_OK)
+      fail_msg("replayed move %zu refused: %s", i, err.detail);
+    assert_true(json_equal(produced, json_array_get(events, i)));
+    json_decref(produced);
+    engine_free(game);
+    game = next;
+  }
+  text = kit_text(game);
+  assert_string_equal(text, final);
+  free(text);
+  engine_free(game);
+}

@@ -43,4 +43,11 @@ int kit_int(const json_t *obj, const char *key);
  * not changed either way. */
 int kit_accepts(const struct engine_game *game, int seat, const json_t *move);
 
+/* Replay `moves` ([[seat, move], ...]) from `start` (taken, freed here) and
+ * assert that each move is accepted with exactly the recorded `events` (one
+ * array per move) and that the final state serialises to `final`: the
+ * property "replay == live state, bit for bit". */
+void kit_replay_matches(struct engine_game *start, const json_t *moves, const json_t *events,
+                        const char *final);
+
 #endif

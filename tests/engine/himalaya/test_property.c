@@ -189,29 +189,7 @@ static void play(int seats, int seed, uint64_t *chooser, struct play how, const 
  * same final state. */
 static void replay(int seats, int seed, const struct log *log)
 {
-  struct engine_game *game = hs_new(seats, seed);
-  const json_t *entry;
-  size_t i;
-  char *final;
-
-  json_array_foreach(log->moves, i, entry)
-  {
-    struct engine_game *next = NULL;
-    json_t *events = NULL;
-    struct cairn_error err = {0};
-    int seat = (int)json_integer_value(json_array_get(entry, 0));
-
-    assert_int_equal(engine_apply(game, seat, json_array_get(entry, 1), &next, &events, &err),
-                     CAIRN_OK);
-    assert_true(json_equal(events, json_array_get(log->events, i)));
-    json_decref(events);
-    engine_free(game);
-    game = next;
-  }
-  final = kit_text(game);
-  assert_string_equal(final, log->final);
-  free(final);
-  engine_free(game);
+  kit_replay_matches(hs_new(seats, seed), log->moves, log->events, log->final);
 }
 
 static void free_log(struct log *log)

@@ -352,28 +352,7 @@ static void play(int seed, int limit, uint64_t *chooser, int keep, int climb, in
 
 static void replay(int seed, int limit, const struct log *log)
 {
-  struct engine_game *game = js_new_limit(seed, limit);
-  const json_t *entry;
-  size_t i;
-  char *final;
-
-  json_array_foreach(log->moves, i, entry)
-  {
-    struct engine_game *next = NULL;
-    json_t *events = NULL;
-    int seat = (int)json_integer_value(json_array_get(entry, 0));
-
-    assert_int_equal(engine_apply(game, seat, json_array_get(entry, 1), &next, &events, NULL),
-                     CAIRN_OK);
-    assert_true(json_equal(events, json_array_get(log->events, i)));
-    json_decref(events);
-    engine_free(game);
-    game = next;
-  }
-  final = kit_text(game);
-  assert_string_equal(final, log->final);
-  free(final);
-  engine_free(game);
+  kit_replay_matches(js_new_limit(seed, limit), log->moves, log->events, log->final);
 }
 
 static void free_log(struct log *log)
