@@ -115,7 +115,8 @@ enum cairn_status api_body_object(const struct api_request *req, const struct ap
                                   bool empty_ok, json_t **out, struct cairn_error *err);
 
 /* Parse a query parameter as a non-negative integer. *present says whether
- * it was given at all. CAIRN_EINVAL bad-query if it is not a number. */
+ * it was given at all; when it was not, *out keeps its value (the
+ * caller's default). CAIRN_EINVAL bad-query if it is not a number. */
 enum cairn_status api_query_uint(const struct api_request *req, const char *name, uint32_t *out,
                                  bool *present, struct cairn_error *err);
 

@@ -127,8 +127,8 @@ enum cairn_status api_query_uint(const struct api_request *req, const char *name
   char *end = NULL;
   unsigned long long value;
 
+  /* *out keeps the caller's default when the parameter is absent. */
   *present = text != NULL;
-  *out = 0;
   if (!text)
     return CAIRN_OK;
   errno = 0;

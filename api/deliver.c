@@ -33,6 +33,8 @@
 #define DELIVER_POLL_MS    50
 
 struct job {
+  uint64_t id; /* random: the X-Cairn-Delivery id, the same for every attempt */
+  bool guard;  /* the SSRF guard refused the address: retrying cannot help */
   struct db_webhook hook;
   char event[16];
   char game_id[DB_ID_MAX + 1];
@@ -221,7 +223,8 @@ static bool start(struct api_deliver *d, struct job *j)
   j->headers = curl_slist_append(j->headers, sig);
   snprintf(line, sizeof(line), "X-Cairn-Event: %s", j->event);
   j->headers = curl_slist_append(j->headers, line);
-  snprintf(line, sizeof(line), "X-Cairn-Delivery: %s-%d", j->hook.id, j->attempt);
+  /* Receivers de-duplicate on this: retries of one delivery share it. */
+  snprintf(line, sizeof(line), "X-Cairn-Delivery: %016llx", (unsigned long long)j->id);
   j->headers = curl_slist_append(j->headers, line);
   curl_easy_setopt(j->easy, CURLOPT_URL, j->hook.url);
   curl_easy_setopt(j->easy, CURLOPT_RESOLVE, j->resolve);
@@ -322,9 +325,10 @@ static void *worker_main(void *arg)
 
     while ((j = due)) {
       due = j->next;
-      /* An address that fails the guard will not pass later: no retry. */
+      /* An address the guard refused will not pass later: no retry. A name
+       * that did not resolve may, like any other failure. */
       if (!start(d, j))
-        finish(d, j, 0, false);
+        finish(d, j, 0, !j->guard);
     }
     curl_multi_perform(d->multi, &running);
     while ((msg = curl_multi_info_read(d->multi, &left))) {
@@ -405,6 +409,7 @@ void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook, c
   snprintf(j->game_id, sizeof(j->game_id), "%s", game_id);
   j->attempt = 1;
   j->due_ms = 0;
+  randombytes_buf(&j->id, sizeof(j->id));
   pthread_mutex_lock(&d->lock);
   j->next = d->queue;
   d->queue = j;

@@ -112,10 +112,20 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
     else if (strcmp(argv[i], "--port") == 0) {
       if (!parse_port(argv[++i], &cfg->port))
         return false;
-    } else if (strcmp(argv[i], "--db") == 0)
+    } else if (strcmp(argv[i], "--db") == 0) {
       cfg->db_path = argv[++i];
-    else
+    } else if (strcmp(argv[i], "--web") == 0) {
+      cfg->web_dir = argv[++i];
+    } else if (strcmp(argv[i], "--rate-limit") == 0) {
+      if (!parse_rates(argv[++i], cfg))
+        return false;
+    } else if (strcmp(argv[i], "--max-open-games") == 0) {
+      cfg->max_open_games = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--webhook-backoff-ms") == 0) {
+      cfg->webhook_backoff_ms = strtol(argv[++i], NULL, 10);
+    } else {
       return false;
+    }
   }
   return true;
 }

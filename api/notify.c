@@ -294,10 +294,13 @@ struct api_stream *api_stream_open(struct api_notify *hub, struct MHD_Connection
   snprintf(s->player, sizeof(s->player), "%s", player ? player : "");
   pthread_mutex_lock(&hub->lock);
   s->cursor = last_id ? last_id : hub->next_id;
-  /* Ids older than the ring cannot be replayed: say so instead of
-   * silently skipping what was lost. */
-  if (last_id && (last_id > hub->next_id || hub->next_id - last_id >= RING_SIZE))
+  /* Ids older than the ring (or from another run) cannot be replayed: say
+   * so once, instead of silently skipping what was lost, and go on from
+   * now. */
+  if (last_id && (last_id > hub->next_id || hub->next_id - last_id >= RING_SIZE)) {
     s->resync = true;
+    s->cursor = hub->next_id;
+  }
   s->last_write_ms = hub->now_ms();
   s->next = hub->streams;
   if (hub->streams)

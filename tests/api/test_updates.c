@@ -253,6 +253,33 @@ static void test_sse_resumes_after_a_disconnect_with_no_event_lost(void **state)
   }
 }
 
+/* A Last-Event-ID the server no longer holds (here: from before it
+ * started) is answered with one "resync", then the stream goes on. */
+static void test_sse_resume_from_a_forgotten_id_says_resync_once(void **state)
+{
+  struct harness_server *s = *state;
+  struct sse c;
+  struct duel d;
+  char path[128];
+  pthread_t t;
+  const char *first, *second;
+
+  start_duel(s, &d, "late", "early");
+  snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
+  sse_init(&c, s, path, NULL, 1);
+  snprintf(c.last_id, sizeof c.last_id, "1");
+  assert_int_equal(pthread_create(&t, NULL, run_sse, &c), 0);
+  settle();
+  play_one(s, &d);
+  pthread_join(t, NULL);
+  assert_int_equal(c.events, 1);
+  assert_int_equal(c.seqs[0], 1);
+  first = strstr(c.text, "event: resync");
+  assert_non_null(first);
+  second = strstr(first + 1, "event: resync");
+  assert_null(second);
+}
+
 static void test_player_stream_carries_only_that_players_games(void **state)
 {
   struct harness_server *s = *state;
@@ -327,6 +354,7 @@ int main(void)
       cmocka_unit_test(test_long_poll_without_a_move_answers_at_its_timeout),
       cmocka_unit_test(test_long_poll_needs_after),
       cmocka_unit_test(test_sse_resumes_after_a_disconnect_with_no_event_lost),
+      cmocka_unit_test(test_sse_resume_from_a_forgotten_id_says_resync_once),
       cmocka_unit_test(test_player_stream_carries_only_that_players_games),
       cmocka_unit_test(test_my_games_lists_games_awaiting_me_first),
   };
