@@ -40,6 +40,8 @@ struct api_server {
   const char *web_dir;                 /* Static: the web client's folder, NULL for none */
   int64_t (*now_ms)(void);             /* the clock; one injectable source of time */
   pthread_mutex_t game_lock;           /* serialises move processing and cache use */
+  pthread_t sweeper;                   /* sweeper.c: acts on expired deadlines */
+  _Atomic bool stopping;               /* tells background threads to finish */
 };
 
 /* One request, as handlers see it. Everything is borrowed until the
@@ -191,6 +193,10 @@ void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
 
 /* ---- games.c ---- */
 
+/* New reference: when the seats to act must decide by (RFC 3339), or JSON
+ * null when the game has no time control or is not active. */
+json_t *api_deadline_json(const struct db_game *row);
+
 /* The viewer's seat in `row`, or ENGINE_SPECTATOR. */
 int api_viewer_seat(const struct api_request *req, const struct db_game *row);
 
@@ -219,6 +225,13 @@ enum cairn_status api_check_turn(const struct db_game *row, int seat, json_int_t
 enum cairn_status api_append_row(struct api_server *server, struct db_game *row, int seat,
                                  const json_t *move, const json_t *events, struct engine_game *next,
                                  struct cairn_error *err);
+
+/* api_append_row for a row that ends the game with `result_json` (static
+ * text or borrowed) decided outside the title: a timeout adjudication. */
+enum cairn_status api_append_finished(struct api_server *server, struct db_game *row, int seat,
+                                      const json_t *move, const json_t *events,
+                                      struct engine_game *next, const char *result_json,
+                                      struct cairn_error *err);
 
 /* api_append_row, then let bot seats play (api_bots_play), then answer
  * {seq, events, game} in `resp`. Takes `next` on every path. */
@@ -266,6 +279,16 @@ void api_limits_free(struct api_limits *limits);
  * the request's address or token has no budget left. */
 enum cairn_status api_limits_check(struct api_request *req, int *retry_after,
                                    struct cairn_error *err);
+
+/* ---- sweeper.c ---- */
+
+/* The test clock (--test-clock): the real clock plus what
+ * POST /v1/test/clock advanced it by. */
+int64_t api_clock_test(void);
+
+/* Start / stop the deadline sweeper thread. */
+bool api_sweeper_start(struct api_server *server);
+void api_sweeper_stop(struct api_server *server);
 
 /* ---- time.c ---- */
 
@@ -315,6 +338,7 @@ enum cairn_status api_webhooks_delete(struct api_request *, struct api_response 
                                       struct cairn_error *);
 enum cairn_status api_webhooks_deliveries(struct api_request *, struct api_response *,
                                           struct cairn_error *);
+enum cairn_status api_test_clock(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,

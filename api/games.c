@@ -13,6 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+json_t *api_deadline_json(const struct db_game *row)
+{
+  if (!row->move_ms || strcmp(row->status, DB_STATUS_ACTIVE) != 0)
+    return json_null();
+  return api_time_json(row->updated_ms + row->move_ms);
+}
+
 int api_viewer_seat(const struct api_request *req, const struct db_game *row)
 {
   int i;
@@ -85,8 +92,13 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
   /* A finished game hides nothing: its seed is out, so anyone could rebuild
    * every hidden card anyway. */
   int viewer = finished ? ENGINE_OMNISCIENT : seat;
-  json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0, NULL);
+  json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0,
+                               NULL); /* A timeout adjudication ends a game outside the rules: its
+                                       * result is the game row's. */
   json_t *result = m->result(state);
+
+  if (!result && row->result_json)
+    result = json_loads(row->result_json, 0, NULL);
   json_t *game;
 
   game = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
@@ -108,6 +120,13 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
     sodium_bin2hex(head, sizeof(head), row->log_head, sizeof(row->log_head));
     json_object_set_new(game, "log_head", json_string(head));
   }
+  json_object_set_new(game, "time_control",
+                      row->move_ms
+                          ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
+                          : json_null());
+  json_object_set_new(game, "on_timeout",
+                      json_string(row->on_timeout[0] ? row->on_timeout : "move"));
+  json_object_set_new(game, "deadline", api_deadline_json(row));
   if (finished) {
     char hex[2 * ENGINE_SEED_BYTES + 1];
 
@@ -121,8 +140,13 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
 }
 
 static const struct api_field create_fields[] = {
-    {"title", API_STRING, true}, {"seats", API_INT, true}, {"options", API_OBJECT, false},
-    {"bots", API_ANY, false},    {NULL, 0, false},
+    {"title", API_STRING, true},
+    {"seats", API_INT, true},
+    {"options", API_OBJECT, false},
+    {"bots", API_ANY, false},
+    {"time_control", API_OBJECT, false},
+    {"on_timeout", API_STRING, false},
+    {NULL, 0, false},
 };
 
 /* `bots`: distinct seats of this game, leaving at least one for a person. */
@@ -151,6 +175,37 @@ static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[E
                         "bots: each entry must be a distinct seat from 0 to %d", seats - 1);
     bot[seat] = true;
   }
+  return CAIRN_OK;
+}
+
+/* `time_control`: {"move_hours": h} (a number, more than 0, at most a year)
+ * and `on_timeout`: "move" (default) or "adjudicate". */
+static enum cairn_status read_time_control(const json_t *doc, struct db_game *row,
+                                           struct cairn_error *err)
+{
+  const json_t *tc = json_object_get(doc, "time_control");
+  const json_t *hours = json_object_get(tc, "move_hours");
+  const char *on_timeout = json_string_value(json_object_get(doc, "on_timeout"));
+  const char *key;
+  const json_t *v;
+
+  snprintf(row->on_timeout, sizeof(row->on_timeout), "%s", on_timeout ? on_timeout : "move");
+  if (strcmp(row->on_timeout, "move") != 0 && strcmp(row->on_timeout, "adjudicate") != 0)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "on_timeout must be \"move\" or \"adjudicate\"");
+  if (!tc)
+    return CAIRN_OK;
+  json_object_foreach((json_t *)tc, key, v)
+  {
+    if (strcmp(key, "move_hours") != 0)
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
+                        "unknown field \"time_control.%.40s\"", key);
+  }
+  if (!json_is_number(hours) || json_number_value(hours) <= 0 ||
+      json_number_value(hours) > 24 * 366)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "time_control.move_hours must be a number of hours, above 0, at most a year");
+  row->move_ms = (int64_t)(json_number_value(hours) * 3600000.0);
   return CAIRN_OK;
 }
 
@@ -247,6 +302,8 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   if (st != CAIRN_OK)
     goto cleanup;
   st = read_bot_seats(doc, row.seats, bot, err);
+  if (st == CAIRN_OK)
+    st = read_time_control(doc, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
   st = req->server->db.game_create(req->server->db.ctx, &row, err);
@@ -364,6 +421,11 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   if (api_load_game(req, &row, err) == CAIRN_OK) {
     const struct engine_game *state = NULL;
 
+    /* The game just started: its first clock runs from now. */
+    if (strcmp(row.status, DB_STATUS_ACTIVE) == 0 && row.moves == 0) {
+      row.updated_ms = req->server->now_ms();
+      req->server->db.game_touch(req->server->db.ctx, row.id, row.updated_ms, err);
+    }
     if (api_live_get(req->server, &row, &state, err) == CAIRN_OK) {
       /* Joined, maybe started: announce it before any bot moves. */
       api_notify_publish(req->server->notify, &row, state);

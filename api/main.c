@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 struct config {
+  bool test_clock;
   double rate_per_address, rate_per_token;
   long max_open_games;
   bool allow_private_webhooks;
@@ -31,21 +32,23 @@ struct config {
 
 static void usage(FILE *out)
 {
-  fprintf(out, "usage: cairn [--host ADDR] [--port N] [--db PATH]\n"
-               "       cairn verify FILE           check an exported game offline\n"
-               "       cairn revalidate [--db PATH] replay every stored game, report divergence\n"
-               "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
-               "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
-               "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n"
-               "  --web   folder of the web client served at / (env CAIRN_WEB, default ./web)\n"
-               "  --allow-private-webhooks  let webhooks reach loopback and private addresses\n"
-               "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
-               "  --webhook-backoff-ms N    first retry delay of a failed webhook (default 1000;\n"
-               "          env CAIRN_WEBHOOK_BACKOFF_MS)\n"
-               "  --rate-limit A[,T]  requests per second per client address and per token\n"
-               "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
-               "  --max-open-games N  unfinished games one player may create (default 100;\n"
-               "          0 for no cap; env CAIRN_MAX_OPEN_GAMES)\n");
+  fprintf(out,
+          "usage: cairn [--host ADDR] [--port N] [--db PATH]\n"
+          "       cairn verify FILE           check an exported game offline\n"
+          "       cairn revalidate [--db PATH] replay every stored game, report divergence\n"
+          "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
+          "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
+          "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n"
+          "  --web   folder of the web client served at / (env CAIRN_WEB, default ./web)\n"
+          "  --allow-private-webhooks  let webhooks reach loopback and private addresses\n"
+          "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
+          "  --webhook-backoff-ms N    first retry delay of a failed webhook (default 1000;\n"
+          "          env CAIRN_WEBHOOK_BACKOFF_MS)\n"
+          "  --rate-limit A[,T]  requests per second per client address and per token\n"
+          "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
+          "  --max-open-games N  unfinished games one player may create (default 100;\n"
+          "          0 for no cap; env CAIRN_MAX_OPEN_GAMES)\n"
+          "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n");
 }
 
 /* "A" or "A,T": requests per second per address and per token. */
@@ -85,6 +88,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->web_dir = getenv("CAIRN_WEB") ? getenv("CAIRN_WEB") : "web";
   cfg->allow_private_webhooks = getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS") &&
                                 strcmp(getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS"), "1") == 0;
+  cfg->test_clock = getenv("CAIRN_TEST_CLOCK") && strcmp(getenv("CAIRN_TEST_CLOCK"), "1") == 0;
   cfg->rate_per_address = 100;
   cfg->rate_per_token = 50;
   if (getenv("CAIRN_RATE_LIMIT") && !parse_rates(getenv("CAIRN_RATE_LIMIT"), cfg))
@@ -103,6 +107,10 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
     }
     if (strcmp(argv[i], "--allow-private-webhooks") == 0) {
       cfg->allow_private_webhooks = true;
+      continue;
+    }
+    if (strcmp(argv[i], "--test-clock") == 0) {
+      cfg->test_clock = true;
       continue;
     }
     if (i + 1 >= argc)
@@ -183,6 +191,7 @@ int main(int argc, char **argv)
   struct cairn_error err = {0};
   struct MHD_Daemon *daemon = NULL;
   bool db_open = false;
+  bool sweeper = false;
   sigset_t set;
   int status = 1;
 
@@ -233,7 +242,7 @@ int main(int argc, char **argv)
     goto cleanup;
   }
   db_open = true;
-  server.now_ms = api_clock_realtime;
+  server.now_ms = cfg.test_clock ? api_clock_test : api_clock_realtime;
   server.web_dir = cfg.web_dir;
   server.live = api_live_new(4096);
   server.checkpoints = api_checkpoints_new();
@@ -246,6 +255,9 @@ int main(int argc, char **argv)
   pthread_mutex_init(&server.game_lock, NULL);
   if (!server.live)
     goto cleanup;
+  if (!api_sweeper_start(&server))
+    goto cleanup;
+  sweeper = true;
   daemon = api_server_start(&server, &addr);
   if (!daemon) {
     fprintf(stderr, "cairn: cannot listen on %s:%u\n", cfg.host, cfg.port);
@@ -259,6 +271,8 @@ cleanup:
   /* Stop taking connections, wake every parked waiter, then let in-flight
    * requests finish (MHD_stop_daemon joins the threads that serve them)
    * before storage closes and checkpoints the WAL. */
+  if (sweeper)
+    api_sweeper_stop(&server);
   if (daemon)
     MHD_quiesce_daemon(daemon);
   api_notify_stop(server.notify);

@@ -65,9 +65,10 @@ static json_t *visible_events(const json_t *events, int seat, bool over)
  * CAIRN_OK. */
 static enum cairn_status commit_move(struct api_server *server, const struct db_game *row, int seat,
                                      const json_t *move, const json_t *events,
-                                     const struct engine_game *next, struct cairn_error *err)
+                                     const struct engine_game *next, const char *forced_result,
+                                     struct cairn_error *err)
 {
-  json_t *result = next->module->result(next);
+  json_t *result = forced_result ? json_loads(forced_result, 0, NULL) : next->module->result(next);
   char *move_text = json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS);
   char *events_text = json_dumps(events, JSON_COMPACT | JSON_SORT_KEYS);
   char *result_text = result ? json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
@@ -137,22 +138,34 @@ enum cairn_status api_append_row(struct api_server *server, struct db_game *row,
                                  const json_t *move, const json_t *events, struct engine_game *next,
                                  struct cairn_error *err)
 {
+  return api_append_finished(server, row, seat, move, events, next, NULL, err);
+}
+
+enum cairn_status api_append_finished(struct api_server *server, struct db_game *row, int seat,
+                                      const json_t *move, const json_t *events,
+                                      struct engine_game *next, const char *result_json,
+                                      struct cairn_error *err)
+{
   const struct engine_game *prev = api_live_peek(server->live, row->id);
   int prev_to_act[ENGINE_MAX_SEATS];
   int prev_n = prev ? prev->module->to_act(prev, prev_to_act) : 0;
   char prev_status[DB_STATUS_MAX + 1];
-  enum cairn_status st = commit_move(server, row, seat, move, events, next, err);
+  enum cairn_status st = commit_move(server, row, seat, move, events, next, result_json, err);
 
   if (st != CAIRN_OK) {
     engine_free(next);
     return st;
   }
   snprintf(prev_status, sizeof(prev_status), "%s", row->status);
-  /* Committed: the row on disk moved on, so mirror it. */
-  row->moves++;
+  /* Committed: the row on disk moved on, so mirror it. */ row->moves++;
   row->seq = next->seq;
-  if (engine_is_over(next))
+  row->updated_ms = server->now_ms(); /* close to the row's own time; the clock restarts */
+  if (result_json || engine_is_over(next))
     snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_FINISHED);
+  if (result_json) {
+    free(row->result_json);
+    row->result_json = strdup(result_json);
+  }
   api_live_put(server->live, row->id, row->moves, next);
   api_notify_publish(server->notify, row, next);
   api_webhooks_publish(server, row, prev_status, prev_to_act, prev_n, next);

@@ -45,12 +45,12 @@ static enum cairn_status add_game(void *arg, const char *game_id, int seat, stru
     json_array_append_new(to_act, json_integer(seats[i]));
     mine = mine || seats[i] == seat;
   }
-  json_array_append_new(l->games,
-                        json_pack("{s:s, s:s, s:s, s:I, s:i, s:O, s:b, s:o, s:o, s:I}", "id",
-                                  row.id, "title", row.title, "status", row.status, "seq",
-                                  (json_int_t)row.seq, "my_seat", seat, "to_act", to_act, "my_turn",
-                                  mine, "last_move_at", api_time_json(row.updated_ms), "deadline",
-                                  json_null(), "updated_ms", (json_int_t)row.updated_ms));
+  json_array_append_new(
+      l->games,
+      json_pack("{s:s, s:s, s:s, s:I, s:i, s:O, s:b, s:o, s:o, s:I}", "id", row.id, "title",
+                row.title, "status", row.status, "seq", (json_int_t)row.seq, "my_seat", seat,
+                "to_act", to_act, "my_turn", mine, "last_move_at", api_time_json(row.updated_ms),
+                "deadline", api_deadline_json(&row), "updated_ms", (json_int_t)row.updated_ms));
 cleanup:
   json_decref(to_act);
   db_game_clear(&row);
@@ -66,8 +66,16 @@ static int by_urgency(const void *pa, const void *pb)
   json_int_t ua = json_integer_value(json_object_get(a, "updated_ms"));
   json_int_t ub = json_integer_value(json_object_get(b, "updated_ms"));
 
+  const char *da = json_string_value(json_object_get(a, "deadline"));
+  const char *db = json_string_value(json_object_get(b, "deadline"));
+
   if (ta != tb)
     return ta ? -1 : 1;
+  /* RFC 3339 times in one format compare as text. */
+  if (da && db && strcmp(da, db) != 0)
+    return strcmp(da, db);
+  if (!da != !db)
+    return da ? -1 : 1;
   return (ub > ua) - (ub < ua);
 }
 

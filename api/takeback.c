@@ -16,6 +16,8 @@
  *   {"cairn":"takeback-decline","to_ord":k}   state unchanged, seq unchanged
  *   {"cairn":"rewind","to_ord":k}             state = after rows 0..k-1,
  *                                             seq = previous seq + 1
+ *   {"cairn":"adjudicate","timed_out":[s...]} state unchanged, seq + 1: the
+ *                                             game ended on time (sweeper.c)
  * so a rewind is replayed by rebuilding the prefix of the log before row k,
  * which may itself contain rewinds: the same rule applies all the way down.
  */
@@ -26,10 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KIND_REQUEST "takeback-request"
-#define KIND_ACCEPT  "takeback-accept"
-#define KIND_DECLINE "takeback-decline"
-#define KIND_REWIND  "rewind"
+#define KIND_REQUEST    "takeback-request"
+#define KIND_ACCEPT     "takeback-accept"
+#define KIND_DECLINE    "takeback-decline"
+#define KIND_REWIND     "rewind"
+#define KIND_ADJUDICATE "adjudicate"
 
 bool api_platform_move(const json_t *move)
 {
@@ -48,6 +51,28 @@ static json_t *platform_events(const char *kind, int seat, json_int_t to_ord)
   return json_pack("[{s:s, s:i, s:I}]", "type", type, "seat", seat, "to_ord", to_ord);
 }
 
+/* {"cairn":"adjudicate","timed_out":[seats]}: the sweeper ended the game
+ * against seats that let their time run out (api/sweeper.c). The position
+ * stays as it was, one step later; the result lives in the game row. */
+static enum cairn_status adjudicate(const json_t *move, struct engine_game **state, json_t **events,
+                                    struct cairn_error *err)
+{
+  const json_t *seats = json_object_get(move, "timed_out");
+  struct engine_game *next;
+
+  if (!json_is_array(seats))
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "an adjudication row names no seats");
+  next = (*state)->module->clone_game(*state);
+  if (!next)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  next->seq = (*state)->seq + 1;
+  engine_free(*state);
+  *state = next;
+  *events = json_pack("[{s:s, s:O}]", "type", "adjudicated", "timed_out", seats);
+  return CAIRN_OK;
+}
+
 enum cairn_status api_platform_apply(const json_t *move, const struct db_move *row,
                                      struct engine_game **state, json_t **events,
                                      api_prefix_fn prefix, void *ctx, struct cairn_error *err)
@@ -58,6 +83,8 @@ enum cairn_status api_platform_apply(const json_t *move, const struct db_move *r
   enum cairn_status st;
 
   *events = NULL;
+  if (kind && strcmp(kind, KIND_ADJUDICATE) == 0)
+    return adjudicate(move, state, events, err);
   if (!kind || !json_is_integer(json_object_get(move, "to_ord")) || to_ord < 0 ||
       to_ord >= row->ord)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,

@@ -70,7 +70,9 @@ struct db_game {
   char seat_name[ENGINE_MAX_SEATS][DB_NAME_MAX + 1];
   /* the chain hash of the last log row; all zero while there is none */
   uint8_t log_head[DB_HASH_BYTES];
-  int64_t updated_ms; /* ms since the epoch: creation, or the last move */
+  int64_t updated_ms;  /* ms since the epoch: creation, the start, or the last move */
+  int64_t move_ms;     /* time control: ms per decision, 0 for none */
+  char on_timeout[16]; /* "move" or "adjudicate" */
 };
 
 /* One row of the append-only move log. */
@@ -201,6 +203,17 @@ struct db_ops {
   /* How many games `creator` created that are not finished. */
   enum cairn_status (*games_unfinished_by)(void *ctx, const char *creator, int *count,
                                            struct cairn_error *err);
+
+  /* Set the game's updated_ms (its clock's start) to `at_ms`. */
+  enum cairn_status (*game_touch)(void *ctx, const char *game_id, int64_t at_ms,
+                                  struct cairn_error *err);
+
+  /* Call `cb` with every active game whose time control ran out by
+   * `now_ms` (updated_ms + move_ms <= now_ms). Ids are read up front. */
+  enum cairn_status (*games_overdue)(void *ctx, int64_t now_ms,
+                                     enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                             struct cairn_error *err),
+                                     void *arg, struct cairn_error *err);
 
   enum cairn_status (*webhook_create)(void *ctx, const struct db_webhook *hook,
                                       struct cairn_error *err);

@@ -23,8 +23,8 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
 
   st = db_sqlite_prepare(db,
                          "INSERT INTO games (id, title, rules_version, options_json, seed, seats,"
-                         " creator, created_ms, updated_ms)"
-                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
+                         " creator, created_ms, updated_ms, move_ms, on_timeout)"
+                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
                          &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
@@ -38,6 +38,8 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
   sqlite3_bind_int(stmt, 6, game->seats);
   sqlite3_bind_text(stmt, 7, game->creator, -1, SQLITE_STATIC);
   sqlite3_bind_int64(stmt, 8, game->created_ms);
+  sqlite3_bind_int64(stmt, 9, game->move_ms);
+  sqlite3_bind_text(stmt, 10, game->on_timeout[0] ? game->on_timeout : "move", -1, SQLITE_STATIC);
   rc = sqlite3_step(stmt);
   if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) {
     st =
@@ -191,7 +193,7 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
                          "SELECT id, title, rules_version, status, seats, options_json,"
                          " result_json, seed, creator, created_ms, seq, moves,"
                          " (SELECT hash FROM moves m WHERE m.game_id = games.id"
-                         "  AND m.ord = games.moves - 1), updated_ms"
+                         "  AND m.ord = games.moves - 1), updated_ms, move_ms, on_timeout"
                          " FROM games WHERE id = ?1",
                          &stmt, err);
   if (st != CAIRN_OK)
@@ -212,6 +214,11 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   if (sqlite3_column_bytes(stmt, 12) == DB_HASH_BYTES)
     memcpy(out->log_head, sqlite3_column_blob(stmt, 12), DB_HASH_BYTES);
   out->updated_ms = sqlite3_column_int64(stmt, 13);
+  out->move_ms = sqlite3_column_int64(stmt, 14);
+  st = db_sqlite_column_copy(stmt, 15, out->on_timeout, sizeof(out->on_timeout), "loading a game",
+                             err);
+  if (st != CAIRN_OK)
+    goto cleanup;
   sqlite3_finalize(stmt);
   stmt = NULL;
   st = read_seats(c->db, out, err);
@@ -333,5 +340,50 @@ enum cairn_status db_sqlite_games_unfinished_by(void *ctx, const char *creator, 
   }
   sqlite3_finalize(stmt);
   db_sqlite_unlock(c);
+  return st;
+}
+
+enum cairn_status db_sqlite_game_touch(void *ctx, const char *game_id, int64_t at_ms,
+                                       struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db, "UPDATE games SET updated_ms = ?2 WHERE id = ?1", &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, at_ms);
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(c->db, rc, "updating a game", err);
+  }
+  sqlite3_finalize(stmt);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+enum cairn_status db_sqlite_games_overdue(void *ctx, int64_t now_ms,
+                                          enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                                  struct cairn_error *err),
+                                          void *arg, struct cairn_error *err)
+{
+  struct listed *rows = NULL;
+  size_t n = 0, i;
+  char now[32];
+  enum cairn_status st;
+
+  /* The bound is passed as text to reuse list_games' one text parameter;
+   * SQLite compares it as the integer it spells. */
+  snprintf(now, sizeof(now), "%lld", (long long)now_ms);
+  st = list_games(ctx,
+                  "SELECT id FROM games WHERE status = 'active' AND move_ms > 0"
+                  " AND updated_ms + move_ms <= CAST(?1 AS INTEGER)",
+                  now, &rows, &n, err);
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, rows[i].id, err);
+  free(rows);
   return st;
 }

@@ -118,6 +118,12 @@ enum cairn_status db_sqlite_game_import(void *ctx, const struct db_game *game,
 
 enum cairn_status db_sqlite_games_unfinished_by(void *ctx, const char *creator, int *count,
                                                 struct cairn_error *err);
+enum cairn_status db_sqlite_game_touch(void *ctx, const char *game_id, int64_t at_ms,
+                                       struct cairn_error *err);
+enum cairn_status db_sqlite_games_overdue(void *ctx, int64_t now_ms,
+                                          enum cairn_status (*cb)(void *arg, const char *game_id,
+                                                                  struct cairn_error *err),
+                                          void *arg, struct cairn_error *err);
 enum cairn_status db_sqlite_webhook_create(void *ctx, const struct db_webhook *hook,
                                            struct cairn_error *err);
 enum cairn_status db_sqlite_webhooks_of_owner(void *ctx, const char *owner, db_webhook_cb cb,

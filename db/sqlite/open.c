@@ -172,6 +172,8 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   out->games_each = db_sqlite_games_each;
   out->player_games = db_sqlite_player_games;
   out->games_unfinished_by = db_sqlite_games_unfinished_by;
+  out->game_touch = db_sqlite_game_touch;
+  out->games_overdue = db_sqlite_games_overdue;
   out->webhook_create = db_sqlite_webhook_create;
   out->webhooks_of_owner = db_sqlite_webhooks_of_owner;
   out->webhooks_of_game = db_sqlite_webhooks_of_game;
