@@ -169,4 +169,4 @@ fuzz-run: $(FUZZ_BIN)
 	@for b in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$b $(FUZZ_SECONDS) $(OUT) || exit 1; done
 
 fuzz-short: $(FUZZ_BIN)
-	@for b in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$b $(FUZZ_SHORT_SECONDS) $(OUT) || exit 1; done
+	@for b in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$b $(FUZZ_SHORT_SECONDS) $(OUT) short || exit 1; done
