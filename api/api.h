@@ -34,6 +34,7 @@ struct api_server {
   struct api_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
   struct api_deliver *deliver;         /* owned: the webhook worker, may be NULL */
   bool allow_private_webhooks;         /* tests only: let webhooks reach loopback */
+  int vacation_days;                   /* each player's vacation bank per year */
   struct api_limits *limits;           /* owned: rate limits, NULL for none */
   int max_open_games;                  /* per player, 0 for no cap */
   struct api_notify *notify;           /* owned: long-poll and SSE notifications, may be NULL */
@@ -193,10 +194,6 @@ void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
 
 /* ---- games.c ---- */
 
-/* New reference: when the seats to act must decide by (RFC 3339), or JSON
- * null when the game has no time control or is not active. */
-json_t *api_deadline_json(const struct db_game *row);
-
 /* The viewer's seat in `row`, or ENGINE_SPECTATOR. */
 int api_viewer_seat(const struct api_request *req, const struct db_game *row);
 
@@ -280,6 +277,25 @@ void api_limits_free(struct api_limits *limits);
 enum cairn_status api_limits_check(struct api_request *req, int *retry_after,
                                    struct cairn_error *err);
 
+/* ---- clocks.c ---- */
+
+/* True when the game has a time control. */
+bool api_has_time_control(const struct db_game *row);
+
+/* After any change of `row` (and at its start): seats that stopped owing a
+ * decision pay for its time, seats that started owing one start their
+ * clock, deadlines are recomputed (vacations included). Call under the
+ * game lock. */
+void api_clocks_update(struct api_server *server, const struct db_game *row,
+                       const struct engine_game *state);
+
+/* The seats whose deadline has passed, into seats[]; their number. */
+int api_clocks_overdue(struct api_server *server, const struct db_game *row, int seats[]);
+
+/* New reference: the earliest deadline of the game (RFC 3339) or null;
+ * with `per_seat`, also a new array [{seat, bank_ms, deadline}]. */
+json_t *api_deadline_json(struct api_server *server, const struct db_game *row, json_t **per_seat);
+
 /* ---- sweeper.c ---- */
 
 /* The test clock (--test-clock): the real clock plus what
@@ -339,6 +355,10 @@ enum cairn_status api_webhooks_delete(struct api_request *, struct api_response 
 enum cairn_status api_webhooks_deliveries(struct api_request *, struct api_response *,
                                           struct cairn_error *);
 enum cairn_status api_test_clock(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_vacation_get(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+enum cairn_status api_vacation_declare(struct api_request *, struct api_response *,
+                                       struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,

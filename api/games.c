@@ -13,13 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-json_t *api_deadline_json(const struct db_game *row)
-{
-  if (!row->move_ms || strcmp(row->status, DB_STATUS_ACTIVE) != 0)
-    return json_null();
-  return api_time_json(row->updated_ms + row->move_ms);
-}
-
 int api_viewer_seat(const struct api_request *req, const struct db_game *row)
 {
   int i;
@@ -120,13 +113,21 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
     sodium_bin2hex(head, sizeof(head), row->log_head, sizeof(row->log_head));
     json_object_set_new(game, "log_head", json_string(head));
   }
-  json_object_set_new(game, "time_control",
-                      row->move_ms
-                          ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
-                          : json_null());
+  json_object_set_new(
+      game, "time_control",
+      row->move_ms   ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
+      : row->base_ms ? json_pack("{s:f, s:f, s:f}", "base_hours", (double)row->base_ms / 3600000.0,
+                                 "increment_hours", (double)row->increment_ms / 3600000.0,
+                                 "cap_hours", (double)row->cap_ms / 3600000.0)
+                     : json_null());
   json_object_set_new(game, "on_timeout",
                       json_string(row->on_timeout[0] ? row->on_timeout : "move"));
-  json_object_set_new(game, "deadline", api_deadline_json(row));
+  {
+    json_t *clocks = NULL;
+
+    json_object_set_new(game, "deadline", api_deadline_json(req->server, row, &clocks));
+    json_object_set_new(game, "clocks", clocks);
+  }
   if (finished) {
     char hex[2 * ENGINE_SEED_BYTES + 1];
 
@@ -178,13 +179,22 @@ static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[E
   return CAIRN_OK;
 }
 
-/* `time_control`: {"move_hours": h} (a number, more than 0, at most a year)
- * and `on_timeout`: "move" (default) or "adjudicate". */
+/* Hours as milliseconds: a number above 0, at most a year. */
+static bool hours_ms(const json_t *v, int64_t *ms)
+{
+  if (!json_is_number(v) || json_number_value(v) <= 0 || json_number_value(v) > 24 * 366)
+    return false;
+  *ms = (int64_t)(json_number_value(v) * 3600000.0);
+  return true;
+}
+
+/* `time_control`: {"move_hours": h} (every decision gets h), or a pace
+ * {"base_hours": b, "increment_hours": i, "cap_hours": c} (i may be 0, c at
+ * least b); `on_timeout`: "move" (default) or "adjudicate". */
 static enum cairn_status read_time_control(const json_t *doc, struct db_game *row,
                                            struct cairn_error *err)
 {
   const json_t *tc = json_object_get(doc, "time_control");
-  const json_t *hours = json_object_get(tc, "move_hours");
   const char *on_timeout = json_string_value(json_object_get(doc, "on_timeout"));
   const char *key;
   const json_t *v;
@@ -197,15 +207,26 @@ static enum cairn_status read_time_control(const json_t *doc, struct db_game *ro
     return CAIRN_OK;
   json_object_foreach((json_t *)tc, key, v)
   {
-    if (strcmp(key, "move_hours") != 0)
+    if (strcmp(key, "move_hours") != 0 && strcmp(key, "base_hours") != 0 &&
+        strcmp(key, "increment_hours") != 0 && strcmp(key, "cap_hours") != 0)
       return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
                         "unknown field \"time_control.%.40s\"", key);
   }
-  if (!json_is_number(hours) || json_number_value(hours) <= 0 ||
-      json_number_value(hours) > 24 * 366)
+  if (json_object_get(tc, "move_hours")) {
+    if (json_object_size(tc) != 1 || !hours_ms(json_object_get(tc, "move_hours"), &row->move_ms))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                        "time_control.move_hours: hours above 0, at most a year, alone");
+    return CAIRN_OK;
+  }
+  if (!hours_ms(json_object_get(tc, "base_hours"), &row->base_ms) ||
+      !hours_ms(json_object_get(tc, "cap_hours"), &row->cap_ms) || row->cap_ms < row->base_ms)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                      "time_control.move_hours must be a number of hours, above 0, at most a year");
-  row->move_ms = (int64_t)(json_number_value(hours) * 3600000.0);
+                      "time_control: give move_hours, or base_hours and cap_hours (cap at least "
+                      "base) with an optional increment_hours");
+  v = json_object_get(tc, "increment_hours");
+  if (v && !(json_is_number(v) && json_number_value(v) == 0) && !hours_ms(v, &row->increment_ms))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "time_control.increment_hours: hours from 0 to a year");
   return CAIRN_OK;
 }
 
@@ -419,12 +440,13 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   pthread_mutex_lock(&req->server->game_lock);
   db_game_clear(&row);
   if (api_load_game(req, &row, err) == CAIRN_OK) {
-    const struct engine_game *state = NULL;
-
-    /* The game just started: its first clock runs from now. */
+    const struct engine_game *state =
+        NULL; /* The game just started: its first clocks run from now. */
     if (strcmp(row.status, DB_STATUS_ACTIVE) == 0 && row.moves == 0) {
       row.updated_ms = req->server->now_ms();
       req->server->db.game_touch(req->server->db.ctx, row.id, row.updated_ms, err);
+      if (api_live_get(req->server, &row, &state, err) == CAIRN_OK)
+        api_clocks_update(req->server, &row, state);
     }
     if (api_live_get(req->server, &row, &state, err) == CAIRN_OK) {
       /* Joined, maybe started: announce it before any bot moves. */

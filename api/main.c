@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 struct config {
+  long vacation_days;
   bool test_clock;
   double rate_per_address, rate_per_token;
   long max_open_games;
@@ -48,7 +49,9 @@ static void usage(FILE *out)
           "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
           "  --max-open-games N  unfinished games one player may create (default 100;\n"
           "          0 for no cap; env CAIRN_MAX_OPEN_GAMES)\n"
-          "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n");
+          "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n"
+          "  --vacation-days N   each player's vacation bank per year (default 21;\n"
+          "          env CAIRN_VACATION_DAYS)\n");
 }
 
 /* "A" or "A,T": requests per second per address and per token. */
@@ -89,6 +92,8 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->allow_private_webhooks = getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS") &&
                                 strcmp(getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS"), "1") == 0;
   cfg->test_clock = getenv("CAIRN_TEST_CLOCK") && strcmp(getenv("CAIRN_TEST_CLOCK"), "1") == 0;
+  cfg->vacation_days =
+      getenv("CAIRN_VACATION_DAYS") ? strtol(getenv("CAIRN_VACATION_DAYS"), NULL, 10) : 21;
   cfg->rate_per_address = 100;
   cfg->rate_per_token = 50;
   if (getenv("CAIRN_RATE_LIMIT") && !parse_rates(getenv("CAIRN_RATE_LIMIT"), cfg))
@@ -129,6 +134,8 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
         return false;
     } else if (strcmp(argv[i], "--max-open-games") == 0) {
       cfg->max_open_games = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--vacation-days") == 0) {
+      cfg->vacation_days = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--webhook-backoff-ms") == 0) {
       cfg->webhook_backoff_ms = strtol(argv[++i], NULL, 10);
     } else {
@@ -248,6 +255,7 @@ int main(int argc, char **argv)
   server.checkpoints = api_checkpoints_new();
   server.notify = api_notify_new(server.now_ms);
   server.allow_private_webhooks = cfg.allow_private_webhooks;
+  server.vacation_days = (int)(cfg.vacation_days > 0 ? cfg.vacation_days : 0);
   server.limits = api_limits_new(cfg.rate_per_address, cfg.rate_per_token);
   server.max_open_games = (int)cfg.max_open_games;
   server.deliver = api_deliver_new(&server.db, server.now_ms, cfg.allow_private_webhooks,

@@ -167,6 +167,7 @@ enum cairn_status api_append_finished(struct api_server *server, struct db_game 
     row->result_json = strdup(result_json);
   }
   api_live_put(server->live, row->id, row->moves, next);
+  api_clocks_update(server, row, next);
   api_notify_publish(server->notify, row, next);
   api_webhooks_publish(server, row, prev_status, prev_to_act, prev_n, next);
   return CAIRN_OK;

@@ -45,12 +45,13 @@ static enum cairn_status add_game(void *arg, const char *game_id, int seat, stru
     json_array_append_new(to_act, json_integer(seats[i]));
     mine = mine || seats[i] == seat;
   }
-  json_array_append_new(
-      l->games,
-      json_pack("{s:s, s:s, s:s, s:I, s:i, s:O, s:b, s:o, s:o, s:I}", "id", row.id, "title",
-                row.title, "status", row.status, "seq", (json_int_t)row.seq, "my_seat", seat,
-                "to_act", to_act, "my_turn", mine, "last_move_at", api_time_json(row.updated_ms),
-                "deadline", api_deadline_json(&row), "updated_ms", (json_int_t)row.updated_ms));
+  json_array_append_new(l->games,
+                        json_pack("{s:s, s:s, s:s, s:I, s:i, s:O, s:b, s:o, s:o, s:I}", "id",
+                                  row.id, "title", row.title, "status", row.status, "seq",
+                                  (json_int_t)row.seq, "my_seat", seat, "to_act", to_act, "my_turn",
+                                  mine, "last_move_at", api_time_json(row.updated_ms), "deadline",
+                                  api_deadline_json(server, &row, NULL), "updated_ms",
+                                  (json_int_t)row.updated_ms));
 cleanup:
   json_decref(to_act);
   db_game_clear(&row);

@@ -18,6 +18,8 @@ static const struct route routes[] = {
     {"POST", "/v1/players", api_players_create, 0},
     {"GET", "/v1/players/me/games", api_players_my_games, 0},
     {"GET", "/v1/players/me/events", api_players_events, 0},
+    {"GET", "/v1/players/me/vacation", api_vacation_get, 0},
+    {"POST", "/v1/players/me/vacation", api_vacation_declare, 0},
     {"GET", "/v1/games/*/wait", api_games_wait, 0},
     {"GET", "/v1/games/*/events", api_games_events, 0},
     {"GET", "/v1/titles", api_titles_list, 0},

@@ -1,15 +1,13 @@
 /*
  * sweeper.c - acting on expired deadlines, and the test clock.
  *
- * A game with a time control gives each decision `move_ms`; the clock
- * starts when the game changes (a log row, or its start). A thread wakes
- * every SWEEP_MS, asks storage for the active games past their deadline and,
- * under the game lock, re-checks and acts for every seat that still owes a
- * decision: with on_timeout "move" it plays a random legal move for the
- * absent seat (the same move a bot would choose; every title's timeout
- * move); with "adjudicate" it ends the game against those seats, recorded
- * as a platform row so the log stays the truth. Either way the change is
- * committed, announced and sent to webhooks like any move.
+ * Each seat's clock and deadline are clocks.c's. A thread wakes every
+ * SWEEP_MS, asks storage for the active games with a deadline past and,
+ * under the game lock, re-checks and acts for every seat out of time: with on_timeout "move" it
+ * plays a random legal move for the absent seat (the same move a bot would choose; every title's
+ * timeout move); with "adjudicate" it ends the game against those seats, recorded as a platform row
+ * so the log stays the truth. Either way the change is committed, announced and sent to webhooks
+ * like any move.
  *
  * All times come from server->now_ms. With --test-clock that clock runs
  * `offset` ahead of the real one and POST /v1/test/clock {"advance_ms": N}
@@ -61,12 +59,11 @@ enum cairn_status api_test_clock(struct api_request *req, struct api_response *r
   return CAIRN_OK;
 }
 
-/* Every seat still owing a decision times out. */
+/* The seats in seats[0..n) ran out of time. */
 static enum cairn_status time_out(struct api_server *server, struct db_game *row,
-                                  const struct engine_game *state, struct cairn_error *err)
+                                  const struct engine_game *state, const int *seats, int n,
+                                  struct cairn_error *err)
 {
-  int seats[ENGINE_MAX_SEATS];
-  int n = state->module->to_act(state, seats);
   enum cairn_status st = CAIRN_OK;
   int i;
 
@@ -134,16 +131,18 @@ static enum cairn_status sweep_game(void *arg, const char *game_id, struct cairn
   struct api_server *server = arg;
   struct db_game row = {0};
   const struct engine_game *state = NULL;
+  int seats[ENGINE_MAX_SEATS], n = 0;
   enum cairn_status st;
 
   pthread_mutex_lock(&server->game_lock);
-  st = server->db.game_load(server->db.ctx, game_id, &row, err);
-  /* Re-checked under the lock: a move may have landed since the query. */
-  if (st == CAIRN_OK && strcmp(row.status, DB_STATUS_ACTIVE) == 0 && row.move_ms > 0 &&
-      row.updated_ms + row.move_ms <= server->now_ms()) {
+  st = server->db.game_load(
+      server->db.ctx, game_id, &row,
+      err); /* Re-checked under the lock: a move may have landed since the query. */
+  if (st == CAIRN_OK && strcmp(row.status, DB_STATUS_ACTIVE) == 0 &&
+      (n = api_clocks_overdue(server, &row, seats)) > 0) {
     st = api_live_get(server, &row, &state, err);
     if (st == CAIRN_OK)
-      st = time_out(server, &row, state, err);
+      st = time_out(server, &row, state, seats, n, err);
     if (st == CAIRN_OK)
       api_bots_play(server, &row);
   }

@@ -70,9 +70,12 @@ struct db_game {
   char seat_name[ENGINE_MAX_SEATS][DB_NAME_MAX + 1];
   /* the chain hash of the last log row; all zero while there is none */
   uint8_t log_head[DB_HASH_BYTES];
-  int64_t updated_ms;  /* ms since the epoch: creation, the start, or the last move */
-  int64_t move_ms;     /* time control: ms per decision, 0 for none */
-  char on_timeout[16]; /* "move" or "adjudicate" */
+  int64_t updated_ms;   /* ms since the epoch: creation, the start, or the last move */
+  int64_t move_ms;      /* per-move time control: ms per decision, 0 for none */
+  int64_t base_ms;      /* pace time control: the starting bank, 0 for none */
+  int64_t increment_ms; /* pace: added to the bank after each decision */
+  int64_t cap_ms;       /* pace: the bank's ceiling */
+  char on_timeout[16];  /* "move" or "adjudicate" */
 };
 
 /* One row of the append-only move log. */
@@ -88,6 +91,19 @@ struct db_move {
    * by moves_load. has_hash is false for rows older than the chain. */
   uint8_t hash[DB_HASH_BYTES];
   bool has_hash;
+};
+
+/* One seat's clock in a game with a time control. */
+struct db_clock {
+  int seat;
+  int64_t bank_ms;     /* time left in the bank */
+  int64_t since_ms;    /* owing a decision since, 0 when not */
+  int64_t deadline_ms; /* when the decision is due, 0 when not owing */
+};
+
+/* A declared vacation: [start_ms, end_ms). */
+struct db_vacation {
+  int64_t start_ms, end_ms;
 };
 
 /* A registered webhook (webhooks.c in api/ explains the formats). */
@@ -205,15 +221,30 @@ struct db_ops {
                                            struct cairn_error *err);
 
   /* Set the game's updated_ms (its clock's start) to `at_ms`. */
-  enum cairn_status (*game_touch)(void *ctx, const char *game_id, int64_t at_ms,
-                                  struct cairn_error *err);
+  enum cairn_status (*game_touch)(
+      void *ctx, const char *game_id, int64_t at_ms,
+      struct cairn_error *err); /* Call `cb` with every active game in which a seat's clock has a
+                                 * deadline at or before `now_ms`. Ids are read up front. */
+  enum cairn_status (*games_overdue)(
+      void *ctx, int64_t now_ms,
+      enum cairn_status (*cb)(void *arg, const char *game_id, struct cairn_error *err), void *arg,
+      struct cairn_error *err); /* The clocks of `game_id` into out[] (at most ENGINE_MAX_SEATS),
+                                 * their number in *n; none for a game without them yet. */
+  enum cairn_status (*clocks_load)(void *ctx, const char *game_id, struct db_clock *out, int *n,
+                                   struct cairn_error *err);
 
-  /* Call `cb` with every active game whose time control ran out by
-   * `now_ms` (updated_ms + move_ms <= now_ms). Ids are read up front. */
-  enum cairn_status (*games_overdue)(void *ctx, int64_t now_ms,
-                                     enum cairn_status (*cb)(void *arg, const char *game_id,
-                                                             struct cairn_error *err),
-                                     void *arg, struct cairn_error *err);
+  /* Replace the clocks of `game_id` with clocks[0..n). */
+  enum cairn_status (*clocks_save)(void *ctx, const char *game_id, const struct db_clock *clocks,
+                                   int n, struct cairn_error *err);
+
+  enum cairn_status (*vacation_add)(void *ctx, const char *player_id, const struct db_vacation *v,
+                                    struct cairn_error *err);
+
+  /* Vacations of `player_id` that end after `from_ms`, by start, into
+   * out[0..max); their number in *n. */
+  enum cairn_status (*vacations_of)(void *ctx, const char *player_id, int64_t from_ms,
+                                    struct db_vacation *out, int max, int *n,
+                                    struct cairn_error *err);
 
   enum cairn_status (*webhook_create)(void *ctx, const struct db_webhook *hook,
                                       struct cairn_error *err);

@@ -21,11 +21,13 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
   enum cairn_status st;
   int rc;
 
-  st = db_sqlite_prepare(db,
-                         "INSERT INTO games (id, title, rules_version, options_json, seed, seats,"
-                         " creator, created_ms, updated_ms, move_ms, on_timeout)"
-                         " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10)",
-                         &stmt, err);
+  st = db_sqlite_prepare(
+      db,
+      "INSERT INTO games (id, title, rules_version, options_json, seed, seats,"
+      " creator, created_ms, updated_ms, move_ms, on_timeout, base_ms, increment_ms,"
+      " cap_ms)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12, ?13)",
+      &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_text(stmt, 1, game->id, -1, SQLITE_STATIC);
@@ -40,6 +42,9 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
   sqlite3_bind_int64(stmt, 8, game->created_ms);
   sqlite3_bind_int64(stmt, 9, game->move_ms);
   sqlite3_bind_text(stmt, 10, game->on_timeout[0] ? game->on_timeout : "move", -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 11, game->base_ms);
+  sqlite3_bind_int64(stmt, 12, game->increment_ms);
+  sqlite3_bind_int64(stmt, 13, game->cap_ms);
   rc = sqlite3_step(stmt);
   if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) {
     st =
@@ -193,7 +198,8 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
                          "SELECT id, title, rules_version, status, seats, options_json,"
                          " result_json, seed, creator, created_ms, seq, moves,"
                          " (SELECT hash FROM moves m WHERE m.game_id = games.id"
-                         "  AND m.ord = games.moves - 1), updated_ms, move_ms, on_timeout"
+                         "  AND m.ord = games.moves - 1), updated_ms, move_ms, on_timeout, base_ms,"
+                         " increment_ms, cap_ms"
                          " FROM games WHERE id = ?1",
                          &stmt, err);
   if (st != CAIRN_OK)
@@ -215,6 +221,9 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
     memcpy(out->log_head, sqlite3_column_blob(stmt, 12), DB_HASH_BYTES);
   out->updated_ms = sqlite3_column_int64(stmt, 13);
   out->move_ms = sqlite3_column_int64(stmt, 14);
+  out->base_ms = sqlite3_column_int64(stmt, 16);
+  out->increment_ms = sqlite3_column_int64(stmt, 17);
+  out->cap_ms = sqlite3_column_int64(stmt, 18);
   st = db_sqlite_column_copy(stmt, 15, out->on_timeout, sizeof(out->on_timeout), "loading a game",
                              err);
   if (st != CAIRN_OK)
@@ -379,8 +388,8 @@ enum cairn_status db_sqlite_games_overdue(void *ctx, int64_t now_ms,
    * SQLite compares it as the integer it spells. */
   snprintf(now, sizeof(now), "%lld", (long long)now_ms);
   st = list_games(ctx,
-                  "SELECT id FROM games WHERE status = 'active' AND move_ms > 0"
-                  " AND updated_ms + move_ms <= CAST(?1 AS INTEGER)",
+                  "SELECT DISTINCT c.game_id FROM clocks c JOIN games g ON g.id = c.game_id"
+                  " WHERE g.status = 'active' AND c.deadline_ms <= CAST(?1 AS INTEGER)",
                   now, &rows, &n, err);
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, rows[i].id, err);

@@ -124,6 +124,16 @@ enum cairn_status db_sqlite_games_overdue(void *ctx, int64_t now_ms,
                                           enum cairn_status (*cb)(void *arg, const char *game_id,
                                                                   struct cairn_error *err),
                                           void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_clocks_load(void *ctx, const char *game_id, struct db_clock *out,
+                                        int *n, struct cairn_error *err);
+enum cairn_status db_sqlite_clocks_save(void *ctx, const char *game_id,
+                                        const struct db_clock *clocks, int n,
+                                        struct cairn_error *err);
+enum cairn_status db_sqlite_vacation_add(void *ctx, const char *player_id,
+                                         const struct db_vacation *v, struct cairn_error *err);
+enum cairn_status db_sqlite_vacations_of(void *ctx, const char *player_id, int64_t from_ms,
+                                         struct db_vacation *out, int max, int *n,
+                                         struct cairn_error *err);
 enum cairn_status db_sqlite_webhook_create(void *ctx, const struct db_webhook *hook,
                                            struct cairn_error *err);
 enum cairn_status db_sqlite_webhooks_of_owner(void *ctx, const char *owner, db_webhook_cb cb,

@@ -174,6 +174,10 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   out->games_unfinished_by = db_sqlite_games_unfinished_by;
   out->game_touch = db_sqlite_game_touch;
   out->games_overdue = db_sqlite_games_overdue;
+  out->clocks_load = db_sqlite_clocks_load;
+  out->clocks_save = db_sqlite_clocks_save;
+  out->vacation_add = db_sqlite_vacation_add;
+  out->vacations_of = db_sqlite_vacations_of;
   out->webhook_create = db_sqlite_webhook_create;
   out->webhooks_of_owner = db_sqlite_webhooks_of_owner;
   out->webhooks_of_game = db_sqlite_webhooks_of_game;
