@@ -10,12 +10,14 @@
 
 PACKAGES := build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libjansson-dev \
             libcurl4-openssl-dev libcmocka-dev libsodium-dev
+# libFuzzer (make fuzz, and the short fuzz run at the end of make test).
+PACKAGES += clang libclang-rt-14-dev
 
 PORT     ?= 8080
 HOST     ?= 127.0.0.1
 DATA_DIR ?= data
 
-.PHONY: all run test bench deps build server tests clean format check-format
+.PHONY: all run test bench deps build server tests clean format check-format test-web
 
 all: build
 
@@ -42,6 +44,42 @@ test: deps
 	@if command -v clang-format >/dev/null; then $(MAKE) --no-print-directory check-format; \
 	  else echo "clang-format not installed: formatting not checked"; fi
 	@$(MAKE) --no-print-directory -f build.mk MODE=test run-tests
+	@$(MAKE) --no-print-directory -f build.mk MODE=fuzz CC=clang fuzz-short
+	@$(MAKE) --no-print-directory test-web
+
+# Fuzz every tests/fuzz/fuzz_*.c harness for FUZZ_SECONDS each (libFuzzer,
+# ASan, UBSan; build/fuzz/). Crashes land in build/fuzz/crashes/<harness>/.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz crashtest
+fuzz: deps
+	@$(MAKE) --no-print-directory -f build.mk MODE=fuzz CC=clang FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz-run
+
+# Kill the server with SIGKILL 200 times mid-game (tests/api/test_crash.c;
+# make test runs 15). CAIRN_CRASH_SEED repeats a run.
+crashtest: deps
+	@$(MAKE) --no-print-directory -f build.mk MODE=test build/test/cairn build/test/tests/api/test_crash
+	CAIRN_CRASH_ROUNDS=200 CAIRN_SERVER=$(abspath build/test/cairn) ASAN_OPTIONS=detect_leaks=1 \
+	  build/test/tests/api/test_crash
+
+# The web client's browser tests (tests/web): Debian's Chromium driven by
+# playwright-core (pinned in tests/web/package-lock.json) against the real
+# server built with sanitizers. Installs chromium (and nodejs, npm when there
+# is no node or npm at all) from Debian when missing.
+test-web: deps
+	@missing=""; dpkg -s chromium >/dev/null 2>&1 || missing=" chromium"; \
+	command -v node >/dev/null || missing="$$missing nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi; \
+	  $$sudo apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+	@if [ ! -f tests/web/node_modules/.package-lock.json ] || \
+	  [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then \
+	  cd tests/web && npm ci --no-audit --no-fund; fi
+	@$(MAKE) --no-print-directory -f build.mk MODE=test server
+	cd tests/web && CAIRN_SERVER=build/test/cairn node --test web.test.mjs
 
 bench: deps
 	@$(MAKE) --no-print-directory -f build.mk MODE=release benches

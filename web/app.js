@@ -1,0 +1,440 @@
+// app.js - the Cairn web client: hash routes `#/` (player, catalog, new game,
+// my games) and `#/game/<id>` (board, legal moves, live updates, replay).
+import * as API from './api.js';
+import { h } from './svg.js';
+import { boardFor, generic } from './boards/index.js';
+
+const main = document.getElementById('main');
+const who = document.getElementById('who');
+let page = null; // the current page's cleanup
+
+// Time controls as the server takes them (api/README.md, "Deadlines").
+const TIME_CONTROLS = [['', 'none'], ['{"move_hours":72}', '3 days per move'], ['{"move_hours":24}', '1 day per move'],
+  ['{"move_hours":1}', '1 hour per move'], ['{"base_hours":72,"increment_hours":24,"cap_hours":168}', '3 days + 1 day a move (at most 7)']];
+
+function showWho() {
+  const p = API.store.player();
+  who.replaceChildren(p ? h('span', {}, 'Playing as ', h('strong', { id: 'player-name' }, p.name)) : h('span', {}, 'Not signed in (spectator)'));
+}
+window.addEventListener('cairn:signed-out', showWho);
+
+function problemBox(e) {
+  const box = h('div', { class: 'problem', role: 'alert', id: 'error' },
+    h('strong', { class: 'problem-title' }, e.title || 'Error'),
+    e.detail ? h('div', { class: 'problem-detail' }, e.detail) : null,
+    e.rule ? h('div', { class: 'problem-rule' }, 'Rule: ', h('em', {}, e.rule)) : null,
+    e.code ? h('div', { class: 'problem-code' }, `code: ${e.code}`) : null);
+  return box;
+}
+
+function playerForm(onDone, label = 'Create player') {
+  const name = h('input', { name: 'name', placeholder: 'Your name', required: true, maxlength: 64, id: 'player-name-input' });
+  const err = h('div');
+  const f = h('form', { class: 'player-form' }, name, h('button', { type: 'submit', id: 'create-player' }, label), err);
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try {
+      const p = await API.createPlayer(name.value.trim());
+      API.store.setPlayer(p);
+      showWho();
+      onDone(p);
+    } catch (ex) { err.replaceChildren(problemBox(ex)); }
+  });
+  return f;
+}
+
+// ---------------------------------------------------------------- home page
+function optionField(key, spec) {
+  const id = `opt-${key}`;
+  let input;
+  if (Array.isArray(spec.values)) {
+    input = h('select', { name: key, id }, spec.values.map((v) => h('option', { value: v, selected: v === spec.default ? true : null }, v)));
+  } else if (spec.type === 'integer' || spec.type === 'number') {
+    input = h('input', { type: 'number', name: key, id, value: spec.default ?? '', min: spec.min ?? spec.minimum, max: spec.max ?? spec.maximum });
+  } else if (spec.type === 'boolean') {
+    input = h('input', { type: 'checkbox', name: key, id, checked: spec.default ? true : null });
+  } else {
+    input = h('input', { name: key, id, value: spec.default ?? '' });
+  }
+  input.dataset.optionType = spec.type || 'string';
+  return h('label', { class: 'opt', title: spec.description || '' }, `${key} `, input,
+    spec.description ? h('small', {}, spec.description) : null);
+}
+
+function newGameForm(title, features = { bots: true, timeControl: true }) {
+  const seats = h('select', { name: 'seats' });
+  for (let n = title.min_seats; n <= title.max_seats; n++) seats.append(h('option', { value: n }, String(n)));
+  const opts = Object.entries(title.options || {}).map(([k, spec]) => optionField(k, spec));
+  const bots = h('span', { class: 'bots' });
+  const drawBots = () => {
+    bots.replaceChildren();
+    for (let i = 0; i < Number(seats.value); i++) bots.append(h('label', {}, h('input', { type: 'checkbox', name: 'bot', value: i }), ` ${i}`));
+  };
+  seats.addEventListener('change', drawBots); drawBots();
+  const tc = h('select', { name: 'time_control' }, TIME_CONTROLS.map(([v, l]) => h('option', { value: v }, l)));
+  const onTimeout = h('select', { name: 'on_timeout' }, h('option', { value: 'move' }, 'a random move is played'),
+    h('option', { value: 'adjudicate' }, 'the late seat loses'));
+  const join = h('input', { type: 'checkbox', name: 'join', checked: true });
+  const err = h('div');
+  const f = h('form', { class: 'new-game', dataset: { title: title.id } },
+    h('label', {}, 'Seats ', seats), ...opts,
+    features.bots ? h('label', {}, 'Bot seats ', bots) : null,
+    features.timeControl ? h('label', {}, 'Time control ', tc, ' when late: ', onTimeout) : null,
+    h('label', {}, join, ' take a seat myself'),
+    h('button', { type: 'submit', class: 'primary' }, 'Create game'), err);
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    if (!API.store.player()) { err.replaceChildren(problemBox({ title: 'Create a player first' })); return; }
+    const options = {};
+    f.querySelectorAll('[data-option-type]').forEach((el) => {
+      if (el.type === 'checkbox') options[el.name] = el.checked;
+      else if (el.value !== '') options[el.name] = el.dataset.optionType === 'integer' || el.dataset.optionType === 'number' ? Number(el.value) : el.value;
+    });
+    const body = { title: title.id, seats: Number(seats.value), options };
+    const botSeats = [...f.querySelectorAll('input[name=bot]:checked')].map((b) => Number(b.value));
+    if (botSeats.length) body.bots = botSeats;
+    if (features.timeControl && tc.value) { body.time_control = JSON.parse(tc.value); body.on_timeout = onTimeout.value; }
+    try {
+      const g = await API.createGame(body);
+      API.store.rememberGame(g.id, g.title);
+      if (join.checked) {
+        const free = (g.seats || []).find((s) => !s.player && !botSeats.includes(s.seat));
+        await API.joinGame(g.id, free ? free.seat : undefined);
+      }
+      location.hash = `#/game/${g.id}`;
+    } catch (ex) {
+      if (ex.code === 'unknown-field' && (body.bots || body.time_control)) ex.detail = `${ex.detail} (this server does not support bots or time controls yet)`;
+      err.replaceChildren(problemBox(ex));
+    }
+  });
+  return f;
+}
+
+async function myGamesList(complete = false) {
+  const box = h('div', { class: 'my-games', id: 'my-games' }, h('p', { class: 'hint' }, 'Loading…'));
+  const filling = (async () => {
+    // The server's list when it has one (GET /v1/players/me/games), plus the
+    // games this browser remembers (created, joined or opened) that it lacks.
+    let games = null;
+    if (API.store.player()) { try { games = await API.myGamesFromServer(); } catch { games = null; } }
+    games = (games || []).map((g) => ({ ...g, your_seat: g.my_seat ?? g.your_seat ?? null }));
+    const known = new Set(games.map((g) => g.id));
+    const local = API.store.myGames().filter((g) => !known.has(g.id)).slice(0, 30);
+    games = games.concat((await Promise.all(local.map((g) => API.getGame(g.id).catch(() => null)))).filter(Boolean));
+    const me = API.store.player();
+    const mine = (g) => g.your_seat != null || (me && (g.seats || []).some((s) => s.player && s.player.id === me.id));
+    const awaiting = (g) => g.my_turn === true || (g.status === 'active' && g.your_seat != null && (g.to_act || []).includes(g.your_seat));
+    const rank = (g) => (awaiting(g) ? 0 : g.status === 'open' ? 1 : g.status === 'active' ? 2 : 3);
+    games.sort((a, b) => rank(a) - rank(b));
+    box.replaceChildren();
+    if (!games.length) { box.append(h('p', { class: 'hint' }, 'No games yet. Create one below, or open an invite link.')); return; }
+    const ul = h('ul', {});
+    for (const g of games) {
+      const players = g.seats ? g.seats.map((s) => (s.player ? s.player.name : '—')).join(', ') : g.your_seat != null ? `seat ${g.your_seat}` : '';
+      ul.append(h('li', { class: awaiting(g) ? 'awaiting' : '' },
+        h('a', { href: `#/game/${g.id}` }, `${g.title} `, h('code', {}, g.id.slice(0, 8))),
+        ' ', h('span', { class: `badge ${g.status}` }, g.status),
+        awaiting(g) ? h('span', { class: 'badge turn' }, 'your turn') : null,
+        !mine(g) ? h('span', { class: 'badge' }, 'watching') : null,
+        h('span', { class: 'players' }, ` ${players} · move ${g.seq}`)));
+    }
+    box.append(ul);
+  })();
+  if (complete) await filling.catch(() => {});
+  return box;
+}
+
+async function homePage() {
+  const player = API.store.player();
+  const section = h('section', { class: 'home' });
+  main.replaceChildren(section);
+  const playerBox = h('div', { class: 'card' }, h('h2', {}, 'Player'));
+  if (player) {
+    playerBox.append(h('p', {}, 'You are ', h('strong', {}, player.name), '. Your token is kept in this browser.'),
+      h('button', { onclick: () => { if (confirm('Forget this player? The token cannot be recovered.')) { API.store.setPlayer(null); showWho(); route(); } } }, 'Forget me'));
+  } else {
+    playerBox.append(h('p', {}, 'Create a player to play. Without one you can still watch games.'), playerForm(() => route()));
+  }
+  const openBox = h('form', { class: 'card open-game' }, h('h2', {}, 'Open a game'),
+    h('input', { name: 'gameid', placeholder: 'game id or invite link', id: 'open-game-id' }), h('button', { type: 'submit' }, 'Open'));
+  openBox.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const v = openBox.querySelector('#open-game-id').value.trim(); const m = v.match(/([0-9a-f]{20})/);
+    if (m) location.hash = `#/game/${m[1]}`;
+  });
+  const catalog = h('div', { class: 'card' }, h('h2', {}, 'New game'));
+  const mine = h('div', { class: 'card' }, h('h2', {}, 'My games'), await myGamesList());
+  section.append(playerBox, mine, catalog, openBox);
+  // Keep "my games" current (whose turn it is) while the page is open.
+  if (homeTimer) clearInterval(homeTimer);
+  homeTimer = setInterval(async () => {
+    if (!mine.isConnected) return;
+    const fresh = await myGamesList(true);
+    if (mine.isConnected) mine.lastChild.replaceWith(fresh);
+  }, 10000);
+  try {
+    const [titles, features] = await Promise.all([API.getTitles(), API.serverFeatures()]);
+    for (const t of titles) {
+      catalog.append(h('div', { class: 'title-entry', dataset: { title: t.id } },
+        h('h3', {}, t.name, h('small', {}, ` ${t.id} · ${t.min_seats === t.max_seats ? t.min_seats : `${t.min_seats}–${t.max_seats}`} seats · ${t.rules_version}`)),
+        newGameForm(t, features)));
+    }
+  } catch (e) { catalog.append(problemBox(e)); }
+}
+
+// ---------------------------------------------------------------- game page
+function gamePage(id) {
+  const state = { id, live: null, shown: null, at: null, polling: null, es: null, hmGroup: null, sig: '', closed: false };
+  const header = h('div', { class: 'game-head' });
+  const boardBox = h('div', { class: 'board', id: 'board' });
+  const side = h('aside', { class: 'side' });
+  const movesBox = h('div', { class: 'moves', id: 'moves' });
+  const errBox = h('div', { id: 'error-box' });
+  const eventsBox = h('ol', { class: 'events', id: 'events' });
+  const rawBox = h('details', { class: 'raw' }, h('summary', {}, 'View (JSON)'));
+  const replay = h('input', { type: 'range', min: 0, max: 0, value: 0, id: 'replay' });
+  const replayLabel = h('span', { id: 'replay-label' });
+  const liveBtn = h('button', { id: 'live', onclick: () => { state.at = null; show(); } }, 'Live');
+  const liveInfo = h('span', { class: 'hint', id: 'live-info' });
+  const freeMove = h('textarea', { rows: 3, id: 'free-move', placeholder: '{"type": "..."}' });
+  const freeForm = h('form', { class: 'free-move' }, freeMove, h('button', { type: 'submit', id: 'send-free-move' }, 'Send move'));
+  freeForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    let m; try { m = JSON.parse(freeMove.value); } catch (ex) { showError({ title: 'Not JSON', detail: ex.message }); return; }
+    submit(m);
+  });
+  const freeBox = h('details', { class: 'free' }, h('summary', {}, 'Write a move (JSON)'), freeForm);
+  const takebackBox = h('details', { class: 'takeback', id: 'takeback' }, h('summary', {}, 'Takeback'),
+    h('p', { class: 'hint' }, 'Your own last move is taken back at once when it revealed nothing; otherwise the other players are asked.'),
+    ...[['', 'Take back my last move'], ['accept', 'Accept a request'], ['decline', 'Decline a request']].map(([action, label]) =>
+      h('button', { dataset: { takeback: action || 'request' }, onclick: async () => {
+        if (!state.live) return;
+        clearError();
+        try { await API.takeback(id, state.live.seq, action); refresh(true); loadLog(); } catch (e) { showError(e); }
+      } }, label)));
+  side.append(h('h3', {}, 'Your move'), movesBox, errBox, takebackBox,
+    freeBox,
+    h('h3', {}, 'Events'), eventsBox);
+  const replayBar = h('div', { class: 'replay-bar' }, h('label', { for: 'replay' }, 'Replay '), replay, replayLabel, liveBtn, liveInfo);
+  main.replaceChildren(h('section', { class: 'game' }, header, replayBar, h('div', { class: 'game-body' }, boardBox, side), rawBox));
+
+  replay.addEventListener('input', () => { replayLabel.textContent = `move ${replay.value} of ${state.live ? state.live.seq : 0}`; });
+  replay.addEventListener('change', async () => {
+    const n = Number(replay.value);
+    if (state.live && n === state.live.seq && state.live.status !== 'finished') { state.at = null; show(); return; }
+    await loadAt(n);
+  });
+
+  async function loadAt(n) {
+    try {
+      state.at = n;
+      state.shown = await API.getGame(id, n);
+      render();
+    } catch (e) { showError(e); }
+  }
+
+  function showError(e) { errBox.replaceChildren(problemBox(e)); }
+  function clearError() { errBox.replaceChildren(); }
+
+  async function submit(move) {
+    const g = state.live;
+    if (!g) return;
+    clearError();
+    document.body.dataset.busy = '1';
+    try {
+      const r = await API.submitMove(id, g.seq, move);
+      clearError();
+      state.hmGroup = null;
+      addEvents(r.events || [], r.seq);
+      state.live = r.game;
+      state.sig = signature(r.game);
+      state.at = null;
+      show();
+    } catch (e) {
+      showError(e);
+      if (e.code === 'stale-seq' || e.code === 'not-your-turn') refresh(true);
+    } finally { delete document.body.dataset.busy; }
+  }
+
+  function addEvents(events, seq) {
+    for (const ev of events) eventsBox.prepend(h('li', {}, h('span', { class: 'seq' }, `#${seq}`), ' ', describeEvent(ev)));
+    while (eventsBox.children.length > 40) eventsBox.lastChild.remove();
+  }
+
+  function describeEvent(ev) {
+    const { type, ...rest } = ev;
+    const nm = (s) => (state.live && state.live.seats[s] && state.live.seats[s].player ? state.live.seats[s].player.name : `seat ${s}`);
+    if (state.live) {
+      try { const t = boardFor(state.live.title).describeEvent(ev, nm); if (t) return t; } catch { /* fall through */ }
+    }
+    const bits = Object.entries(rest).map(([k, v]) => (k === 'seat' ? nm(v) : `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`));
+    return `${type || 'event'}: ${bits.join(', ')}`;
+  }
+
+  async function loadLog() {
+    try {
+      const log = await API.getLog(id, Math.max(0, (state.live ? state.live.seq : 0) - 8));
+      eventsBox.replaceChildren();
+      for (const e of log.events || []) eventsBox.prepend(h('li', {}, h('span', { class: 'seq' }, `#${e.seq}`), ' ', describeEvent(e.event || {})));
+    } catch { /* the log is a nicety */ }
+  }
+
+  function signature(g) { return `${g.status}/${g.seq}/${g.moves}/${(g.seats || []).map((s) => (s.player ? s.player.id : '-')).join(',')}/${(g.to_act || []).join(',')}`; }
+
+  async function refresh(force = false) {
+    // One request at a time; a request asked for meanwhile runs right after.
+    if (state.inflight) { state.again = true; return; }
+    state.inflight = true;
+    try {
+      const g = await API.getGame(id);
+      if (state.closed) return;
+      // An answer that left the server before a move we made is older than
+      // what we show: never go back in time.
+      if (state.live && (g.moves < state.live.moves || (g.moves === state.live.moves && g.seq < state.live.seq))) return;
+      const sig = signature(g);
+      if (!force && sig === state.sig) return;
+      const first = !state.live;
+      state.live = g;
+      state.sig = sig;
+      if (state.at == null) { show(); } else { renderHeader(); }
+      if (first) loadLog(); else if (!force) loadLog();
+      if (g.your_seat != null || (API.store.player() && g.seats.some((s) => s.player && s.player.id === API.store.player().id))) API.store.rememberGame(g.id, g.title);
+    } catch (e) {
+      if (!state.live) { main.replaceChildren(h('section', {}, problemBox(e), h('p', {}, h('a', { href: '#/' }, 'Back')))); stop(); }
+    } finally {
+      state.inflight = false;
+      if (state.again && !state.closed) { state.again = false; refresh(); }
+    }
+  }
+
+  function show() { state.shown = state.live; render(); }
+
+  function seatName(g, i) { const s = g.seats[i]; return s && s.player ? s.player.name : null; }
+
+  function describeClock(tc) {
+    if (tc.move_hours) return `${tc.move_hours} h per move`;
+    if (tc.base_hours) return `${tc.base_hours} h + ${tc.increment_hours || 0} h a move (at most ${tc.cap_hours} h)`;
+    return 'time control';
+  }
+
+  function renderHeader() {
+    const g = state.live; if (!g) return;
+    const me = API.store.player();
+    const link = `${location.origin}${location.pathname}#/game/${g.id}`;
+    const seats = h('ul', { class: 'seats' }, g.seats.map((s) => h('li', { class: `${(g.to_act || []).includes(s.seat) ? 'to-act' : ''}${g.your_seat === s.seat ? ' mine' : ''}`, dataset: { seat: s.seat } },
+      h('span', { class: 'dot', style: `background:${['#d7263d', '#1b6fd1', '#2e9d4a', '#e08a00', '#7b4fbf'][s.seat % 5]}` }),
+      ` ${s.seat}: ${s.player ? s.player.name : 'free'}`, (g.to_act || []).includes(s.seat) ? h('span', { class: 'acting' }, ' to act') : '')));
+    const join = h('div', { class: 'join' });
+    if (g.status === 'open' && g.your_seat == null) {
+      if (!me) join.append(h('p', {}, 'Create a player to join this game:'), playerForm(() => { refresh(true); }, 'Create player'));
+      else {
+        for (const s of g.seats.filter((x) => !x.player)) {
+          join.append(h('button', { class: 'primary join-seat', dataset: { seat: s.seat }, onclick: async () => {
+            try { await API.joinGame(g.id, s.seat); API.store.rememberGame(g.id, g.title); clearError(); refresh(true); } catch (e) { showError(e); }
+          } }, `Join as seat ${s.seat}`));
+        }
+      }
+    }
+    const status = g.status === 'active' ? (g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? 'your turn' : `waiting for ${(g.to_act || []).map((i) => seatName(g, i) || `seat ${i}`).join(', ')}`)
+      : g.status === 'open' ? 'waiting for players' : 'finished';
+    header.replaceChildren(
+      h('h2', {}, h('span', { class: 'title-name' }, g.title), ' ', h('code', {}, g.id)),
+      h('div', { class: 'status-line' }, h('span', { class: `badge ${g.status}`, id: 'status' }, g.status), ' ',
+        h('span', { id: 'turn-info' }, status), ' · move ', h('span', { id: 'seq' }, String(g.seq)),
+        ' · ', g.your_seat != null ? `you are seat ${g.your_seat}` : h('span', { id: 'spectating' }, 'spectating'),
+        g.time_control ? ` · ${describeClock(g.time_control)}` : '',
+        g.deadline ? h('span', { id: 'deadline' }, ` · next deadline ${new Date(g.deadline).toLocaleString()}`) : ''),
+      seats,
+      h('div', { class: 'invite' }, 'Invite link: ', h('input', { readonly: true, value: link, id: 'invite-link', size: 48, onfocus: (e) => e.target.select() }),
+        h('button', { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, 'Copy')),
+      join);
+    document.body.dataset.gameStatus = g.status;
+    document.body.dataset.seq = g.seq;
+    document.body.dataset.yourTurn = g.status === 'active' && g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? '1' : '0';
+    replay.max = g.seq;
+    if (state.at == null) replay.value = g.seq;
+    replayLabel.textContent = state.at == null ? `live (move ${g.seq})` : `move ${state.at} of ${g.seq}`;
+    liveBtn.disabled = state.at == null;
+  }
+
+  function render() {
+    renderHeader();
+    const g = state.shown; if (!g) return;
+    const board = boardFor(g.title);
+    const names = g.seats.map((s) => (s.player ? s.player.name : null));
+    let el;
+    try { el = board.render(g, { names }); } catch (e) { console.error(e); el = generic.render(g); }
+    boardBox.replaceChildren(el);
+    boardBox.dataset.title = g.title;
+    boardBox.dataset.at = state.at == null ? 'live' : state.at;
+    rawBox.replaceChildren(h('summary', {}, 'View (JSON)'), generic.jsonTree(g.view ?? null, null));
+    movesBox.replaceChildren();
+    const legal = state.at == null ? g.legal : null;
+    if (legal && legal.length) {
+      const ctx = { onMove: submit, state, board: el, highlight: (f) => board.highlight(el, f) };
+      let p;
+      try { p = board.picker(g, legal, ctx); } catch (e) { console.error(e); p = generic.picker(g, legal, ctx); }
+      movesBox.append(p);
+    } else {
+      movesBox.append(h('p', { class: 'hint' }, state.at != null ? 'Replaying: drag the slider or press Live.'
+        : g.status === 'finished' ? 'The game is over.' : g.your_seat == null ? (g.status === 'open' ? 'Join to play.' : 'You are watching.') : g.status === 'open' ? 'Waiting for the other players to join.' : 'Waiting for the other players.'));
+    }
+    freeBox.hidden = !(state.live && state.live.your_seat != null && state.live.status === 'active');
+    takebackBox.hidden = !(state.live && state.live.status === 'active' && state.live.your_seat != null && state.at == null);
+    if (g.status === 'finished' && g.result) {
+      const r = g.result;
+      const winners = Array.isArray(r.winners) ? r.winners.map((w) => seatName(g, w) || `seat ${w}`).join(', ') || 'nobody' : null;
+      movesBox.append(h('div', { class: 'result', id: 'result' },
+        winners != null ? h('div', {}, h('strong', {}, 'Winners: '), winners, r.reason ? ` (${r.reason})` : '') : null,
+        h('code', {}, JSON.stringify(r))));
+    }
+  }
+
+  // Live updates: Server-Sent Events when the server has them, else polling.
+  function startPolling() {
+    // Every 2 s; localStorage 'cairn.pollMs' overrides it (the browser tests).
+    const ms = Math.max(100, Number(localStorage.getItem('cairn.pollMs')) || 2000);
+    liveInfo.textContent = `updates: polling every ${ms / 1000} s`;
+    if (!state.polling) state.polling = setInterval(() => refresh(), ms);
+  }
+  function startLive() {
+    if (typeof EventSource === 'undefined') { startPolling(); return; }
+    let opened = false;
+    const es = new EventSource(`/v1/games/${id}/events`);
+    state.es = es;
+    es.onopen = () => { opened = true; liveInfo.textContent = 'updates: live'; };
+    // The server sends `event: game` with {game, seq, status, to_act} (never
+    // more than a spectator may know); we then fetch our own view.
+    es.onmessage = () => refresh();
+    es.addEventListener('game', () => refresh());
+    es.addEventListener('resync', () => refresh(true));
+    // A slow safety net besides the stream.
+    if (!state.safety) state.safety = setInterval(() => refresh(), 15000);
+    es.onerror = () => {
+      if (!opened || es.readyState === EventSource.CLOSED) { es.close(); state.es = null; startPolling(); }
+    };
+  }
+  function stop() {
+    state.closed = true;
+    if (state.polling) clearInterval(state.polling);
+    if (state.safety) clearInterval(state.safety);
+    if (state.es) state.es.close();
+  }
+
+  refresh(true).then(startLive);
+  return stop;
+}
+
+// ---------------------------------------------------------------- routing
+let homeTimer = null;
+function route() {
+  if (page) { page(); page = null; }
+  if (homeTimer) { clearInterval(homeTimer); homeTimer = null; }
+  delete document.body.dataset.gameStatus;
+  showWho();
+  const m = location.hash.match(/^#\/game\/([0-9a-f]+)/);
+  if (m) page = gamePage(m[1]);
+  else homePage();
+}
+window.addEventListener('hashchange', route);
+route();

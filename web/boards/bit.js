@@ -1,0 +1,87 @@
+// boards/bit.js - Because It's There!: each seat's route of terrain cards
+// from Advance Base Camp to the summit, the teams on it with their climbers'
+// strength tracks, and the viewer's hand.
+import { s, svgRoot, seatColour } from '../svg.js';
+import * as generic from './generic.js';
+
+const TERRAIN = { glacier: '#cfe6f5', high: '#d9dde3', extreme: '#b7a9d6', summit: '#ffffff' };
+const CW = 120, CH = 74;
+
+function card(x, y, c, opts = {}) {
+  return s('g', { class: 'card', 'data-card': c.id },
+    s('rect', { x, y, width: CW, height: CH, rx: 7, fill: TERRAIN[c.terrain] || opts.fill || '#fff', stroke: '#4a5868', 'stroke-width': 1.5 }),
+    s('text', { x: x + 8, y: y + 18, class: 'lbl small' }, c.name),
+    c.terrain ? s('text', { x: x + 8, y: y + 36, class: 'lbl small' }, `${c.terrain}`) : null,
+    c.up != null ? s('text', { x: x + 8, y: y + 54, class: 'lbl small' }, `up ${c.up} · down ${c.down}`) : null,
+    s('title', {}, JSON.stringify(c)));
+}
+
+export function render(game, ctx = {}) {
+  const v = game.view || {};
+  const routes = v.routes || [];
+  const seats = v.seats || [];
+  const maxLen = Math.max(6, ...routes.map((r) => (r.terrain || []).length));
+  const COL = 420;
+  const W = 60 + routes.length * COL, H = 150 + (maxLen + 2) * (CH + 14) + 110;
+  const svg = svgRoot(Math.max(W, 760), H, "Because It's There! board");
+  svg.append(s('rect', { width: Math.max(W, 760), height: H, fill: '#eef3f8' }));
+  svg.append(s('text', { x: 20, y: 28, class: 'lbl head' },
+    `Scenario ${v.scenario ?? ''} · turn ${v.turn ?? ''} · ${v.phase ?? ''} · weather ${v.weather ?? ''}`));
+  svg.append(s('text', { x: 20, y: 48, class: 'lbl small' }, `event deck ${v.event_deck_count ?? '?'} · used events ${(v.used_events || []).length}`));
+  routes.forEach((route, ri) => {
+    const x0 = 30 + ri * COL;
+    const seat = seats.find((x) => x.seat === route.seat) || {};
+    const name = (ctx.names && ctx.names[route.seat]) || `seat ${route.seat}`;
+    svg.append(s('circle', { cx: x0 + 8, cy: 76, r: 8, fill: seatColour(route.seat) }));
+    svg.append(s('text', { x: x0 + 22, y: 81, class: 'lbl' }, `${name} — ${route.route}`));
+    const terrain = route.terrain || [];
+    // Summit at the top, then the route from the top card down, ABC at the bottom.
+    const slots = [{ id: v.summit ?? 19, name: 'Summit', terrain: 'summit' }, ...[...terrain].reverse(), { id: -1, name: 'Adv. Base Camp', terrain: null }];
+    const pos = new Map();
+    slots.forEach((c, i) => {
+      const y = 96 + i * (CH + 14);
+      svg.append(card(x0, y, c, { fill: c.id === -1 ? '#ffe9a8' : '#fff' }));
+      pos.set(c.id, y);
+      if (i < slots.length - 1) svg.append(s('line', { x1: x0 + CW / 2, y1: y + CH, x2: x0 + CW / 2, y2: y + CH + 14, stroke: '#4a5868', 'stroke-width': 2 }));
+    });
+    // Teams beside the card they stand on.
+    const teams = seat.teams || [];
+    const byCard = new Map();
+    for (const t of teams) { const k = pos.has(t.at) ? t.at : -1; byCard.set(k, [...(byCard.get(k) || []), t]); }
+    for (const [cid, ts] of byCard) {
+      ts.forEach((t, k) => {
+        const tx = x0 + CW + 14 + (k % 2) * 140, ty0 = Math.floor(k / 2) * 8, ty = pos.get(cid) + ty0;
+        const g = s('g', { class: 'team', 'data-team': t.team });
+        g.append(s('rect', { x: tx, y: ty, width: 134, height: CH, rx: 8, fill: '#fff', stroke: seatColour(route.seat), 'stroke-width': 2.5 }));
+        g.append(s('text', { x: tx + 8, y: ty + 16, class: 'lbl small' }, `team ${t.team}${t.fixed_ropes ? ' · ropes' : ''}${t.ladders ? ' · ladders' : ''}`));
+        (t.cards || []).slice(0, 3).forEach((c, j) => {
+          const yy = ty + 30 + j * 16;
+          g.append(s('text', { x: tx + 8, y: yy + 4, class: 'lbl small' }, `${c.name}`.slice(0, 11)));
+          if (c.max) {
+            for (let p = 0; p < c.max; p++) g.append(s('rect', { x: tx + 66 + p * 7.5, y: yy - 5, width: 6, height: 10, rx: 1.5, fill: p < c.strength ? seatColour(route.seat) : '#e2e2e2' }));
+          }
+        });
+        svg.append(g);
+      });
+    }
+    // Hand, deck and discard.
+    const hy = 96 + slots.length * (CH + 14) + 10;
+    svg.append(s('text', { x: x0, y: hy, class: 'lbl small' }, `hand ${seat.hand_count ?? '?'} · deck ${seat.deck_count ?? '?'} · discard ${(seat.discard || []).length}`));
+    if (seat.hand) {
+      svg.append(s('text', { x: x0, y: hy + 22, class: 'lbl' }, 'Your hand'));
+      seat.hand.forEach((c, i) => {
+        const hx = x0 + (i % 4) * 110, hy2 = hy + 32 + Math.floor(i / 4) * 46;
+        svg.append(s('g', { class: 'hand-card', 'data-card': c.id },
+          s('rect', { x: hx, y: hy2, width: 104, height: 40, rx: 5, fill: c.kind === 'climber' ? '#fff4d6' : '#fff', stroke: '#4a5868' }),
+          s('text', { x: hx + 6, y: hy2 + 16, class: 'lbl small' }, c.name),
+          s('text', { x: hx + 6, y: hy2 + 32, class: 'lbl small' }, c.kind === 'climber' ? `${c.skill} · ${c.strength}/${c.max}` : c.kind)));
+      });
+    }
+  });
+  return svg;
+}
+
+export function describe(m) {
+  const bits = Object.entries(m).filter(([k]) => k !== 'type').map(([k, v]) => `${k} ${v}`);
+  return `${m.type}${bits.length ? ` (${bits.join(', ')})` : ''}`;
+}

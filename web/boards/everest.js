@@ -1,0 +1,97 @@
+// boards/everest.js - Everest (piecepack): the 6x8 height map (notches off
+// the board), cliffs (height difference 2) drawn thick and steps thin, home
+// bases, the yetis, and each seat's coins (available, set aside), damage and
+// plan. Moves: the plan builder for `plan-options`, buttons for the rest.
+import { s, h, svgRoot, seatColour } from '../svg.js';
+import * as generic from './generic.js';
+
+const CELL = 78, OX = 40, OY = 40;
+const SHADES = ['#2b3340', '#a9c48a', '#c9b98c', '#b59b7a', '#d9dde3', '#ffffff'];
+const COIN = ['null', 'ace', '2', '3', '4', '5'];
+
+export function render(game, ctx = {}) {
+  const v = game.view || {};
+  const heights = v.heights || [];
+  const rows = heights.length, cols = rows ? heights[0].length : 0;
+  const seats = v.seats || [];
+  const W = OX * 2 + cols * CELL + 330, H = Math.max(OY * 2 + rows * CELL + 40, 120 + seats.length * 120);
+  const svg = svgRoot(W, H, 'Everest board');
+  svg.append(s('rect', { width: W, height: H, fill: '#eef3f8' }));
+  const g = s('g', { transform: `translate(${OX},${OY})` });
+  // Cells.
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const ht = heights[r][c];
+    g.append(s('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill: SHADES[ht] || '#fff',
+      stroke: '#8895a5', 'stroke-width': 0.6, class: 'cell', 'data-cell': `${r},${c}` },
+    s('title', {}, ht ? `[${r},${c}] height ${ht}` : `[${r},${c}] notch (off the board)`)));
+    if (ht) g.append(s('text', { x: c * CELL + 6, y: r * CELL + 15, class: 'lbl small' }, String(ht)));
+    if (ht === 5) g.append(s('text', { x: c * CELL + CELL / 2, y: r * CELL + CELL - 8, class: 'lbl small', 'text-anchor': 'middle' }, 'peak'));
+  }
+  // Edges: cliffs (difference 2) thick, steps (difference 1) thin.
+  const edge = (x1, y1, x2, y2, d) => g.append(s('line', { x1, y1, x2, y2, stroke: d >= 2 ? '#3a1f0f' : '#6d5a48',
+    'stroke-width': d >= 2 ? 7 : 2.2, 'stroke-linecap': 'round', class: d >= 2 ? 'cliff' : 'step' }));
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+    const a = heights[r][c];
+    if (!a) continue;
+    if (c + 1 < cols && heights[r][c + 1]) { const d = Math.abs(a - heights[r][c + 1]); if (d) edge((c + 1) * CELL, r * CELL, (c + 1) * CELL, (r + 1) * CELL, d); }
+    if (r + 1 < rows && heights[r + 1][c]) { const d = Math.abs(a - heights[r + 1][c]); if (d) edge(c * CELL, (r + 1) * CELL, (c + 1) * CELL, (r + 1) * CELL, d); }
+  }
+  g.append(s('rect', { x: 0, y: 0, width: cols * CELL, height: rows * CELL, fill: 'none', stroke: '#1d2b3a', 'stroke-width': 2 }));
+  // Compass.
+  g.append(s('text', { x: cols * CELL / 2, y: -12, class: 'lbl', 'text-anchor': 'middle' }, 'N'));
+  g.append(s('text', { x: cols * CELL / 2, y: rows * CELL + 22, class: 'lbl', 'text-anchor': 'middle' }, 'S'));
+  g.append(s('text', { x: -16, y: rows * CELL / 2, class: 'lbl', 'text-anchor': 'middle' }, 'W'));
+  g.append(s('text', { x: cols * CELL + 16, y: rows * CELL / 2, class: 'lbl', 'text-anchor': 'middle' }, 'E'));
+  // Home bases and yetis.
+  for (const st of seats) {
+    if (st.home) g.append(s('rect', { x: st.home[1] * CELL + 4, y: st.home[0] * CELL + 4, width: CELL - 8, height: CELL - 8,
+      fill: 'none', stroke: seatColour(st.seat), 'stroke-width': 3, 'stroke-dasharray': '6 4', rx: 6 }));
+  }
+  const here = new Map();
+  for (const st of seats) if (st.at) { const k = st.at.join(','); here.set(k, (here.get(k) || 0) + 1); }
+  const placed = new Map();
+  for (const st of seats) {
+    if (!st.at) continue;
+    const k = st.at.join(','); const n = here.get(k); const i = placed.get(k) || 0; placed.set(k, i + 1);
+    const x = st.at[1] * CELL + CELL / 2 + (i - (n - 1) / 2) * 22, y = st.at[0] * CELL + CELL / 2 + 4;
+    g.append(s('g', { class: 'yeti', 'data-seat': st.seat, transform: `translate(${x},${y})` },
+      s('ellipse', { cx: 0, cy: 5, rx: 14, ry: 16, fill: seatColour(st.seat), stroke: '#fff', 'stroke-width': 2 }),
+      s('circle', { cx: 0, cy: -12, r: 9, fill: seatColour(st.seat), stroke: '#fff', 'stroke-width': 2 }),
+      s('circle', { cx: -3, cy: -13, r: 1.6, fill: '#fff' }), s('circle', { cx: 3, cy: -13, r: 1.6, fill: '#fff' }),
+      st.damage ? s('text', { x: 0, y: 10, class: 'lbl light', 'text-anchor': 'middle' }, `✕${st.damage}`) : null,
+      s('title', {}, `yeti of seat ${st.seat} at [${st.at}]`)));
+  }
+  svg.append(g);
+  // Side: round, phase and coins.
+  const px = OX * 2 + cols * CELL + 10;
+  const side = s('g', { transform: `translate(${px},${OY})` });
+  side.append(s('text', { x: 0, y: 0, class: 'lbl head' }, `Round ${v.round ?? '?'} · ${v.phase || ''}${v.phase === 'plan' ? '' : ` · step ${v.step ?? ''}`}`));
+  side.append(s('text', { x: 0, y: 20, class: 'lbl small' }, v.peak_holder != null ? `Peak held by seat ${v.peak_holder}` : 'Nobody holds the peak'));
+  seats.forEach((st, i) => {
+    const y = 44 + i * 110;
+    const name = (ctx.names && ctx.names[st.seat]) || `seat ${st.seat}`;
+    side.append(s('circle', { cx: 8, cy: y + 4, r: 8, fill: seatColour(st.seat) }));
+    side.append(s('text', { x: 22, y: y + 9, class: 'lbl' }, `${name}${st.left_board ? ' (off the board)' : ''}`));
+    side.append(s('text', { x: 22, y: y + 26, class: 'lbl small' }, `damage ${st.damage}${st.planned ? ' · planned' : ''}${st.heal_owed ? ' · heal owed' : ''}`));
+    for (let c = 0; c <= 5; c++) {
+      const has = (st.coins || []).includes(c), aside = (st.aside || []).includes(c);
+      const cx = 22 + c * 44, cy = y + 56;
+      side.append(s('g', { class: `coin${has ? '' : ' gone'}`, opacity: has ? 1 : 0.35 },
+        s('circle', { cx, cy, r: 18, fill: has ? '#ffd66b' : '#ccc', stroke: aside ? '#b3261e' : '#8a6d00', 'stroke-width': 2, 'stroke-dasharray': aside ? '4 3' : null }),
+        s('text', { x: cx, y: cy + 4, class: 'lbl small', 'text-anchor': 'middle' }, COIN[c]),
+        s('title', {}, `coin ${COIN[c]}${aside ? ' (set aside)' : has ? '' : ' (spent)'}`)));
+    }
+    if (st.plan && st.plan.length) {
+      side.append(s('text', { x: 22, y: y + 92, class: 'lbl small' },
+        `plan: ${st.plan.map((p) => `${COIN[p.coin] ?? p.coin} ${p.face === 'suit' ? 'snowball' : p.coin === 0 ? 'roar' : 'move'} ${p.dir}`).join(', ')}`));
+    }
+  });
+  svg.append(side);
+  return svg;
+}
+
+export function describe(m) {
+  if (m.type === 'order') return `order: ${m.order.map((x) => (typeof x === 'number' ? `seat ${x}` : x)).join(' → ')}`;
+  if (m.type === 'heal') return m.heal ? 'heal (back to base)' : `stay${m.set_aside && m.set_aside.length ? `, set aside ${m.set_aside.map((c) => COIN[c]).join(', ')}` : ''}`;
+  return generic.describe(m);
+}
