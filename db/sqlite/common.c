@@ -141,3 +141,34 @@ enum cairn_status db_sqlite_column_dup(sqlite3_stmt *stmt, int col, char **out, 
   memcpy(*out, text, len + 1);
   return CAIRN_OK;
 }
+
+enum cairn_status db_sqlite_game_status(sqlite3 *db, const char *game_id, char *status, size_t size,
+                                        int *seats, uint32_t *moves, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "SELECT status, seats, moves FROM games WHERE id = ?1", &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_DONE) {
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+    goto cleanup;
+  }
+  if (rc != SQLITE_ROW) {
+    st = db_sqlite_fail(db, rc, "reading a game", err);
+    goto cleanup;
+  }
+  st = db_sqlite_column_copy(stmt, 0, status, size, "reading a game", err);
+  if (seats)
+    *seats = sqlite3_column_int(stmt, 1);
+  if (moves)
+    *moves = (uint32_t)sqlite3_column_int64(stmt, 2); /* the schema keeps it within uint32_t */
+
+cleanup:
+  sqlite3_finalize(stmt);
+  return st;
+}

@@ -98,6 +98,11 @@ enum cairn_status db_sqlite_schema_version(sqlite3 *db, int *out, struct cairn_e
 /* ---- the db_ops slots, one file per concern ---- */
 
 /* players.c */
+/* A game's status, seat count and move count (either pointer may be NULL).
+ * CAIRN_ENOTFOUND if no such game. Call with the lock held. */
+enum cairn_status db_sqlite_game_status(sqlite3 *db, const char *game_id, char *status, size_t size,
+                                        int *seats, uint32_t *moves, struct cairn_error *err);
+
 /* Statements shared by several slots; each runs inside the caller's write
  * transaction with the lock held. */
 enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,

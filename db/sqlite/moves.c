@@ -21,35 +21,6 @@
  * whole games in one visit. */
 #define LOAD_BATCH 128
 
-/* Read the game's status and move count. CAIRN_ENOTFOUND if no such game. */
-static enum cairn_status read_game(sqlite3 *db, const char *game_id, char *status, size_t size,
-                                   uint32_t *moves, struct cairn_error *err)
-{
-  sqlite3_stmt *stmt = NULL;
-  enum cairn_status st;
-  int rc;
-
-  st = db_sqlite_prepare(db, "SELECT status, moves FROM games WHERE id = ?1", &stmt, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  rc = sqlite3_step(stmt);
-  if (rc == SQLITE_DONE) {
-    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
-    goto cleanup;
-  }
-  if (rc != SQLITE_ROW) {
-    st = db_sqlite_fail(db, rc, "appending a move", err);
-    goto cleanup;
-  }
-  st = db_sqlite_column_copy(stmt, 0, status, size, "appending a move", err);
-  *moves = (uint32_t)sqlite3_column_int64(stmt, 1); /* the schema keeps it within uint32_t */
-
-cleanup:
-  sqlite3_finalize(stmt);
-  return st;
-}
-
 /* The hash of row ord-1 (zeros for ord 0), read inside the append's
  * transaction so the chain cannot fork. A row from before the chain
  * existed counts as zeros: the chain restarts there. */
@@ -163,7 +134,7 @@ enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const st
   st = db_sqlite_begin(c->db, true, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = read_game(c->db, game_id, status, sizeof(status), &moves, err);
+  st = db_sqlite_game_status(c->db, game_id, status, sizeof(status), NULL, &moves, err);
   if (st != CAIRN_OK)
     goto cleanup;
   /* Status before ord, in the order api/ checks them: a move that lost the

@@ -51,35 +51,6 @@ cleanup:
   return st;
 }
 
-/* Read the game's status and seat count. CAIRN_ENOTFOUND if no such game. */
-static enum cairn_status read_game(sqlite3 *db, const char *game_id, char *status, size_t size,
-                                   int *seats, struct cairn_error *err)
-{
-  sqlite3_stmt *stmt = NULL;
-  enum cairn_status st;
-  int rc;
-
-  st = db_sqlite_prepare(db, "SELECT status, seats FROM games WHERE id = ?1", &stmt, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  rc = sqlite3_step(stmt);
-  if (rc == SQLITE_DONE) {
-    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
-    goto cleanup;
-  }
-  if (rc != SQLITE_ROW) {
-    st = db_sqlite_fail(db, rc, "taking a seat", err);
-    goto cleanup;
-  }
-  st = db_sqlite_column_copy(stmt, 0, status, size, "taking a seat", err);
-  *seats = sqlite3_column_int(stmt, 1);
-
-cleanup:
-  sqlite3_finalize(stmt);
-  return st;
-}
-
 enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int seat,
                                         const char *player_id, struct cairn_error *err)
 {
@@ -143,7 +114,7 @@ enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, int seat,
   st = db_sqlite_begin(c->db, true, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = read_game(c->db, game_id, status, sizeof(status), &seats, err);
+  st = db_sqlite_game_status(c->db, game_id, status, sizeof(status), &seats, NULL, err);
   if (st != CAIRN_OK)
     goto cleanup;
   if (strcmp(status, DB_STATUS_OPEN) != 0) {
