@@ -66,24 +66,35 @@ static long playout(const struct engine_module *m, int seats, const uint8_t seed
   return moves;
 }
 
+/* Replay `log`; returns the whole time, and the mean cost of one apply over
+ * the first and the last EDGE moves in *early / *late (seconds): a move
+ * late in a long game must cost what an early one does (no replay per move). */
+#define EDGE 20
 static double replay_seconds(const struct engine_module *m, int seats, const uint8_t seed[32],
-                             const json_t *log)
+                             const json_t *log, double *early, double *late)
 {
   struct engine_setup setup = {.seats = seats};
   struct engine_game *g = NULL;
   double t0 = now_s();
-  size_t i;
+  size_t i, n = json_array_size(log);
   json_t *entry;
 
+  *early = *late = 0;
   engine_new(m, &setup, seed, &g, NULL);
   json_array_foreach(log, i, entry)
   {
     struct engine_game *next = NULL;
     json_t *events = NULL;
+    double t = now_s();
 
     if (engine_apply(g, (int)json_integer_value(json_array_get(entry, 0)), json_array_get(entry, 1),
                      &next, &events, NULL) != CAIRN_OK)
       break;
+    t = now_s() - t;
+    if (i < EDGE)
+      *early += t / EDGE;
+    if (n >= 2 * EDGE && i >= n - EDGE)
+      *late += t / EDGE;
     json_decref(events);
     engine_free(g);
     g = next;
@@ -121,8 +132,14 @@ int main(void)
     elapsed = now_s() - t0;
     printf("%-20s %d seats: %d random games, %ld moves, %.0f moves/s (sample + apply)\n", (*m)->id,
            seats, GAMES_PER_TITLE, total, (double)total / elapsed);
-    printf("%-20s longest game %ld moves replays in %.3f ms\n", (*m)->id, longest,
-           1e3 * replay_seconds(*m, seats, longest_seed, longest_log));
+    {
+      double early, late,
+          whole = replay_seconds(*m, seats, longest_seed, longest_log, &early, &late);
+
+      printf("%-20s longest game %ld moves replays in %.3f ms; one apply: %.1f us for moves "
+             "1-%d, %.1f us for the last %d\n",
+             (*m)->id, longest, 1e3 * whole, 1e6 * early, EDGE, 1e6 * late, EDGE);
+    }
     json_decref(longest_log);
   }
   return 0;
