@@ -20,7 +20,8 @@
 
 #include "harness.h"
 
-#define MOVES_PER_ROUND 2000 /* POSTs measured per concurrency level */
+#define MOVES_PER_ROUND 2000  /* POSTs measured per concurrency level */
+#define OPEN_LOOP_RATE  200.0 /* moves per second offered in the open-loop run */
 
 static double now_ms(void)
 {
@@ -154,24 +155,38 @@ static int by_value(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-static void run_level(struct harness_server *s, struct harness_player p[2], int concurrent)
+/* Play `concurrent` games at once. With rate 0 every game moves again as
+ * soon as its last move is answered (closed loop: the server's capacity).
+ * With a rate, moves start at that many per second in all, each in a game
+ * not already waiting (open loop: latency at a given load). */
+static void run_level(struct harness_server *s, struct harness_player p[2], int concurrent,
+                      double rate)
 {
   struct load l = {.s = s, .p = {p[0], p[1]}};
   CURLM *multi = curl_multi_init();
-  double t0, elapsed;
-  int i, running = 0, active = 1;
+  int *idle = calloc((size_t)concurrent, sizeof(int));
+  double t0, elapsed, next_slot;
+  int i, running = 0, active = 1, n_idle = 0;
 
   curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
   l.lat = calloc(MOVES_PER_ROUND, sizeof(double));
   new_games(&l, concurrent);
-  t0 = now_ms();
+  t0 = next_slot = now_ms();
   (void)running;
-  for (i = 0; i < l.n; i++)
-    issue(&l, multi, &l.games[i]);
+  for (i = 0; i < l.n; i++) {
+    if (rate > 0)
+      idle[n_idle++] = i;
+    else
+      issue(&l, multi, &l.games[i]);
+  }
   while (active && l.done < MOVES_PER_ROUND) {
     CURLMsg *msg;
     int left;
 
+    while (rate > 0 && n_idle && now_ms() >= next_slot) {
+      issue(&l, multi, &l.games[idle[--n_idle]]);
+      next_slot += 1000.0 / rate;
+    }
     curl_multi_perform(multi, &running);
     while ((msg = curl_multi_info_read(multi, &left))) {
       struct game *g;
@@ -181,20 +196,24 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
       curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
       curl_multi_remove_handle(multi, msg->easy_handle);
       advance(&l, g, status);
-      if (!g->over && l.done < MOVES_PER_ROUND)
+      if (g->over || l.done >= MOVES_PER_ROUND)
+        continue;
+      if (rate > 0 && g->phase == 0)
+        idle[n_idle++] = (int)(g - l.games); /* its move is done: wait for the next slot */
+      else
         issue(&l, multi, g);
     }
     for (active = 0, i = 0; i < l.n; i++)
       active += !l.games[i].over;
     if (active)
-      curl_multi_poll(multi, NULL, 0, 10, NULL);
+      curl_multi_poll(multi, NULL, 0, rate > 0 ? 1 : 10, NULL);
   }
   elapsed = now_ms() - t0;
   qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
-  printf("load: %4d concurrent games: %ld accepted moves in %.0f ms = %.0f moves/s; "
-         "move p50 %.2f ms, p99 %.2f ms (%ld refused)\n",
-         concurrent, l.done, elapsed, 1e3 * (double)l.done / elapsed,
-         l.done ? l.lat[l.done / 2] : 0.0,
+  printf("load: %4d concurrent games, %s %.0f moves/s offered: %ld accepted moves in %.0f ms "
+         "= %.0f moves/s; move p50 %.2f ms, p99 %.2f ms (%ld refused)\n",
+         concurrent, rate > 0 ? "open loop," : "closed loop, as fast as answered;", rate, l.done,
+         elapsed, 1e3 * (double)l.done / elapsed, l.done ? l.lat[l.done / 2] : 0.0,
          l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0, l.refused);
   for (i = 0; i < l.n; i++) {
     curl_multi_remove_handle(multi, l.games[i].easy);
@@ -206,6 +225,7 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
   }
   free(l.games);
   free(l.lat);
+  free(idle);
   curl_multi_cleanup(multi);
 }
 
@@ -269,7 +289,8 @@ int main(void)
   harness_new_player(&s, "north", &p[0]);
   harness_new_player(&s, "south", &p[1]);
   for (i = 0; i < sizeof levels / sizeof *levels; i++)
-    run_level(&s, p, levels[i]);
+    run_level(&s, p, levels[i], 0);
+  run_level(&s, p, 1000, OPEN_LOOP_RATE);
 
   store_many_games(&s, p[0].id, 100000);
   for (i = 0; i < 1000; i++) { /* touch a spread of them */
