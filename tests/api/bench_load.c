@@ -210,10 +210,13 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
   }
   elapsed = now_ms() - t0;
   qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
-  printf("load: %4d concurrent games, %s %.0f moves/s offered: %ld accepted moves in %.0f ms "
-         "= %.0f moves/s; move p50 %.2f ms, p99 %.2f ms (%ld refused)\n",
-         concurrent, rate > 0 ? "open loop," : "closed loop, as fast as answered;", rate, l.done,
-         elapsed, 1e3 * (double)l.done / elapsed, l.done ? l.lat[l.done / 2] : 0.0,
+  if (rate > 0)
+    printf("load: %4d concurrent games, open loop at %.0f moves/s offered:", concurrent, rate);
+  else
+    printf("load: %4d concurrent games, closed loop (each moves again when answered):", concurrent);
+  printf(" %ld accepted moves in %.0f ms = %.0f moves/s; move p50 %.2f ms, p99 %.2f ms"
+         " (%ld refused)\n",
+         l.done, elapsed, 1e3 * (double)l.done / elapsed, l.done ? l.lat[l.done / 2] : 0.0,
          l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0, l.refused);
   for (i = 0; i < l.n; i++) {
     curl_multi_remove_handle(multi, l.games[i].easy);
