@@ -909,3 +909,28 @@ uint64_t harness_rng_below(struct harness_rng *r, uint64_t n)
 {
   return harness_rng_next(r) % n;
 }
+
+void harness_expect_title(struct harness_server *s, const char *id, const char *name, int min_seats,
+                          int max_seats, const char *rules_version)
+{
+  struct harness_response r;
+  json_t *t;
+  size_t i;
+  bool found = false;
+
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/titles");
+  HARNESS_EXPECT_JSON(&r, 200);
+  json_array_foreach(r.json, i, t)
+  {
+    if (strcmp(harness_str(t, "id"), id) != 0)
+      continue;
+    found = true;
+    assert_string_equal(harness_str(t, "name"), name);
+    assert_int_equal(harness_int(t, "min_seats"), min_seats);
+    assert_int_equal(harness_int(t, "max_seats"), max_seats);
+    assert_string_equal(harness_str(t, "rules_version"), rules_version);
+  }
+  if (!found)
+    harness_fail_response(&r, __FILE__, __LINE__, "%s is not in the catalog", id);
+  harness_response_free(&r);
+}

@@ -191,6 +191,11 @@ json_t *harness_new_game(struct harness_server *s, const char *token, const char
  * and returns the seat. */
 int harness_join(struct harness_server *s, const char *token, const char *game_id, int seat);
 
+/* Assert that GET /v1/titles lists `id` with this name, seat range and
+ * rules version. */
+void harness_expect_title(struct harness_server *s, const char *id, const char *name, int min_seats,
+                          int max_seats, const char *rules_version);
+
 /* Create `seats` players and a game of `title`, seat them all, and play to
  * the end choosing from `legal` with a xorshift seeded by `seed`. Fills
  * players[0..seats) and game_id. Fails the test if the game never ends. */

@@ -124,27 +124,7 @@ static void check_plan_hidden(struct harness_server *s, int seat)
 /* The title is in the catalog with 2 to 4 seats. */
 static void test_everest_is_listed_with_two_to_four_seats(void **state)
 {
-  struct harness_server *s = *state;
-  struct harness_response r;
-  json_t *t;
-  size_t i;
-  bool found = false;
-
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/titles");
-  HARNESS_EXPECT_JSON(&r, 200);
-  json_array_foreach(r.json, i, t)
-  {
-    if (strcmp(harness_str(t, "id"), TITLE) != 0)
-      continue;
-    found = true;
-    assert_string_equal(harness_str(t, "name"), "Everest (piecepack)");
-    assert_int_equal(harness_int(t, "min_seats"), 2);
-    assert_int_equal(harness_int(t, "max_seats"), 4);
-    assert_string_equal(harness_str(t, "rules_version"), "everest-1");
-  }
-  if (!found)
-    harness_fail_response(&r, __FILE__, __LINE__, "%s is not in the catalog", TITLE);
-  harness_response_free(&r);
+  harness_expect_title(*state, TITLE, "Everest (piecepack)", 2, 4, "everest-1");
 }
 
 /* Four players join; every seat owes a plan at once, and legal is the

@@ -109,27 +109,7 @@ static void check_commitment(const char *seed_hex, const char *game_id, const ch
 /* The title is in the catalog with exactly three seats. */
 static void test_journey_is_listed_with_three_seats(void **state)
 {
-  struct harness_server *s = *state;
-  struct harness_response r;
-  json_t *t;
-  size_t i;
-  bool found = false;
-
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/titles");
-  HARNESS_EXPECT_JSON(&r, 200);
-  json_array_foreach(r.json, i, t)
-  {
-    if (strcmp(harness_str(t, "id"), TITLE) != 0)
-      continue;
-    found = true;
-    assert_string_equal(harness_str(t, "name"), "Journey to the Top of the World");
-    assert_int_equal(harness_int(t, "min_seats"), 3);
-    assert_int_equal(harness_int(t, "max_seats"), 3);
-    assert_string_equal(harness_str(t, "rules_version"), "journey-1");
-  }
-  if (!found)
-    harness_fail_response(&r, __FILE__, __LINE__, "%s is not in the catalog", TITLE);
-  harness_response_free(&r);
+  harness_expect_title(*state, TITLE, "Journey to the Top of the World", 3, 3, "journey-1");
 }
 
 /* Three players join; the game becomes active with both climbers owing
