@@ -17,8 +17,9 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define API_BODY_CAP   (64 * 1024)       /* bytes; larger bodies get 413 */
-#define API_IMPORT_CAP (8 * 1024 * 1024) /* bytes; a whole game's export */
+#define API_GAME_STRIPES 64                /* divides the live cache's slot count */
+#define API_BODY_CAP     (64 * 1024)       /* bytes; larger bodies get 413 */
+#define API_IMPORT_CAP   (8 * 1024 * 1024) /* bytes; a whole game's export */
 
 struct api_live;        /* live.c: cache of engine states, derived and disposable */
 struct api_checkpoints; /* replay.c: states every API_CHECKPOINT_EVERY rows, derived */
@@ -40,9 +41,12 @@ struct api_server {
   struct api_notify *notify;           /* owned: long-poll and SSE notifications, may be NULL */
   const char *web_dir;                 /* Static: the web client's folder, NULL for none */
   int64_t (*now_ms)(void);             /* the clock; one injectable source of time */
-  pthread_mutex_t game_lock;           /* serialises move processing and cache use */
-  pthread_t sweeper;                   /* sweeper.c: acts on expired deadlines */
-  _Atomic bool stopping;               /* tells background threads to finish */
+  /* Per-game serialisation, striped: a game's moves, its cache slot and its
+   * clocks are touched only under its stripe (api_game_lock), so different
+   * games proceed in parallel. live.c's slots line up with the stripes. */
+  pthread_mutex_t game_locks[API_GAME_STRIPES];
+  pthread_t sweeper;     /* sweeper.c: acts on expired deadlines */
+  _Atomic bool stopping; /* tells background threads to finish */
 };
 
 /* One request, as handlers see it. Everything is borrowed until the
@@ -172,6 +176,11 @@ bool api_platform_move(const json_t *move);
 enum cairn_status api_platform_apply(const json_t *move, const struct db_move *row,
                                      struct engine_game **state, json_t **events,
                                      api_prefix_fn prefix, void *ctx, struct cairn_error *err);
+
+/* The stripe of `game_id`: FNV-1a of the id, the hash live.c uses too. */
+uint32_t api_game_hash(const char *game_id);
+void api_game_lock(struct api_server *server, const char *game_id);
+void api_game_unlock(struct api_server *server, const char *game_id);
 
 /* ---- live.c: cache of current states, all calls under server->game_lock ---- */
 

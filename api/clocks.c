@@ -246,12 +246,12 @@ static enum cairn_status recompute_game(void *arg, const char *game_id, int seat
   struct db_game row = {0};
   const struct engine_game *state = NULL;
 
-  pthread_mutex_lock(&r->server->game_lock);
+  api_game_lock(r->server, game_id);
   if (r->server->db.game_load(r->server->db.ctx, game_id, &row, err) == CAIRN_OK &&
       api_has_time_control(&row) && strcmp(row.status, DB_STATUS_ACTIVE) == 0 &&
       api_live_get(r->server, &row, &state, err) == CAIRN_OK)
     api_clocks_update(r->server, &row, state);
-  pthread_mutex_unlock(&r->server->game_lock);
+  api_game_unlock(r->server, game_id);
   db_game_clear(&row);
   return CAIRN_OK;
 }

@@ -334,9 +334,9 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
     goto cleanup;
   resp->status = 201;
   resp->body = api_game_json(req, &row, state, false);
-  pthread_mutex_lock(&req->server->game_lock);
+  api_game_lock(req->server, row.id);
   api_live_put(req->server->live, row.id, 0, state);
-  pthread_mutex_unlock(&req->server->game_lock);
+  api_game_unlock(req->server, row.id);
   state = NULL;
 cleanup:
   engine_free(state);
@@ -373,11 +373,11 @@ enum cairn_status api_games_get(struct api_request *req, struct api_response *re
     if (st == CAIRN_OK)
       resp->body = api_game_json(req, &row, past, true);
   } else {
-    pthread_mutex_lock(&req->server->game_lock);
+    api_game_lock(req->server, row.id);
     st = api_live_get(req->server, &row, &state, err);
     if (st == CAIRN_OK)
       resp->body = api_game_json(req, &row, state, false);
-    pthread_mutex_unlock(&req->server->game_lock);
+    api_game_unlock(req->server, row.id);
   }
   resp->status = 200;
 cleanup:
@@ -437,7 +437,7 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   if (st != CAIRN_OK)
     goto cleanup;
   /* The game may just have started with a bot to move first. */
-  pthread_mutex_lock(&req->server->game_lock);
+  api_game_lock(req->server, row.id);
   db_game_clear(&row);
   if (api_load_game(req, &row, err) == CAIRN_OK) {
     const struct engine_game *state =
@@ -455,7 +455,7 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
     }
     api_bots_play(req->server, &row);
   }
-  pthread_mutex_unlock(&req->server->game_lock);
+  api_game_unlock(req->server, row.id);
   resp->status = 200;
   resp->body = json_pack("{s:i}", "seat", seat);
 cleanup:

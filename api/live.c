@@ -6,10 +6,14 @@
  * move count equals the stored game's, and any miss rebuilds from the log
  * through api_replay(). Direct-mapped by a hash of the game id: a
  * collision simply evicts, which keeps memory bounded with no bookkeeping.
- * Every call happens under server->game_lock.
+ * Every call happens under the game's stripe lock (api_game_lock). A slot
+ * is chosen by the same hash as the stripe and the slot count is a multiple
+ * of API_GAME_STRIPES, so every game sharing a slot shares its stripe: no
+ * two threads ever touch one slot at once.
  */
 #include "api.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +31,10 @@ struct api_live {
 
 struct api_live *api_live_new(size_t slots)
 {
-  struct api_live *live = calloc(1, sizeof(*live));
+  struct api_live *live;
+
+  assert(slots % API_GAME_STRIPES == 0); /* slots line up with the stripes */
+  live = calloc(1, sizeof(*live));
 
   if (!live)
     return NULL;
@@ -52,14 +59,28 @@ void api_live_free(struct api_live *live)
   free(live);
 }
 
-/* FNV-1a: ids are random already, any spread-out hash will do. */
+uint32_t api_game_hash(const char *game_id)
+{
+  uint32_t h = 2166136261u; /* FNV-1a: ids are random already, any spread will do */
+
+  for (; *game_id; game_id++)
+    h = (h ^ (uint8_t)*game_id) * 16777619u;
+  return h;
+}
+
+void api_game_lock(struct api_server *server, const char *game_id)
+{
+  pthread_mutex_lock(&server->game_locks[api_game_hash(game_id) % API_GAME_STRIPES]);
+}
+
+void api_game_unlock(struct api_server *server, const char *game_id)
+{
+  pthread_mutex_unlock(&server->game_locks[api_game_hash(game_id) % API_GAME_STRIPES]);
+}
+
 static struct live_entry *slot_of(struct api_live *live, const char *id)
 {
-  uint32_t h = 2166136261u;
-
-  for (; *id; id++)
-    h = (h ^ (uint8_t)*id) * 16777619u;
-  return &live->entries[h % live->slots];
+  return &live->entries[api_game_hash(id) % live->slots];
 }
 
 void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,

@@ -260,7 +260,8 @@ int main(int argc, char **argv)
   server.max_open_games = (int)cfg.max_open_games;
   server.deliver = api_deliver_new(&server.db, server.now_ms, cfg.allow_private_webhooks,
                                    cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
-  pthread_mutex_init(&server.game_lock, NULL);
+  for (int i = 0; i < API_GAME_STRIPES; i++)
+    pthread_mutex_init(&server.game_locks[i], NULL);
   if (!server.live)
     goto cleanup;
   if (!api_sweeper_start(&server))

@@ -207,9 +207,9 @@ enum cairn_status api_moves_submit(struct api_request *req, struct api_response 
   st = api_body_object(req, move_fields, false, &doc, err);
   if (st != CAIRN_OK)
     return st;
-  pthread_mutex_lock(&req->server->game_lock);
+  api_game_lock(req->server, req->id);
   st = submit_locked(req, doc, resp, err);
-  pthread_mutex_unlock(&req->server->game_lock);
+  api_game_unlock(req->server, req->id);
   json_decref(doc);
   return st;
 }

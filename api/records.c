@@ -211,13 +211,13 @@ enum cairn_status api_games_import(struct api_request *req, struct api_response 
   st = api_load_game(req, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  pthread_mutex_lock(&req->server->game_lock);
+  api_game_lock(req->server, r.row.id);
   st = api_live_get(req->server, &row, &state, err);
   if (st == CAIRN_OK) {
     resp->status = 201;
     resp->body = api_game_json(req, &row, state, false);
   }
-  pthread_mutex_unlock(&req->server->game_lock);
+  api_game_unlock(req->server, r.row.id);
 cleanup:
   json_decref(doc);
   api_record_clear(&r);

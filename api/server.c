@@ -251,7 +251,7 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
                               MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
                           0, NULL, NULL, on_request, server, MHD_OPTION_SOCK_ADDR, addr,
                           MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
-                          MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)4,
+                          MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)8,
                           MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
                           MHD_OPTION_CONNECTION_LIMIT, (unsigned int)API_CONNECTION_LIMIT,
                           MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024), MHD_OPTION_END);

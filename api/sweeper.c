@@ -134,7 +134,7 @@ static enum cairn_status sweep_game(void *arg, const char *game_id, struct cairn
   int seats[ENGINE_MAX_SEATS], n = 0;
   enum cairn_status st;
 
-  pthread_mutex_lock(&server->game_lock);
+  api_game_lock(server, game_id);
   st = server->db.game_load(
       server->db.ctx, game_id, &row,
       err); /* Re-checked under the lock: a move may have landed since the query. */
@@ -146,7 +146,7 @@ static enum cairn_status sweep_game(void *arg, const char *game_id, struct cairn
     if (st == CAIRN_OK)
       api_bots_play(server, &row);
   }
-  pthread_mutex_unlock(&server->game_lock);
+  api_game_unlock(server, game_id);
   if (st != CAIRN_OK)
     fprintf(stderr, "cairn: sweeper: game %s: %s\n", game_id, err->detail);
   db_game_clear(&row);

@@ -274,7 +274,7 @@ static enum cairn_status takeback(struct api_request *req, enum takeback_action 
     st = api_body_object(req, seq_fields, false, &doc, err);
   if (st != CAIRN_OK)
     return st;
-  pthread_mutex_lock(&req->server->game_lock);
+  api_game_lock(req->server, req->id);
   st = api_load_game(req, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
@@ -287,7 +287,7 @@ static enum cairn_status takeback(struct api_request *req, enum takeback_action 
   if (st == CAIRN_OK)
     st = decide(req, &row, seat, action, &log, now, resp, err);
 cleanup:
-  pthread_mutex_unlock(&req->server->game_lock);
+  api_game_unlock(req->server, req->id);
   audit_log_clear(&log);
   db_game_clear(&row);
   json_decref(doc);

@@ -17,8 +17,8 @@ enum cairn_status db_sqlite_clocks_load(void *ctx, const char *game_id, struct d
   int rc = SQLITE_DONE;
 
   *n = 0;
-  db_sqlite_lock(c);
-  st = db_sqlite_prepare(c->db,
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(c->rdb,
                          "SELECT seat, bank_ms, coalesce(since_ms, 0), coalesce(deadline_ms, 0)"
                          " FROM clocks WHERE game_id = ?1 ORDER BY seat",
                          &stmt, err);
@@ -33,9 +33,9 @@ enum cairn_status db_sqlite_clocks_load(void *ctx, const char *game_id, struct d
     k->deadline_ms = sqlite3_column_int64(stmt, 3);
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-    st = db_sqlite_fail(c->db, rc, "loading clocks", err);
+    st = db_sqlite_fail(c->rdb, rc, "loading clocks", err);
   sqlite3_finalize(stmt);
-  db_sqlite_unlock(c);
+  db_sqlite_runlock(c);
   return st;
 }
 
@@ -112,8 +112,8 @@ enum cairn_status db_sqlite_vacations_of(void *ctx, const char *player_id, int64
   int rc = SQLITE_DONE;
 
   *n = 0;
-  db_sqlite_lock(c);
-  st = db_sqlite_prepare(c->db,
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(c->rdb,
                          "SELECT start_ms, end_ms FROM vacations WHERE player_id = ?1"
                          " AND end_ms > ?2 ORDER BY start_ms",
                          &stmt, err);
@@ -127,8 +127,8 @@ enum cairn_status db_sqlite_vacations_of(void *ctx, const char *player_id, int64
     (*n)++;
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-    st = db_sqlite_fail(c->db, rc, "loading vacations", err);
+    st = db_sqlite_fail(c->rdb, rc, "loading vacations", err);
   sqlite3_finalize(stmt);
-  db_sqlite_unlock(c);
+  db_sqlite_runlock(c);
   return st;
 }

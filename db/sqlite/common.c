@@ -29,6 +29,16 @@ void db_sqlite_unlock(struct db_sqlite *c)
   (void)rc;
 }
 
+void db_sqlite_rlock(struct db_sqlite *c)
+{
+  pthread_mutex_lock(&c->rlock);
+}
+
+void db_sqlite_runlock(struct db_sqlite *c)
+{
+  pthread_mutex_unlock(&c->rlock);
+}
+
 enum cairn_status db_sqlite_fail(sqlite3 *db, int rc, const char *what, struct cairn_error *err)
 {
   fprintf(stderr, "cairn: db: %s: %s (%s, %d)\n", what, db ? sqlite3_errmsg(db) : "no connection",

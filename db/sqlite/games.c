@@ -188,13 +188,13 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
 
   assert(c && game_id && out);
   memset(out, 0, sizeof(*out));
-  db_sqlite_lock(c);
+  db_sqlite_rlock(c);
   /* One read transaction, so the row and its seats come from the same
    * snapshot even if another process writes in between. */
-  st = db_sqlite_begin(c->db, false, err);
+  st = db_sqlite_begin(c->rdb, false, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = db_sqlite_prepare(c->db,
+  st = db_sqlite_prepare(c->rdb,
                          "SELECT id, title, rules_version, status, seats, options_json,"
                          " result_json, seed, creator, created_ms, seq, moves,"
                          " (SELECT hash FROM moves m WHERE m.game_id = games.id"
@@ -211,7 +211,7 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
     goto cleanup;
   }
   if (rc != SQLITE_ROW) {
-    st = db_sqlite_fail(c->db, rc, "loading a game", err);
+    st = db_sqlite_fail(c->rdb, rc, "loading a game", err);
     goto cleanup;
   }
   st = read_row(stmt, out, err);
@@ -230,15 +230,15 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
     goto cleanup;
   sqlite3_finalize(stmt);
   stmt = NULL;
-  st = read_seats(c->db, out, err);
+  st = read_seats(c->rdb, out, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = db_sqlite_commit(c->db, err);
+  st = db_sqlite_commit(c->rdb, err);
 
 cleanup:
   sqlite3_finalize(stmt);
-  db_sqlite_rollback(c->db);
-  db_sqlite_unlock(c);
+  db_sqlite_rollback(c->rdb);
+  db_sqlite_runlock(c);
   if (st != CAIRN_OK)
     db_game_clear(out);
   return st;
@@ -263,8 +263,8 @@ static enum cairn_status list_games(struct db_sqlite *c, const char *sql, const 
   int rc = SQLITE_DONE;
 
   *n = 0;
-  db_sqlite_lock(c);
-  st = db_sqlite_prepare(c->db, sql, &stmt, err);
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(c->rdb, sql, &stmt, err);
   if (st == CAIRN_OK && param)
     sqlite3_bind_text(stmt, 1, param, -1, SQLITE_STATIC);
   while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -283,9 +283,9 @@ static enum cairn_status list_games(struct db_sqlite *c, const char *sql, const 
     (*n)++;
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE)
-    st = db_sqlite_fail(c->db, rc, "listing games", err);
+    st = db_sqlite_fail(c->rdb, rc, "listing games", err);
   sqlite3_finalize(stmt);
-  db_sqlite_unlock(c);
+  db_sqlite_runlock(c);
   if (st != CAIRN_OK) {
     free(rows);
     rows = NULL;
@@ -336,19 +336,19 @@ enum cairn_status db_sqlite_games_unfinished_by(void *ctx, const char *creator, 
   int rc;
 
   *count = 0;
-  db_sqlite_lock(c);
+  db_sqlite_rlock(c);
   st = db_sqlite_prepare(
-      c->db, "SELECT count(*) FROM games WHERE creator = ?1 AND status <> 'finished'", &stmt, err);
+      c->rdb, "SELECT count(*) FROM games WHERE creator = ?1 AND status <> 'finished'", &stmt, err);
   if (st == CAIRN_OK) {
     sqlite3_bind_text(stmt, 1, creator, -1, SQLITE_STATIC);
     rc = sqlite3_step(stmt);
     if (rc == SQLITE_ROW)
       *count = sqlite3_column_int(stmt, 0);
     else
-      st = db_sqlite_fail(c->db, rc, "counting games", err);
+      st = db_sqlite_fail(c->rdb, rc, "counting games", err);
   }
   sqlite3_finalize(stmt);
-  db_sqlite_unlock(c);
+  db_sqlite_runlock(c);
   return st;
 }
 

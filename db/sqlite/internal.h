@@ -34,15 +34,40 @@
 
 /* The backend behind db_ops.ctx. Owned by the ops: created by
  * db_sqlite_open, freed by its close slot. */
+/* One move waiting for a group commit (moves.c): lives on its caller's
+ * stack until `done`. */
+struct db_append {
+  const char *game_id;
+  const struct db_move *move;
+  const char *result_json;
+  struct cairn_error *err;
+  enum cairn_status st; /* the verdict, valid once done */
+  bool done;
+  struct db_append *next;
+};
+
 struct db_sqlite {
-  sqlite3 *db;          /* the only connection; use it only while holding lock */
+  sqlite3 *db;          /* the writing connection; use it only while holding lock */
   pthread_mutex_t lock; /* serialises every use of db */
+  /* A second connection for the slots that only read: WAL lets it read
+   * the last committed state while the writer waits for an fsync, so
+   * lookups never queue behind a durable commit. */
+  sqlite3 *rdb;
+  pthread_mutex_t rlock; /* serialises every use of rdb */
+  /* group commit: appends waiting for the next transaction */
+  pthread_mutex_t queue_lock;
+  pthread_cond_t queue_done; /* a batch finished */
+  struct db_append *queue;   /* FIFO */
+  struct db_append **queue_tail;
+  bool committing; /* a committer is at work */
 };
 
 /* ---- common.c: locking, statements, transactions, errors ---- */
 
 void db_sqlite_lock(struct db_sqlite *c);
 void db_sqlite_unlock(struct db_sqlite *c);
+void db_sqlite_rlock(struct db_sqlite *c);
+void db_sqlite_runlock(struct db_sqlite *c);
 
 /* Log SQLite's own account of a failure (never shown to clients) and turn
  * `rc` into a status: CAIRN_ENOMEM for SQLITE_NOMEM, else CAIRN_EDB with

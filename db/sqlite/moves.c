@@ -120,50 +120,106 @@ cleanup:
   return st;
 }
 
-enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const struct db_move *move,
-                                        const char *result_json, struct cairn_error *err)
+/* Check and write one append inside the open transaction, under a
+ * savepoint so that a refused append leaves the others of its batch alone. */
+static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cairn_error *err)
 {
-  struct db_sqlite *c = ctx;
   char status[DB_STATUS_MAX + 1];
   enum cairn_status st;
   uint32_t moves = 0;
 
-  assert(c && game_id && move && move->move_json && move->events_json);
-  assert(move->seat >= 0 && move->seat < ENGINE_MAX_SEATS);
-  db_sqlite_lock(c);
-  st = db_sqlite_begin(c->db, true, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  st = db_sqlite_game_status(c->db, game_id, status, sizeof(status), NULL, &moves, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
+  if (sqlite3_exec(db, "SAVEPOINT one_append", NULL, NULL, NULL) != SQLITE_OK)
+    return db_sqlite_fail(db, sqlite3_errcode(db), "appending a move", err);
+  st = db_sqlite_game_status(db, a->game_id, status, sizeof(status), NULL, &moves, err);
   /* Status before ord, in the order api/ checks them: a move that lost the
    * race to the game's last move hears that the game is over. */
-  if (strcmp(status, DB_STATUS_ACTIVE) != 0) {
+  if (st == CAIRN_OK && strcmp(status, DB_STATUS_ACTIVE) != 0)
     st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
-                    "game %s is %s, not accepting moves", game_id, status);
-    goto cleanup;
-  }
-  if (move->ord != moves) {
+                    "game %s is %s, not accepting moves", a->game_id, status);
+  if (st == CAIRN_OK && a->move->ord != moves)
     st = cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
-                    "game %s has %" PRIu32 " moves; move %" PRIu32 " is stale", game_id, moves,
-                    move->ord);
-    goto cleanup;
-  }
-  st = db_sqlite_insert_move(c->db, game_id, move, err);
+                    "game %s has %" PRIu32 " moves; move %" PRIu32 " is stale", a->game_id, moves,
+                    a->move->ord);
+  if (st == CAIRN_OK)
+    st = db_sqlite_insert_move(db, a->game_id, a->move, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_update_game(db, a->game_id, a->move, a->result_json, err);
   if (st != CAIRN_OK)
-    goto cleanup;
-  st = db_sqlite_update_game(c->db, game_id, move, result_json, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  /* synchronous=FULL (open.c): COMMIT returns after the WAL is fsynced. */
-  st = db_sqlite_commit(c->db, err);
-
-cleanup:
-  if (st != CAIRN_OK)
-    db_sqlite_rollback(c->db);
-  db_sqlite_unlock(c);
+    sqlite3_exec(db, "ROLLBACK TO one_append", NULL, NULL, NULL);
+  sqlite3_exec(db, "RELEASE one_append", NULL, NULL, NULL);
   return st;
+}
+
+/* Commit a batch of appends in one transaction: one fsync for all of them.
+ * Each keeps its own verdict; a failed COMMIT fails every one. */
+static void commit_batch(struct db_sqlite *c, struct db_append *batch)
+{
+  struct db_append *a;
+  struct cairn_error err = {0};
+  enum cairn_status st;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, &err);
+  for (a = batch; a; a = a->next)
+    a->st = st == CAIRN_OK ? append_one(c->db, a, a->err) : st;
+  /* synchronous=FULL (open.c): COMMIT returns after the WAL is fsynced. */
+  if (st == CAIRN_OK)
+    st = db_sqlite_commit(c->db, &err);
+  if (st != CAIRN_OK) {
+    db_sqlite_rollback(c->db);
+    /* Nothing of the batch was written: the appends that had passed
+     * their checks fail with the storage error; the others keep theirs. */
+    for (a = batch; a; a = a->next)
+      if (a->st == CAIRN_OK) {
+        a->st = st;
+        *a->err = err;
+      }
+  }
+  db_sqlite_unlock(c);
+}
+
+/*
+ * Group commit. A durable commit costs an fsync, which dwarfs the work of
+ * an append, so appends arriving while a commit is under way queue up and
+ * the next committer takes them all in one transaction. Whoever finds no
+ * commit running becomes the committer; the others wait for their own
+ * verdict. Nobody returns before the transaction holding its row is durable.
+ */
+enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const struct db_move *move,
+                                        const char *result_json, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  struct db_append me = {.game_id = game_id, .move = move, .result_json = result_json, .err = err};
+
+  assert(c && game_id && move && move->move_json && move->events_json);
+  assert(move->seat >= 0 && move->seat < ENGINE_MAX_SEATS);
+  pthread_mutex_lock(&c->queue_lock);
+  *c->queue_tail = &me;
+  c->queue_tail = &me.next;
+  while (!me.done) {
+    if (!c->committing) {
+      struct db_append *batch = c->queue, *a;
+
+      c->committing = true;
+      c->queue = NULL;
+      c->queue_tail = &c->queue;
+      pthread_mutex_unlock(&c->queue_lock);
+      commit_batch(c, batch);
+      pthread_mutex_lock(&c->queue_lock);
+      for (a = batch; a;) {
+        struct db_append *next = a->next;
+
+        a->done = true; /* after this, a (another thread's stack) may be gone */
+        a = next;
+      }
+      c->committing = false;
+      pthread_cond_broadcast(&c->queue_done);
+    } else {
+      pthread_cond_wait(&c->queue_done, &c->queue_lock);
+    }
+  }
+  pthread_mutex_unlock(&c->queue_lock);
+  return me.st;
 }
 
 /* One log row copied out of SQLite, so the callback can run unlocked. */
@@ -306,9 +362,9 @@ enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t 
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                       "out of memory while loading moves");
   for (;;) {
-    db_sqlite_lock(c);
-    st = load_batch(c->db, game_id, from_ord, first, rows, &n, err);
-    db_sqlite_unlock(c);
+    db_sqlite_rlock(c);
+    st = load_batch(c->rdb, game_id, from_ord, first, rows, &n, err);
+    db_sqlite_runlock(c);
     if (st != CAIRN_OK)
       goto cleanup;
     first = false;

@@ -17,6 +17,7 @@ static void close_backend(void *ctx)
 
   if (!c)
     return;
+  sqlite3_close(c->rdb); /* first: a reader would hold the checkpoint back */
   /* Lets SQLite refresh the query planner's statistics where it sees a
    * need; its documentation asks long-lived connections to do this before
    * closing. Failure only costs plan quality. */
@@ -30,6 +31,9 @@ static void close_backend(void *ctx)
   if (rc != SQLITE_OK)
     fprintf(stderr, "cairn: db: closing: %s (%d)\n", sqlite3_errmsg(c->db), rc);
   pthread_mutex_destroy(&c->lock);
+  pthread_mutex_destroy(&c->rlock);
+  pthread_mutex_destroy(&c->queue_lock);
+  pthread_cond_destroy(&c->queue_done);
   free(c);
 }
 
@@ -157,6 +161,21 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   }
   c->db = db;
   db = NULL; /* the backend owns it now */
+  /* After the migrations, so the reader sees the final schema. */
+  rc = sqlite3_open_v2(path, &c->rdb, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+  if (rc != SQLITE_OK) {
+    st = db_sqlite_fail(c->rdb, rc, "opening the database for reading", err);
+    sqlite3_close(c->rdb);
+    sqlite3_close(c->db);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+    goto cleanup;
+  }
+  sqlite3_busy_timeout(c->rdb, DB_SQLITE_BUSY_MS);
+  pthread_mutex_init(&c->rlock, NULL);
+  pthread_mutex_init(&c->queue_lock, NULL);
+  pthread_cond_init(&c->queue_done, NULL);
+  c->queue_tail = &c->queue;
 
   out->version = DB_OPS_VERSION;
   out->ctx = c;

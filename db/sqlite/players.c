@@ -66,10 +66,10 @@ enum cairn_status db_sqlite_player_by_token(void *ctx, const uint8_t token_hash[
 
   assert(c && token_hash && out);
   memset(out, 0, sizeof(*out));
-  db_sqlite_lock(c);
+  db_sqlite_rlock(c);
   /* An indexed equality lookup on a hash: an attacker timing it learns
    * about hashes of guesses, not about any stored token. */
-  st = db_sqlite_prepare(c->db, "SELECT id, name FROM players WHERE token_hash = ?1", &stmt, err);
+  st = db_sqlite_prepare(c->rdb, "SELECT id, name FROM players WHERE token_hash = ?1", &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_blob(stmt, 1, token_hash, DB_HASH_BYTES, SQLITE_STATIC);
@@ -79,7 +79,7 @@ enum cairn_status db_sqlite_player_by_token(void *ctx, const uint8_t token_hash[
     goto cleanup;
   }
   if (rc != SQLITE_ROW) {
-    st = db_sqlite_fail(c->db, rc, "looking up a token", err);
+    st = db_sqlite_fail(c->rdb, rc, "looking up a token", err);
     goto cleanup;
   }
   st = db_sqlite_column_copy(stmt, 0, out->id, sizeof(out->id), "looking up a token", err);
@@ -89,7 +89,7 @@ enum cairn_status db_sqlite_player_by_token(void *ctx, const uint8_t token_hash[
 
 cleanup:
   sqlite3_finalize(stmt);
-  db_sqlite_unlock(c);
+  db_sqlite_runlock(c);
   if (st != CAIRN_OK)
     memset(out, 0, sizeof(*out));
   return st;

@@ -85,8 +85,8 @@ static enum cairn_status each_hook(struct db_sqlite *c, const char *sql, const c
   size_t i;
   int rc = SQLITE_DONE;
 
-  db_sqlite_lock(c);
-  st = db_sqlite_prepare(c->db, sql, &stmt, err);
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(c->rdb, sql, &stmt, err);
   if (st == CAIRN_OK)
     sqlite3_bind_text(stmt, 1, param, -1, SQLITE_STATIC);
   while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -104,9 +104,9 @@ static enum cairn_status each_hook(struct db_sqlite *c, const char *sql, const c
     st = read_hook(stmt, &list.at[list.n++], err);
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE)
-    st = db_sqlite_fail(c->db, rc, "loading webhooks", err);
+    st = db_sqlite_fail(c->rdb, rc, "loading webhooks", err);
   sqlite3_finalize(stmt);
-  db_sqlite_unlock(c);
+  db_sqlite_runlock(c);
   for (i = 0; st == CAIRN_OK && i < list.n; i++)
     st = cb(arg, &list.at[i], err);
   free(list.at);
@@ -222,8 +222,8 @@ enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int
   rows = calloc((size_t)(limit > 0 ? limit : 1), sizeof(*rows));
   if (!rows)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  db_sqlite_lock(c);
-  st = db_sqlite_prepare(c->db,
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(c->rdb,
                          "SELECT id, webhook_id, event, game_id, attempt, at_ms,"
                          " coalesce(http_status, 0), coalesce(error, ''), delivered"
                          " FROM deliveries WHERE webhook_id = ?1 ORDER BY id DESC LIMIT ?2",
@@ -249,9 +249,9 @@ enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int
     d->delivered = sqlite3_column_int(stmt, 8) != 0;
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-    st = db_sqlite_fail(c->db, rc, "loading deliveries", err);
+    st = db_sqlite_fail(c->rdb, rc, "loading deliveries", err);
   sqlite3_finalize(stmt);
-  db_sqlite_unlock(c);
+  db_sqlite_runlock(c);
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, &rows[i], err);
   free(rows);
