@@ -404,6 +404,7 @@ static int first_free_seat(const struct db_game *row)
 enum cairn_status api_games_join(struct api_request *req, struct api_response *resp,
                                  struct cairn_error *err)
 {
+  const struct engine_game *state = NULL;
   struct db_game row = {0};
   json_t *doc = NULL;
   const json_t *wanted;
@@ -439,20 +440,17 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   /* The game may just have started with a bot to move first. */
   api_game_lock(req->server, row.id);
   db_game_clear(&row);
-  if (api_load_game(req, &row, err) == CAIRN_OK) {
-    const struct engine_game *state =
-        NULL; /* The game just started: its first clocks run from now. */
+  if (api_load_game(req, &row, err) == CAIRN_OK &&
+      api_live_get(req->server, &row, &state, err) == CAIRN_OK) {
+    /* This join filled the last seat: the first clocks run from now. */
     if (strcmp(row.status, DB_STATUS_ACTIVE) == 0 && row.moves == 0) {
       row.updated_ms = req->server->now_ms();
       req->server->db.game_touch(req->server->db.ctx, row.id, row.updated_ms, err);
-      if (api_live_get(req->server, &row, &state, err) == CAIRN_OK)
-        api_clocks_update(req->server, &row, state);
+      api_clocks_update(req->server, &row, state);
     }
-    if (api_live_get(req->server, &row, &state, err) == CAIRN_OK) {
-      /* Joined, maybe started: announce it before any bot moves. */
-      api_notify_publish(req->server->notify, &row, state);
-      api_webhooks_publish(req->server, &row, DB_STATUS_OPEN, NULL, 0, state);
-    }
+    /* Joined, maybe started: announce it before any bot moves. */
+    api_notify_publish(req->server->notify, &row, state);
+    api_webhooks_publish(req->server, &row, DB_STATUS_OPEN, NULL, 0, state);
     api_bots_play(req->server, &row);
   }
   api_game_unlock(req->server, row.id);

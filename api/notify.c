@@ -75,7 +75,6 @@ struct api_notify {
   } latest[SEQ_SLOTS];
   struct waiter *waiters;
   struct api_stream *streams;
-  size_t n_streams;
   int64_t (*now_ms)(void);
   pthread_t timer;
   bool stopping;
@@ -306,7 +305,6 @@ struct api_stream *api_stream_open(struct api_notify *hub, struct MHD_Connection
   if (hub->streams)
     hub->streams->prev = s;
   hub->streams = s;
-  hub->n_streams++;
   pthread_mutex_unlock(&hub->lock);
   return s;
 }
@@ -325,7 +323,6 @@ void api_stream_close(struct api_stream *s)
     hub->streams = s->next;
   if (s->next)
     s->next->prev = s->prev;
-  hub->n_streams--;
   pthread_mutex_unlock(&hub->lock);
   free(s);
 }
@@ -393,16 +390,6 @@ ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
   }
   pthread_mutex_unlock(&hub->lock);
   return (ssize_t)used;
-}
-
-size_t api_notify_streams(struct api_notify *hub)
-{
-  size_t n;
-
-  pthread_mutex_lock(&hub->lock);
-  n = hub->n_streams;
-  pthread_mutex_unlock(&hub->lock);
-  return n;
 }
 
 /* Resume long-polls whose time is up and streams owed a keep-alive. */

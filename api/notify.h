@@ -51,7 +51,4 @@ void api_stream_close(struct api_stream *stream);
 /* libmicrohttpd content reader for a stream. */
 ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max);
 
-/* Open streams, for benchmarks. */
-size_t api_notify_streams(struct api_notify *hub);
-
 #endif
