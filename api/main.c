@@ -237,6 +237,10 @@ int main(int argc, char **argv)
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, NULL);
   signal(SIGPIPE, SIG_IGN);
+  /* A write past RLIMIT_FSIZE (a quota, a size-capped volume) must fail
+   * with EFBIG, which SQLite reports and we answer with 503, rather than
+   * kill the server with SIGXFSZ between a commit and its answer. */
+  signal(SIGXFSZ, SIG_IGN);
 
   if (engine_registry_check(&err) != CAIRN_OK) {
     fprintf(stderr, "cairn: %s\n", err.detail);

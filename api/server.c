@@ -65,6 +65,11 @@ static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct c
     return MHD_NO;
   if (status >= 500)
     fprintf(stderr, "cairn: %u %s: %s\n", status, err->code ? err->code : "-", err->detail);
+  /* A 503 is a passing condition (a full disk, a locked database, memory):
+   * nothing was changed, so tell clients and bots when a retry makes sense
+   * instead of letting them hammer a struggling server. */
+  if (status == 503 && retry_after <= 0)
+    retry_after = API_UNAVAILABLE_RETRY_S;
   ret = queue_json(conn, status, body, "application/problem+json", allow, retry_after);
   json_decref(body);
   return ret;

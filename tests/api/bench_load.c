@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -159,19 +160,38 @@ static int by_value(const void *a, const void *b)
  * soon as its last move is answered (closed loop: the server's capacity).
  * With a rate, moves start at that many per second in all, each in a game
  * not already waiting (open loop: latency at a given load). */
+/* CPU time (user + system) the process has used so far, in ms. */
+static double cpu_ms(pid_t pid)
+{
+  char path[64];
+  unsigned long utime = 0, stime = 0;
+  FILE *f;
+
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  f = fopen(path, "r");
+  /* Fields 14 and 15, after "pid (comm) state" and ten more. */
+  if (!f || fscanf(f, "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime,
+                   &stime) != 2)
+    utime = stime = 0;
+  if (f)
+    fclose(f);
+  return 1e3 * (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
 static void run_level(struct harness_server *s, struct harness_player p[2], int concurrent,
                       double rate)
 {
   struct load l = {.s = s, .p = {p[0], p[1]}};
   CURLM *multi = curl_multi_init();
   int *idle = calloc((size_t)concurrent, sizeof(int));
-  double t0, elapsed, next_slot;
+  double t0, elapsed, next_slot, cpu0;
   int i, running = 0, active = 1, n_idle = 0;
 
   curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
   l.lat = calloc(MOVES_PER_ROUND, sizeof(double));
   new_games(&l, concurrent);
   t0 = next_slot = now_ms();
+  cpu0 = cpu_ms(s->pid);
   (void)running;
   for (i = 0; i < l.n; i++) {
     if (rate > 0)
@@ -209,6 +229,7 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
       curl_multi_poll(multi, NULL, 0, rate > 0 ? 1 : 10, NULL);
   }
   elapsed = now_ms() - t0;
+  cpu0 = cpu_ms(s->pid) - cpu0;
   qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
   if (rate > 0)
     printf("load: %4d concurrent games, open loop at %.0f moves/s offered:", concurrent, rate);
@@ -218,6 +239,10 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
          " (%ld refused)\n",
          l.done, elapsed, 1e3 * (double)l.done / elapsed, l.done ? l.lat[l.done / 2] : 0.0,
          l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0, l.refused);
+  if (l.done)
+    printf("      server CPU %.0f us per accepted move (its GET and POST), so about %.0f moves/s"
+           " per core it had to itself\n",
+           1e3 * cpu0 / (double)l.done, 1e3 / (cpu0 / (double)l.done));
   for (i = 0; i < l.n; i++) {
     curl_multi_remove_handle(multi, l.games[i].easy);
     curl_easy_cleanup(l.games[i].easy);
