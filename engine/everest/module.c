@@ -142,7 +142,7 @@ const struct engine_module everest_module = {
     .max_seats = EVEREST_MAX_SEATS,
     .rules_version = "everest-1",
     .options_json = "{\"round_cap\": {\"type\": \"integer\", \"default\": 200, \"min\": 1, "
-                    "\"max\": 1000, \"description\": \"rounds after which the game ends in a "
+                    "\"max\": 5000, \"description\": \"rounds after which the game ends in a "
                     "draw (not in the rules; guarantees an end)\"}}",
     .new_game = everest_new_game,
     .free_game = free_game,

@@ -41,7 +41,7 @@ enum everest_dir { EVEREST_N = 0, EVEREST_E, EVEREST_S, EVEREST_W, EVEREST_DIRS 
 #define EVEREST_DIE_SIDES 6 /* null, ace, 2, 3, 4, 5 */
 
 #define EVEREST_DEFAULT_ROUND_CAP 200
-#define EVEREST_MAX_ROUND_CAP     1000
+#define EVEREST_MAX_ROUND_CAP     5000
 
 enum everest_action {
   EVEREST_DAZED = 0, /* "stand there and look dazed" */

@@ -194,7 +194,7 @@ const struct engine_module journey_module = {
     .max_seats = JOURNEY_SEATS,
     .rules_version = "journey-1",
     .options_json = "{\"turn_limit\": {\"type\": \"integer\", \"default\": 40, \"minimum\": 1, "
-                    "\"maximum\": 500, \"description\": \"Winter is coming: the Mountain wins "
+                    "\"maximum\": 5000, \"description\": \"Winter is coming: the Mountain wins "
                     "when this many climbers' turns have passed without the climbers' win\"}}",
     .new_game = journey_new_game,
     .free_game = free_game,

@@ -89,7 +89,7 @@ enum journey_direction {
 /* ---- Turn limit (option "turn_limit", RULES.md "Winter is coming") ---- */
 #define JOURNEY_TURN_LIMIT_DEFAULT 40
 #define JOURNEY_TURN_LIMIT_MIN     1
-#define JOURNEY_TURN_LIMIT_MAX     500
+#define JOURNEY_TURN_LIMIT_MAX     5000
 
 enum journey_phase {
   JOURNEY_PHASE_BUY,      /* Setup 6: both climbers buy, simultaneously */

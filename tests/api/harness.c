@@ -910,6 +910,51 @@ uint64_t harness_rng_below(struct harness_rng *r, uint64_t n)
   return harness_rng_next(r) % n;
 }
 
+/* A plan built from the compact descriptor
+ * {"type":"plan-options","coins":[...],"length":n,"faces":[...],"directions":[...]}:
+ * `length` distinct coins in a random order, a random face and direction
+ * for each. New reference. */
+static json_t *plan_from(const json_t *options, struct harness_rng *rng)
+{
+  const json_t *coins = json_object_get(options, "coins");
+  const json_t *faces = json_object_get(options, "faces");
+  const json_t *dirs = json_object_get(options, "directions");
+  long pool[6];
+  size_t n = json_array_size(coins), i;
+  long length = harness_int(options, "length");
+  json_t *plan = json_array();
+
+  assert_true(n <= 6 && (size_t)length <= n);
+  for (i = 0; i < n; i++)
+    pool[i] = (long)json_integer_value(json_array_get(coins, i));
+  for (i = 0; i < (size_t)length; i++) {
+    size_t k = i + (size_t)harness_rng_below(rng, n - i);
+    long t = pool[i];
+
+    pool[i] = pool[k];
+    pool[k] = t;
+    json_array_append_new(
+        plan,
+        json_pack("{s:i, s:O, s:O}", "coin", (int)pool[i], "face",
+                  json_array_get(faces, harness_rng_below(rng, json_array_size(faces))), "dir",
+                  json_array_get(dirs, harness_rng_below(rng, json_array_size(dirs)))));
+  }
+  return json_pack("{s:s, s:o}", "type", "plan", "plan", plan);
+}
+
+json_t *harness_choose_move(const json_t *mine, struct harness_rng *rng)
+{
+  const json_t *legal = json_object_get(mine, "legal");
+  const json_t *first = json_array_get(legal, 0);
+
+  assert_true(json_array_size(legal) > 0);
+  if (strcmp(harness_str(first, "type"), "plan-options") == 0) {
+    assert_int_equal(json_array_size(legal), 1);
+    return plan_from(first, rng);
+  }
+  return json_incref(json_array_get(legal, harness_rng_below(rng, json_array_size(legal))));
+}
+
 void harness_expect_title(struct harness_server *s, const char *id, const char *name, int min_seats,
                           int max_seats, const char *rules_version)
 {

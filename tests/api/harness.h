@@ -239,4 +239,10 @@ uint64_t harness_rng_next(struct harness_rng *r);
 /* Uniform in [0, n), n > 0. */
 uint64_t harness_rng_below(struct harness_rng *r, uint64_t n);
 
+/* A random legal move for the seat whose game resource (with `legal`) is
+ * `mine`: one of the listed moves, or, for Everest's compact
+ * {"type":"plan-options",...} descriptor, a plan built from it. Fails the
+ * test when nothing is legal. New reference. */
+json_t *harness_choose_move(const json_t *mine, struct harness_rng *rng);
+
 #endif

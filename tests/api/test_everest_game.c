@@ -43,52 +43,6 @@ static bool mentions(const json_t *j, const char *needle)
   return found;
 }
 
-/* A plan built from the compact descriptor
- * {"type":"plan-options","coins":[...],"length":n,"faces":[...],"directions":[...]}:
- * `length` distinct coins in a random order, a random face and direction
- * for each. New reference. */
-static json_t *plan_from(const json_t *options, struct harness_rng *rng)
-{
-  const json_t *coins = json_object_get(options, "coins");
-  const json_t *faces = json_object_get(options, "faces");
-  const json_t *dirs = json_object_get(options, "directions");
-  long pool[6];
-  size_t n = json_array_size(coins), i;
-  long length = harness_int(options, "length");
-  json_t *plan = json_array();
-
-  assert_true(n <= 6 && (size_t)length <= n);
-  for (i = 0; i < n; i++)
-    pool[i] = (long)json_integer_value(json_array_get(coins, i));
-  for (i = 0; i < (size_t)length; i++) {
-    size_t k = i + (size_t)harness_rng_below(rng, n - i);
-    long t = pool[i];
-
-    pool[i] = pool[k];
-    pool[k] = t;
-    json_array_append_new(
-        plan,
-        json_pack("{s:i, s:O, s:O}", "coin", (int)pool[i], "face",
-                  json_array_get(faces, harness_rng_below(rng, json_array_size(faces))), "dir",
-                  json_array_get(dirs, harness_rng_below(rng, json_array_size(dirs)))));
-  }
-  return json_pack("{s:s, s:o}", "type", "plan", "plan", plan);
-}
-
-/* A move for the seat whose game resource (with `legal`) is `mine`. */
-static json_t *choose(const json_t *mine, struct harness_rng *rng)
-{
-  const json_t *legal = json_object_get(mine, "legal");
-  const json_t *first = json_array_get(legal, 0);
-
-  assert_true(json_array_size(legal) > 0);
-  if (strcmp(harness_str(first, "type"), "plan-options") == 0) {
-    assert_int_equal(json_array_size(legal), 1);
-    return plan_from(first, rng);
-  }
-  return json_incref(json_array_get(legal, harness_rng_below(rng, json_array_size(legal))));
-}
-
 /* While the game runs, no one but `seat` sees its unrevealed plan: the
  * other seats' and the spectator's views carry no "plan" for it, and their
  * logs no plan-submitted event of another seat. */
@@ -200,7 +154,7 @@ static void test_plans_are_secret_until_all_are_in(void **state)
   for (seat = 0; seat < SEATS; seat++) {
     json_t *mine = harness_get_game(s, game.players[seat].token, game.id);
 
-    move = choose(mine, &rng);
+    move = harness_choose_move(mine, &rng);
     json_decref(mine);
     harness_post_move(s, &r, game.players[seat].token, game.id, seq, move);
     HARNESS_EXPECT_JSON(&r, 200);
@@ -247,7 +201,7 @@ static void test_whole_game_is_played_to_the_end(void **state)
     json_decref(g);
     {
       json_t *mine = harness_get_game(s, game.players[mover].token, game.id);
-      json_t *move = choose(mine, &rng);
+      json_t *move = harness_choose_move(mine, &rng);
       struct harness_response r;
       bool planning = strcmp(harness_str(json_object_get(mine, "view"), "phase"), "plan") == 0;
 

@@ -104,7 +104,7 @@ static void test_two_and_three_players_use_the_first_bases(void **state)
   engine_free(three);
 }
 
-/* Options: only round_cap, an integer 1..1000. */
+/* Options: only round_cap, an integer 1..5000. */
 static void test_unknown_or_bad_options_are_refused(void **state)
 {
   uint8_t seed[ENGINE_SEED_BYTES] = {0};
