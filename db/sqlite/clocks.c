@@ -34,7 +34,7 @@ enum cairn_status db_sqlite_clocks_load(void *ctx, const char *game_id, struct d
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
     st = db_sqlite_fail(c->rdb, rc, "loading clocks", err);
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_runlock(c);
   return st;
 }
@@ -69,7 +69,7 @@ enum cairn_status db_sqlite_clocks_save(void *ctx, const char *game_id,
     if (rc != SQLITE_DONE)
       st = db_sqlite_fail(c->db, rc, "saving clocks", err);
   }
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   if (st == CAIRN_OK)
     st = db_sqlite_commit(c->db, err);
   if (st != CAIRN_OK)
@@ -97,7 +97,7 @@ enum cairn_status db_sqlite_vacation_add(void *ctx, const char *player_id,
     if (rc != SQLITE_DONE)
       st = db_sqlite_fail(c->db, rc, "declaring a vacation", err);
   }
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_unlock(c);
   return st;
 }
@@ -128,7 +128,7 @@ enum cairn_status db_sqlite_vacations_of(void *ctx, const char *player_id, int64
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
     st = db_sqlite_fail(c->rdb, rc, "loading vacations", err);
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_runlock(c);
   return st;
 }

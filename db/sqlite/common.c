@@ -1,6 +1,6 @@
 /*
  * common.c - the plumbing the query files share: the connection lock,
- * preparing statements, transactions, copying columns out, and turning
+ * the statement cache, transactions, copying columns out, and turning
  * SQLite's results into a cairn_status. SQLite's message goes to the server
  * log (stderr) only; err->detail, which a client may see, says what failed
  * in our terms.
@@ -50,8 +50,73 @@ enum cairn_status db_sqlite_fail(sqlite3 *db, int rc, const char *what, struct c
                     "storage failed while %s; nothing was changed", what);
 }
 
+/*
+ * The statement cache is SQLite's own list of a connection's statements
+ * (sqlite3_next_stmt), searched by text. The backend has a fixed set of a
+ * few dozen texts, so walking the list with strcmp costs far less than the
+ * parse it saves, and there is no table of ours to size, to find from the
+ * bare sqlite3 * every caller passes, or to keep in step with what SQLite
+ * holds: a statement is in the cache exactly while it exists. A statement
+ * is idle when not stepped since its last reset, which db_sqlite_release
+ * does; a busy one (a caller's, or an outer query still walking its rows)
+ * is passed over and a second copy prepared, so nesting costs a statement
+ * rather than a clash. The one case the walk cannot see is a statement
+ * bound but not yet stepped, or stepped to its end but not released: the
+ * query files never prepare a text while holding the same one.
+ */
+static int cached(sqlite3 *db, const char *sql, sqlite3_stmt **out)
+{
+  sqlite3_stmt *stmt;
+  const char *text;
+  const char *tail = NULL;
+  int rc;
+
+  for (stmt = sqlite3_next_stmt(db, NULL); stmt; stmt = sqlite3_next_stmt(db, stmt)) {
+    text = sqlite3_sql(stmt);
+    if (!sqlite3_stmt_busy(stmt) && text && strcmp(text, sql) == 0) {
+      *out = stmt;
+      return SQLITE_OK;
+    }
+  }
+  /* PERSISTENT: the statement lives until close, so SQLite keeps it out
+   * of the short-lived lookaside memory. */
+  rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, out, &tail);
+  /* One statement per text: SQLite keeps only the first one's text, which
+   * would never match `sql` again, and the rest would never run. */
+  assert(rc != SQLITE_OK || !tail || !*tail);
+  return rc;
+}
+
 enum cairn_status db_sqlite_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **out,
                                     struct cairn_error *err)
+{
+  int rc;
+
+  *out = NULL;
+  rc = cached(db, sql, out);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(*out);
+    *out = NULL;
+    return db_sqlite_fail(db, rc, "preparing a statement", err);
+  }
+  return CAIRN_OK;
+}
+
+void db_sqlite_release(sqlite3_stmt *stmt)
+{
+  /* reset repeats the last step's error, which its caller has handled. It
+   * ends the read transaction of a query stopped before its last row, which
+   * would otherwise pin the reader's snapshot and hold back checkpoints;
+   * clearing drops the pointers to the caller's buffers that STATIC
+   * bindings keep. */
+  if (!stmt)
+    return; /* clear_bindings, unlike reset, does not accept NULL */
+  sqlite3_reset(stmt);
+  sqlite3_clear_bindings(stmt);
+}
+
+enum cairn_status db_sqlite_prepare_once(sqlite3 *db, const char *sql, sqlite3_stmt **out,
+                                         struct cairn_error *err)
 {
   int rc;
 
@@ -65,9 +130,34 @@ enum cairn_status db_sqlite_prepare(sqlite3 *db, const char *sql, sqlite3_stmt *
   return CAIRN_OK;
 }
 
+void db_sqlite_finalize_all(sqlite3 *db)
+{
+  sqlite3_stmt *stmt;
+
+  if (!db)
+    return;
+  while ((stmt = sqlite3_next_stmt(db, NULL)))
+    sqlite3_finalize(stmt);
+}
+
+int db_sqlite_exec(sqlite3 *db, const char *sql)
+{
+  sqlite3_stmt *stmt = NULL;
+  int rc;
+
+  rc = cached(db, sql, &stmt);
+  if (rc != SQLITE_OK) {
+    sqlite3_finalize(stmt);
+    return rc;
+  }
+  rc = sqlite3_step(stmt);
+  db_sqlite_release(stmt);
+  return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
 enum cairn_status db_sqlite_begin(sqlite3 *db, bool write, struct cairn_error *err)
 {
-  int rc = sqlite3_exec(db, write ? "BEGIN IMMEDIATE" : "BEGIN", NULL, NULL, NULL);
+  int rc = db_sqlite_exec(db, write ? "BEGIN IMMEDIATE" : "BEGIN");
 
   if (rc != SQLITE_OK)
     return db_sqlite_fail(db, rc, "starting a transaction", err);
@@ -76,7 +166,7 @@ enum cairn_status db_sqlite_begin(sqlite3 *db, bool write, struct cairn_error *e
 
 enum cairn_status db_sqlite_commit(sqlite3 *db, struct cairn_error *err)
 {
-  int rc = sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+  int rc = db_sqlite_exec(db, "COMMIT");
 
   if (rc != SQLITE_OK)
     return db_sqlite_fail(db, rc, "committing", err);
@@ -89,7 +179,7 @@ void db_sqlite_rollback(sqlite3 *db)
 
   if (sqlite3_get_autocommit(db))
     return; /* no transaction open: never began, committed, or SQLite ended it */
-  rc = sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  rc = db_sqlite_exec(db, "ROLLBACK");
   if (rc != SQLITE_OK)
     fprintf(stderr, "cairn: db: rolling back: %s (%d)\n", sqlite3_errmsg(db), rc);
 }
@@ -179,6 +269,6 @@ enum cairn_status db_sqlite_game_status(sqlite3 *db, const char *game_id, char *
     *moves = (uint32_t)sqlite3_column_int64(stmt, 2); /* the schema keeps it within uint32_t */
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }

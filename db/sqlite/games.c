@@ -64,7 +64,7 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
     st = db_sqlite_fail(db, rc, "creating a game", err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -174,7 +174,7 @@ static enum cairn_status read_seats(sqlite3 *db, struct db_game *out, struct cai
     st = db_sqlite_fail(db, rc, what, err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -228,7 +228,7 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
                              err);
   if (st != CAIRN_OK)
     goto cleanup;
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   stmt = NULL;
   st = read_seats(c->rdb, out, err);
   if (st != CAIRN_OK)
@@ -236,7 +236,7 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   st = db_sqlite_commit(c->rdb, err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_rollback(c->rdb);
   db_sqlite_runlock(c);
   if (st != CAIRN_OK)
@@ -284,7 +284,7 @@ static enum cairn_status list_games(struct db_sqlite *c, const char *sql, const 
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE)
     st = db_sqlite_fail(c->rdb, rc, "listing games", err);
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_runlock(c);
   if (st != CAIRN_OK) {
     free(rows);
@@ -347,7 +347,7 @@ enum cairn_status db_sqlite_games_unfinished_by(void *ctx, const char *creator, 
     else
       st = db_sqlite_fail(c->rdb, rc, "counting games", err);
   }
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_runlock(c);
   return st;
 }
@@ -369,7 +369,7 @@ enum cairn_status db_sqlite_game_touch(void *ctx, const char *game_id, int64_t a
     if (rc != SQLITE_DONE)
       st = db_sqlite_fail(c->db, rc, "updating a game", err);
   }
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_unlock(c);
   return st;
 }

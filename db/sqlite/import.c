@@ -26,7 +26,7 @@ static enum cairn_status game_exists(sqlite3 *db, const char *game_id, struct ca
                     "a game with id %s exists already", game_id);
   else if (rc != SQLITE_DONE)
     st = db_sqlite_fail(db, rc, "importing a game", err);
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -51,7 +51,7 @@ static enum cairn_status ensure_player(sqlite3 *db, const struct db_player *play
   rc = sqlite3_step(stmt);
   if (rc != SQLITE_DONE)
     st = db_sqlite_fail(db, rc, "importing a player", err);
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -88,9 +88,11 @@ static enum cairn_status import_locked(sqlite3 *db, const struct db_game *game,
       return st;
     sqlite3_bind_text(stmt, 1, game->id, -1, SQLITE_STATIC);
     rc = sqlite3_step(stmt);
-    sqlite3_finalize(stmt);
     if (rc != SQLITE_DONE)
-      return db_sqlite_fail(db, rc, "importing a game", err);
+      st = db_sqlite_fail(db, rc, "importing a game", err);
+    db_sqlite_release(stmt);
+    if (st != CAIRN_OK)
+      return st;
   }
   for (i = 0; st == CAIRN_OK && i < n_moves; i++) {
     const char *result = i + 1 == n_moves ? game->result_json : NULL;

@@ -3,14 +3,24 @@
  * behind db_ops.ctx and the plumbing every query file uses. Nothing here is
  * visible outside db/sqlite/ (tests of the backend excepted).
  *
- * One connection, one lock. The backend keeps a single sqlite3 connection
- * and serialises every use of it with `lock`: a transaction is a sequence
- * of statements on the connection, and two request threads interleaving
- * theirs would commit each other's half-done work. SQLite's own per-call
- * mutex cannot prevent that, so the connection is opened without it
- * (SQLITE_OPEN_NOMUTEX) and this lock is the only one. A move costs one
- * fsync either way, so a connection pool would buy little until reads
- * dominate; it can be added behind the same ops without touching callers.
+ * Two connections, one lock each. `db` does every write: a transaction is
+ * a sequence of statements on it, and two request threads interleaving
+ * theirs would commit each other's half-done work, so `lock` serialises
+ * every use of it. `rdb` is read-only and serves the slots that only read:
+ * under WAL it reads the last committed state while the writer waits for
+ * an fsync, so lookups never queue behind a durable commit; `rlock`
+ * serialises it the same way, since a read that must see one snapshot is a
+ * transaction too. SQLite's own per-call mutex cannot give either
+ * guarantee, so both are opened without it (SQLITE_OPEN_NOMUTEX) and these
+ * locks are the only ones. More writers would gain nothing (SQLite takes
+ * one at a time, and group commit already shares an fsync among moves);
+ * more readers could be added behind the same ops without touching callers.
+ *
+ * Each connection caches its prepared statements (common.c). Parsing SQL
+ * was a fifth of the server's CPU per move, and every query's text is a
+ * fixed literal, so each is prepared once per connection and reused until
+ * close. The cache lives on the connection and is used only under the
+ * connection's lock, so it needs no lock of its own.
  */
 #ifndef DB_SQLITE_INTERNAL_H
 #define DB_SQLITE_INTERNAL_H
@@ -76,10 +86,39 @@ void db_sqlite_runlock(struct db_sqlite *c);
  * connection, so sqlite3_errmsg still describes this failure. */
 enum cairn_status db_sqlite_fail(sqlite3 *db, int rc, const char *what, struct cairn_error *err);
 
-/* Prepare `sql` (static text with ? parameters). On success *out is the
- * caller's, released with sqlite3_finalize. */
+/* The connection's statement for `sql`, ready to bind and step: the cached
+ * one if idle, else newly prepared. `sql` must be a literal (one statement,
+ * ? parameters; the few texts a helper picks from are fine): each distinct
+ * text stays prepared until close, so text built at run time would grow
+ * the cache without bound. The statement belongs to the connection's
+ * cache: release it with db_sqlite_release, never finalize it, and release
+ * it before preparing the same text again (the cache cannot tell a held
+ * statement that has not stepped from an idle one). */
 enum cairn_status db_sqlite_prepare(sqlite3 *db, const char *sql, sqlite3_stmt **out,
                                     struct cairn_error *err);
+
+/* Hand a statement from db_sqlite_prepare back to the cache (NULL is
+ * fine): reset, so it holds no read transaction and no row, and bindings
+ * cleared, so it keeps no pointer into the caller's memory. Text and blob
+ * pointers from sqlite3_column_* die here: copy them out first. */
+void db_sqlite_release(sqlite3_stmt *stmt);
+
+/* Prepare `sql` outside the cache, for statements run once per connection
+ * (start-up pragmas, migrations) that would only lengthen the cache's
+ * list. *out is the caller's, finalized with sqlite3_finalize. */
+enum cairn_status db_sqlite_prepare_once(sqlite3 *db, const char *sql, sqlite3_stmt **out,
+                                         struct cairn_error *err);
+
+/* Finalize every statement of `db` (NULL is fine), cached or not. Call
+ * before sqlite3_close, which refuses a connection that still has
+ * statements and so would leak it. */
+void db_sqlite_finalize_all(sqlite3 *db);
+
+/* Run one statement that returns no rows (BEGIN, SAVEPOINT, ...) through
+ * the cache, in place of sqlite3_exec, which parses its text every time.
+ * Returns SQLITE_OK or the failing step's code; sqlite3_errmsg still
+ * describes the failure. */
+int db_sqlite_exec(sqlite3 *db, const char *sql);
 
 /* BEGIN IMMEDIATE (`write`: take the write lock now, so two writers never
  * both read a count and then both try to extend it) or a deferred BEGIN
@@ -87,7 +126,9 @@ enum cairn_status db_sqlite_prepare(sqlite3 *db, const char *sql, sqlite3_stmt *
 enum cairn_status db_sqlite_begin(sqlite3 *db, bool write, struct cairn_error *err);
 
 /* COMMIT. On failure the transaction may still be open; the caller's
- * cleanup rolls it back. */
+ * cleanup rolls it back. Release the transaction's statements first: one
+ * stopped mid-query keeps its read open past the COMMIT, and with it a
+ * snapshot that hides later commits and holds back checkpoints. */
 enum cairn_status db_sqlite_commit(sqlite3 *db, struct cairn_error *err);
 
 /* Roll back the open transaction, if any (SQLite ends some transactions by
@@ -113,11 +154,13 @@ enum cairn_status db_sqlite_column_dup(sqlite3_stmt *stmt, int col, char **out, 
  * ended by number 0), one transaction per migration, each setting
  * schema_version with its own changes. Refuses (CAIRN_EDB) a database whose
  * schema_version is newer than the last entry. Call before the connection
- * is shared. */
+ * is shared and with no statement of the caller's open on it: it finalizes
+ * every statement of the connection before returning. */
 enum cairn_status db_sqlite_migrate(sqlite3 *db, const struct db_migration *list,
                                     struct cairn_error *err);
 
-/* Read schema_version into *out: 0 for a database with no schema yet. */
+/* Read schema_version into *out: 0 for a database with no schema yet.
+ * Caches nothing, so a plain connection can be closed plainly after it. */
 enum cairn_status db_sqlite_schema_version(sqlite3 *db, int *out, struct cairn_error *err);
 
 /* ---- the db_ops slots, one file per concern ---- */

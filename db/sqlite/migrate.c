@@ -31,10 +31,10 @@ enum cairn_status db_sqlite_schema_version(sqlite3 *db, int *out, struct cairn_e
 
   *out = 0;
   /* Before migration 1 there is no schema_version table to read. */
-  st = db_sqlite_prepare(db,
-                         "SELECT count(*) FROM sqlite_master"
-                         " WHERE type = 'table' AND name = 'schema_version'",
-                         &stmt, err);
+  st = db_sqlite_prepare_once(db,
+                              "SELECT count(*) FROM sqlite_master"
+                              " WHERE type = 'table' AND name = 'schema_version'",
+                              &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   rc = sqlite3_step(stmt);
@@ -47,7 +47,7 @@ enum cairn_status db_sqlite_schema_version(sqlite3 *db, int *out, struct cairn_e
   sqlite3_finalize(stmt);
   stmt = NULL;
 
-  st = db_sqlite_prepare(db, "SELECT version FROM schema_version WHERE id = 1", &stmt, err);
+  st = db_sqlite_prepare_once(db, "SELECT version FROM schema_version WHERE id = 1", &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   rc = sqlite3_step(stmt);
@@ -85,10 +85,10 @@ static enum cairn_status set_version(sqlite3 *db, int version, struct cairn_erro
   enum cairn_status st;
   int rc;
 
-  st = db_sqlite_prepare(db,
-                         "INSERT INTO schema_version (id, version) VALUES (1, ?1)"
-                         " ON CONFLICT (id) DO UPDATE SET version = excluded.version",
-                         &stmt, err);
+  st = db_sqlite_prepare_once(db,
+                              "INSERT INTO schema_version (id, version) VALUES (1, ?1)"
+                              " ON CONFLICT (id) DO UPDATE SET version = excluded.version",
+                              &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_int(stmt, 1, version);
@@ -176,7 +176,11 @@ enum cairn_status db_sqlite_migrate(sqlite3 *db, const struct db_migration *list
       continue;
     st = apply(db, m, known, err);
     if (st != CAIRN_OK)
-      return st;
+      break;
   }
-  return CAIRN_OK;
+  /* apply's BEGIN, COMMIT and ROLLBACK came from the statement cache.
+   * Migrations run once, so keeping them buys nothing, and dropping them
+   * hands the connection back as it came: a caller may close it plainly. */
+  db_sqlite_finalize_all(db);
+  return st;
 }

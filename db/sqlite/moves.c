@@ -46,7 +46,7 @@ static enum cairn_status previous_hash(sqlite3 *db, const char *game_id, uint32_
     st = db_sqlite_fail(db, rc, "appending a move", err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -82,7 +82,7 @@ enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
     st = db_sqlite_fail(db, rc, "appending a move", err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -116,7 +116,7 @@ enum cairn_status db_sqlite_update_game(sqlite3 *db, const char *game_id,
     st = db_sqlite_fail(db, rc, "appending a move", err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -127,9 +127,11 @@ static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cai
   char status[DB_STATUS_MAX + 1];
   enum cairn_status st;
   uint32_t moves = 0;
+  int rc;
 
-  if (sqlite3_exec(db, "SAVEPOINT one_append", NULL, NULL, NULL) != SQLITE_OK)
-    return db_sqlite_fail(db, sqlite3_errcode(db), "appending a move", err);
+  rc = db_sqlite_exec(db, "SAVEPOINT one_append");
+  if (rc != SQLITE_OK)
+    return db_sqlite_fail(db, rc, "appending a move", err);
   st = db_sqlite_game_status(db, a->game_id, status, sizeof(status), NULL, &moves, err);
   /* Status before ord, in the order api/ checks them: a move that lost the
    * race to the game's last move hears that the game is over. */
@@ -145,8 +147,8 @@ static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cai
   if (st == CAIRN_OK)
     st = db_sqlite_update_game(db, a->game_id, a->move, a->result_json, err);
   if (st != CAIRN_OK)
-    sqlite3_exec(db, "ROLLBACK TO one_append", NULL, NULL, NULL);
-  sqlite3_exec(db, "RELEASE one_append", NULL, NULL, NULL);
+    db_sqlite_exec(db, "ROLLBACK TO one_append");
+  db_sqlite_exec(db, "RELEASE one_append");
   return st;
 }
 
@@ -301,7 +303,7 @@ static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t f
       st = db_sqlite_fail(db, rc, "loading moves", err);
       goto cleanup;
     }
-    sqlite3_finalize(stmt);
+    db_sqlite_release(stmt);
     stmt = NULL;
   }
 
@@ -327,10 +329,12 @@ static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t f
     st = db_sqlite_fail(db, rc, "loading moves", err);
     goto cleanup;
   }
+  db_sqlite_release(stmt);
+  stmt = NULL;
   st = db_sqlite_commit(db, err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_rollback(db);
   return st;
 }

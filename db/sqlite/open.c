@@ -17,6 +17,8 @@ static void close_backend(void *ctx)
 
   if (!c)
     return;
+  /* The cached statements (internal.h) go with their connections. */
+  db_sqlite_finalize_all(c->rdb);
   sqlite3_close(c->rdb); /* first: a reader would hold the checkpoint back */
   /* Lets SQLite refresh the query planner's statistics where it sees a
    * need; its documentation asks long-lived connections to do this before
@@ -25,8 +27,9 @@ static void close_backend(void *ctx)
   /* A clean stop leaves the whole database in the main file: the next
    * start (or a backup taken now) needs no WAL. */
   sqlite3_exec(c->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
-  /* Every statement is finalized before its slot returns, so a busy close
-   * is a leak in this backend. */
+  /* With every statement finalized, a busy close is a leak in this
+   * backend. */
+  db_sqlite_finalize_all(c->db);
   rc = sqlite3_close(c->db);
   if (rc != SQLITE_OK)
     fprintf(stderr, "cairn: db: closing: %s (%d)\n", sqlite3_errmsg(c->db), rc);
@@ -38,7 +41,7 @@ static void close_backend(void *ctx)
 }
 
 /* Run one PRAGMA and return its single text answer in buf[size] (empty if
- * it answers nothing). */
+ * it answers nothing). Each runs once per connection, so none is cached. */
 static enum cairn_status pragma(sqlite3 *db, const char *sql, char *buf, size_t size,
                                 struct cairn_error *err)
 {
@@ -48,7 +51,7 @@ static enum cairn_status pragma(sqlite3 *db, const char *sql, char *buf, size_t 
   int rc;
 
   buf[0] = '\0';
-  st = db_sqlite_prepare(db, sql, &stmt, err);
+  st = db_sqlite_prepare_once(db, sql, &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   rc = sqlite3_step(stmt);
@@ -166,6 +169,7 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   if (rc != SQLITE_OK) {
     st = db_sqlite_fail(c->rdb, rc, "opening the database for reading", err);
     sqlite3_close(c->rdb);
+    db_sqlite_finalize_all(c->db);
     sqlite3_close(c->db);
     pthread_mutex_destroy(&c->lock);
     free(c);
@@ -205,6 +209,7 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   out->deliveries_of = db_sqlite_deliveries_of;
 
 cleanup:
+  db_sqlite_finalize_all(db);
   sqlite3_close(db); /* accepts NULL; also frees the handle a failed open returns */
   return st;
 }

@@ -46,10 +46,12 @@ enum cairn_status db_sqlite_player_create(void *ctx, const struct db_player *pla
     st = db_sqlite_fail(c->db, rc, "creating a player", err);
     goto cleanup;
   }
+  db_sqlite_release(stmt);
+  stmt = NULL;
   st = db_sqlite_commit(c->db, err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   if (st != CAIRN_OK)
     db_sqlite_rollback(c->db);
   db_sqlite_unlock(c);
@@ -88,7 +90,7 @@ enum cairn_status db_sqlite_player_by_token(void *ctx, const uint8_t token_hash[
   st = db_sqlite_column_copy(stmt, 1, out->name, sizeof(out->name), "looking up a token", err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_runlock(c);
   if (st != CAIRN_OK)
     memset(out, 0, sizeof(*out));

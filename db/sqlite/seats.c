@@ -47,7 +47,7 @@ static enum cairn_status find_clash(sqlite3 *db, const char *game_id, int seat,
     st = db_sqlite_fail(db, rc, "taking a seat", err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -72,7 +72,7 @@ enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int se
     st = db_sqlite_fail(db, rc, "taking a seat", err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 
@@ -96,7 +96,7 @@ static enum cairn_status start_if_full(sqlite3 *db, const char *game_id, struct 
     st = db_sqlite_fail(db, rc, "starting a game", err);
 
 cleanup:
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   return st;
 }
 

@@ -41,7 +41,7 @@ enum cairn_status db_sqlite_webhook_create(void *ctx, const struct db_webhook *h
     else if (rc != SQLITE_DONE)
       st = db_sqlite_fail(c->db, rc, "registering a webhook", err);
   }
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_unlock(c);
   return st;
 }
@@ -105,7 +105,7 @@ static enum cairn_status each_hook(struct db_sqlite *c, const char *sql, const c
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE)
     st = db_sqlite_fail(c->rdb, rc, "loading webhooks", err);
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_runlock(c);
   for (i = 0; st == CAIRN_OK && i < list.n; i++)
     st = cb(arg, &list.at[i], err);
@@ -152,7 +152,7 @@ enum cairn_status db_sqlite_webhook_delete(void *ctx, const char *id, const char
     rc = sqlite3_step(stmt);
     if (rc != SQLITE_DONE)
       st = db_sqlite_fail(c->db, rc, "deleting a webhook", err);
-    sqlite3_finalize(stmt);
+    db_sqlite_release(stmt);
     stmt = NULL;
   }
   if (st == CAIRN_OK)
@@ -167,9 +167,9 @@ enum cairn_status db_sqlite_webhook_delete(void *ctx, const char *id, const char
       st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "you have no webhook %s",
                       id);
   }
+  db_sqlite_release(stmt);
   if (st == CAIRN_OK)
     st = db_sqlite_commit(c->db, err);
-  sqlite3_finalize(stmt);
   if (st != CAIRN_OK)
     db_sqlite_rollback(c->db);
   db_sqlite_unlock(c);
@@ -204,7 +204,7 @@ enum cairn_status db_sqlite_delivery_record(void *ctx, const struct db_delivery 
     if (rc != SQLITE_DONE && rc != SQLITE_CONSTRAINT_FOREIGNKEY)
       st = db_sqlite_fail(c->db, rc, "recording a delivery", err);
   }
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_unlock(c);
   return st;
 }
@@ -250,7 +250,7 @@ enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
     st = db_sqlite_fail(c->rdb, rc, "loading deliveries", err);
-  sqlite3_finalize(stmt);
+  db_sqlite_release(stmt);
   db_sqlite_runlock(c);
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, &rows[i], err);

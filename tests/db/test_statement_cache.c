@@ -1,0 +1,363 @@
+/*
+ * test_statement_cache.c - the SQLite backend's statement cache
+ * (db/sqlite/common.c): a query run again reuses its statement instead of
+ * preparing a new one, a statement handed back holds no transaction and no
+ * snapshot whatever way its query ended, the transaction statements keep
+ * the semantics sqlite3_exec gave them, and close leaves nothing behind
+ * (LeakSanitizer, in the test build, would report a connection that
+ * sqlite3_close refused).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "db/db.h"
+#include "db/sqlite/internal.h"
+#include "tmpdb.h"
+
+struct fixture {
+  struct tmpdb t;
+  struct db_ops ops;
+  struct db_sqlite *c; /* ops.ctx, to look at the connections */
+};
+
+static int setup(void **state)
+{
+  struct fixture *f = calloc(1, sizeof(*f));
+  struct cairn_error err = {0};
+
+  if (!f || tmpdb_make(&f->t) != 0)
+    return -1;
+  if (db_sqlite_open(f->t.path, &f->ops, &err) != CAIRN_OK) {
+    fprintf(stderr, "open: %s\n", err.detail);
+    return -1;
+  }
+  f->c = f->ops.ctx;
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  struct fixture *f = *state;
+
+  if (f->ops.close)
+    f->ops.close(f->ops.ctx);
+  tmpdb_remove(&f->t);
+  free(f);
+  return 0;
+}
+
+/* ---- helpers ---- */
+
+/* How many statements `db` holds; fails the test if one is still busy,
+ * which would mean a slot returned without handing its statement back. */
+static int statements(sqlite3 *db)
+{
+  sqlite3_stmt *stmt;
+  int n = 0;
+
+  for (stmt = sqlite3_next_stmt(db, NULL); stmt; stmt = sqlite3_next_stmt(db, stmt)) {
+    if (sqlite3_stmt_busy(stmt))
+      fail_msg("statement still busy: %s", sqlite3_sql(stmt));
+    n++;
+  }
+  return n;
+}
+
+static void add_player(struct db_ops *ops, const char *id, uint8_t fill)
+{
+  struct db_player p = {0};
+  struct cairn_error err = {0};
+  uint8_t hash[DB_HASH_BYTES];
+
+  snprintf(p.id, sizeof(p.id), "%s", id);
+  snprintf(p.name, sizeof(p.name), "Name of %s", id);
+  memset(hash, fill, sizeof(hash));
+  assert_int_equal(ops->player_create(ops->ctx, &p, hash, &err), CAIRN_OK);
+}
+
+/* Players a and b seated in a two-seat game `id`: active. */
+static void add_active_game(struct db_ops *ops, const char *id)
+{
+  struct db_game g = {0};
+  struct cairn_error err = {0};
+
+  add_player(ops, "a", 0xa1);
+  add_player(ops, "b", 0xb2);
+  snprintf(g.id, sizeof(g.id), "%s", id);
+  snprintf(g.title, sizeof(g.title), "himalaya");
+  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
+  snprintf(g.creator, sizeof(g.creator), "a");
+  g.seats = 2;
+  g.created_ms = 1700000000000;
+  assert_int_equal(ops->game_create(ops->ctx, &g, &err), CAIRN_OK);
+  assert_int_equal(ops->seat_take(ops->ctx, id, 0, "a", &err), CAIRN_OK);
+  assert_int_equal(ops->seat_take(ops->ctx, id, 1, "b", &err), CAIRN_OK);
+}
+
+static enum cairn_status append(struct db_ops *ops, const char *game, uint32_t ord,
+                                struct cairn_error *err)
+{
+  struct db_move m = {0};
+
+  m.ord = ord;
+  m.seq = ord + 1;
+  m.seat = (int)(ord % 2);
+  m.move_json = "{\"type\":\"pass\"}";
+  m.events_json = "[]";
+  m.at_ms = 1700000000000 + ord;
+  return ops->move_append(ops->ctx, game, &m, NULL, err);
+}
+
+static enum cairn_status count_cb(void *arg, const struct db_move *move, struct cairn_error *err)
+{
+  (*(size_t *)arg)++;
+  return CAIRN_OK;
+}
+
+/* What one move costs the server's storage: the lookups of a GET and a
+ * POST, then the append. */
+static void play_one(struct fixture *f, uint32_t ord)
+{
+  struct cairn_error err = {0};
+  struct db_player p;
+  struct db_game g;
+  uint8_t hash[DB_HASH_BYTES];
+  size_t n = 0;
+
+  memset(hash, 0xa1, sizeof(hash));
+  assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &p, &err), CAIRN_OK);
+  assert_int_equal(f->ops.game_load(f->ops.ctx, "g1", &g, &err), CAIRN_OK);
+  assert_int_equal(g.moves, ord);
+  db_game_clear(&g);
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, count_cb, &n, &err), CAIRN_OK);
+  assert_int_equal(n, ord);
+  assert_int_equal(append(&f->ops, "g1", ord, &err), CAIRN_OK);
+}
+
+/* ---- reuse ---- */
+
+static void test_repeated_queries_reuse_their_statements(void **state)
+{
+  struct fixture *f = *state;
+  int writer, reader;
+  uint32_t ord;
+
+  add_active_game(&f->ops, "g1");
+  play_one(f, 0);
+  play_one(f, 1); /* the first to read the hash chain */
+  writer = statements(f->c->db);
+  reader = statements(f->c->rdb);
+  /* BEGIN, COMMIT and the queries are there to be reused. */
+  assert_true(writer >= 3);
+  assert_true(reader >= 3);
+  for (ord = 2; ord < 200; ord++)
+    play_one(f, ord);
+  assert_int_equal(statements(f->c->db), writer);
+  assert_int_equal(statements(f->c->rdb), reader);
+}
+
+static void test_prepare_returns_the_idle_statement_and_skips_a_busy_one(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  sqlite3_stmt *outer = NULL, *inner = NULL, *again = NULL;
+  static const char sql[] = "SELECT 1 UNION ALL SELECT 2";
+
+  assert_int_equal(db_sqlite_prepare(f->c->rdb, sql, &outer, &err), CAIRN_OK);
+  assert_int_equal(sqlite3_step(outer), SQLITE_ROW);
+  /* The same text while the first is mid-query: a second statement. */
+  assert_int_equal(db_sqlite_prepare(f->c->rdb, sql, &inner, &err), CAIRN_OK);
+  assert_ptr_not_equal(inner, outer);
+  assert_int_equal(sqlite3_step(inner), SQLITE_ROW);
+  db_sqlite_release(inner);
+  db_sqlite_release(outer);
+  /* Both idle now: the next request gets one of them back. */
+  assert_int_equal(db_sqlite_prepare(f->c->rdb, sql, &again, &err), CAIRN_OK);
+  assert_true(again == outer || again == inner);
+  assert_int_equal(sqlite3_step(again), SQLITE_ROW);
+  assert_int_equal(sqlite3_column_int(again, 0), 1); /* from the start, not where it stopped */
+  db_sqlite_release(again);
+  db_sqlite_release(NULL);
+}
+
+/* ---- no transaction left behind ---- */
+
+static void test_refused_writes_leave_no_transaction(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_player p = {0};
+  uint8_t hash[DB_HASH_BYTES];
+
+  add_active_game(&f->ops, "g1");
+  assert_int_equal(append(&f->ops, "g1", 0, &err), CAIRN_OK);
+
+  /* Refused inside its transaction: stale, then a repeated player id. */
+  assert_int_equal(append(&f->ops, "g1", 5, &err), CAIRN_ESTALE);
+  assert_true(sqlite3_get_autocommit(f->c->db));
+  snprintf(p.id, sizeof(p.id), "a");
+  memset(hash, 0x77, sizeof(hash));
+  assert_int_equal(f->ops.player_create(f->ops.ctx, &p, hash, &err), CAIRN_EINTERNAL);
+  assert_true(sqlite3_get_autocommit(f->c->db));
+  assert_int_equal(f->ops.webhook_delete(f->ops.ctx, "nope", "a", &err), CAIRN_ENOTFOUND);
+  assert_true(sqlite3_get_autocommit(f->c->db));
+  statements(f->c->db); /* none busy */
+
+  /* ... so the next writes go through. */
+  assert_int_equal(append(&f->ops, "g1", 1, &err), CAIRN_OK);
+  add_player(&f->ops, "c", 0xc3);
+}
+
+static void test_a_read_stopped_early_keeps_no_snapshot(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_vacation v = {0}, out[8];
+  int n = 0;
+  int i;
+
+  add_player(&f->ops, "a", 0xa1);
+  for (i = 0; i < 2; i++) {
+    v.start_ms = 1000 * (i + 1);
+    v.end_ms = v.start_ms + 500;
+    assert_int_equal(f->ops.vacation_add(f->ops.ctx, "a", &v, &err), CAIRN_OK);
+  }
+  /* max 1 leaves the query on its first row; the release must end the
+   * read, or the reader would stay on this snapshot. */
+  assert_int_equal(f->ops.vacations_of(f->ops.ctx, "a", 0, out, 1, &n, &err), CAIRN_OK);
+  assert_int_equal(n, 1);
+  statements(f->c->rdb);
+  v.start_ms = 5000;
+  v.end_ms = 5500;
+  assert_int_equal(f->ops.vacation_add(f->ops.ctx, "a", &v, &err), CAIRN_OK);
+  assert_int_equal(f->ops.vacations_of(f->ops.ctx, "a", 0, out, 8, &n, &err), CAIRN_OK);
+  assert_int_equal(n, 3);
+}
+
+static enum cairn_status stop_cb(void *arg, const struct db_move *move, struct cairn_error *err)
+{
+  return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_INTERNAL, NULL, "stop");
+}
+
+static void test_failed_walks_keep_no_transaction(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g;
+  uint32_t ord;
+
+  add_active_game(&f->ops, "g1");
+  for (ord = 0; ord < 3; ord++)
+    assert_int_equal(append(&f->ops, "g1", ord, &err), CAIRN_OK);
+  /* Ended inside its read transaction (no such game), and by the
+   * callback. */
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "nope", 0, count_cb, &(size_t){0}, &err),
+                   CAIRN_ENOTFOUND);
+  assert_true(sqlite3_get_autocommit(f->c->rdb));
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, stop_cb, NULL, &err), CAIRN_ECONFLICT);
+  assert_true(sqlite3_get_autocommit(f->c->rdb));
+  statements(f->c->rdb);
+  /* A later write is seen by the next read. */
+  assert_int_equal(append(&f->ops, "g1", 3, &err), CAIRN_OK);
+  assert_int_equal(f->ops.game_load(f->ops.ctx, "g1", &g, &err), CAIRN_OK);
+  assert_int_equal(g.moves, 4);
+  db_game_clear(&g);
+}
+
+/* ---- the transaction statements ---- */
+
+static void test_transaction_statements_keep_their_semantics(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  sqlite3 *db = f->c->db;
+
+  /* ROLLBACK with nothing open is harmless; COMMIT with nothing open is
+   * reported. */
+  db_sqlite_rollback(db);
+  assert_int_equal(db_sqlite_commit(db, &err), CAIRN_EDB);
+  assert_string_equal(err.code, CAIRN_CODE_STORAGE);
+  /* A BEGIN inside a transaction is refused and leaves it open. */
+  assert_int_equal(db_sqlite_begin(db, true, &err), CAIRN_OK);
+  assert_int_equal(db_sqlite_begin(db, true, &err), CAIRN_EDB);
+  assert_false(sqlite3_get_autocommit(db));
+  db_sqlite_rollback(db);
+  assert_true(sqlite3_get_autocommit(db));
+  /* The statements that failed are fine for the next use. */
+  assert_int_equal(db_sqlite_begin(db, false, &err), CAIRN_OK);
+  assert_int_equal(db_sqlite_commit(db, &err), CAIRN_OK);
+  assert_true(sqlite3_get_autocommit(db));
+  statements(db);
+}
+
+static void test_begin_immediate_reports_a_busy_database(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  sqlite3 *other = NULL;
+
+  assert_int_equal(sqlite3_open_v2(f->t.path, &other, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_busy_timeout(f->c->db, 0); /* fail now rather than in DB_SQLITE_BUSY_MS */
+  assert_int_equal(db_sqlite_begin(f->c->db, true, &err), CAIRN_EDB);
+  assert_int_equal(sqlite3_errcode(f->c->db), SQLITE_BUSY);
+  assert_true(sqlite3_get_autocommit(f->c->db));
+  assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
+  sqlite3_close(other);
+  sqlite3_busy_timeout(f->c->db, DB_SQLITE_BUSY_MS);
+  add_player(&f->ops, "a", 0xa1);
+}
+
+/* ---- close ---- */
+
+static void test_close_after_use_leaves_nothing(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  uint32_t ord;
+  int i;
+
+  for (i = 0; i < 3; i++) {
+    add_active_game(&f->ops, "g1");
+    for (ord = 0; ord < 5; ord++)
+      play_one(f, ord);
+    assert_true(statements(f->c->db) > 0);
+    f->ops.close(f->ops.ctx);
+    memset(&f->ops, 0, sizeof(f->ops));
+    /* sqlite3_close refuses a connection with statements; every one of
+     * them, and the connection, would then be reported as leaked. */
+    tmpdb_remove(&f->t);
+    assert_int_equal(tmpdb_make(&f->t), 0);
+    assert_int_equal(db_sqlite_open(f->t.path, &f->ops, &err), CAIRN_OK);
+    f->c = f->ops.ctx;
+    /* Opening caches nothing: the start-up statements are gone. */
+    assert_int_equal(statements(f->c->db), 0);
+    assert_int_equal(statements(f->c->rdb), 0);
+  }
+}
+
+int main(void)
+{
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+  const struct CMUnitTest tests[] = {
+      T(test_repeated_queries_reuse_their_statements),
+      T(test_prepare_returns_the_idle_statement_and_skips_a_busy_one),
+      T(test_refused_writes_leave_no_transaction),
+      T(test_a_read_stopped_early_keeps_no_snapshot),
+      T(test_failed_walks_keep_no_transaction),
+      T(test_transaction_statements_keep_their_semantics),
+      T(test_begin_immediate_reports_a_busy_database),
+      T(test_close_after_use_leaves_nothing),
+  };
+
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
