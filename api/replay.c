@@ -141,7 +141,6 @@ struct replay_walk {
   const uint32_t *upto_seq; /* stop before the first row past this seq */
   uint32_t upto_rows;       /* stop after this many rows */
   uint32_t rows;            /* rows applied, counted from the log's start */
-  bool stopped;
 };
 
 static enum cairn_status walk_prefix(void *arg, uint32_t rows, struct engine_game **out,
@@ -181,11 +180,8 @@ static enum cairn_status apply_row(void *arg, const struct db_move *row, struct 
   json_error_t jerr;
   enum cairn_status st;
 
-  if (walk->stopped || walk->rows >= walk->upto_rows ||
-      (walk->upto_seq && row->seq > *walk->upto_seq)) {
-    walk->stopped = true;
-    return CAIRN_OK;
-  }
+  if (walk->rows >= walk->upto_rows || (walk->upto_seq && row->seq > *walk->upto_seq))
+    return CAIRN_DONE; /* the rest of the log is not needed */
   move = json_loads(row->move_json, 0, &jerr);
   if (!move)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,

@@ -137,8 +137,10 @@ typedef enum cairn_status (*db_delivery_cb)(void *arg, const struct db_delivery 
                                             struct cairn_error *err);
 
 /* Called once per row in order by moves_load. The strings in `move` are
- * borrowed until the callback returns. Return CAIRN_OK to continue; any other
- * status stops the walk and is returned by moves_load. */
+ * borrowed until the callback returns. Return CAIRN_OK to continue, CAIRN_DONE
+ * to stop early with success (moves_load then returns CAIRN_OK and reads no
+ * further rows: a replay to ?at=N of a long game must not walk the rest of
+ * the log); any other status stops the walk and is returned by moves_load. */
 typedef enum cairn_status (*db_move_cb)(void *arg, const struct db_move *move,
                                         struct cairn_error *err);
 

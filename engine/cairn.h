@@ -30,6 +30,7 @@ enum cairn_status {
   CAIRN_EINTERNAL, /* a bug: an invariant did not hold */
   CAIRN_ECONFLICT, /* the request conflicts with the resource's state */
   CAIRN_ETOOLARGE, /* request body over the cap */
+  CAIRN_DONE,      /* not a failure: a walk's callback has seen all it needs (db.h) */
 };
 
 /* Stable `code` strings (api.md). Clients match on these; never change one. */

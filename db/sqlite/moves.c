@@ -374,6 +374,10 @@ enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t 
     first = false;
     for (i = 0; i < n; i++) {
       st = cb(arg, &rows[i].move, err);
+      if (st == CAIRN_DONE) {
+        st = CAIRN_OK;
+        goto cleanup;
+      }
       if (st != CAIRN_OK)
         goto cleanup;
     }

@@ -183,6 +183,7 @@ struct walk {
   uint32_t ords[512];
   size_t n;
   size_t stop_after;      /* return CAIRN_ECONFLICT after this many rows; 0: never */
+  size_t done_after;      /* return CAIRN_DONE after this many rows; 0: never */
   struct db_ops *reenter; /* when set, call game_load from inside the callback */
   const char *game;
   int bad_text; /* rows whose strings did not match their ord */
@@ -213,6 +214,8 @@ static enum cairn_status walk_cb(void *arg, const struct db_move *move, struct c
   }
   if (w->stop_after && w->n == w->stop_after)
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_INTERNAL, NULL, "stop");
+  if (w->done_after && w->n == w->done_after)
+    return CAIRN_DONE;
   return CAIRN_OK;
 }
 
@@ -708,6 +711,29 @@ static void test_moves_load_stops_when_the_callback_says_so(void **state)
   assert_int_equal(w.n, 150);
 }
 
+/* CAIRN_DONE ends a walk early with success and reads no further batch: a
+ * replay to ?at=N near the start of a long game must not walk the rest. */
+static void test_moves_load_ends_with_success_when_the_callback_is_done(void **state)
+{
+  struct fixture *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {.done_after = 5};
+  uint32_t i;
+
+  add_active_game(&f->ops, "g1", 2);
+  for (i = 0; i < 300; i++)
+    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 5);
+  memset(&w, 0, sizeof(w));
+  w.done_after = 140; /* in the second batch */
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 10, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 140);
+  assert_int_equal(w.ords[139], 149);
+  /* and the connection is free again: a write goes through */
+  assert_int_equal(append(&f->ops, "g1", 300, NULL, &err), CAIRN_OK);
+}
+
 /* The callback runs without the connection's lock: it may use storage. */
 static void test_moves_load_callback_may_call_storage(void **state)
 {
@@ -929,6 +955,7 @@ int main(void)
       T(test_moves_on_open_or_unknown_game_are_refused),
       T(test_moves_load_walks_in_order_from_ord),
       T(test_moves_load_stops_when_the_callback_says_so),
+      T(test_moves_load_ends_with_success_when_the_callback_is_done),
       T(test_moves_load_callback_may_call_storage),
       T(test_moves_load_of_unknown_game_is_not_found),
       T(test_schema_refuses_rewriting_the_log),
