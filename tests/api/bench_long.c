@@ -135,7 +135,7 @@ int main(void)
   at_warm = timed_get(&s, NULL, at_path, id);
   audit = timed_get(&s, NULL, "/v1/games/%s/verify", id);
   printf("http long game after a restart: first view (full replay of %ld moves) %.1f ms, next view"
-         " %.2f ms; ?at=%ld (seq) %.1f ms cold, %.2f ms warm; verify (chain + replay) %.1f ms\n",
+         " %.2f ms; ?at=%ld (seq) %.1f ms first, %.2f ms again; verify (chain + replay) %.1f ms\n",
          moves, cold, warm, half_seq, at_cold, at_warm, audit);
   harness_stop(&s);
   harness_global_cleanup();
