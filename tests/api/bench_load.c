@@ -53,6 +53,7 @@ struct load {
   struct game *games;
   int n;
   double *lat;
+  long cap; /* room in lat */
   long done, refused;
 };
 
@@ -113,7 +114,7 @@ static void advance(struct load *l, struct game *g, long status)
   json_t *game = g->phase == 0 ? doc : json_object_get(doc, "game");
 
   if (g->phase == 1) {
-    if (status == 200 && l->done < MOVES_PER_ROUND)
+    if (status == 200 && l->done < l->cap)
       l->lat[l->done++] = now_ms() - g->started;
     else if (status != 200)
       l->refused++;
@@ -156,6 +157,45 @@ static int by_value(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* Run every transfer in `multi` to its end, feeding each answer to advance
+ * (which picks the game's next request but does not issue it). */
+static void drain(struct load *l, CURLM *multi)
+{
+  int running = 1;
+
+  while (running) {
+    CURLMsg *msg;
+    int left;
+
+    curl_multi_perform(multi, &running);
+    while ((msg = curl_multi_info_read(multi, &left))) {
+      struct game *g;
+      long status = 0;
+
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&g);
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
+      curl_multi_remove_handle(multi, msg->easy_handle);
+      advance(l, g, status);
+    }
+    if (running)
+      curl_multi_poll(multi, NULL, 0, 10, NULL);
+  }
+}
+
+static void free_games(struct load *l)
+{
+  int i;
+
+  for (i = 0; i < l->n; i++) {
+    curl_easy_cleanup(l->games[i].easy);
+    curl_slist_free_all(l->games[i].headers);
+    free(l->games[i].body);
+    free(l->games[i].reply);
+    json_decref(l->games[i].move);
+  }
+  free(l->games);
+}
+
 /* Play `concurrent` games at once. With rate 0 every game moves again as
  * soon as its last move is answered (closed loop: the server's capacity).
  * With a rate, moves start at that many per second in all, each in a game
@@ -189,6 +229,7 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
 
   curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
   l.lat = calloc(MOVES_PER_ROUND, sizeof(double));
+  l.cap = MOVES_PER_ROUND;
   new_games(&l, concurrent);
   t0 = next_slot = now_ms();
   cpu0 = cpu_ms(s->pid);
@@ -243,17 +284,59 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
     printf("      server CPU %.0f us per accepted move (its GET and POST), so about %.0f moves/s"
            " per core it had to itself\n",
            1e3 * cpu0 / (double)l.done, 1e3 / (cpu0 / (double)l.done));
-  for (i = 0; i < l.n; i++) {
+  for (i = 0; i < l.n; i++)
     curl_multi_remove_handle(multi, l.games[i].easy);
-    curl_easy_cleanup(l.games[i].easy);
-    curl_slist_free_all(l.games[i].headers);
-    free(l.games[i].body);
-    free(l.games[i].reply);
-    json_decref(l.games[i].move);
-  }
-  free(l.games);
+  free_games(&l);
   free(l.lat);
   free(idle);
+  curl_multi_cleanup(multi);
+}
+
+/* Commit capacity: in each wave every game first fetches the view of its
+ * seat to act (not timed), then all of them POST their move at once. The
+ * moves/s of the POST half is what the server commits when `concurrent`
+ * moves arrive together: request handling, rules and group commit, without
+ * the view rendering a client does between its moves. */
+static void run_waves(struct harness_server *s, struct harness_player p[2], int concurrent,
+                      int waves)
+{
+  struct load l = {.s = s, .p = {p[0], p[1]}};
+  CURLM *multi = curl_multi_init();
+  double posting = 0, cpu = 0;
+  int w, i;
+
+  curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
+  l.cap = (long)concurrent * waves;
+  l.lat = calloc((size_t)l.cap, sizeof(double));
+  new_games(&l, concurrent);
+  for (w = 0; w < waves; w++) {
+    double t0, c0;
+
+    for (i = 0; i < l.n; i++)
+      if (!l.games[i].over && l.games[i].phase == 0)
+        issue(&l, multi, &l.games[i]);
+    drain(&l, multi);
+    t0 = now_ms();
+    c0 = cpu_ms(s->pid);
+    for (i = 0; i < l.n; i++)
+      if (!l.games[i].over && l.games[i].phase == 1)
+        issue(&l, multi, &l.games[i]);
+    drain(&l, multi);
+    posting += now_ms() - t0;
+    cpu += cpu_ms(s->pid) - c0;
+  }
+  qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
+  printf(
+      "load: %4d concurrent games, %d waves of one move each, all POSTed at once: %ld accepted"
+      " moves in %.0f ms of posting = %.0f moves/s; move p50 %.2f ms, p99 %.2f ms (%ld refused)\n",
+      concurrent, waves, l.done, posting, 1e3 * (double)l.done / posting,
+      l.done ? l.lat[l.done / 2] : 0.0, l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0,
+      l.refused);
+  if (l.done)
+    printf("      server CPU %.0f us per accepted move (the POST alone)\n",
+           1e3 * cpu / (double)l.done);
+  free_games(&l);
+  free(l.lat);
   curl_multi_cleanup(multi);
 }
 
@@ -319,6 +402,7 @@ int main(void)
   for (i = 0; i < sizeof levels / sizeof *levels; i++)
     run_level(&s, p, levels[i], 0);
   run_level(&s, p, 1000, OPEN_LOOP_RATE);
+  run_waves(&s, p, 1000, 5);
 
   store_many_games(&s, p[0].id, 100000);
   for (i = 0; i < 1000; i++) { /* touch a spread of them */
