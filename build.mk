@@ -98,9 +98,10 @@ $(GEN_MIGRATIONS): $(MIGRATIONS) build.mk
 	  echo '};'; } > $@
 
 # What each test folder links: engine tests see only the engine (it must
-# stand alone), storage tests the engine and db/, API tests talk HTTP to the
+# stand alone), storage tests the engine and db/, unit tests of server code
+# (tests/core/) the whole core without main(), API tests talk HTTP to the
 # real server binary and link no server code at all.
-links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/db/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),$(if $(filter tests/bench/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),)))
+links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/db/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),$(if $(filter tests/bench/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),$(if $(filter tests/core/%,$(1)),$(CORE_OBJ),))))
 
 .SECONDEXPANSION:
 $(OUT)/tests/%: tests/%.c $$(call links_of,tests/%.c) $$(call support_of,tests/%.c)

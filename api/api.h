@@ -106,6 +106,15 @@ size_t api_body_cap(const char *method, const char *path);
  * the HTTP status it maps to. */
 json_t *api_problem(const struct cairn_error *err, unsigned int *http_status);
 
+/* ---- json_text.c: the text of JSON answers ---- */
+
+/* Compact text of `doc` (an object or array), byte for byte what
+ * json_dumps(doc, JSON_COMPACT) writes, several times faster (no cycle
+ * check: answers are trees). OUT: NUL-terminated, caller frees with free();
+ * *len (if non-NULL) gets its length. NULL when out of memory or when `doc`
+ * is not an object or array. */
+char *api_json_text(const json_t *doc, size_t *len);
+
 /* ---- body.c: strict JSON decoding ---- */
 
 enum api_field_type { API_INT, API_STRING, API_OBJECT, API_ANY };

@@ -20,6 +20,7 @@
  * A timer thread resumes long-polls whose time is up and sends SSE
  * keep-alive comments, which is also how dead SSE clients are noticed.
  */
+#include "api.h"
 #include "notify.h"
 
 #include <microhttpd.h>
@@ -331,7 +332,7 @@ void api_stream_close(struct api_stream *s)
 static size_t format_event(const struct notice *n, char *buf, size_t max)
 {
   json_t *body = api_notice_json(n->game, n->seq, n->status, n->to_act, n->n_to_act);
-  char *text = json_dumps(body, JSON_COMPACT);
+  char *text = api_json_text(body, NULL);
   int len = text ? snprintf(buf, max, "id: %llu\nevent: game\ndata: %s\n\n",
                             (unsigned long long)n->id, text)
                  : -1;

@@ -30,13 +30,14 @@ static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int stat
                                   int retry_after)
 {
   char seconds[16];
-  char *text = json_dumps(body, JSON_COMPACT);
+  size_t len = 0;
+  char *text = api_json_text(body, &len);
   struct MHD_Response *resp;
   enum MHD_Result ret;
 
   if (!text)
     return MHD_NO; /* out of memory: dropping the connection is all we can do */
-  resp = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
+  resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
   if (!resp) {
     free(text);
     return MHD_NO;

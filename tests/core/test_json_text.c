@@ -1,0 +1,162 @@
+/*
+ * test_json_text.c - api_json_text writes exactly what
+ * json_dumps(doc, JSON_COMPACT) writes (api/json_text.c): on hand-made
+ * documents covering every type and every escape, and on every view and
+ * legal-move list of random games of every registered title.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "engine/engine.h"
+
+#define GAMES_PER_TITLE 12
+#define MOVE_CAP        400
+
+/* Both writers agree on `doc`, byte for byte. */
+static void expect_same_text(const json_t *doc)
+{
+  char *want = json_dumps(doc, JSON_COMPACT);
+  size_t len = 0;
+  char *got = api_json_text(doc, &len);
+
+  assert_non_null(want);
+  assert_non_null(got);
+  if (strcmp(want, got) != 0)
+    fail_msg("json_dumps: %s\napi_json_text: %s", want, got);
+  assert_int_equal(len, strlen(want));
+  free(want);
+  free(got);
+}
+
+static void test_every_type_and_escape_is_written_as_jansson_does(void **state)
+{
+  static const char nasty[] = "quote\" backslash\\ slash/ \b\f\n\r\t \x01\x1f \x7f"
+                              " caf\xc3\xa9 \xf0\x9f\xa7\x97 end";
+  json_t *doc = json_pack(
+      "{s:s, s:s#, s:I, s:I, s:I, s:i, s:f, s:f, s:f, s:f, s:f, s:b, s:b, s:n, s:[], s:{},"
+      " s:[i, [], {}, [[[]]], {s:{s:[s]}}], s:s}",
+      "plain", "hello", "with nul", "a\0b", (size_t)3, "max", (json_int_t)INT64_MAX, "min",
+      (json_int_t)INT64_MIN, "zero", (json_int_t)0, "neg", -42, "tenth", 0.1, "whole", 3.0, "huge",
+      1e300, "tiny", -2.5e-300, "negzero", -0.0, "yes", 1, "no", 0, "nothing", "empty array",
+      "empty object", "nested", 7, "a", "b", "c", "escapes", nasty);
+
+  (void)state;
+  assert_non_null(doc);
+  json_object_set_new(doc, "key with \"quote\" and \n", json_string("v"));
+  json_object_set_new(doc, "", json_string("empty key"));
+  expect_same_text(doc);
+  json_decref(doc);
+
+  doc = json_array();
+  expect_same_text(doc);
+  json_decref(doc);
+}
+
+static void test_only_objects_and_arrays_are_documents(void **state)
+{
+  json_t *s = json_string("alone");
+
+  (void)state;
+  assert_null(api_json_text(s, NULL));
+  assert_null(api_json_text(NULL, NULL));
+  json_decref(s);
+}
+
+/* xorshift for the playouts' choices. */
+static uint64_t pick_state = 0x9e3779b97f4a7c15ull;
+static uint32_t pick(uint32_t n)
+{
+  pick_state ^= pick_state << 13;
+  pick_state ^= pick_state >> 7;
+  pick_state ^= pick_state << 17;
+  return (uint32_t)(pick_state % n);
+}
+
+/* Every document a game shows along the way: each seat's view and legal
+ * list, the spectator's and the omniscient view, the result. */
+static void expect_same_for_position(const struct engine_game *g, int seats)
+{
+  json_t *doc;
+  int seat;
+
+  for (seat = -1; seat < seats; seat++) {
+    doc = g->module->view(g, seat < 0 ? ENGINE_SPECTATOR : seat);
+    expect_same_text(doc);
+    json_decref(doc);
+    if (seat >= 0 && engine_may_act(g, seat)) {
+      doc = g->module->legal_moves(g, seat);
+      expect_same_text(doc);
+      json_decref(doc);
+    }
+  }
+  doc = g->module->view(g, ENGINE_OMNISCIENT);
+  expect_same_text(doc);
+  json_decref(doc);
+  doc = g->module->result(g);
+  if (doc && (json_is_object(doc) || json_is_array(doc)))
+    expect_same_text(doc);
+  json_decref(doc);
+}
+
+static void test_every_view_and_legal_list_of_random_games(void **state)
+{
+  const struct engine_module *const *m;
+  long positions = 0;
+
+  (void)state;
+  for (m = engine_modules(); *m; m++) {
+    int game;
+
+    for (game = 0; game < GAMES_PER_TITLE; game++) {
+      int seats = (*m)->min_seats + game % ((*m)->max_seats - (*m)->min_seats + 1);
+      struct engine_setup setup = {.seats = seats};
+      uint8_t seed[ENGINE_SEED_BYTES] = {(uint8_t)game, 0x7e};
+      struct engine_game *g = NULL;
+      int moves;
+
+      assert_int_equal(engine_new(*m, &setup, seed, &g, NULL), CAIRN_OK);
+      for (moves = 0; moves < MOVE_CAP; moves++) {
+        int to_act[ENGINE_MAX_SEATS];
+        int n, seat;
+        json_t *move, *events = NULL;
+        struct engine_game *next = NULL;
+
+        expect_same_for_position(g, seats);
+        positions++;
+        if (engine_is_over(g))
+          break;
+        n = (*m)->to_act(g, to_act);
+        seat = to_act[pick((uint32_t)n)];
+        move = engine_sample_move(g, seat, pick(UINT32_MAX));
+        assert_non_null(move);
+        assert_int_equal(engine_apply(g, seat, move, &next, &events, NULL), CAIRN_OK);
+        expect_same_text(events);
+        json_decref(events);
+        json_decref(move);
+        engine_free(g);
+        g = next;
+      }
+      engine_free(g);
+    }
+  }
+  assert_true(positions > 1000);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_type_and_escape_is_written_as_jansson_does),
+      cmocka_unit_test(test_only_objects_and_arrays_are_documents),
+      cmocka_unit_test(test_every_view_and_legal_list_of_random_games),
+  };
+
+  return cmocka_run_group_tests_name("core/json_text", tests, NULL, NULL);
+}
