@@ -2,7 +2,7 @@
  * bench_load.c - the server under concurrent play on loopback, driven by
  * our own load generator on libcurl's multi interface: for 1, 100 and 1,000
  * games played at once, accepted (durable) moves per second and the p50/p99
- * latency of the move POSTs. Then the server's resident memory with 100,000
+ * latency of the move POSTs, for every title. Then the server's resident memory with 100,000
  * stored games. Prints figures only.
  */
 #include <setjmp.h>
@@ -23,6 +23,7 @@
 
 #define MOVES_PER_ROUND 2000  /* POSTs measured per concurrency level */
 #define OPEN_LOOP_RATE  200.0 /* moves per second offered in the open-loop run */
+#define MAX_SEATS       5     /* the most any title seats */
 
 static double now_ms(void)
 {
@@ -47,9 +48,17 @@ struct game {
   double started;
 };
 
+/* Who plays what: a title with that many seats, one player per seat. */
+struct cast {
+  const char *title;
+  int seats;
+  struct harness_player p[MAX_SEATS];
+};
+
 struct load {
   struct harness_server *s;
-  struct harness_player p[2];
+  const struct cast *cast;
+  struct harness_rng rng; /* the moves' choices */
   struct game *games;
   int n;
   double *lat;
@@ -82,7 +91,7 @@ static void issue(struct load *l, CURLM *multi, struct game *g)
   free(g->reply);
   g->reply = NULL;
   g->reply_len = 0;
-  snprintf(auth, sizeof auth, "Authorization: Bearer %s", l->p[g->seat].token);
+  snprintf(auth, sizeof auth, "Authorization: Bearer %s", l->cast->p[g->seat].token);
   g->headers = curl_slist_append(g->headers, auth);
   g->headers = curl_slist_append(g->headers, "Content-Type: application/json");
   curl_easy_reset(g->easy);
@@ -123,9 +132,9 @@ static void advance(struct load *l, struct game *g, long status)
     g->over = true;
   } else if (g->phase == 0) {
     json_decref(g->move);
-    g->move = json_incref(json_array_get(json_object_get(game, "legal"), 0));
+    g->move = harness_choose_move(game, &l->rng);
     g->seq = (long)json_integer_value(json_object_get(game, "seq"));
-    g->phase = g->move ? 1 : 0;
+    g->phase = 1;
   } else {
     g->seat = (int)json_integer_value(json_array_get(json_object_get(game, "to_act"), 0));
     g->phase = 0;
@@ -140,12 +149,14 @@ static void new_games(struct load *l, int n)
   l->games = calloc((size_t)n, sizeof(*l->games));
   l->n = n;
   for (i = 0; i < n; i++) {
-    json_t *created = harness_new_game(l->s, l->p[0].token, "himalaya", 2, "{}");
+    json_t *created =
+        harness_new_game(l->s, l->cast->p[0].token, l->cast->title, l->cast->seats, "{}");
+    int seat;
 
     snprintf(l->games[i].id, sizeof l->games[i].id, "%s", harness_game_id(created));
     json_decref(created);
-    harness_join(l->s, l->p[0].token, l->games[i].id, 0);
-    harness_join(l->s, l->p[1].token, l->games[i].id, 1);
+    for (seat = 0; seat < l->cast->seats; seat++)
+      harness_join(l->s, l->cast->p[seat].token, l->games[i].id, seat);
     l->games[i].easy = curl_easy_init();
   }
 }
@@ -218,10 +229,10 @@ static double cpu_ms(pid_t pid)
   return 1e3 * (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
-static void run_level(struct harness_server *s, struct harness_player p[2], int concurrent,
+static void run_level(struct harness_server *s, const struct cast *cast, int concurrent,
                       double rate)
 {
-  struct load l = {.s = s, .p = {p[0], p[1]}};
+  struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
   CURLM *multi = curl_multi_init();
   int *idle = calloc((size_t)concurrent, sizeof(int));
   double t0, elapsed, next_slot, cpu0;
@@ -273,9 +284,11 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
   cpu0 = cpu_ms(s->pid) - cpu0;
   qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
   if (rate > 0)
-    printf("load: %4d concurrent games, open loop at %.0f moves/s offered:", concurrent, rate);
+    printf("load %s: %4d concurrent games, open loop at %.0f moves/s offered:", cast->title,
+           concurrent, rate);
   else
-    printf("load: %4d concurrent games, closed loop (each moves again when answered):", concurrent);
+    printf("load %s: %4d concurrent games, closed loop (each moves again when answered):",
+           cast->title, concurrent);
   printf(" %ld accepted moves in %.0f ms = %.0f moves/s; move p50 %.2f ms, p99 %.2f ms"
          " (%ld refused)\n",
          l.done, elapsed, 1e3 * (double)l.done / elapsed, l.done ? l.lat[l.done / 2] : 0.0,
@@ -297,10 +310,9 @@ static void run_level(struct harness_server *s, struct harness_player p[2], int 
  * moves/s of the POST half is what the server commits when `concurrent`
  * moves arrive together: request handling, rules and group commit, without
  * the view rendering a client does between its moves. */
-static void run_waves(struct harness_server *s, struct harness_player p[2], int concurrent,
-                      int waves)
+static void run_waves(struct harness_server *s, const struct cast *cast, int concurrent, int waves)
 {
-  struct load l = {.s = s, .p = {p[0], p[1]}};
+  struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
   CURLM *multi = curl_multi_init();
   double posting = 0, cpu = 0;
   int w, i;
@@ -327,9 +339,9 @@ static void run_waves(struct harness_server *s, struct harness_player p[2], int 
   }
   qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
   printf(
-      "load: %4d concurrent games, %d waves of one move each, all POSTed at once: %ld accepted"
+      "load %s: %4d concurrent games, %d waves of one move each, all POSTed at once: %ld accepted"
       " moves in %.0f ms of posting = %.0f moves/s; move p50 %.2f ms, p99 %.2f ms (%ld refused)\n",
-      concurrent, waves, l.done, posting, 1e3 * (double)l.done / posting,
+      cast->title, concurrent, waves, l.done, posting, 1e3 * (double)l.done / posting,
       l.done ? l.lat[l.done / 2] : 0.0, l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0,
       l.refused);
   if (l.done)
@@ -387,24 +399,69 @@ static void store_many_games(struct harness_server *s, const char *creator, int 
   harness_resume(s);
 }
 
+/* One cast per title of the catalog: its fewest seats, but two where it
+ * allows two (solo play would leave nobody waiting), fresh players each so
+ * no one reaches the open-games cap. Returns the number of casts. */
+static int cast_titles(struct harness_server *s, struct cast *casts, int max)
+{
+  struct harness_response r;
+  json_t *title;
+  size_t i;
+  int n = 0, seat;
+
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/titles");
+  HARNESS_EXPECT_JSON(&r, 200);
+  json_array_foreach(r.json, i, title)
+  {
+    struct cast *c = &casts[n];
+
+    if (n == max)
+      break;
+    c->title = strdup(harness_str(title, "id"));
+    c->seats = (int)harness_int(title, "min_seats");
+    if (c->seats < 2 && harness_int(title, "max_seats") >= 2)
+      c->seats = 2;
+    for (seat = 0; seat < c->seats; seat++) {
+      char name[32];
+
+      snprintf(name, sizeof name, "seat-%d", seat);
+      harness_new_player(s, name, &c->p[seat]);
+    }
+    n++;
+  }
+  harness_response_free(&r);
+  return n;
+}
+
 int main(void)
 {
   static const int levels[] = {1, 100, 1000};
   struct harness_server s;
-  struct harness_player p[2];
+  struct cast casts[16], *himalaya = NULL;
+  int n, t;
   size_t i;
 
   harness_global_init();
   memset(&s, 0, sizeof s);
   harness_start(&s);
-  harness_new_player(&s, "north", &p[0]);
-  harness_new_player(&s, "south", &p[1]);
-  for (i = 0; i < sizeof levels / sizeof *levels; i++)
-    run_level(&s, p, levels[i], 0);
-  run_level(&s, p, 1000, OPEN_LOOP_RATE);
-  run_waves(&s, p, 1000, 5);
+  n = cast_titles(&s, casts, 16);
+  if (n == 0) {
+    fprintf(stderr, "bench_load: the catalog lists no title\n");
+    return 1;
+  }
+  for (t = 0; t < n; t++) {
+    if (strcmp(casts[t].title, "himalaya") == 0)
+      himalaya = &casts[t];
+    for (i = 0; i < sizeof levels / sizeof *levels; i++)
+      run_level(&s, &casts[t], levels[i], 0);
+  }
+  /* The open loop and the waves once, on the reference title. */
+  if (!himalaya)
+    himalaya = &casts[0];
+  run_level(&s, himalaya, 1000, OPEN_LOOP_RATE);
+  run_waves(&s, himalaya, 1000, 5);
 
-  store_many_games(&s, p[0].id, 100000);
+  store_many_games(&s, himalaya->p[0].id, 100000);
   for (i = 0; i < 1000; i++) { /* touch a spread of them */
     json_t *g;
     char id[32];
@@ -416,6 +473,8 @@ int main(void)
   printf("storage: server RSS with 100,000+ stored games (1,000 of them viewed): %ld KiB\n",
          rss_kib(s.pid));
   harness_stop(&s);
+  for (t = 0; t < n; t++)
+    free((char *)casts[t].title);
   harness_global_cleanup();
   return 0;
 }
