@@ -21,6 +21,7 @@
 #define API_BODY_CAP            (64 * 1024)       /* bytes; larger bodies get 413 */
 #define API_IMPORT_CAP          (8 * 1024 * 1024) /* bytes; a whole game's export */
 #define API_UNAVAILABLE_RETRY_S 5                 /* Retry-After on every 503 */
+#define API_LIVE_STATES         8192              /* engine states the live cache holds (live.c) */
 
 struct api_live;        /* live.c: cache of engine states, derived and disposable */
 struct api_checkpoints; /* replay.c: states every API_CHECKPOINT_EVERY rows, derived */
@@ -194,6 +195,7 @@ void api_game_unlock(struct api_server *server, const char *game_id);
 
 /* ---- live.c: cache of current states, all calls under server->game_lock ---- */
 
+/* A cache of at most `slots` states (a multiple of 8 * API_GAME_STRIPES). */
 struct api_live *api_live_new(size_t slots);
 void api_live_free(struct api_live *live);
 

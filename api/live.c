@@ -4,12 +4,19 @@
  *
  * The cache is derived and disposable: an entry is trusted only while its
  * move count equals the stored game's, and any miss rebuilds from the log
- * through api_replay(). Direct-mapped by a hash of the game id: a
- * collision simply evicts, which keeps memory bounded with no bookkeeping.
- * Every call happens under the game's stripe lock (api_game_lock). A slot
- * is chosen by the same hash as the stripe and the slot count is a multiple
- * of API_GAME_STRIPES, so every game sharing a slot shares its stripe: no
- * two threads ever touch one slot at once.
+ * through api_replay().
+ *
+ * Set-associative: a hash of the game id picks a set of LIVE_WAYS entries
+ * and a full set evicts its least recently used one. It was direct-mapped
+ * once, and bench_load showed why that fails: with 1,000 games in play a
+ * fifth of them shared a slot with another, and two games sharing a slot
+ * evict each other on every move, so each move replayed the whole log. With
+ * eight ways a set overflows only when nine games in play hash to it.
+ *
+ * Every call happens under the game's stripe lock (api_game_lock). The set
+ * is chosen by the same hash as the stripe and the set count is a multiple
+ * of API_GAME_STRIPES, so every game of a set shares its stripe: no two
+ * threads ever touch one set at once, its use counter included.
  */
 #include "api.h"
 
@@ -18,32 +25,39 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define LIVE_WAYS 8
+
 struct live_entry {
   char id[DB_ID_MAX + 1];   /* "" when empty */
   uint32_t moves;           /* log rows the state reflects */
+  uint64_t used;            /* the set's clock at the last use: LRU order */
   struct engine_game *game; /* owned */
 };
 
 struct api_live {
-  size_t slots;
-  struct live_entry *entries; /* owned, `slots` long */
+  size_t sets;
+  struct live_entry *entries; /* owned, sets * LIVE_WAYS long */
+  uint64_t *clocks;           /* owned, one per set: counts its uses */
 };
 
 struct api_live *api_live_new(size_t slots)
 {
   struct api_live *live;
+  size_t sets = slots / LIVE_WAYS;
 
-  assert(slots % API_GAME_STRIPES == 0); /* slots line up with the stripes */
+  assert(sets > 0 && sets % API_GAME_STRIPES == 0); /* sets line up with the stripes */
   live = calloc(1, sizeof(*live));
-
   if (!live)
     return NULL;
-  live->entries = calloc(slots, sizeof(*live->entries));
-  if (!live->entries) {
+  live->entries = calloc(sets * LIVE_WAYS, sizeof(*live->entries));
+  live->clocks = calloc(sets, sizeof(*live->clocks));
+  if (!live->entries || !live->clocks) {
+    free(live->entries);
+    free(live->clocks);
     free(live);
     return NULL;
   }
-  live->slots = slots;
+  live->sets = sets;
   return live;
 }
 
@@ -53,9 +67,10 @@ void api_live_free(struct api_live *live)
 
   if (!live)
     return;
-  for (i = 0; i < live->slots; i++)
+  for (i = 0; i < live->sets * LIVE_WAYS; i++)
     engine_free(live->entries[i].game);
   free(live->entries);
+  free(live->clocks);
   free(live);
 }
 
@@ -78,31 +93,69 @@ void api_game_unlock(struct api_server *server, const char *game_id)
   pthread_mutex_unlock(&server->game_locks[api_game_hash(game_id) % API_GAME_STRIPES]);
 }
 
-static struct live_entry *slot_of(struct api_live *live, const char *id)
+static size_t set_of(const struct api_live *live, const char *id)
 {
-  return &live->entries[api_game_hash(id) % live->slots];
+  return api_game_hash(id) % live->sets;
+}
+
+/* The entry holding `id`, or NULL. */
+static struct live_entry *find(struct api_live *live, const char *id)
+{
+  struct live_entry *way = &live->entries[set_of(live, id) * LIVE_WAYS];
+  int i;
+
+  for (i = 0; i < LIVE_WAYS; i++)
+    if (way[i].game && strcmp(way[i].id, id) == 0)
+      return &way[i];
+  return NULL;
+}
+
+/* Where a new entry for `id` goes: an empty way, else the least recently
+ * used one. */
+static struct live_entry *victim(struct api_live *live, const char *id)
+{
+  struct live_entry *way = &live->entries[set_of(live, id) * LIVE_WAYS];
+  struct live_entry *oldest = &way[0];
+  int i;
+
+  for (i = 0; i < LIVE_WAYS; i++) {
+    if (!way[i].game)
+      return &way[i];
+    if (way[i].used < oldest->used)
+      oldest = &way[i];
+  }
+  return oldest;
+}
+
+static void touch(struct api_live *live, struct live_entry *e)
+{
+  e->used = ++live->clocks[set_of(live, e->id)];
 }
 
 void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
                   struct engine_game *game)
 {
-  struct live_entry *e = slot_of(live, game_id);
+  struct live_entry *e = find(live, game_id);
 
+  if (!e)
+    e = victim(live, game_id);
   engine_free(e->game);
   snprintf(e->id, sizeof(e->id), "%s", game_id);
   e->moves = moves;
   e->game = game;
+  touch(live, e);
 }
 
 enum cairn_status api_live_get(struct api_server *server, const struct db_game *row,
                                const struct engine_game **out, struct cairn_error *err)
 {
-  struct live_entry *e = slot_of(server->live, row->id);
+  struct live_entry *e = find(server->live, row->id);
   struct engine_game *game = NULL;
   uint32_t rows = 0;
   enum cairn_status st;
 
-  if (e->game && strcmp(e->id, row->id) == 0 && e->moves == row->moves) {
+  if (e && e->moves == row->moves) {
+    touch(server->live, e);
     *out = e->game;
     return CAIRN_OK;
   }
@@ -116,7 +169,7 @@ enum cairn_status api_live_get(struct api_server *server, const struct db_game *
 
 const struct engine_game *api_live_peek(struct api_live *live, const char *game_id)
 {
-  struct live_entry *e = slot_of(live, game_id);
+  struct live_entry *e = find(live, game_id);
 
-  return e->game && strcmp(e->id, game_id) == 0 ? e->game : NULL;
+  return e ? e->game : NULL;
 }

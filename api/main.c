@@ -255,7 +255,7 @@ int main(int argc, char **argv)
   db_open = true;
   server.now_ms = cfg.test_clock ? api_clock_test : api_clock_realtime;
   server.web_dir = cfg.web_dir;
-  server.live = api_live_new(4096);
+  server.live = api_live_new(API_LIVE_STATES);
   server.checkpoints = api_checkpoints_new();
   server.notify = api_notify_new(server.now_ms);
   server.allow_private_webhooks = cfg.allow_private_webhooks;

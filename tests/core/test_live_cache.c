@@ -1,0 +1,111 @@
+/*
+ * test_live_cache.c - the cache of live engine states (api/live.c): games
+ * that share a set do not evict each other while the set has room, a full
+ * set evicts its least recently used game, and a thousand games in play all
+ * stay cached (bench_load's case: a direct-mapped cache lost a fifth of
+ * them and replayed their logs on every move).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "engine/engine.h"
+
+#define STATES (8 * API_GAME_STRIPES) /* the smallest cache: 64 sets of 8 */
+#define WAYS   8
+
+/* A fresh engine state to cache (any title will do). */
+static struct engine_game *a_state(void)
+{
+  const struct engine_module *m = engine_find("himalaya");
+  struct engine_setup setup = {.seats = 2};
+  uint8_t seed[ENGINE_SEED_BYTES] = {1};
+  struct engine_game *g = NULL;
+
+  assert_int_equal(engine_new(m, &setup, seed, &g, NULL), CAIRN_OK);
+  return g;
+}
+
+/* Fill ids[0..n) with game ids that all land in one set of a cache of
+ * `states` entries. */
+static void ids_in_one_set(char ids[][DB_ID_MAX + 1], int n, size_t states)
+{
+  size_t sets = states / WAYS;
+  uint32_t target = 0;
+  int found = 0;
+  unsigned i;
+
+  for (i = 0; found < n; i++) {
+    char id[DB_ID_MAX + 1];
+
+    snprintf(id, sizeof id, "g%u", i);
+    if (found == 0)
+      target = api_game_hash(id) % (uint32_t)sets;
+    if (api_game_hash(id) % sets == target)
+      snprintf(ids[found++], DB_ID_MAX + 1, "%s", id);
+  }
+}
+
+static void test_games_of_one_set_stay_until_it_is_full(void **state)
+{
+  struct api_live *live = api_live_new(STATES);
+  char ids[WAYS + 1][DB_ID_MAX + 1];
+  int i;
+
+  (void)state;
+  assert_non_null(live);
+  ids_in_one_set(ids, WAYS + 1, STATES);
+  for (i = 0; i < WAYS; i++)
+    api_live_put(live, ids[i], (uint32_t)i, a_state());
+  for (i = 0; i < WAYS; i++)
+    assert_non_null(api_live_peek(live, ids[i]));
+
+  /* Use every game but the third again; the next one evicts the third. */
+  for (i = 0; i < WAYS; i++)
+    if (i != 2)
+      api_live_put(live, ids[i], (uint32_t)i + 1, a_state());
+  api_live_put(live, ids[WAYS], 0, a_state());
+  assert_null(api_live_peek(live, ids[2]));
+  for (i = 0; i <= WAYS; i++)
+    if (i != 2)
+      assert_non_null(api_live_peek(live, ids[i]));
+  api_live_free(live);
+}
+
+static void test_a_thousand_games_in_play_all_stay_cached(void **state)
+{
+  struct api_live *live = api_live_new(API_LIVE_STATES);
+  char id[DB_ID_MAX + 1];
+  unsigned i;
+
+  (void)state;
+  assert_non_null(live);
+  for (i = 0; i < 1000; i++) {
+    /* ids as the server makes them: 20 random-looking hex digits */
+    snprintf(id, sizeof id, "%08x%012x", i * 2654435761u, i * 40503u);
+    api_live_put(live, id, 1, a_state());
+  }
+  for (i = 0; i < 1000; i++) {
+    snprintf(id, sizeof id, "%08x%012x", i * 2654435761u, i * 40503u);
+    if (!api_live_peek(live, id))
+      fail_msg("game %s of 1,000 in play was evicted", id);
+  }
+  api_live_free(live);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_games_of_one_set_stay_until_it_is_full),
+      cmocka_unit_test(test_a_thousand_games_in_play_all_stay_cached),
+  };
+
+  return cmocka_run_group_tests_name("core/live_cache", tests, NULL, NULL);
+}
