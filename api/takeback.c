@@ -225,6 +225,21 @@ static enum cairn_status append_platform_row(struct api_request *req, struct db_
 
 enum takeback_action { TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE };
 
+/* Seats other than `seat` held by people. Bots never stand in the way of a
+ * takeback: they would have to be asked and could only say yes or no at
+ * random, and a bot seat that never answers would leave the request hanging
+ * until someone moves. So a request only bots would answer rewinds at once,
+ * and otherwise only the people are asked. */
+static int humans_besides(const struct db_game *row, int seat)
+{
+  int other, n = 0;
+
+  for (other = 0; other < row->seats; other++)
+    if (other != seat && !api_seat_is_bot(row, other))
+      n++;
+  return n;
+}
+
 static enum cairn_status decide(struct api_request *req, struct db_game *row, int seat,
                                 enum takeback_action action, const struct audit_log *log,
                                 const struct engine_game *now, struct api_response *resp,
@@ -242,7 +257,8 @@ static enum cairn_status decide(struct api_request *req, struct db_game *row, in
     if (scan.target < 0)
       return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
                         "seat %d has no move to take back", seat);
-    if (undoable_alone(req, row, log, scan.target, now, err) || row->seats == 1)
+    if (undoable_alone(req, row, log, scan.target, now, err) || row->seats == 1 ||
+        humans_besides(row, seat) == 0)
       return append_platform_row(req, row, seat, KIND_REWIND, scan.target, now, resp, err);
     return append_platform_row(req, row, seat, KIND_REQUEST, scan.target, now, resp, err);
   }
@@ -252,7 +268,8 @@ static enum cairn_status decide(struct api_request *req, struct db_game *row, in
   if (action == TAKEBACK_DECLINE)
     return append_platform_row(req, row, seat, KIND_DECLINE, scan.to_ord, now, resp, err);
   for (other = 0; other < row->seats; other++)
-    if (other != scan.requester && other != seat && !scan.accepted[other])
+    if (other != scan.requester && other != seat && !scan.accepted[other] &&
+        !api_seat_is_bot(row, other))
       missing++;
   /* The last acceptance is the rewind itself: one row, one commit. */
   return append_platform_row(req, row, seat, missing ? KIND_ACCEPT : KIND_REWIND, scan.to_ord, now,

@@ -1,7 +1,7 @@
 /*
  * test_bots.c - built-in bot seats (api/bots.c): one person plays a whole
  * game against bots; a bot that moves first does so as soon as the game
- * starts; bad bot lists are refused.
+ * starts; bad bot lists are refused; bots never hold up a takeback.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -108,12 +108,75 @@ static void test_bot_lists_that_leave_no_person_or_repeat_a_seat_are_refused(voi
   harness_response_free(&r);
 }
 
+static bool has_event(const json_t *response, const char *type)
+{
+  const json_t *ev;
+  size_t i;
+
+  json_array_foreach(json_object_get(response, "events"), i, ev)
+  {
+    if (strcmp(json_string_value(json_object_get(ev, "type")), type) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* api/README.md "Takebacks": a request that only bots would answer rewinds
+ * at once (a bot would never answer it, leaving it open until someone moved). */
+static void test_a_takeback_against_a_bot_rewinds_at_once(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct harness_response r;
+  json_t *before, *g, *body;
+  char id[64];
+
+  harness_new_player(s, "undoer", &me);
+  create_with_bots(s, me.token, 2, "[1]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me.token, id, 0), 0);
+
+  before = harness_get_game(s, me.token, id);
+  body = json_pack("{s:O, s:O}", "seq", json_object_get(before, "seq"), "move",
+                   json_array_get(json_object_get(before, "legal"), 0));
+  harness_call_json(s, &r, "POST", me.token, body, "/v1/games/%s/moves", id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
+  json_decref(body);
+
+  /* The bot has answered: my move is no longer the last row. */
+  g = harness_get_game(s, me.token, id);
+  assert_int_equal(harness_int(g, "moves"), 2);
+  body = json_pack("{s:O}", "seq", json_object_get(g, "seq"));
+  harness_call_json(s, &r, "POST", me.token, body, "/v1/games/%s/takeback", id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_true(has_event(r.json, "taken_back"));
+  assert_false(has_event(r.json, "takeback_requested"));
+  harness_response_free(&r);
+  json_decref(body);
+  json_decref(g);
+
+  g = harness_get_game(s, me.token, id);
+  assert_true(json_equal(json_object_get(before, "view"), json_object_get(g, "view")));
+  assert_true(harness_may_act(g, 0));
+  json_decref(g);
+  json_decref(before);
+
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", id);
+  HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(json_is_true(json_object_get(r.json, "ok")));
+  harness_response_free(&r);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_one_person_plays_a_whole_game_against_three_bots),
       cmocka_unit_test(test_bot_moving_first_plays_as_soon_as_the_game_starts),
       cmocka_unit_test(test_bot_lists_that_leave_no_person_or_repeat_a_seat_are_refused),
+      cmocka_unit_test(test_a_takeback_against_a_bot_rewinds_at_once),
   };
 
   harness_global_init();
