@@ -22,6 +22,7 @@
 #define API_IMPORT_CAP          (8 * 1024 * 1024) /* bytes; a whole game's export */
 #define API_UNAVAILABLE_RETRY_S 5                 /* Retry-After on every 503 */
 #define API_LIVE_STATES         8192              /* engine states the live cache holds (live.c) */
+#define API_HTTP_THREADS        24                /* polling threads (server.c) */
 
 struct api_live;        /* live.c: cache of engine states, derived and disposable */
 struct api_checkpoints; /* replay.c: states every API_CHECKPOINT_EVERY rows, derived */

@@ -249,15 +249,20 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 
 struct MHD_Daemon *api_server_start(struct api_server *server, const struct sockaddr_in *addr)
 {
-  /* A small pool of polling threads serves every connection: handlers are
-   * short (one SQLite transaction at most) and waiting clients are parked
-   * (suspended), so no client holds a thread. The limits keep 10,000 idle
-   * long-poll or SSE clients within bounded memory. */
+  /* A pool of polling threads serves every connection: handlers are short
+   * (one SQLite transaction at most) and waiting clients are parked
+   * (suspended), so no client holds a thread. A move's handler does block
+   * while its commit is fsynced, though, and the moves waiting meanwhile
+   * form the next group commit: more threads than cores means bigger
+   * batches and fewer fsyncs. bench_load, 2 cores: 24 threads against 8
+   * gave 3,300 against 2,700 moves/s when 1,000 moves arrive together and
+   * a lower p99 in the open loop. The limits keep 10,000 idle long-poll or
+   * SSE clients within bounded memory. */
   return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG |
                               MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
                           0, NULL, NULL, on_request, server, MHD_OPTION_SOCK_ADDR, addr,
                           MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
-                          MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)8,
+                          MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)API_HTTP_THREADS,
                           MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30,
                           MHD_OPTION_CONNECTION_LIMIT, (unsigned int)API_CONNECTION_LIMIT,
                           MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024), MHD_OPTION_END);
