@@ -21,7 +21,8 @@
 
 #include "harness.h"
 
-#define MOVES_PER_ROUND 2000  /* POSTs measured per concurrency level */
+#define MOVES_PER_ROUND 2000  /* POSTs measured per concurrency level, at least */
+#define MOVES_PER_GAME  5     /* ...and this many per game, so first moves do not dominate */
 #define OPEN_LOOP_RATE  200.0 /* moves per second offered in the open-loop run */
 #define MAX_SEATS       5     /* the most any title seats */
 
@@ -64,6 +65,7 @@ struct load {
   double *lat;
   long cap; /* room in lat */
   long done, refused;
+  int over; /* games that ended */
 };
 
 static size_t on_reply(char *data, size_t size, size_t n, void *arg)
@@ -129,6 +131,7 @@ static void advance(struct load *l, struct game *g, long status)
       l->refused++;
   }
   if (!game || strcmp(json_string_value(json_object_get(game, "status")), "active") != 0) {
+    l->over += !g->over;
     g->over = true;
   } else if (g->phase == 0) {
     json_decref(g->move);
@@ -235,15 +238,17 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
   struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
   CURLM *multi = curl_multi_init();
   int *idle = calloc((size_t)concurrent, sizeof(int));
-  double t0, elapsed, next_slot, cpu0;
-  int i, running = 0, active = 1, n_idle = 0;
+  double t0, elapsed, next_slot, cpu0, gen0;
+  int i, running = 0, n_idle = 0;
 
   curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
-  l.lat = calloc(MOVES_PER_ROUND, sizeof(double));
-  l.cap = MOVES_PER_ROUND;
+  l.cap =
+      concurrent * MOVES_PER_GAME > MOVES_PER_ROUND ? concurrent * MOVES_PER_GAME : MOVES_PER_ROUND;
+  l.lat = calloc((size_t)l.cap, sizeof(double));
   new_games(&l, concurrent);
   t0 = next_slot = now_ms();
   cpu0 = cpu_ms(s->pid);
+  gen0 = cpu_ms(getpid());
   (void)running;
   for (i = 0; i < l.n; i++) {
     if (rate > 0)
@@ -251,7 +256,7 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
     else
       issue(&l, multi, &l.games[i]);
   }
-  while (active && l.done < MOVES_PER_ROUND) {
+  while (l.over < l.n && l.done < l.cap) {
     CURLMsg *msg;
     int left;
 
@@ -268,20 +273,19 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
       curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
       curl_multi_remove_handle(multi, msg->easy_handle);
       advance(&l, g, status);
-      if (g->over || l.done >= MOVES_PER_ROUND)
+      if (g->over || l.done >= l.cap)
         continue;
       if (rate > 0 && g->phase == 0)
         idle[n_idle++] = (int)(g - l.games); /* its move is done: wait for the next slot */
       else
         issue(&l, multi, g);
     }
-    for (active = 0, i = 0; i < l.n; i++)
-      active += !l.games[i].over;
-    if (active)
+    if (l.over < l.n)
       curl_multi_poll(multi, NULL, 0, rate > 0 ? 1 : 10, NULL);
   }
   elapsed = now_ms() - t0;
   cpu0 = cpu_ms(s->pid) - cpu0;
+  gen0 = cpu_ms(getpid()) - gen0;
   qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
   if (rate > 0)
     printf("load %s: %4d concurrent games, open loop at %.0f moves/s offered:", cast->title,
@@ -295,8 +299,8 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
          l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0, l.refused);
   if (l.done)
     printf("      server CPU %.0f us per accepted move (its GET and POST), so about %.0f moves/s"
-           " per core it had to itself\n",
-           1e3 * cpu0 / (double)l.done, 1e3 / (cpu0 / (double)l.done));
+           " per core it had to itself; the load generator took %.0f us of CPU per move\n",
+           1e3 * cpu0 / (double)l.done, 1e3 / (cpu0 / (double)l.done), 1e3 * gen0 / (double)l.done);
   for (i = 0; i < l.n; i++)
     curl_multi_remove_handle(multi, l.games[i].easy);
   free_games(&l);
