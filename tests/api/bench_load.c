@@ -242,8 +242,9 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
   int i, running = 0, n_idle = 0;
 
   curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
-  l.cap =
-      concurrent * MOVES_PER_GAME > MOVES_PER_ROUND ? concurrent * MOVES_PER_GAME : MOVES_PER_ROUND;
+  l.cap = MOVES_PER_ROUND;
+  if (rate == 0 && concurrent * MOVES_PER_GAME > l.cap)
+    l.cap = concurrent * MOVES_PER_GAME; /* the open loop's length is set by its rate */
   l.lat = calloc((size_t)l.cap, sizeof(double));
   new_games(&l, concurrent);
   t0 = next_slot = now_ms();
