@@ -11,7 +11,8 @@
  *      json_loadb with JSON_REJECT_DUPLICATES, api_export_parse, then the
  *      audit of what was read (chain, commitment, replay through the
  *      engine, rewinds included), and for a finished game export -> parse
- *      again, which must read back the same record;
+ *      again, which must read back the same record; and any document read
+ *      must be written by api_json_text exactly as json_dumps writes it;
  *   2  routing: "METHOD\nPATH" through api_route and api_body_cap.
  *
  * The libmicrohttpd side (headers, chunked bodies, the body cap) is
@@ -113,6 +114,21 @@ static bool same_record(const struct api_record *a, const struct api_record *b)
   return true;
 }
 
+/* api_json_text must write any document as json_dumps does (api/json_text.c). */
+static void same_text(const json_t *doc)
+{
+  char *want, *got;
+
+  if (!json_is_object(doc) && !json_is_array(doc))
+    return;
+  want = json_dumps(doc, JSON_COMPACT);
+  got = api_json_text(doc, NULL);
+  if (!want || !got || strcmp(want, got) != 0)
+    fuzz_die("api_json_text differs from json_dumps");
+  free(want);
+  free(got);
+}
+
 static void fuzz_export(const uint8_t *data, size_t size)
 {
   json_t *doc = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
@@ -125,6 +141,7 @@ static void fuzz_export(const uint8_t *data, size_t size)
   memset(&again, 0, sizeof(again));
   if (!doc)
     return;
+  same_text(doc);
   if (api_export_parse(doc, &r, &err) != CAIRN_OK) {
     if (!err.code)
       fuzz_die("api_export_parse failed without an error code");
