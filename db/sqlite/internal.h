@@ -53,6 +53,7 @@ struct db_append {
   struct cairn_error *err;
   enum cairn_status st; /* the verdict, valid once done */
   bool done;
+  pthread_cond_t wake; /* signalled when done, or when it is to commit next */
   struct db_append *next;
 };
 
@@ -66,8 +67,7 @@ struct db_sqlite {
   pthread_mutex_t rlock; /* serialises every use of rdb */
   /* group commit: appends waiting for the next transaction */
   pthread_mutex_t queue_lock;
-  pthread_cond_t queue_done; /* a batch finished */
-  struct db_append *queue;   /* FIFO */
+  struct db_append *queue; /* FIFO */
   struct db_append **queue_tail;
   bool committing; /* a committer is at work */
 };

@@ -186,6 +186,12 @@ static void commit_batch(struct db_sqlite *c, struct db_append *batch)
  * the next committer takes them all in one transaction. Whoever finds no
  * commit running becomes the committer; the others wait for their own
  * verdict. Nobody returns before the transaction holding its row is durable.
+ *
+ * Each waiter sleeps on its own condition: when a batch is done the
+ * committer wakes exactly its members, plus the head of the queue to commit
+ * the next batch. (One shared condition woke every waiter on every batch,
+ * and most went back to sleep: bench_load counted two or three moves per
+ * batch, so that was several wasted context switches per move.)
  */
 enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const struct db_move *move,
                                         const char *result_json, struct cairn_error *err)
@@ -195,6 +201,7 @@ enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const st
 
   assert(c && game_id && move && move->move_json && move->events_json);
   assert(move->seat >= 0 && move->seat < ENGINE_MAX_SEATS);
+  pthread_cond_init(&me.wake, NULL);
   pthread_mutex_lock(&c->queue_lock);
   *c->queue_tail = &me;
   c->queue_tail = &me.next;
@@ -211,16 +218,22 @@ enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const st
       for (a = batch; a;) {
         struct db_append *next = a->next;
 
-        a->done = true; /* after this, a (another thread's stack) may be gone */
+        /* Under queue_lock: its owner cannot see `done`, return and free
+         * `a` (another thread's stack) before the lock is let go. */
+        a->done = true;
+        if (a != &me)
+          pthread_cond_signal(&a->wake);
         a = next;
       }
       c->committing = false;
-      pthread_cond_broadcast(&c->queue_done);
+      if (c->queue)
+        pthread_cond_signal(&c->queue->wake); /* the next committer */
     } else {
-      pthread_cond_wait(&c->queue_done, &c->queue_lock);
+      pthread_cond_wait(&me.wake, &c->queue_lock);
     }
   }
   pthread_mutex_unlock(&c->queue_lock);
+  pthread_cond_destroy(&me.wake);
   return me.st;
 }
 

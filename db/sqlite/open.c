@@ -36,7 +36,6 @@ static void close_backend(void *ctx)
   pthread_mutex_destroy(&c->lock);
   pthread_mutex_destroy(&c->rlock);
   pthread_mutex_destroy(&c->queue_lock);
-  pthread_cond_destroy(&c->queue_done);
   free(c);
 }
 
@@ -178,7 +177,6 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   sqlite3_busy_timeout(c->rdb, DB_SQLITE_BUSY_MS);
   pthread_mutex_init(&c->rlock, NULL);
   pthread_mutex_init(&c->queue_lock, NULL);
-  pthread_cond_init(&c->queue_done, NULL);
   c->queue_tail = &c->queue;
 
   out->version = DB_OPS_VERSION;

@@ -906,6 +906,63 @@ static void test_racing_appends_on_one_connection_one_wins(void **state)
   assert_int_equal(count_moves(&f->ops, "g1"), RACE_ROUNDS);
 }
 
+/* Group commit under load: many threads appending to their own games at
+ * once share commits, and every one of them hears its own verdict (none is
+ * left waiting, none is lost). */
+#define WRITERS        16
+#define WRITER_APPENDS 40
+
+struct writer {
+  struct db_ops *ops;
+  pthread_barrier_t *start;
+  char game[16];
+  int failures;
+};
+
+static void *write_many(void *arg)
+{
+  struct writer *w = arg;
+  struct cairn_error err = {0};
+  uint32_t ord;
+
+  pthread_barrier_wait(w->start);
+  for (ord = 0; ord < WRITER_APPENDS; ord++)
+    if (append(w->ops, w->game, ord, NULL, &err) != CAIRN_OK)
+      w->failures++;
+  return NULL;
+}
+
+static void test_concurrent_appends_share_commits_and_all_land(void **state)
+{
+  struct fixture *f = *state;
+  struct writer w[WRITERS];
+  pthread_t t[WRITERS];
+  pthread_barrier_t start;
+  int i;
+
+  assert_int_equal(pthread_barrier_init(&start, NULL, WRITERS), 0);
+  for (i = 0; i < WRITERS; i++) {
+    w[i] = (struct writer){.ops = &f->ops, .start = &start};
+    /* add_active_game derives token hashes from the first letter */
+    snprintf(w[i].game, sizeof w[i].game, "%cw", 'a' + i);
+    add_active_game(&f->ops, w[i].game, 2);
+  }
+  for (i = 0; i < WRITERS; i++)
+    assert_int_equal(pthread_create(&t[i], NULL, write_many, &w[i]), 0);
+  for (i = 0; i < WRITERS; i++)
+    pthread_join(t[i], NULL);
+  pthread_barrier_destroy(&start);
+  for (i = 0; i < WRITERS; i++) {
+    struct db_game g = {0};
+
+    assert_int_equal(w[i].failures, 0);
+    load(&f->ops, w[i].game, &g);
+    assert_int_equal(g.moves, WRITER_APPENDS);
+    db_game_clear(&g);
+    assert_int_equal(count_moves(&f->ops, w[i].game), WRITER_APPENDS);
+  }
+}
+
 /* As two server processes on one file would: each has its own connection,
  * and BEGIN IMMEDIATE plus the busy timeout keep them apart. */
 static void test_racing_appends_on_two_connections_one_wins(void **state)
@@ -956,6 +1013,7 @@ int main(void)
       T(test_moves_load_walks_in_order_from_ord),
       T(test_moves_load_stops_when_the_callback_says_so),
       T(test_moves_load_ends_with_success_when_the_callback_is_done),
+      T(test_concurrent_appends_share_commits_and_all_land),
       T(test_moves_load_callback_may_call_storage),
       T(test_moves_load_of_unknown_game_is_not_found),
       T(test_schema_refuses_rewriting_the_log),
