@@ -39,10 +39,10 @@ struct game {
   int phase; /* 0: GET the view of the seat to act, 1: POST its move */
   int seat;  /* seat to act */
   long seq;
-  json_t *move; /* the move to POST */
+  char *move; /* the move to POST, JSON text (owned) */
   bool over;
-  CURL *easy;
-  struct curl_slist *headers;
+  CURL *easy; /* one per game, its options set once (new_games) */
+  char view_url[256], move_url[256];
   char *body;  /* request body (owned) */
   char *reply; /* response body (owned) */
   size_t reply_len;
@@ -59,7 +59,8 @@ struct cast {
 struct load {
   struct harness_server *s;
   const struct cast *cast;
-  struct harness_rng rng; /* the moves' choices */
+  struct harness_rng rng;                /* the moves' choices */
+  struct curl_slist *headers[MAX_SEATS]; /* each seat's token, built once */
   struct game *games;
   int n;
   double *lat;
@@ -84,83 +85,225 @@ static size_t on_reply(char *data, size_t size, size_t n, void *arg)
 
 static void issue(struct load *l, CURLM *multi, struct game *g)
 {
-  char url[256], auth[200];
-
-  curl_slist_free_all(g->headers);
-  g->headers = NULL;
   free(g->body);
   g->body = NULL;
   free(g->reply);
   g->reply = NULL;
   g->reply_len = 0;
-  snprintf(auth, sizeof auth, "Authorization: Bearer %s", l->cast->p[g->seat].token);
-  g->headers = curl_slist_append(g->headers, auth);
-  g->headers = curl_slist_append(g->headers, "Content-Type: application/json");
-  curl_easy_reset(g->easy);
+  curl_easy_setopt(g->easy, CURLOPT_HTTPHEADER, l->headers[g->seat]);
   if (g->phase == 0) {
-    snprintf(url, sizeof url, "%s/v1/games/%s", l->s->base_url, g->id);
+    curl_easy_setopt(g->easy, CURLOPT_URL, g->view_url);
+    curl_easy_setopt(g->easy, CURLOPT_HTTPGET, 1L);
   } else {
-    json_t *body = json_pack("{s:I, s:O}", "seq", (json_int_t)g->seq, "move", g->move);
+    size_t size = strlen(g->move) + 48;
 
-    snprintf(url, sizeof url, "%s/v1/games/%s/moves", l->s->base_url, g->id);
-    g->body = json_dumps(body, JSON_COMPACT);
-    json_decref(body);
+    g->body = malloc(size);
+    snprintf(g->body, size, "{\"seq\":%ld,\"move\":%s}", g->seq, g->move);
+    curl_easy_setopt(g->easy, CURLOPT_URL, g->move_url);
     curl_easy_setopt(g->easy, CURLOPT_POSTFIELDS, g->body);
   }
-  curl_easy_setopt(g->easy, CURLOPT_URL, url);
-  curl_easy_setopt(g->easy, CURLOPT_HTTPHEADER, g->headers);
-  curl_easy_setopt(g->easy, CURLOPT_WRITEFUNCTION, on_reply);
-  curl_easy_setopt(g->easy, CURLOPT_WRITEDATA, g);
-  curl_easy_setopt(g->easy, CURLOPT_PRIVATE, g);
-  curl_easy_setopt(g->easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(g->easy, CURLOPT_TIMEOUT, 30L);
   g->started = now_ms();
   curl_multi_add_handle(multi, g->easy);
+}
+
+/*
+ * The generator reads answers without building a JSON tree: it must cost
+ * little next to the server it measures (parsing an 11 KB view with
+ * jansson took as much CPU as the server spent answering it). A scanner
+ * walks the top-level members and keeps the spans of the few it uses; a
+ * move is POSTed as the very text the server listed. A scan that goes
+ * wrong can only make the server refuse the move, which the figures count.
+ */
+#define MAX_LEGAL 512
+
+struct span {
+  const char *at;
+  size_t len;
+};
+
+struct answer {
+  struct span status, seq, to_act, legal[MAX_LEGAL], game;
+  int n_legal;
+};
+
+static const char *skip_ws(const char *p)
+{
+  while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
+    p++;
+  return p;
+}
+
+/* The end of the JSON value at p (NULL on malformed text). */
+static const char *skip_value(const char *p)
+{
+  int depth = 0;
+
+  do {
+    p = skip_ws(p);
+    if (*p == '"') {
+      for (p++; *p && *p != '"'; p++)
+        if (*p == '\\' && p[1])
+          p++;
+      if (!*p)
+        return NULL;
+      p++;
+    } else if (*p == '{' || *p == '[') {
+      depth++;
+      p++;
+    } else if (*p == '}' || *p == ']') {
+      depth--;
+      p++;
+    } else if (*p == ',' || *p == ':') {
+      p++;
+    } else if (*p) {
+      while (*p && !strchr(",:]} \n\r\t", *p))
+        p++;
+    } else {
+      return NULL;
+    }
+  } while (depth > 0);
+  return p;
+}
+
+/* Call `member` for each member of the object at p. */
+static bool scan_object(const char *p, void (*member)(struct answer *, struct span, struct span),
+                        struct answer *a)
+{
+  p = skip_ws(p);
+  if (*p++ != '{')
+    return false;
+  for (;;) {
+    struct span key, value;
+    const char *end;
+
+    p = skip_ws(p);
+    if (*p == '}')
+      return true;
+    if (*p != '"' || !(end = skip_value(p)))
+      return false;
+    key = (struct span){p + 1, (size_t)(end - p - 2)};
+    p = skip_ws(end);
+    if (*p++ != ':')
+      return false;
+    p = skip_ws(p);
+    if (!(end = skip_value(p)))
+      return false;
+    value = (struct span){p, (size_t)(end - p)};
+    member(a, key, value);
+    p = skip_ws(end);
+    if (*p == ',')
+      p++;
+  }
+}
+
+static bool is(struct span key, const char *name)
+{
+  return key.len == strlen(name) && memcmp(key.at, name, key.len) == 0;
+}
+
+static void game_member(struct answer *a, struct span key, struct span value)
+{
+  if (is(key, "status"))
+    a->status = value;
+  else if (is(key, "seq"))
+    a->seq = value;
+  else if (is(key, "to_act"))
+    a->to_act = value;
+  else if (is(key, "game"))
+    a->game = value;
+  else if (is(key, "legal")) {
+    const char *p = skip_ws(value.at + 1), *end;
+
+    while (*p && *p != ']' && a->n_legal < MAX_LEGAL && (end = skip_value(p))) {
+      a->legal[a->n_legal++] = (struct span){p, (size_t)(end - p)};
+      p = skip_ws(end);
+      if (*p == ',')
+        p = skip_ws(p + 1);
+    }
+  }
+}
+
+/* The text of a random legal move (malloc'd): one listed move, or for a
+ * compact descriptor (Everest's plan-options) a move built from it. */
+static char *choose_text(struct load *l, const struct answer *a)
+{
+  struct span pick = a->legal[harness_rng_below(&l->rng, (uint64_t)a->n_legal)];
+  char *text;
+
+  if (memmem(pick.at, pick.len, "\"plan-options\"", 14)) {
+    json_t *mine = json_pack("{s:[o]}", "legal", json_loadb(pick.at, pick.len, 0, NULL));
+    json_t *move = harness_choose_move(mine, &l->rng);
+
+    text = json_dumps(move, JSON_COMPACT);
+    json_decref(move);
+    json_decref(mine);
+    return text;
+  }
+  text = malloc(pick.len + 1);
+  memcpy(text, pick.at, pick.len);
+  text[pick.len] = '\0';
+  return text;
 }
 
 /* Read the answer; choose the next request. */
 static void advance(struct load *l, struct game *g, long status)
 {
-  json_t *doc = json_loads(g->reply ? g->reply : "", 0, NULL);
-  json_t *game = g->phase == 0 ? doc : json_object_get(doc, "game");
+  struct answer a = {0}, game = {0};
+  bool ok = g->reply && scan_object(g->reply, game_member, &a);
 
   if (g->phase == 1) {
     if (status == 200 && l->done < l->cap)
       l->lat[l->done++] = now_ms() - g->started;
     else if (status != 200)
       l->refused++;
+    ok = ok && a.game.at && scan_object(a.game.at, game_member, &game);
+  } else {
+    game = a;
   }
-  if (!game || strcmp(json_string_value(json_object_get(game, "status")), "active") != 0) {
+  if (!ok || !game.status.at || game.status.len != 8 || memcmp(game.status.at, "\"active\"", 8)) {
     l->over += !g->over;
     g->over = true;
   } else if (g->phase == 0) {
-    json_decref(g->move);
-    g->move = harness_choose_move(game, &l->rng);
-    g->seq = (long)json_integer_value(json_object_get(game, "seq"));
-    g->phase = 1;
+    free(g->move);
+    g->move = game.n_legal ? choose_text(l, &game) : NULL;
+    g->seq = game.seq.at ? strtol(game.seq.at, NULL, 10) : 0;
+    g->phase = g->move ? 1 : 0;
   } else {
-    g->seat = (int)json_integer_value(json_array_get(json_object_get(game, "to_act"), 0));
+    g->seat = game.to_act.at ? (int)strtol(skip_ws(game.to_act.at + 1), NULL, 10) : 0;
     g->phase = 0;
   }
-  json_decref(doc);
 }
 
 static void new_games(struct load *l, int n)
 {
-  int i;
+  int i, seat;
 
   l->games = calloc((size_t)n, sizeof(*l->games));
   l->n = n;
+  for (seat = 0; seat < l->cast->seats; seat++) {
+    char auth[200];
+
+    snprintf(auth, sizeof auth, "Authorization: Bearer %s", l->cast->p[seat].token);
+    l->headers[seat] = curl_slist_append(NULL, auth);
+    l->headers[seat] = curl_slist_append(l->headers[seat], "Content-Type: application/json");
+  }
   for (i = 0; i < n; i++) {
+    struct game *g = &l->games[i];
     json_t *created =
         harness_new_game(l->s, l->cast->p[0].token, l->cast->title, l->cast->seats, "{}");
-    int seat;
 
-    snprintf(l->games[i].id, sizeof l->games[i].id, "%s", harness_game_id(created));
+    snprintf(g->id, sizeof g->id, "%s", harness_game_id(created));
     json_decref(created);
     for (seat = 0; seat < l->cast->seats; seat++)
-      harness_join(l->s, l->cast->p[seat].token, l->games[i].id, seat);
-    l->games[i].easy = curl_easy_init();
+      harness_join(l->s, l->cast->p[seat].token, g->id, seat);
+    snprintf(g->view_url, sizeof g->view_url, "%s/v1/games/%s", l->s->base_url, g->id);
+    snprintf(g->move_url, sizeof g->move_url, "%s/v1/games/%s/moves", l->s->base_url, g->id);
+    g->easy = curl_easy_init();
+    curl_easy_setopt(g->easy, CURLOPT_WRITEFUNCTION, on_reply);
+    curl_easy_setopt(g->easy, CURLOPT_WRITEDATA, g);
+    curl_easy_setopt(g->easy, CURLOPT_PRIVATE, g);
+    curl_easy_setopt(g->easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(g->easy, CURLOPT_TIMEOUT, 30L);
   }
 }
 
@@ -202,12 +345,13 @@ static void free_games(struct load *l)
 
   for (i = 0; i < l->n; i++) {
     curl_easy_cleanup(l->games[i].easy);
-    curl_slist_free_all(l->games[i].headers);
     free(l->games[i].body);
     free(l->games[i].reply);
-    json_decref(l->games[i].move);
+    free(l->games[i].move);
   }
   free(l->games);
+  for (i = 0; i < MAX_SEATS; i++)
+    curl_slist_free_all(l->headers[i]);
 }
 
 /* Play `concurrent` games at once. With rate 0 every game moves again as
