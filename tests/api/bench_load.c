@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -66,7 +67,8 @@ struct load {
   double *lat;
   long cap; /* room in lat */
   long done, refused;
-  int over; /* games that ended */
+  int over;      /* games that ended */
+  int in_flight; /* transfers added and not finished */
 };
 
 static size_t on_reply(char *data, size_t size, size_t n, void *arg)
@@ -103,6 +105,7 @@ static void issue(struct load *l, CURLM *multi, struct game *g)
     curl_easy_setopt(g->easy, CURLOPT_POSTFIELDS, g->body);
   }
   g->started = now_ms();
+  l->in_flight++;
   curl_multi_add_handle(multi, g->easy);
 }
 
@@ -314,28 +317,119 @@ static int by_value(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/*
+ * The transfers are driven through libcurl's socket interface and epoll:
+ * with 1,000 connections open, curl_multi_poll/perform looked at every one
+ * of them on every turn of the loop, which cost the generator more CPU than
+ * the moves it was measuring and delayed noticing answers.
+ */
+struct driver {
+  CURLM *multi;
+  int epfd;
+  double deadline; /* when curl wants its timeout action, ms; < 0: none */
+};
+
+static int on_socket(CURL *easy, curl_socket_t fd, int what, void *arg, void *socketp)
+{
+  struct driver *d = arg;
+  struct epoll_event ev = {.data.fd = fd};
+
+  (void)easy;
+  (void)socketp;
+  if (what == CURL_POLL_REMOVE) {
+    epoll_ctl(d->epfd, EPOLL_CTL_DEL, fd, NULL);
+    return 0;
+  }
+  ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0) | (what & CURL_POLL_OUT ? EPOLLOUT : 0);
+  /* A descriptor may be new, or reused after a close curl already told us of. */
+  if (epoll_ctl(d->epfd, EPOLL_CTL_MOD, fd, &ev) != 0)
+    epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev);
+  return 0;
+}
+
+static int on_timer(CURLM *multi, long timeout_ms, void *arg)
+{
+  struct driver *d = arg;
+
+  (void)multi;
+  d->deadline = timeout_ms < 0 ? -1 : now_ms() + (double)timeout_ms;
+  return 0;
+}
+
+static void driver_init(struct driver *d, long connections)
+{
+  d->multi = curl_multi_init();
+  d->epfd = epoll_create1(EPOLL_CLOEXEC);
+  d->deadline = -1;
+  curl_multi_setopt(d->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, connections);
+  curl_multi_setopt(d->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
+  curl_multi_setopt(d->multi, CURLMOPT_SOCKETDATA, d);
+  curl_multi_setopt(d->multi, CURLMOPT_TIMERFUNCTION, on_timer);
+  curl_multi_setopt(d->multi, CURLMOPT_TIMERDATA, d);
+}
+
+static void driver_cleanup(struct driver *d)
+{
+  curl_multi_cleanup(d->multi);
+  close(d->epfd);
+}
+
+/* Wait at most `max_ms` for sockets (or curl's timer) and let curl act. */
+static void driver_wait(struct driver *d, int max_ms)
+{
+  struct epoll_event ev[64];
+  int wait = max_ms, n, i, running;
+
+  if (d->deadline >= 0) {
+    double left = d->deadline - now_ms();
+
+    if (left < wait)
+      wait = left > 0 ? (int)left : 0;
+  }
+  n = epoll_wait(d->epfd, ev, 64, wait);
+  for (i = 0; i < n; i++) {
+    int mask = (ev[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
+               (ev[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
+               (ev[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+
+    curl_multi_socket_action(d->multi, ev[i].data.fd, mask, &running);
+  }
+  if (d->deadline >= 0 && now_ms() >= d->deadline) {
+    d->deadline = -1; /* curl may set a new one from inside the call */
+    curl_multi_socket_action(d->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+  }
+}
+
+/* The next finished transfer: its game and HTTP status; false when none. */
+static bool finished(struct load *l, CURLM *multi, struct game **g, long *status)
+{
+  CURLMsg *msg;
+  int left;
+
+  while ((msg = curl_multi_info_read(multi, &left))) {
+    if (msg->msg != CURLMSG_DONE)
+      continue;
+    *status = 0;
+    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)g);
+    curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, status);
+    curl_multi_remove_handle(multi, msg->easy_handle);
+    l->in_flight--;
+    return true;
+  }
+  return false;
+}
+
 /* Run every transfer in `multi` to its end, feeding each answer to advance
  * (which picks the game's next request but does not issue it). */
-static void drain(struct load *l, CURLM *multi)
+static void drain(struct load *l, struct driver *d)
 {
-  int running = 1;
+  struct game *g;
+  long status;
 
-  while (running) {
-    CURLMsg *msg;
-    int left;
-
-    curl_multi_perform(multi, &running);
-    while ((msg = curl_multi_info_read(multi, &left))) {
-      struct game *g;
-      long status = 0;
-
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&g);
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-      curl_multi_remove_handle(multi, msg->easy_handle);
+  while (l->in_flight > 0) {
+    driver_wait(d, 10);
+    while (finished(l, d->multi, &g, &status))
       advance(l, g, status);
-    }
-    if (running)
-      curl_multi_poll(multi, NULL, 0, 10, NULL);
   }
 }
 
@@ -380,12 +474,12 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
                       double rate)
 {
   struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
-  CURLM *multi = curl_multi_init();
+  struct driver d;
   int *idle = calloc((size_t)concurrent, sizeof(int));
   double t0, elapsed, next_slot, cpu0, gen0;
-  int i, running = 0, n_idle = 0;
+  int i, n_idle = 0;
 
-  curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
+  driver_init(&d, concurrent);
   l.cap = MOVES_PER_ROUND;
   if (rate == 0 && concurrent * MOVES_PER_GAME > l.cap)
     l.cap = concurrent * MOVES_PER_GAME; /* the open loop's length is set by its rate */
@@ -394,39 +488,30 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
   t0 = next_slot = now_ms();
   cpu0 = cpu_ms(s->pid);
   gen0 = cpu_ms(getpid());
-  (void)running;
   for (i = 0; i < l.n; i++) {
     if (rate > 0)
       idle[n_idle++] = i;
     else
-      issue(&l, multi, &l.games[i]);
+      issue(&l, d.multi, &l.games[i]);
   }
   while (l.over < l.n && l.done < l.cap) {
-    CURLMsg *msg;
-    int left;
+    struct game *g;
+    long status;
 
     while (rate > 0 && n_idle && now_ms() >= next_slot) {
-      issue(&l, multi, &l.games[idle[--n_idle]]);
+      issue(&l, d.multi, &l.games[idle[--n_idle]]);
       next_slot += 1000.0 / rate;
     }
-    curl_multi_perform(multi, &running);
-    while ((msg = curl_multi_info_read(multi, &left))) {
-      struct game *g;
-      long status = 0;
-
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&g);
-      curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
-      curl_multi_remove_handle(multi, msg->easy_handle);
+    driver_wait(&d, rate > 0 ? 1 : 10);
+    while (finished(&l, d.multi, &g, &status)) {
       advance(&l, g, status);
       if (g->over || l.done >= l.cap)
         continue;
       if (rate > 0 && g->phase == 0)
         idle[n_idle++] = (int)(g - l.games); /* its move is done: wait for the next slot */
       else
-        issue(&l, multi, g);
+        issue(&l, d.multi, g);
     }
-    if (l.over < l.n)
-      curl_multi_poll(multi, NULL, 0, rate > 0 ? 1 : 10, NULL);
   }
   elapsed = now_ms() - t0;
   cpu0 = cpu_ms(s->pid) - cpu0;
@@ -447,11 +532,11 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
            " per core it had to itself; the load generator took %.0f us of CPU per move\n",
            1e3 * cpu0 / (double)l.done, 1e3 / (cpu0 / (double)l.done), 1e3 * gen0 / (double)l.done);
   for (i = 0; i < l.n; i++)
-    curl_multi_remove_handle(multi, l.games[i].easy);
+    curl_multi_remove_handle(d.multi, l.games[i].easy);
   free_games(&l);
   free(l.lat);
   free(idle);
-  curl_multi_cleanup(multi);
+  driver_cleanup(&d);
 }
 
 /* Commit capacity: in each wave every game first fetches the view of its
@@ -462,11 +547,11 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
 static void run_waves(struct harness_server *s, const struct cast *cast, int concurrent, int waves)
 {
   struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
-  CURLM *multi = curl_multi_init();
+  struct driver d;
   double posting = 0, cpu = 0, gen = 0;
   int w, i;
 
-  curl_multi_setopt(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)concurrent);
+  driver_init(&d, concurrent);
   l.cap = (long)concurrent * waves;
   l.lat = calloc((size_t)l.cap, sizeof(double));
   new_games(&l, concurrent);
@@ -475,15 +560,15 @@ static void run_waves(struct harness_server *s, const struct cast *cast, int con
 
     for (i = 0; i < l.n; i++)
       if (!l.games[i].over && l.games[i].phase == 0)
-        issue(&l, multi, &l.games[i]);
-    drain(&l, multi);
+        issue(&l, d.multi, &l.games[i]);
+    drain(&l, &d);
     t0 = now_ms();
     c0 = cpu_ms(s->pid);
     g0 = cpu_ms(getpid());
     for (i = 0; i < l.n; i++)
       if (!l.games[i].over && l.games[i].phase == 1)
-        issue(&l, multi, &l.games[i]);
-    drain(&l, multi);
+        issue(&l, d.multi, &l.games[i]);
+    drain(&l, &d);
     posting += now_ms() - t0;
     cpu += cpu_ms(s->pid) - c0;
     gen += cpu_ms(getpid()) - g0;
@@ -501,7 +586,7 @@ static void run_waves(struct harness_server *s, const struct cast *cast, int con
            1e3 * cpu / (double)l.done, 1e3 * gen / (double)l.done);
   free_games(&l);
   free(l.lat);
-  curl_multi_cleanup(multi);
+  driver_cleanup(&d);
 }
 
 static long rss_kib(pid_t pid)
