@@ -890,6 +890,33 @@ bool harness_may_act(const json_t *game, int seat)
   return false;
 }
 
+bool harness_has_event(const json_t *answer, const char *type)
+{
+  const json_t *ev;
+  size_t i;
+
+  json_array_foreach(json_object_get(answer, "events"), i, ev)
+  {
+    if (json_is_string(json_object_get(ev, "type")) &&
+        strcmp(json_string_value(json_object_get(ev, "type")), type) == 0)
+      return true;
+  }
+  return false;
+}
+
+void harness_expect_verifies(struct harness_server *s, const char *game_id)
+{
+  struct harness_response r;
+
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", game_id);
+  HARNESS_EXPECT_JSON(&r, 200);
+  if (!json_is_true(json_object_get(r.json, "ok")) ||
+      !json_is_true(json_object_get(json_object_get(r.json, "chain"), "ok")) ||
+      !json_is_true(json_object_get(json_object_get(r.json, "replay"), "ok")))
+    harness_fail_response(&r, __FILE__, __LINE__, "game %s does not verify", game_id);
+  harness_response_free(&r);
+}
+
 char *harness_dump(const json_t *j)
 {
   return json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY);

@@ -227,6 +227,14 @@ const char *harness_str(const json_t *obj, const char *key);
 /* True when the array `to_act` of `game` holds `seat`. */
 bool harness_may_act(const json_t *game, int seat);
 
+/* True when the "events" array of a move's answer holds an event of `type`. */
+bool harness_has_event(const json_t *answer, const char *type);
+
+/* GET /v1/games/{id}/verify answers 200 with ok, chain.ok and replay.ok all
+ * true: the hash chain holds and the log replays from the seed. Fails the
+ * test, showing the report, otherwise. */
+void harness_expect_verifies(struct harness_server *s, const char *game_id);
+
 /* OUT, caller frees with free(): compact, key-sorted JSON text. */
 char *harness_dump(const json_t *j);
 

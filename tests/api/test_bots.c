@@ -108,19 +108,6 @@ static void test_bot_lists_that_leave_no_person_or_repeat_a_seat_are_refused(voi
   harness_response_free(&r);
 }
 
-static bool has_event(const json_t *response, const char *type)
-{
-  const json_t *ev;
-  size_t i;
-
-  json_array_foreach(json_object_get(response, "events"), i, ev)
-  {
-    if (strcmp(json_string_value(json_object_get(ev, "type")), type) == 0)
-      return true;
-  }
-  return false;
-}
-
 /* api/README.md "Takebacks": a request that only bots would answer rewinds
  * at once (a bot would never answer it, leaving it open until someone moved). */
 static void test_a_takeback_against_a_bot_rewinds_at_once(void **state)
@@ -152,8 +139,8 @@ static void test_a_takeback_against_a_bot_rewinds_at_once(void **state)
   body = json_pack("{s:O}", "seq", json_object_get(g, "seq"));
   harness_call_json(s, &r, "POST", me.token, body, "/v1/games/%s/takeback", id);
   HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(has_event(r.json, "taken_back"));
-  assert_false(has_event(r.json, "takeback_requested"));
+  assert_true(harness_has_event(r.json, "taken_back"));
+  assert_false(harness_has_event(r.json, "takeback_requested"));
   harness_response_free(&r);
   json_decref(body);
   json_decref(g);
@@ -164,10 +151,7 @@ static void test_a_takeback_against_a_bot_rewinds_at_once(void **state)
   json_decref(g);
   json_decref(before);
 
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  assert_true(json_is_true(json_object_get(r.json, "ok")));
-  harness_response_free(&r);
+  harness_expect_verifies(s, id);
 }
 
 int main(void)

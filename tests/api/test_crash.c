@@ -278,13 +278,7 @@ static void check_game(struct harness_server *s, struct tracked *g)
   json_decref(log);
 
   /* The audit: hash chain and full replay from the seed. */
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", g->id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  if (!json_is_true(json_object_get(r.json, "ok")) ||
-      !json_is_true(json_object_get(json_object_get(r.json, "chain"), "ok")) ||
-      !json_is_true(json_object_get(json_object_get(r.json, "replay"), "ok")))
-    harness_fail_response(&r, __FILE__, __LINE__, "game %s does not verify after a crash", g->id);
-  harness_response_free(&r);
+  harness_expect_verifies(s, g->id);
 }
 
 static void new_game(struct harness_server *s, struct tracked *g, int seats,

@@ -117,16 +117,13 @@ static void test_expired_deadline_plays_the_timeout_move(void **state)
   HARNESS_EXPECT_STATUS(&r, 200);
   assert_int_equal(json_integer_value(json_object_get(r.json, "seq")), 1);
   harness_response_free(&r);
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", id);
-  assert_true(json_is_true(json_object_get(json_object_get(r.json, "replay"), "ok")));
-  harness_response_free(&r);
+  harness_expect_verifies(s, id);
 }
 
 static void test_expired_deadline_can_adjudicate_the_game(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player p[2];
-  struct harness_response r;
   char id[64];
   json_t *g, *result;
 
@@ -140,9 +137,7 @@ static void test_expired_deadline_can_adjudicate_the_game(void **state)
   assert_int_equal(json_integer_value(json_array_get(json_object_get(result, "timed_out"), 0)), 0);
   json_decref(g);
   /* The adjudication is a row of the log, and the log still replays. */
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", id);
-  assert_true(json_is_true(json_object_get(json_object_get(r.json, "replay"), "ok")));
-  harness_response_free(&r);
+  harness_expect_verifies(s, id);
 }
 
 static void test_a_move_in_time_restarts_the_clock(void **state)

@@ -90,11 +90,7 @@ static void expect_log_is(struct harness_server *s, const struct harness_player 
   }
   harness_response_free(&r);
 
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", game_id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  if (!json_is_true(json_object_get(r.json, "ok")))
-    harness_fail_response(&r, __FILE__, __LINE__, "game %s does not verify", game_id);
-  harness_response_free(&r);
+  harness_expect_verifies(s, game_id);
 }
 
 /* Issue "Speed, load and faults", 2: "a full disk / I/O error path (SQLite

@@ -84,29 +84,12 @@ static void post_takeback(struct harness_server *s, struct duel *d, int seat, co
   json_decref(body);
 }
 
-static bool has_event(const json_t *response, const char *type)
-{
-  const json_t *ev;
-  size_t i;
-
-  json_array_foreach(json_object_get(response, "events"), i, ev)
-  {
-    if (strcmp(json_string_value(json_object_get(ev, "type")), type) == 0)
-      return true;
-  }
-  return false;
-}
-
 static void expect_verifies(struct harness_server *s, const char *id)
 {
   struct harness_response r;
   long seq = game_seq(s, id), n;
 
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", id);
-  HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(json_is_true(json_object_get(json_object_get(r.json, "replay"), "ok")));
-  assert_true(json_is_true(json_object_get(json_object_get(r.json, "chain"), "ok")));
-  harness_response_free(&r);
+  harness_expect_verifies(s, id);
   for (n = 0; n <= seq; n++) {
     harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s?at=%ld", id, n);
     HARNESS_EXPECT_STATUS(&r, 200);
@@ -130,7 +113,7 @@ static void test_own_last_move_without_a_draw_is_taken_back_at_once(void **state
   seat = play_die(s, &d); /* takes one of five dice: nothing is drawn */
   post_takeback(s, &d, seat, "", &r);
   HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(has_event(r.json, "taken_back"));
+  assert_true(harness_has_event(r.json, "taken_back"));
   assert_int_equal(json_integer_value(json_object_get(r.json, "seq")), 2);
   harness_response_free(&r);
   after = harness_get_game(s, NULL, d.id);
@@ -178,13 +161,13 @@ static void test_takeback_after_a_draw_needs_the_other_seat(void **state)
   seq_before = game_seq(s, d.id);
   post_takeback(s, &d, seat, "", &r);
   HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(has_event(r.json, "takeback_requested"));
+  assert_true(harness_has_event(r.json, "takeback_requested"));
   harness_response_free(&r);
   assert_int_equal(game_seq(s, d.id), seq_before); /* a request changes nothing */
 
   post_takeback(s, &d, 1 - seat, "/decline", &r);
   HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(has_event(r.json, "takeback_declined"));
+  assert_true(harness_has_event(r.json, "takeback_declined"));
   harness_response_free(&r);
   post_takeback(s, &d, 1 - seat, "/accept", &r); /* nothing left to accept */
   HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
@@ -198,7 +181,7 @@ static void test_takeback_after_a_draw_needs_the_other_seat(void **state)
   harness_response_free(&r);
   post_takeback(s, &d, 1 - seat, "/accept", &r);
   HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(has_event(r.json, "taken_back"));
+  assert_true(harness_has_event(r.json, "taken_back"));
   harness_response_free(&r);
 
   g = harness_get_game(s, NULL, d.id);
