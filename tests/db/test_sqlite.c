@@ -20,37 +20,6 @@
 #include "db/sqlite/migrations.h"
 #include "tmpdb.h"
 
-struct fixture {
-  struct tmpdb t;
-  struct db_ops ops;
-};
-
-static int setup(void **state)
-{
-  struct fixture *f = calloc(1, sizeof(*f));
-  struct cairn_error err = {0};
-
-  if (!f || tmpdb_make(&f->t) != 0)
-    return -1;
-  if (db_sqlite_open(f->t.path, &f->ops, &err) != CAIRN_OK) {
-    fprintf(stderr, "open: %s\n", err.detail);
-    return -1;
-  }
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state)
-{
-  struct fixture *f = *state;
-
-  if (f->ops.close)
-    f->ops.close(f->ops.ctx);
-  tmpdb_remove(&f->t);
-  free(f);
-  return 0;
-}
-
 /* ---- helpers ---- */
 
 static int highest_migration(void)
@@ -232,7 +201,7 @@ static size_t count_moves(struct db_ops *ops, const char *game)
 
 static void test_fresh_open_creates_schema_at_highest_migration(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   sqlite3 *db = raw_open(f->t.path);
 
   assert_true(highest_migration() >= 1);
@@ -249,7 +218,7 @@ static void test_fresh_open_creates_schema_at_highest_migration(void **state)
 
 static void test_reopen_is_idempotent_and_keeps_data(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {0};
   sqlite3 *db;
@@ -273,7 +242,7 @@ static void test_reopen_is_idempotent_and_keeps_data(void **state)
 
 static void test_newer_schema_version_is_refused(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   char want[32];
   sqlite3 *db;
@@ -314,7 +283,7 @@ static void test_open_failure_keeps_sqlite_text_out_of_detail(void **state)
 
 static void test_connection_is_wal_full_sync_with_foreign_keys(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct db_sqlite *c = f->ops.ctx;
   char mode[16];
   sqlite3 *db = raw_open(f->t.path);
@@ -333,7 +302,7 @@ static void test_connection_is_wal_full_sync_with_foreign_keys(void **state)
 
 static void test_player_is_found_by_token_hash(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_player out;
   uint8_t hash[DB_HASH_BYTES];
@@ -351,7 +320,7 @@ static void test_player_is_found_by_token_hash(void **state)
 
 static void test_unknown_token_hash_is_bad_token(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_player out;
   uint8_t hash[DB_HASH_BYTES];
@@ -365,7 +334,7 @@ static void test_unknown_token_hash_is_bad_token(void **state)
 
 static void test_repeated_player_id_or_token_is_refused(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_player p = {.id = "alice", .name = "Other"};
   uint8_t hash[DB_HASH_BYTES];
@@ -387,7 +356,7 @@ static void test_repeated_player_id_or_token_is_refused(void **state)
 
 static void test_game_round_trips_through_create_and_load(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {0};
   int i;
@@ -421,7 +390,7 @@ static void test_game_round_trips_through_create_and_load(void **state)
 
 static void test_game_without_options_stores_empty_object(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {.id = "g2",
                       .title = "himalaya",
@@ -439,7 +408,7 @@ static void test_game_without_options_stores_empty_object(void **state)
 
 static void test_unknown_game_is_not_found(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g;
 
@@ -451,7 +420,7 @@ static void test_unknown_game_is_not_found(void **state)
 
 static void test_game_with_unknown_creator_is_not_found(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {.id = "g3",
                       .title = "himalaya",
@@ -467,7 +436,7 @@ static void test_game_with_unknown_creator_is_not_found(void **state)
 
 static void test_repeated_game_id_is_refused(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {.id = "g1",
                       .title = "other",
@@ -488,7 +457,7 @@ static void test_repeated_game_id_is_refused(void **state)
 
 static void test_filling_the_last_seat_makes_the_game_active(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {0};
 
@@ -509,7 +478,7 @@ static void test_filling_the_last_seat_makes_the_game_active(void **state)
 
 static void test_taken_seat_is_seat_taken(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {0};
 
@@ -527,7 +496,7 @@ static void test_taken_seat_is_seat_taken(void **state)
 
 static void test_second_seat_for_a_player_is_already_seated(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {0};
 
@@ -546,7 +515,7 @@ static void test_second_seat_for_a_player_is_already_seated(void **state)
 
 static void test_joining_a_started_game_is_game_not_open(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
   add_active_game(&f->ops, "g1", 2);
@@ -557,7 +526,7 @@ static void test_joining_a_started_game_is_game_not_open(void **state)
 
 static void test_seat_outside_the_game_is_bad_value(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
   add_player(&f->ops, "alice", 0x01);
@@ -569,7 +538,7 @@ static void test_seat_outside_the_game_is_bad_value(void **state)
 
 static void test_seat_in_unknown_game_or_for_unknown_player_is_not_found(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
   add_player(&f->ops, "alice", 0x01);
@@ -584,7 +553,7 @@ static void test_seat_in_unknown_game_or_for_unknown_player_is_not_found(void **
 
 static void test_moves_append_with_dense_ords(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {0};
   uint32_t i;
@@ -601,7 +570,7 @@ static void test_moves_append_with_dense_ords(void **state)
 
 static void test_stale_ord_is_stale_seq_and_writes_nothing(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {0};
 
@@ -626,7 +595,7 @@ static void test_stale_ord_is_stale_seq_and_writes_nothing(void **state)
 
 static void test_result_finishes_the_game(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g = {0};
 
@@ -646,7 +615,7 @@ static void test_result_finishes_the_game(void **state)
 
 static void test_moves_on_open_or_unknown_game_are_refused(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
   add_player(&f->ops, "alice", 0x01);
@@ -660,7 +629,7 @@ static void test_moves_on_open_or_unknown_game_are_refused(void **state)
 /* 300 rows: more than one of moves_load's batches of 128. */
 static void test_moves_load_walks_in_order_from_ord(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct walk w = {0};
   uint32_t i;
@@ -693,7 +662,7 @@ static void test_moves_load_walks_in_order_from_ord(void **state)
 
 static void test_moves_load_stops_when_the_callback_says_so(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct walk w = {.stop_after = 3};
   uint32_t i;
@@ -715,7 +684,7 @@ static void test_moves_load_stops_when_the_callback_says_so(void **state)
  * replay to ?at=N near the start of a long game must not walk the rest. */
 static void test_moves_load_ends_with_success_when_the_callback_is_done(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct walk w = {.done_after = 5};
   uint32_t i;
@@ -737,7 +706,7 @@ static void test_moves_load_ends_with_success_when_the_callback_is_done(void **s
 /* The callback runs without the connection's lock: it may use storage. */
 static void test_moves_load_callback_may_call_storage(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct walk w = {.reenter = &f->ops, .game = "g1"};
   uint32_t i;
@@ -751,7 +720,7 @@ static void test_moves_load_callback_may_call_storage(void **state)
 
 static void test_moves_load_of_unknown_game_is_not_found(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct walk w = {0};
 
@@ -763,7 +732,7 @@ static void test_moves_load_of_unknown_game_is_not_found(void **state)
 /* The schema, not only this code, keeps the log append-only and dense. */
 static void test_schema_refuses_rewriting_the_log(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   sqlite3 *db;
 
@@ -822,7 +791,7 @@ static enum cairn_status check_link(void *arg, const struct db_move *move, struc
  * row's, and the game row exposes the last one as log_head. */
 static void test_appended_rows_form_a_hash_chain(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct chain_walk walk = {{0}, 0};
   struct db_game g;
@@ -895,7 +864,7 @@ static void race_rounds(struct db_ops *a, struct db_ops *b)
 
 static void test_racing_appends_on_one_connection_one_wins(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct db_game g = {0};
 
   add_active_game(&f->ops, "g1", 2);
@@ -934,7 +903,7 @@ static void *write_many(void *arg)
 
 static void test_concurrent_appends_share_commits_and_all_land(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct writer w[WRITERS];
   pthread_t t[WRITERS];
   pthread_barrier_t start;
@@ -967,7 +936,7 @@ static void test_concurrent_appends_share_commits_and_all_land(void **state)
  * and BEGIN IMMEDIATE plus the busy timeout keep them apart. */
 static void test_racing_appends_on_two_connections_one_wins(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_ops other = {0};
   struct db_game g = {0};
@@ -982,7 +951,7 @@ static void test_racing_appends_on_two_connections_one_wins(void **state)
   assert_int_equal(count_moves(&f->ops, "g1"), RACE_ROUNDS);
 }
 
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, tmpdb_backend_setup, tmpdb_backend_teardown)
 
 int main(void)
 {

@@ -22,40 +22,13 @@
 #include "db/sqlite/internal.h"
 #include "tmpdb.h"
 
-struct fixture {
-  struct tmpdb t;
-  struct db_ops ops;
-  struct db_sqlite *c; /* ops.ctx, to look at the connections */
-};
-
-static int setup(void **state)
-{
-  struct fixture *f = calloc(1, sizeof(*f));
-  struct cairn_error err = {0};
-
-  if (!f || tmpdb_make(&f->t) != 0)
-    return -1;
-  if (db_sqlite_open(f->t.path, &f->ops, &err) != CAIRN_OK) {
-    fprintf(stderr, "open: %s\n", err.detail);
-    return -1;
-  }
-  f->c = f->ops.ctx;
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state)
-{
-  struct fixture *f = *state;
-
-  if (f->ops.close)
-    f->ops.close(f->ops.ctx);
-  tmpdb_remove(&f->t);
-  free(f);
-  return 0;
-}
-
 /* ---- helpers ---- */
+
+/* The backend behind the fixture's ops, to look at its connections. */
+static struct db_sqlite *backend(const struct tmpdb_backend *f)
+{
+  return f->ops.ctx;
+}
 
 /* How many statements `db` holds; fails the test if one is still busy,
  * which would mean a slot returned without handing its statement back. */
@@ -125,7 +98,7 @@ static enum cairn_status count_cb(void *arg, const struct db_move *move, struct 
 
 /* What one move costs the server's storage: the lookups of a GET and a
  * POST, then the append. */
-static void play_one(struct fixture *f, uint32_t ord)
+static void play_one(struct tmpdb_backend *f, uint32_t ord)
 {
   struct cairn_error err = {0};
   struct db_player p;
@@ -147,41 +120,41 @@ static void play_one(struct fixture *f, uint32_t ord)
 
 static void test_repeated_queries_reuse_their_statements(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   int writer, reader;
   uint32_t ord;
 
   add_active_game(&f->ops, "g1");
   play_one(f, 0);
   play_one(f, 1); /* the first to read the hash chain */
-  writer = statements(f->c->db);
-  reader = statements(f->c->rdb);
+  writer = statements(backend(f)->db);
+  reader = statements(backend(f)->rdb);
   /* BEGIN, COMMIT and the queries are there to be reused. */
   assert_true(writer >= 3);
   assert_true(reader >= 3);
   for (ord = 2; ord < 200; ord++)
     play_one(f, ord);
-  assert_int_equal(statements(f->c->db), writer);
-  assert_int_equal(statements(f->c->rdb), reader);
+  assert_int_equal(statements(backend(f)->db), writer);
+  assert_int_equal(statements(backend(f)->rdb), reader);
 }
 
 static void test_prepare_returns_the_idle_statement_and_skips_a_busy_one(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   sqlite3_stmt *outer = NULL, *inner = NULL, *again = NULL;
   static const char sql[] = "SELECT 1 UNION ALL SELECT 2";
 
-  assert_int_equal(db_sqlite_prepare(f->c->rdb, sql, &outer, &err), CAIRN_OK);
+  assert_int_equal(db_sqlite_prepare(backend(f)->rdb, sql, &outer, &err), CAIRN_OK);
   assert_int_equal(sqlite3_step(outer), SQLITE_ROW);
   /* The same text while the first is mid-query: a second statement. */
-  assert_int_equal(db_sqlite_prepare(f->c->rdb, sql, &inner, &err), CAIRN_OK);
+  assert_int_equal(db_sqlite_prepare(backend(f)->rdb, sql, &inner, &err), CAIRN_OK);
   assert_ptr_not_equal(inner, outer);
   assert_int_equal(sqlite3_step(inner), SQLITE_ROW);
   db_sqlite_release(inner);
   db_sqlite_release(outer);
   /* Both idle now: the next request gets one of them back. */
-  assert_int_equal(db_sqlite_prepare(f->c->rdb, sql, &again, &err), CAIRN_OK);
+  assert_int_equal(db_sqlite_prepare(backend(f)->rdb, sql, &again, &err), CAIRN_OK);
   assert_true(again == outer || again == inner);
   assert_int_equal(sqlite3_step(again), SQLITE_ROW);
   assert_int_equal(sqlite3_column_int(again, 0), 1); /* from the start, not where it stopped */
@@ -193,7 +166,7 @@ static void test_prepare_returns_the_idle_statement_and_skips_a_busy_one(void **
 
 static void test_refused_writes_leave_no_transaction(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_player p = {0};
   uint8_t hash[DB_HASH_BYTES];
@@ -203,14 +176,14 @@ static void test_refused_writes_leave_no_transaction(void **state)
 
   /* Refused inside its transaction: stale, then a repeated player id. */
   assert_int_equal(append(&f->ops, "g1", 5, &err), CAIRN_ESTALE);
-  assert_true(sqlite3_get_autocommit(f->c->db));
+  assert_true(sqlite3_get_autocommit(backend(f)->db));
   snprintf(p.id, sizeof(p.id), "a");
   memset(hash, 0x77, sizeof(hash));
   assert_int_equal(f->ops.player_create(f->ops.ctx, &p, hash, &err), CAIRN_EINTERNAL);
-  assert_true(sqlite3_get_autocommit(f->c->db));
+  assert_true(sqlite3_get_autocommit(backend(f)->db));
   assert_int_equal(f->ops.webhook_delete(f->ops.ctx, "nope", "a", &err), CAIRN_ENOTFOUND);
-  assert_true(sqlite3_get_autocommit(f->c->db));
-  statements(f->c->db); /* none busy */
+  assert_true(sqlite3_get_autocommit(backend(f)->db));
+  statements(backend(f)->db); /* none busy */
 
   /* ... so the next writes go through. */
   assert_int_equal(append(&f->ops, "g1", 1, &err), CAIRN_OK);
@@ -219,7 +192,7 @@ static void test_refused_writes_leave_no_transaction(void **state)
 
 static void test_a_read_stopped_early_keeps_no_snapshot(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_vacation v = {0}, out[8];
   int n = 0;
@@ -235,7 +208,7 @@ static void test_a_read_stopped_early_keeps_no_snapshot(void **state)
    * read, or the reader would stay on this snapshot. */
   assert_int_equal(f->ops.vacations_of(f->ops.ctx, "a", 0, out, 1, &n, &err), CAIRN_OK);
   assert_int_equal(n, 1);
-  statements(f->c->rdb);
+  statements(backend(f)->rdb);
   v.start_ms = 5000;
   v.end_ms = 5500;
   assert_int_equal(f->ops.vacation_add(f->ops.ctx, "a", &v, &err), CAIRN_OK);
@@ -250,7 +223,7 @@ static enum cairn_status stop_cb(void *arg, const struct db_move *move, struct c
 
 static void test_failed_walks_keep_no_transaction(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   struct db_game g;
   uint32_t ord;
@@ -262,10 +235,10 @@ static void test_failed_walks_keep_no_transaction(void **state)
    * callback. */
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "nope", 0, count_cb, &(size_t){0}, &err),
                    CAIRN_ENOTFOUND);
-  assert_true(sqlite3_get_autocommit(f->c->rdb));
+  assert_true(sqlite3_get_autocommit(backend(f)->rdb));
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, stop_cb, NULL, &err), CAIRN_ECONFLICT);
-  assert_true(sqlite3_get_autocommit(f->c->rdb));
-  statements(f->c->rdb);
+  assert_true(sqlite3_get_autocommit(backend(f)->rdb));
+  statements(backend(f)->rdb);
   /* A later write is seen by the next read. */
   assert_int_equal(append(&f->ops, "g1", 3, &err), CAIRN_OK);
   assert_int_equal(f->ops.game_load(f->ops.ctx, "g1", &g, &err), CAIRN_OK);
@@ -277,9 +250,9 @@ static void test_failed_walks_keep_no_transaction(void **state)
 
 static void test_transaction_statements_keep_their_semantics(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
-  sqlite3 *db = f->c->db;
+  sqlite3 *db = backend(f)->db;
 
   /* ROLLBACK with nothing open is harmless; COMMIT with nothing open is
    * reported. */
@@ -301,19 +274,19 @@ static void test_transaction_statements_keep_their_semantics(void **state)
 
 static void test_begin_immediate_reports_a_busy_database(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   sqlite3 *other = NULL;
 
   assert_int_equal(sqlite3_open_v2(f->t.path, &other, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
   assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
-  sqlite3_busy_timeout(f->c->db, 0); /* fail now rather than in DB_SQLITE_BUSY_MS */
-  assert_int_equal(db_sqlite_begin(f->c->db, true, &err), CAIRN_EDB);
-  assert_int_equal(sqlite3_errcode(f->c->db), SQLITE_BUSY);
-  assert_true(sqlite3_get_autocommit(f->c->db));
+  sqlite3_busy_timeout(backend(f)->db, 0); /* fail now rather than in DB_SQLITE_BUSY_MS */
+  assert_int_equal(db_sqlite_begin(backend(f)->db, true, &err), CAIRN_EDB);
+  assert_int_equal(sqlite3_errcode(backend(f)->db), SQLITE_BUSY);
+  assert_true(sqlite3_get_autocommit(backend(f)->db));
   assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
   sqlite3_close(other);
-  sqlite3_busy_timeout(f->c->db, DB_SQLITE_BUSY_MS);
+  sqlite3_busy_timeout(backend(f)->db, DB_SQLITE_BUSY_MS);
   add_player(&f->ops, "a", 0xa1);
 }
 
@@ -321,7 +294,7 @@ static void test_begin_immediate_reports_a_busy_database(void **state)
 
 static void test_close_after_use_leaves_nothing(void **state)
 {
-  struct fixture *f = *state;
+  struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
   uint32_t ord;
   int i;
@@ -330,7 +303,7 @@ static void test_close_after_use_leaves_nothing(void **state)
     add_active_game(&f->ops, "g1");
     for (ord = 0; ord < 5; ord++)
       play_one(f, ord);
-    assert_true(statements(f->c->db) > 0);
+    assert_true(statements(backend(f)->db) > 0);
     f->ops.close(f->ops.ctx);
     memset(&f->ops, 0, sizeof(f->ops));
     /* sqlite3_close refuses a connection with statements; every one of
@@ -338,16 +311,15 @@ static void test_close_after_use_leaves_nothing(void **state)
     tmpdb_remove(&f->t);
     assert_int_equal(tmpdb_make(&f->t), 0);
     assert_int_equal(db_sqlite_open(f->t.path, &f->ops, &err), CAIRN_OK);
-    f->c = f->ops.ctx;
     /* Opening caches nothing: the start-up statements are gone. */
-    assert_int_equal(statements(f->c->db), 0);
-    assert_int_equal(statements(f->c->rdb), 0);
+    assert_int_equal(statements(backend(f)->db), 0);
+    assert_int_equal(statements(backend(f)->rdb), 0);
   }
 }
 
 int main(void)
 {
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, tmpdb_backend_setup, tmpdb_backend_teardown)
   const struct CMUnitTest tests[] = {
       T(test_repeated_queries_reuse_their_statements),
       T(test_prepare_returns_the_idle_statement_and_skips_a_busy_one),

@@ -1,5 +1,6 @@
 /*
- * tmpdb.c - throwaway database files for the storage tests (tmpdb.h).
+ * tmpdb.c - throwaway database files for the storage tests, and the
+ * backend opened on one (tmpdb.h).
  */
 #include "tmpdb.h"
 
@@ -34,4 +35,34 @@ void tmpdb_remove(struct tmpdb *t)
   }
   rmdir(t->dir);
   t->dir[0] = '\0';
+}
+
+int tmpdb_backend_setup(void **state)
+{
+  struct tmpdb_backend *b = calloc(1, sizeof(*b));
+  struct cairn_error err = {0};
+
+  if (!b || tmpdb_make(&b->t) != 0) {
+    free(b);
+    return -1;
+  }
+  if (db_sqlite_open(b->t.path, &b->ops, &err) != CAIRN_OK) {
+    fprintf(stderr, "open: %s\n", err.detail);
+    tmpdb_remove(&b->t);
+    free(b);
+    return -1;
+  }
+  *state = b;
+  return 0;
+}
+
+int tmpdb_backend_teardown(void **state)
+{
+  struct tmpdb_backend *b = *state;
+
+  if (b->ops.close)
+    b->ops.close(b->ops.ctx);
+  tmpdb_remove(&b->t);
+  free(b);
+  return 0;
 }
