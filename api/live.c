@@ -93,52 +93,52 @@ void api_game_unlock(struct api_server *server, const char *game_id)
   pthread_mutex_unlock(&server->game_locks[api_game_hash(game_id) % API_GAME_STRIPES]);
 }
 
-static size_t set_of(const struct api_live *live, const char *id)
+/* The LIVE_WAYS entries of the set `id` maps to. */
+static struct live_entry *set_of(struct api_live *live, const char *id)
 {
-  return api_game_hash(id) % live->sets;
+  return &live->entries[api_game_hash(id) % live->sets * LIVE_WAYS];
 }
 
-/* The entry holding `id`, or NULL. */
-static struct live_entry *find(struct api_live *live, const char *id)
+/* The entry of `set` holding `id`, or NULL. */
+static struct live_entry *find(struct live_entry *set, const char *id)
 {
-  struct live_entry *way = &live->entries[set_of(live, id) * LIVE_WAYS];
   int i;
 
   for (i = 0; i < LIVE_WAYS; i++)
-    if (way[i].game && strcmp(way[i].id, id) == 0)
-      return &way[i];
+    if (set[i].game && strcmp(set[i].id, id) == 0)
+      return &set[i];
   return NULL;
 }
 
-/* Where a new entry for `id` goes: an empty way, else the least recently
+/* Where a new entry goes in `set`: an empty way, else the least recently
  * used one. */
-static struct live_entry *victim(struct api_live *live, const char *id)
+static struct live_entry *victim(struct live_entry *set)
 {
-  struct live_entry *way = &live->entries[set_of(live, id) * LIVE_WAYS];
-  struct live_entry *oldest = &way[0];
+  struct live_entry *oldest = &set[0];
   int i;
 
   for (i = 0; i < LIVE_WAYS; i++) {
-    if (!way[i].game)
-      return &way[i];
-    if (way[i].used < oldest->used)
-      oldest = &way[i];
+    if (!set[i].game)
+      return &set[i];
+    if (set[i].used < oldest->used)
+      oldest = &set[i];
   }
   return oldest;
 }
 
 static void touch(struct api_live *live, struct live_entry *e)
 {
-  e->used = ++live->clocks[set_of(live, e->id)];
+  e->used = ++live->clocks[(size_t)(e - live->entries) / LIVE_WAYS];
 }
 
 void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
                   struct engine_game *game)
 {
-  struct live_entry *e = find(live, game_id);
+  struct live_entry *set = set_of(live, game_id);
+  struct live_entry *e = find(set, game_id);
 
   if (!e)
-    e = victim(live, game_id);
+    e = victim(set);
   engine_free(e->game);
   snprintf(e->id, sizeof(e->id), "%s", game_id);
   e->moves = moves;
@@ -149,7 +149,7 @@ void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
 enum cairn_status api_live_get(struct api_server *server, const struct db_game *row,
                                const struct engine_game **out, struct cairn_error *err)
 {
-  struct live_entry *e = find(server->live, row->id);
+  struct live_entry *e = find(set_of(server->live, row->id), row->id);
   struct engine_game *game = NULL;
   uint32_t rows = 0;
   enum cairn_status st;
@@ -169,7 +169,7 @@ enum cairn_status api_live_get(struct api_server *server, const struct db_game *
 
 const struct engine_game *api_live_peek(struct api_live *live, const char *game_id)
 {
-  struct live_entry *e = find(live, game_id);
+  struct live_entry *e = find(set_of(live, game_id), game_id);
 
   return e ? e->game : NULL;
 }
