@@ -168,37 +168,6 @@ static const char *skip_value(const char *p)
   return p;
 }
 
-/* Call `member` for each member of the object at p. */
-static bool scan_object(const char *p, void (*member)(struct answer *, struct span, struct span),
-                        struct answer *a)
-{
-  p = skip_ws(p);
-  if (*p++ != '{')
-    return false;
-  for (;;) {
-    struct span key, value;
-    const char *end;
-
-    p = skip_ws(p);
-    if (*p == '}')
-      return true;
-    if (*p != '"' || !(end = skip_value(p)))
-      return false;
-    key = (struct span){p + 1, (size_t)(end - p - 2)};
-    p = skip_ws(end);
-    if (*p++ != ':')
-      return false;
-    p = skip_ws(p);
-    if (!(end = skip_value(p)))
-      return false;
-    value = (struct span){p, (size_t)(end - p)};
-    member(a, key, value);
-    p = skip_ws(end);
-    if (*p == ',')
-      p++;
-  }
-}
-
 static bool is(struct span key, const char *name)
 {
   return key.len == strlen(name) && memcmp(key.at, name, key.len) == 0;
@@ -223,6 +192,36 @@ static void game_member(struct answer *a, struct span key, struct span value)
       if (*p == ',')
         p = skip_ws(p + 1);
     }
+  }
+}
+
+/* Record in *a the members of the object at p that the generator uses. */
+static bool scan_object(const char *p, struct answer *a)
+{
+  p = skip_ws(p);
+  if (*p++ != '{')
+    return false;
+  for (;;) {
+    struct span key, value;
+    const char *end;
+
+    p = skip_ws(p);
+    if (*p == '}')
+      return true;
+    if (*p != '"' || !(end = skip_value(p)))
+      return false;
+    key = (struct span){p + 1, (size_t)(end - p - 2)};
+    p = skip_ws(end);
+    if (*p++ != ':')
+      return false;
+    p = skip_ws(p);
+    if (!(end = skip_value(p)))
+      return false;
+    value = (struct span){p, (size_t)(end - p)};
+    game_member(a, key, value);
+    p = skip_ws(end);
+    if (*p == ',')
+      p++;
   }
 }
 
@@ -252,14 +251,14 @@ static char *choose_text(struct load *l, const struct answer *a)
 static void advance(struct load *l, struct game *g, long status)
 {
   struct answer a = {0}, game = {0};
-  bool ok = g->reply && scan_object(g->reply, game_member, &a);
+  bool ok = g->reply && scan_object(g->reply, &a);
 
   if (g->phase == 1) {
     if (status == 200 && l->done < l->cap)
       l->lat[l->done++] = now_ms() - g->started;
     else if (status != 200)
       l->refused++;
-    ok = ok && a.game.at && scan_object(a.game.at, game_member, &game);
+    ok = ok && a.game.at && scan_object(a.game.at, &game);
   } else {
     game = a;
   }
