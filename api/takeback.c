@@ -257,8 +257,8 @@ static enum cairn_status decide(struct api_request *req, struct db_game *row, in
     if (scan.target < 0)
       return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
                         "seat %d has no move to take back", seat);
-    if (undoable_alone(req, row, log, scan.target, now, err) || row->seats == 1 ||
-        humans_besides(row, seat) == 0)
+    /* Nobody to ask (a solo game, or only bots) needs no replay to decide. */
+    if (humans_besides(row, seat) == 0 || undoable_alone(req, row, log, scan.target, now, err))
       return append_platform_row(req, row, seat, KIND_REWIND, scan.target, now, resp, err);
     return append_platform_row(req, row, seat, KIND_REQUEST, scan.target, now, resp, err);
   }
