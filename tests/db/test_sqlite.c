@@ -67,79 +67,6 @@ static void raw_text(sqlite3 *db, const char *sql, char *buf, size_t size)
   sqlite3_finalize(stmt);
 }
 
-static void hash_of(uint8_t hash[DB_HASH_BYTES], uint8_t fill)
-{
-  memset(hash, fill, DB_HASH_BYTES);
-  hash[0] = 0xc0; /* not all one byte, so a truncated blob would not match */
-}
-
-static void add_player(struct db_ops *ops, const char *id, uint8_t fill)
-{
-  struct db_player p = {0};
-  struct cairn_error err = {0};
-  uint8_t hash[DB_HASH_BYTES];
-
-  snprintf(p.id, sizeof(p.id), "%s", id);
-  snprintf(p.name, sizeof(p.name), "Name of %s", id);
-  hash_of(hash, fill);
-  assert_int_equal(ops->player_create(ops->ctx, &p, hash, &err), CAIRN_OK);
-}
-
-static void add_game(struct db_ops *ops, const char *id, int seats, const char *creator)
-{
-  struct db_game g = {0};
-  struct cairn_error err = {0};
-  int i;
-
-  snprintf(g.id, sizeof(g.id), "%s", id);
-  snprintf(g.title, sizeof(g.title), "himalaya");
-  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
-  snprintf(g.creator, sizeof(g.creator), "%s", creator);
-  g.seats = seats;
-  g.options_json = "{\"scenario\":\"basic\"}";
-  for (i = 0; i < ENGINE_SEED_BYTES; i++)
-    g.seed[i] = (uint8_t)(i * 7 + 1);
-  g.created_ms = 1700000000000;
-  assert_int_equal(ops->game_create(ops->ctx, &g, &err), CAIRN_OK);
-}
-
-/* Players p0..p(seats-1), a game `id` with them all seated: active. */
-static void add_active_game(struct db_ops *ops, const char *id, int seats)
-{
-  struct cairn_error err = {0};
-  char pid[DB_ID_MAX + 1];
-  int i;
-
-  for (i = 0; i < seats; i++) {
-    snprintf(pid, sizeof(pid), "%s-p%d", id, i);
-    add_player(ops, pid, (uint8_t)(0x10 * (i + 1) + (uint8_t)id[0]));
-  }
-  snprintf(pid, sizeof(pid), "%s-p0", id);
-  add_game(ops, id, seats, pid);
-  for (i = 0; i < seats; i++) {
-    snprintf(pid, sizeof(pid), "%s-p%d", id, i);
-    assert_int_equal(ops->seat_take(ops->ctx, id, i, pid, &err), CAIRN_OK);
-  }
-}
-
-static enum cairn_status append(struct db_ops *ops, const char *game, uint32_t ord,
-                                const char *result_json, struct cairn_error *err)
-{
-  char move_json[64];
-  char events_json[64];
-  struct db_move m = {0};
-
-  snprintf(move_json, sizeof(move_json), "{\"type\":\"pass\",\"n\":%u}", (unsigned)ord);
-  snprintf(events_json, sizeof(events_json), "[{\"type\":\"passed\",\"n\":%u}]", (unsigned)ord);
-  m.ord = ord;
-  m.seq = ord + 1;
-  m.seat = (int)(ord % 2);
-  m.move_json = move_json;
-  m.events_json = events_json;
-  m.at_ms = 1700000000000 + ord;
-  return ops->move_append(ops->ctx, game, &m, result_json, err);
-}
-
 static void load(struct db_ops *ops, const char *id, struct db_game *g)
 {
   struct cairn_error err = {0};
@@ -224,8 +151,8 @@ static void test_reopen_is_idempotent_and_keeps_data(void **state)
   sqlite3 *db;
   int i;
 
-  add_active_game(&f->ops, "g1", 2);
-  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
   for (i = 0; i < 3; i++) {
     f->ops.close(f->ops.ctx);
     memset(&f->ops, 0, sizeof(f->ops));
@@ -307,13 +234,13 @@ static void test_player_is_found_by_token_hash(void **state)
   struct db_player out;
   uint8_t hash[DB_HASH_BYTES];
 
-  add_player(&f->ops, "alice", 0x01);
-  add_player(&f->ops, "bob", 0x02);
-  hash_of(hash, 0x02);
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_player(&f->ops, "bob", 0x02);
+  tmpdb_hash_of(hash, 0x02);
   assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &out, &err), CAIRN_OK);
   assert_string_equal(out.id, "bob");
   assert_string_equal(out.name, "Name of bob");
-  hash_of(hash, 0x01);
+  tmpdb_hash_of(hash, 0x01);
   assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &out, &err), CAIRN_OK);
   assert_string_equal(out.id, "alice");
 }
@@ -325,8 +252,8 @@ static void test_unknown_token_hash_is_bad_token(void **state)
   struct db_player out;
   uint8_t hash[DB_HASH_BYTES];
 
-  add_player(&f->ops, "alice", 0x01);
-  hash_of(hash, 0x03);
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_hash_of(hash, 0x03);
   assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &out, &err), CAIRN_ENOTFOUND);
   assert_string_equal(err.code, CAIRN_CODE_BAD_TOKEN);
   assert_string_equal(out.id, "");
@@ -340,11 +267,11 @@ static void test_repeated_player_id_or_token_is_refused(void **state)
   uint8_t hash[DB_HASH_BYTES];
   sqlite3 *db;
 
-  add_player(&f->ops, "alice", 0x01);
-  hash_of(hash, 0x09);
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_hash_of(hash, 0x09);
   assert_int_equal(f->ops.player_create(f->ops.ctx, &p, hash, &err), CAIRN_EINTERNAL);
   snprintf(p.id, sizeof(p.id), "carol");
-  hash_of(hash, 0x01);
+  tmpdb_hash_of(hash, 0x01);
   assert_int_equal(f->ops.player_create(f->ops.ctx, &p, hash, &err), CAIRN_EINTERNAL);
   assert_string_equal(err.code, CAIRN_CODE_INTERNAL);
   db = raw_open(f->t.path);
@@ -361,8 +288,8 @@ static void test_game_round_trips_through_create_and_load(void **state)
   struct db_game g = {0};
   int i;
 
-  add_player(&f->ops, "alice", 0x01);
-  add_game(&f->ops, "g1", 3, "alice");
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_game(&f->ops, "g1", 3, "alice");
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "alice", &err), CAIRN_OK);
   load(&f->ops, "g1", &g);
   assert_string_equal(g.id, "g1");
@@ -399,7 +326,7 @@ static void test_game_without_options_stores_empty_object(void **state)
                       .creator = "alice",
                       .created_ms = 5};
 
-  add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_player(&f->ops, "alice", 0x01);
   assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_OK);
   load(&f->ops, "g2", &g);
   assert_string_equal(g.options_json, "{}");
@@ -445,8 +372,8 @@ static void test_repeated_game_id_is_refused(void **state)
                       .creator = "alice",
                       .options_json = "{}"};
 
-  add_player(&f->ops, "alice", 0x01);
-  add_game(&f->ops, "g1", 2, "alice");
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_game(&f->ops, "g1", 2, "alice");
   assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_EINTERNAL);
   load(&f->ops, "g1", &g);
   assert_string_equal(g.title, "himalaya");
@@ -461,9 +388,9 @@ static void test_filling_the_last_seat_makes_the_game_active(void **state)
   struct cairn_error err = {0};
   struct db_game g = {0};
 
-  add_player(&f->ops, "alice", 0x01);
-  add_player(&f->ops, "bob", 0x02);
-  add_game(&f->ops, "g1", 2, "alice");
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_player(&f->ops, "bob", 0x02);
+  tmpdb_add_game(&f->ops, "g1", 2, "alice");
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "bob", &err), CAIRN_OK);
   load(&f->ops, "g1", &g);
   assert_string_equal(g.status, DB_STATUS_OPEN);
@@ -482,9 +409,9 @@ static void test_taken_seat_is_seat_taken(void **state)
   struct cairn_error err = {0};
   struct db_game g = {0};
 
-  add_player(&f->ops, "alice", 0x01);
-  add_player(&f->ops, "bob", 0x02);
-  add_game(&f->ops, "g1", 3, "alice");
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_player(&f->ops, "bob", 0x02);
+  tmpdb_add_game(&f->ops, "g1", 3, "alice");
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_OK);
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "bob", &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_SEAT_TAKEN);
@@ -500,8 +427,8 @@ static void test_second_seat_for_a_player_is_already_seated(void **state)
   struct cairn_error err = {0};
   struct db_game g = {0};
 
-  add_player(&f->ops, "alice", 0x01);
-  add_game(&f->ops, "g1", 3, "alice");
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_game(&f->ops, "g1", 3, "alice");
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_OK);
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 2, "alice", &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_ALREADY_SEATED);
@@ -518,8 +445,8 @@ static void test_joining_a_started_game_is_game_not_open(void **state)
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
-  add_active_game(&f->ops, "g1", 2);
-  add_player(&f->ops, "late", 0x05);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_player(&f->ops, "late", 0x05);
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "late", &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
 }
@@ -529,8 +456,8 @@ static void test_seat_outside_the_game_is_bad_value(void **state)
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
-  add_player(&f->ops, "alice", 0x01);
-  add_game(&f->ops, "g1", 2, "alice");
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_game(&f->ops, "g1", 2, "alice");
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 2, "alice", &err), CAIRN_EINVAL);
   assert_string_equal(err.code, CAIRN_CODE_BAD_VALUE);
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", -1, "alice", &err), CAIRN_EINVAL);
@@ -541,8 +468,8 @@ static void test_seat_in_unknown_game_or_for_unknown_player_is_not_found(void **
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
-  add_player(&f->ops, "alice", 0x01);
-  add_game(&f->ops, "g1", 2, "alice");
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_game(&f->ops, "g1", 2, "alice");
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "nope", 0, "alice", &err), CAIRN_ENOTFOUND);
   assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "ghost", &err), CAIRN_ENOTFOUND);
@@ -558,9 +485,9 @@ static void test_moves_append_with_dense_ords(void **state)
   struct db_game g = {0};
   uint32_t i;
 
-  add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   for (i = 0; i < 5; i++)
-    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
   load(&f->ops, "g1", &g);
   assert_int_equal(g.moves, 5);
   assert_int_equal(g.seq, 5);
@@ -574,16 +501,16 @@ static void test_stale_ord_is_stale_seq_and_writes_nothing(void **state)
   struct cairn_error err = {0};
   struct db_game g = {0};
 
-  add_active_game(&f->ops, "g1", 2);
-  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
-  assert_int_equal(append(&f->ops, "g1", 1, NULL, &err), CAIRN_OK);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 1, NULL, &err), CAIRN_OK);
   /* behind the log */
-  assert_int_equal(append(&f->ops, "g1", 1, NULL, &err), CAIRN_ESTALE);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 1, NULL, &err), CAIRN_ESTALE);
   assert_string_equal(err.code, CAIRN_CODE_STALE_SEQ);
   /* ahead of it: a gap would break density just as badly */
-  assert_int_equal(append(&f->ops, "g1", 3, NULL, &err), CAIRN_ESTALE);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 3, NULL, &err), CAIRN_ESTALE);
   /* and a result on a stale move does not finish the game */
-  assert_int_equal(append(&f->ops, "g1", 0, "{\"winners\":[0]}", &err), CAIRN_ESTALE);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, "{\"winners\":[0]}", &err), CAIRN_ESTALE);
   load(&f->ops, "g1", &g);
   assert_int_equal(g.moves, 2);
   assert_int_equal(g.seq, 2);
@@ -599,16 +526,16 @@ static void test_result_finishes_the_game(void **state)
   struct cairn_error err = {0};
   struct db_game g = {0};
 
-  add_active_game(&f->ops, "g1", 2);
-  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
-  assert_int_equal(append(&f->ops, "g1", 1, "{\"winners\":[1]}", &err), CAIRN_OK);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 1, "{\"winners\":[1]}", &err), CAIRN_OK);
   load(&f->ops, "g1", &g);
   assert_string_equal(g.status, DB_STATUS_FINISHED);
   assert_string_equal(g.result_json, "{\"winners\":[1]}");
   assert_int_equal(g.moves, 2);
   db_game_clear(&g);
   /* a finished game takes no more moves, even with the right ord */
-  assert_int_equal(append(&f->ops, "g1", 2, NULL, &err), CAIRN_ECONFLICT);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 2, NULL, &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_ACTIVE);
   assert_int_equal(count_moves(&f->ops, "g1"), 2);
 }
@@ -618,11 +545,11 @@ static void test_moves_on_open_or_unknown_game_are_refused(void **state)
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
-  add_player(&f->ops, "alice", 0x01);
-  add_game(&f->ops, "g1", 2, "alice");
-  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_ECONFLICT);
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_game(&f->ops, "g1", 2, "alice");
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_ACTIVE);
-  assert_int_equal(append(&f->ops, "nope", 0, NULL, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(tmpdb_append(&f->ops, "nope", 0, NULL, &err), CAIRN_ENOTFOUND);
   assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
 }
 
@@ -634,12 +561,12 @@ static void test_moves_load_walks_in_order_from_ord(void **state)
   struct walk w = {0};
   uint32_t i;
 
-  add_active_game(&f->ops, "g1", 2);
-  add_active_game(&f->ops, "h2", 2); /* another game's rows must not leak in */
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(&f->ops, "h2", 2); /* another game's rows must not leak in */
   for (i = 0; i < 300; i++)
-    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
   for (i = 0; i < 3; i++)
-    assert_int_equal(append(&f->ops, "h2", i, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(&f->ops, "h2", i, NULL, &err), CAIRN_OK);
 
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
   assert_int_equal(w.n, 300);
@@ -667,9 +594,9 @@ static void test_moves_load_stops_when_the_callback_says_so(void **state)
   struct walk w = {.stop_after = 3};
   uint32_t i;
 
-  add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   for (i = 0; i < 200; i++)
-    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 1, walk_cb, &w, &err), CAIRN_ECONFLICT);
   assert_int_equal(w.n, 3);
   assert_string_equal(err.detail, "stop");
@@ -689,9 +616,9 @@ static void test_moves_load_ends_with_success_when_the_callback_is_done(void **s
   struct walk w = {.done_after = 5};
   uint32_t i;
 
-  add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   for (i = 0; i < 300; i++)
-    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
   assert_int_equal(w.n, 5);
   memset(&w, 0, sizeof(w));
@@ -700,7 +627,7 @@ static void test_moves_load_ends_with_success_when_the_callback_is_done(void **s
   assert_int_equal(w.n, 140);
   assert_int_equal(w.ords[139], 149);
   /* and the connection is free again: a write goes through */
-  assert_int_equal(append(&f->ops, "g1", 300, NULL, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 300, NULL, &err), CAIRN_OK);
 }
 
 /* The callback runs without the connection's lock: it may use storage. */
@@ -711,9 +638,9 @@ static void test_moves_load_callback_may_call_storage(void **state)
   struct walk w = {.reenter = &f->ops, .game = "g1"};
   uint32_t i;
 
-  add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   for (i = 0; i < 4; i++)
-    assert_int_equal(append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
   assert_int_equal(w.n, 4);
 }
@@ -736,9 +663,9 @@ static void test_schema_refuses_rewriting_the_log(void **state)
   struct cairn_error err = {0};
   sqlite3 *db;
 
-  add_active_game(&f->ops, "g1", 2);
-  assert_int_equal(append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
-  assert_int_equal(append(&f->ops, "g1", 1, NULL, &err), CAIRN_OK);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 1, NULL, &err), CAIRN_OK);
   db = raw_open(f->t.path);
   assert_int_equal(
       sqlite3_exec(db, "UPDATE moves SET move_json = '{}' WHERE ord = 0", NULL, NULL, NULL),
@@ -797,9 +724,9 @@ static void test_appended_rows_form_a_hash_chain(void **state)
   struct db_game g;
   int i;
 
-  add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   for (i = 0; i < 3; i++)
-    assert_int_equal(append(&f->ops, "g1", (uint32_t)i, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(&f->ops, "g1", (uint32_t)i, NULL, &err), CAIRN_OK);
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, check_link, &walk, &err), CAIRN_OK);
   assert_int_equal(walk.rows, 3);
   load(&f->ops, "g1", &g);
@@ -825,7 +752,7 @@ static void *race(void *arg)
   struct cairn_error err = {0};
 
   pthread_barrier_wait(r->start);
-  r->st = append(r->ops, "g1", r->ord, NULL, &err);
+  r->st = tmpdb_append(r->ops, "g1", r->ord, NULL, &err);
   r->code = err.code;
   return NULL;
 }
@@ -867,7 +794,7 @@ static void test_racing_appends_on_one_connection_one_wins(void **state)
   struct tmpdb_backend *f = *state;
   struct db_game g = {0};
 
-  add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   race_rounds(&f->ops, &f->ops);
   load(&f->ops, "g1", &g);
   assert_int_equal(g.moves, RACE_ROUNDS);
@@ -896,7 +823,7 @@ static void *write_many(void *arg)
 
   pthread_barrier_wait(w->start);
   for (ord = 0; ord < WRITER_APPENDS; ord++)
-    if (append(w->ops, w->game, ord, NULL, &err) != CAIRN_OK)
+    if (tmpdb_append(w->ops, w->game, ord, NULL, &err) != CAIRN_OK)
       w->failures++;
   return NULL;
 }
@@ -914,7 +841,7 @@ static void test_concurrent_appends_share_commits_and_all_land(void **state)
     w[i] = (struct writer){.ops = &f->ops, .start = &start};
     /* add_active_game derives token hashes from the first letter */
     snprintf(w[i].game, sizeof w[i].game, "%cw", 'a' + i);
-    add_active_game(&f->ops, w[i].game, 2);
+    tmpdb_add_active_game(&f->ops, w[i].game, 2);
   }
   for (i = 0; i < WRITERS; i++)
     assert_int_equal(pthread_create(&t[i], NULL, write_many, &w[i]), 0);
@@ -941,7 +868,7 @@ static void test_racing_appends_on_two_connections_one_wins(void **state)
   struct db_ops other = {0};
   struct db_game g = {0};
 
-  add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   assert_int_equal(db_sqlite_open(f->t.path, &other, &err), CAIRN_OK);
   race_rounds(&f->ops, &other);
   other.close(other.ctx);

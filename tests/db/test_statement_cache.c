@@ -45,51 +45,6 @@ static int statements(sqlite3 *db)
   return n;
 }
 
-static void add_player(struct db_ops *ops, const char *id, uint8_t fill)
-{
-  struct db_player p = {0};
-  struct cairn_error err = {0};
-  uint8_t hash[DB_HASH_BYTES];
-
-  snprintf(p.id, sizeof(p.id), "%s", id);
-  snprintf(p.name, sizeof(p.name), "Name of %s", id);
-  memset(hash, fill, sizeof(hash));
-  assert_int_equal(ops->player_create(ops->ctx, &p, hash, &err), CAIRN_OK);
-}
-
-/* Players a and b seated in a two-seat game `id`: active. */
-static void add_active_game(struct db_ops *ops, const char *id)
-{
-  struct db_game g = {0};
-  struct cairn_error err = {0};
-
-  add_player(ops, "a", 0xa1);
-  add_player(ops, "b", 0xb2);
-  snprintf(g.id, sizeof(g.id), "%s", id);
-  snprintf(g.title, sizeof(g.title), "himalaya");
-  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
-  snprintf(g.creator, sizeof(g.creator), "a");
-  g.seats = 2;
-  g.created_ms = 1700000000000;
-  assert_int_equal(ops->game_create(ops->ctx, &g, &err), CAIRN_OK);
-  assert_int_equal(ops->seat_take(ops->ctx, id, 0, "a", &err), CAIRN_OK);
-  assert_int_equal(ops->seat_take(ops->ctx, id, 1, "b", &err), CAIRN_OK);
-}
-
-static enum cairn_status append(struct db_ops *ops, const char *game, uint32_t ord,
-                                struct cairn_error *err)
-{
-  struct db_move m = {0};
-
-  m.ord = ord;
-  m.seq = ord + 1;
-  m.seat = (int)(ord % 2);
-  m.move_json = "{\"type\":\"pass\"}";
-  m.events_json = "[]";
-  m.at_ms = 1700000000000 + ord;
-  return ops->move_append(ops->ctx, game, &m, NULL, err);
-}
-
 static enum cairn_status count_cb(void *arg, const struct db_move *move, struct cairn_error *err)
 {
   (*(size_t *)arg)++;
@@ -106,14 +61,14 @@ static void play_one(struct tmpdb_backend *f, uint32_t ord)
   uint8_t hash[DB_HASH_BYTES];
   size_t n = 0;
 
-  memset(hash, 0xa1, sizeof(hash));
+  tmpdb_seat_token_hash(hash, "g1", 0);
   assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &p, &err), CAIRN_OK);
   assert_int_equal(f->ops.game_load(f->ops.ctx, "g1", &g, &err), CAIRN_OK);
   assert_int_equal(g.moves, ord);
   db_game_clear(&g);
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, count_cb, &n, &err), CAIRN_OK);
   assert_int_equal(n, ord);
-  assert_int_equal(append(&f->ops, "g1", ord, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", ord, NULL, &err), CAIRN_OK);
 }
 
 /* ---- reuse ---- */
@@ -124,7 +79,7 @@ static void test_repeated_queries_reuse_their_statements(void **state)
   int writer, reader;
   uint32_t ord;
 
-  add_active_game(&f->ops, "g1");
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   play_one(f, 0);
   play_one(f, 1); /* the first to read the hash chain */
   writer = statements(backend(f)->db);
@@ -171,23 +126,23 @@ static void test_refused_writes_leave_no_transaction(void **state)
   struct db_player p = {0};
   uint8_t hash[DB_HASH_BYTES];
 
-  add_active_game(&f->ops, "g1");
-  assert_int_equal(append(&f->ops, "g1", 0, &err), CAIRN_OK);
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
 
   /* Refused inside its transaction: stale, then a repeated player id. */
-  assert_int_equal(append(&f->ops, "g1", 5, &err), CAIRN_ESTALE);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 5, NULL, &err), CAIRN_ESTALE);
   assert_true(sqlite3_get_autocommit(backend(f)->db));
-  snprintf(p.id, sizeof(p.id), "a");
+  snprintf(p.id, sizeof(p.id), "g1-p0"); /* seated by tmpdb_add_active_game */
   memset(hash, 0x77, sizeof(hash));
   assert_int_equal(f->ops.player_create(f->ops.ctx, &p, hash, &err), CAIRN_EINTERNAL);
   assert_true(sqlite3_get_autocommit(backend(f)->db));
-  assert_int_equal(f->ops.webhook_delete(f->ops.ctx, "nope", "a", &err), CAIRN_ENOTFOUND);
+  assert_int_equal(f->ops.webhook_delete(f->ops.ctx, "nope", "g1-p0", &err), CAIRN_ENOTFOUND);
   assert_true(sqlite3_get_autocommit(backend(f)->db));
   statements(backend(f)->db); /* none busy */
 
   /* ... so the next writes go through. */
-  assert_int_equal(append(&f->ops, "g1", 1, &err), CAIRN_OK);
-  add_player(&f->ops, "c", 0xc3);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 1, NULL, &err), CAIRN_OK);
+  tmpdb_add_player(&f->ops, "c", 0xc3);
 }
 
 static void test_a_read_stopped_early_keeps_no_snapshot(void **state)
@@ -198,7 +153,7 @@ static void test_a_read_stopped_early_keeps_no_snapshot(void **state)
   int n = 0;
   int i;
 
-  add_player(&f->ops, "a", 0xa1);
+  tmpdb_add_player(&f->ops, "a", 0xa1);
   for (i = 0; i < 2; i++) {
     v.start_ms = 1000 * (i + 1);
     v.end_ms = v.start_ms + 500;
@@ -228,9 +183,9 @@ static void test_failed_walks_keep_no_transaction(void **state)
   struct db_game g;
   uint32_t ord;
 
-  add_active_game(&f->ops, "g1");
+  tmpdb_add_active_game(&f->ops, "g1", 2);
   for (ord = 0; ord < 3; ord++)
-    assert_int_equal(append(&f->ops, "g1", ord, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(&f->ops, "g1", ord, NULL, &err), CAIRN_OK);
   /* Ended inside its read transaction (no such game), and by the
    * callback. */
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "nope", 0, count_cb, &(size_t){0}, &err),
@@ -240,7 +195,7 @@ static void test_failed_walks_keep_no_transaction(void **state)
   assert_true(sqlite3_get_autocommit(backend(f)->rdb));
   statements(backend(f)->rdb);
   /* A later write is seen by the next read. */
-  assert_int_equal(append(&f->ops, "g1", 3, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(&f->ops, "g1", 3, NULL, &err), CAIRN_OK);
   assert_int_equal(f->ops.game_load(f->ops.ctx, "g1", &g, &err), CAIRN_OK);
   assert_int_equal(g.moves, 4);
   db_game_clear(&g);
@@ -287,7 +242,7 @@ static void test_begin_immediate_reports_a_busy_database(void **state)
   assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
   sqlite3_close(other);
   sqlite3_busy_timeout(backend(f)->db, DB_SQLITE_BUSY_MS);
-  add_player(&f->ops, "a", 0xa1);
+  tmpdb_add_player(&f->ops, "a", 0xa1);
 }
 
 /* ---- close ---- */
@@ -300,7 +255,7 @@ static void test_close_after_use_leaves_nothing(void **state)
   int i;
 
   for (i = 0; i < 3; i++) {
-    add_active_game(&f->ops, "g1");
+    tmpdb_add_active_game(&f->ops, "g1", 2);
     for (ord = 0; ord < 5; ord++)
       play_one(f, ord);
     assert_true(statements(backend(f)->db) > 0);

@@ -4,6 +4,13 @@
  */
 #include "tmpdb.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,4 +72,89 @@ int tmpdb_backend_teardown(void **state)
   tmpdb_remove(&b->t);
   free(b);
   return 0;
+}
+
+/* ---- rows for the backend tests ---- */
+
+/* The token fill of seat `seat`'s player in tmpdb_add_active_game(`id`). */
+static uint8_t seat_fill(const char *id, int seat)
+{
+  return (uint8_t)(0x10 * (seat + 1) + (uint8_t)id[0]);
+}
+
+void tmpdb_seat_token_hash(uint8_t hash[DB_HASH_BYTES], const char *id, int seat)
+{
+  tmpdb_hash_of(hash, seat_fill(id, seat));
+}
+
+void tmpdb_hash_of(uint8_t hash[DB_HASH_BYTES], uint8_t fill)
+{
+  memset(hash, fill, DB_HASH_BYTES);
+  hash[0] = 0xc0; /* not all one byte, so a truncated blob would not match */
+}
+
+void tmpdb_add_player(struct db_ops *ops, const char *id, uint8_t fill)
+{
+  struct db_player p = {0};
+  struct cairn_error err = {0};
+  uint8_t hash[DB_HASH_BYTES];
+
+  snprintf(p.id, sizeof(p.id), "%s", id);
+  snprintf(p.name, sizeof(p.name), "Name of %s", id);
+  tmpdb_hash_of(hash, fill);
+  assert_int_equal(ops->player_create(ops->ctx, &p, hash, &err), CAIRN_OK);
+}
+
+void tmpdb_add_game(struct db_ops *ops, const char *id, int seats, const char *creator)
+{
+  struct db_game g = {0};
+  struct cairn_error err = {0};
+  int i;
+
+  snprintf(g.id, sizeof(g.id), "%s", id);
+  snprintf(g.title, sizeof(g.title), "himalaya");
+  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
+  snprintf(g.creator, sizeof(g.creator), "%s", creator);
+  g.seats = seats;
+  g.options_json = "{\"scenario\":\"basic\"}";
+  for (i = 0; i < ENGINE_SEED_BYTES; i++)
+    g.seed[i] = (uint8_t)(i * 7 + 1);
+  g.created_ms = 1700000000000;
+  assert_int_equal(ops->game_create(ops->ctx, &g, &err), CAIRN_OK);
+}
+
+void tmpdb_add_active_game(struct db_ops *ops, const char *id, int seats)
+{
+  struct cairn_error err = {0};
+  char pid[DB_ID_MAX + 1];
+  int i;
+
+  for (i = 0; i < seats; i++) {
+    snprintf(pid, sizeof(pid), "%s-p%d", id, i);
+    tmpdb_add_player(ops, pid, seat_fill(id, i));
+  }
+  snprintf(pid, sizeof(pid), "%s-p0", id);
+  tmpdb_add_game(ops, id, seats, pid);
+  for (i = 0; i < seats; i++) {
+    snprintf(pid, sizeof(pid), "%s-p%d", id, i);
+    assert_int_equal(ops->seat_take(ops->ctx, id, i, pid, &err), CAIRN_OK);
+  }
+}
+
+enum cairn_status tmpdb_append(struct db_ops *ops, const char *game, uint32_t ord,
+                               const char *result_json, struct cairn_error *err)
+{
+  char move_json[64];
+  char events_json[64];
+  struct db_move m = {0};
+
+  snprintf(move_json, sizeof(move_json), "{\"type\":\"pass\",\"n\":%u}", (unsigned)ord);
+  snprintf(events_json, sizeof(events_json), "[{\"type\":\"passed\",\"n\":%u}]", (unsigned)ord);
+  m.ord = ord;
+  m.seq = ord + 1;
+  m.seat = (int)(ord % 2);
+  m.move_json = move_json;
+  m.events_json = events_json;
+  m.at_ms = 1700000000000 + ord;
+  return ops->move_append(ops->ctx, game, &m, result_json, err);
 }

@@ -6,6 +6,8 @@
 #ifndef TESTS_DB_TMPDB_H
 #define TESTS_DB_TMPDB_H
 
+#include <stdint.h>
+
 #include "db/db.h"
 
 struct tmpdb {
@@ -31,5 +33,25 @@ struct tmpdb_backend {
  * backend unless a test already did (ops.close NULL) and removes the files. */
 int tmpdb_backend_setup(void **state);
 int tmpdb_backend_teardown(void **state);
+
+/* ---- rows for the backend tests (each fails the test when refused) ---- */
+
+/* A token hash made of `fill` bytes, the first one 0xc0 so a truncated
+ * blob would not match. */
+void tmpdb_hash_of(uint8_t hash[DB_HASH_BYTES], uint8_t fill);
+/* Player `id`, "Name of <id>", with the token hash of `fill`. */
+void tmpdb_add_player(struct db_ops *ops, const char *id, uint8_t fill);
+/* An open himalaya game `id` of `seats` seats created by `creator`. */
+void tmpdb_add_game(struct db_ops *ops, const char *id, int seats, const char *creator);
+/* Players <id>-p0..<id>-p(seats-1) and game `id` with them all seated:
+ * active. Distinct first letters of `id` give distinct tokens. */
+void tmpdb_add_active_game(struct db_ops *ops, const char *id, int seats);
+/* The token hash of seat `seat`'s player in tmpdb_add_active_game(`id`). */
+void tmpdb_seat_token_hash(uint8_t hash[DB_HASH_BYTES], const char *id, int seat);
+/* Log row `ord` of `game` (seq ord + 1, seat ord % 2, move
+ * {"type":"pass","n":ord}, events [{"type":"passed","n":ord}], at
+ * 1700000000000 + ord); `result_json` finishes the game. */
+enum cairn_status tmpdb_append(struct db_ops *ops, const char *game, uint32_t ord,
+                               const char *result_json, struct cairn_error *err);
 
 #endif
