@@ -673,6 +673,8 @@ int main(void)
 {
   static const int levels[] = {1, 100, 1000};
   struct harness_server s;
+  /* CAIRN_BENCH_TITLE=<id>: only that title, for comparing one change. */
+  const char *only = getenv("CAIRN_BENCH_TITLE");
   struct cast casts[16], *himalaya = NULL;
   int n, t;
   size_t i;
@@ -686,16 +688,22 @@ int main(void)
     return 1;
   }
   for (t = 0; t < n; t++) {
-    if (strcmp(casts[t].title, "himalaya") == 0)
+    if (only && strcmp(casts[t].title, only) != 0)
+      continue;
+    if (!himalaya || strcmp(casts[t].title, "himalaya") == 0)
       himalaya = &casts[t];
     for (i = 0; i < sizeof levels / sizeof *levels; i++)
       run_level(&s, &casts[t], levels[i], 0);
   }
   /* The open loop and the waves once, on the reference title. */
-  if (!himalaya)
-    himalaya = &casts[0];
+  if (!himalaya) {
+    fprintf(stderr, "bench_load: no title %s in the catalog\n", only);
+    return 1;
+  }
   run_level(&s, himalaya, 1000, OPEN_LOOP_RATE);
   run_waves(&s, himalaya, 1000, 5);
+  if (only)
+    goto stop; /* a quick run: the storage figure takes long and does not change with the title */
 
   store_many_games(&s, himalaya->p[0].id, 100000);
   for (i = 0; i < 1000; i++) { /* touch a spread of them */
@@ -708,6 +716,7 @@ int main(void)
   }
   printf("storage: server RSS with 100,000+ stored games (1,000 of them viewed): %ld KiB\n",
          rss_kib(s.pid));
+stop:
   harness_stop(&s);
   for (t = 0; t < n; t++)
     free((char *)casts[t].title);
