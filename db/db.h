@@ -12,7 +12,9 @@
  * holds only what was fixed at creation (title, rules version, options,
  * seed) plus bookkeeping that a move commits in the same transaction as its
  * log row (status, seq, move count, result), so the row never disagrees with
- * the log. Nothing here caches engine state.
+ * the log. Nothing here caches engine state; a backend may keep copies of
+ * the rows it returned, provided every slot still answers as the file
+ * would (db/sqlite/rowcache.c).
  *
  * Every function returns enum cairn_status and fills `err` on failure:
  * CAIRN_ENOTFOUND for a missing row, CAIRN_ECONFLICT / CAIRN_ESTALE for a

@@ -39,6 +39,13 @@ void db_sqlite_runlock(struct db_sqlite *c)
   pthread_mutex_unlock(&c->rlock);
 }
 
+void db_sqlite_forget_game(struct db_sqlite *c, const char *game_id)
+{
+  db_sqlite_rlock(c);
+  db_rowcache_game_forget(c->rows, game_id);
+  db_sqlite_runlock(c);
+}
+
 enum cairn_status db_sqlite_fail(sqlite3 *db, int rc, const char *what, struct cairn_error *err)
 {
   fprintf(stderr, "cairn: db: %s: %s (%s, %d)\n", what, db ? sqlite3_errmsg(db) : "no connection",

@@ -176,6 +176,10 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   assert(c && game_id && out);
   memset(out, 0, sizeof(*out));
   db_sqlite_rlock(c);
+  if (db_rowcache_game_get(c->rows, game_id, out)) {
+    db_sqlite_runlock(c);
+    return CAIRN_OK;
+  }
   st = db_sqlite_prepare(c->rdb,
                          "SELECT g.id, g.title, g.rules_version, g.status, g.seats, g.options_json,"
                          " g.result_json, g.seed, g.creator, g.created_ms, g.seq, g.moves,"
@@ -216,6 +220,8 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE)
     st = db_sqlite_fail(c->rdb, rc, "loading a game's seats", err);
+  if (st == CAIRN_OK)
+    db_rowcache_game_put(c->rows, out); /* still under rlock: see rowcache.c */
 
 cleanup:
   db_sqlite_release(stmt);
@@ -351,6 +357,7 @@ enum cairn_status db_sqlite_game_touch(void *ctx, const char *game_id, int64_t a
       st = db_sqlite_fail(c->db, rc, "updating a game", err);
   }
   db_sqlite_release(stmt);
+  db_sqlite_forget_game(c, game_id);
   db_sqlite_unlock(c);
   return st;
 }

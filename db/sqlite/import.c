@@ -97,7 +97,9 @@ static enum cairn_status import_locked(sqlite3 *db, const struct db_game *game,
   for (i = 0; st == CAIRN_OK && i < n_moves; i++) {
     const char *result = i + 1 == n_moves ? game->result_json : NULL;
 
-    st = db_sqlite_insert_move(db, game->id, &moves[i], err);
+    uint8_t hash[DB_HASH_BYTES];
+
+    st = db_sqlite_insert_move(db, game->id, &moves[i], hash, err);
     if (st == CAIRN_OK)
       st = db_sqlite_update_game(db, game->id, &moves[i], result, err);
   }

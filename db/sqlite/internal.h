@@ -26,6 +26,7 @@
 #define DB_SQLITE_INTERNAL_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,7 +52,8 @@ struct db_append {
   const struct db_move *move;
   const char *result_json;
   struct cairn_error *err;
-  enum cairn_status st; /* the verdict, valid once done */
+  enum cairn_status st;        /* the verdict, valid once done */
+  uint8_t hash[DB_HASH_BYTES]; /* the row's chain hash, once written */
   bool done;
   pthread_cond_t wake; /* signalled when done, or when it is to commit next */
   struct db_append *next;
@@ -70,7 +72,37 @@ struct db_sqlite {
   struct db_append *queue; /* FIFO */
   struct db_append **queue_tail;
   bool committing; /* a committer is at work */
+  /* Copies of rows the read slots found (rowcache.c); used under rlock. */
+  struct db_rowcache *rows;
+  /* Registered webhooks, counted so that a move in a server with none
+   * skips the query for them (webhooks.c). */
+  atomic_long hooks;
 };
+
+/* ---- rowcache.c: copies of game rows and players; call with rlock held ---- */
+
+/* A new, empty cache, or NULL when out of memory. Free with
+ * db_rowcache_free (NULL is fine). */
+struct db_rowcache *db_rowcache_new(void);
+void db_rowcache_free(struct db_rowcache *rc);
+
+/* True and a deep copy of the row in *out (the caller's, db_game_clear)
+ * when the cache holds game_id. */
+bool db_rowcache_game_get(struct db_rowcache *rc, const char *game_id, struct db_game *out);
+/* Keep a copy of `row`, read from SQLite under the same hold of rlock. */
+void db_rowcache_game_put(struct db_rowcache *rc, const struct db_game *row);
+/* Drop the copy of game_id, if any: a write slot changed its row. */
+void db_rowcache_game_forget(struct db_rowcache *rc, const char *game_id);
+/* A committed append: move the copy on as db_sqlite_update_game moved the
+ * row (`hash` is the new row's chain hash), or drop it. */
+void db_rowcache_game_moved(struct db_rowcache *rc, const char *game_id, const struct db_move *move,
+                            const char *result_json, const uint8_t hash[DB_HASH_BYTES]);
+
+/* True and the player in *out when the cache holds token_hash. */
+bool db_rowcache_player_get(struct db_rowcache *rc, const uint8_t token_hash[DB_HASH_BYTES],
+                            struct db_player *out);
+void db_rowcache_player_put(struct db_rowcache *rc, const uint8_t token_hash[DB_HASH_BYTES],
+                            const struct db_player *player);
 
 /* ---- common.c: locking, statements, transactions, errors ---- */
 
@@ -78,6 +110,10 @@ void db_sqlite_lock(struct db_sqlite *c);
 void db_sqlite_unlock(struct db_sqlite *c);
 void db_sqlite_rlock(struct db_sqlite *c);
 void db_sqlite_runlock(struct db_sqlite *c);
+
+/* A write slot changed game_id's row: drop the cached copy (rowcache.c).
+ * Call after the commit, holding lock (never rlock: lock comes first). */
+void db_sqlite_forget_game(struct db_sqlite *c, const char *game_id);
 
 /* Log SQLite's own account of a failure (never shown to clients) and turn
  * `rc` into a status: CAIRN_ENOMEM for SQLITE_NOMEM, else CAIRN_EDB with
@@ -178,7 +214,8 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
 enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int seat,
                                         const char *player_id, struct cairn_error *err);
 enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
-                                        const struct db_move *move, struct cairn_error *err);
+                                        const struct db_move *move, uint8_t hash[DB_HASH_BYTES],
+                                        struct cairn_error *err);
 enum cairn_status db_sqlite_update_game(sqlite3 *db, const char *game_id,
                                         const struct db_move *move, const char *result_json,
                                         struct cairn_error *err);

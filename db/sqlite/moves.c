@@ -51,10 +51,10 @@ cleanup:
 }
 
 enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
-                                        const struct db_move *move, struct cairn_error *err)
+                                        const struct db_move *move, uint8_t hash[DB_HASH_BYTES],
+                                        struct cairn_error *err)
 {
   uint8_t prev[DB_HASH_BYTES];
-  uint8_t hash[DB_HASH_BYTES];
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
@@ -69,7 +69,7 @@ enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
                          &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  sqlite3_bind_blob(stmt, 8, hash, sizeof(hash), SQLITE_TRANSIENT);
+  sqlite3_bind_blob(stmt, 8, hash, DB_HASH_BYTES, SQLITE_TRANSIENT);
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
   sqlite3_bind_int64(stmt, 2, move->ord);
   sqlite3_bind_int64(stmt, 3, move->seq);
@@ -143,7 +143,7 @@ static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cai
                     "game %s has %" PRIu32 " moves; move %" PRIu32 " is stale", a->game_id, moves,
                     a->move->ord);
   if (st == CAIRN_OK)
-    st = db_sqlite_insert_move(db, a->game_id, a->move, err);
+    st = db_sqlite_insert_move(db, a->game_id, a->move, a->hash, err);
   if (st == CAIRN_OK)
     st = db_sqlite_update_game(db, a->game_id, a->move, a->result_json, err);
   if (st != CAIRN_OK)
@@ -176,6 +176,13 @@ static void commit_batch(struct db_sqlite *c, struct db_append *batch)
         a->st = st;
         *a->err = err;
       }
+  } else {
+    /* Durable: the cached rows move on with the stored ones. */
+    db_sqlite_rlock(c);
+    for (a = batch; a; a = a->next)
+      if (a->st == CAIRN_OK)
+        db_rowcache_game_moved(c->rows, a->game_id, a->move, a->result_json, a->hash);
+    db_sqlite_runlock(c);
   }
   db_sqlite_unlock(c);
 }

@@ -10,6 +10,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The context with its locks, queue and cache, and no connection yet; NULL
+ * when memory or mutexes run out. Freed by free_context. */
+static struct db_sqlite *new_context(void)
+{
+  struct db_sqlite *c = calloc(1, sizeof(*c));
+
+  if (!c)
+    return NULL;
+  c->rows = db_rowcache_new();
+  if (!c->rows || pthread_mutex_init(&c->lock, NULL) != 0) {
+    db_rowcache_free(c->rows);
+    free(c);
+    return NULL;
+  }
+  if (pthread_mutex_init(&c->rlock, NULL) != 0) {
+    pthread_mutex_destroy(&c->lock);
+    db_rowcache_free(c->rows);
+    free(c);
+    return NULL;
+  }
+  pthread_mutex_init(&c->queue_lock, NULL);
+  c->queue_tail = &c->queue;
+  return c;
+}
+
+/* What new_context made; the connections are closed already. */
+static void free_context(struct db_sqlite *c)
+{
+  pthread_mutex_destroy(&c->lock);
+  pthread_mutex_destroy(&c->rlock);
+  pthread_mutex_destroy(&c->queue_lock);
+  db_rowcache_free(c->rows);
+  free(c);
+}
+
 static void close_backend(void *ctx)
 {
   struct db_sqlite *c = ctx;
@@ -33,14 +68,12 @@ static void close_backend(void *ctx)
   rc = sqlite3_close(c->db);
   if (rc != SQLITE_OK)
     fprintf(stderr, "cairn: db: closing: %s (%d)\n", sqlite3_errmsg(c->db), rc);
-  pthread_mutex_destroy(&c->lock);
-  pthread_mutex_destroy(&c->rlock);
-  pthread_mutex_destroy(&c->queue_lock);
-  free(c);
+  free_context(c);
 }
 
-/* Run one PRAGMA and return its single text answer in buf[size] (empty if
- * it answers nothing). Each runs once per connection, so none is cached. */
+/* Run one PRAGMA (or another statement with a single value for an answer)
+ * and return that answer as text in buf[size] (empty if it answers
+ * nothing). Each runs once per connection, so none is cached. */
 static enum cairn_status pragma(sqlite3 *db, const char *sql, char *buf, size_t size,
                                 struct cairn_error *err)
 {
@@ -115,11 +148,22 @@ static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
   return CAIRN_OK;
 }
 
+/* Webhooks registered so far: the count webhooks.c keeps from here on. */
+static enum cairn_status count_hooks(sqlite3 *db, long *out, struct cairn_error *err)
+{
+  char answer[32];
+  enum cairn_status st = pragma(db, "SELECT count(*) FROM webhooks", answer, sizeof(answer), err);
+
+  *out = atol(answer);
+  return st;
+}
+
 enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct cairn_error *err)
 {
   struct db_sqlite *c = NULL;
   sqlite3 *db = NULL;
   enum cairn_status st;
+  long hooks = 0;
   int rc;
 
   memset(out, 0, sizeof(*out));
@@ -149,35 +193,27 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   if (st != CAIRN_OK)
     goto cleanup;
 
-  c = calloc(1, sizeof(*c));
+  st = count_hooks(db, &hooks, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  c = new_context();
   if (!c) {
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                     "out of memory while opening the database");
     goto cleanup;
   }
-  if (pthread_mutex_init(&c->lock, NULL) != 0) {
-    free(c);
-    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
-                    "no resources for the database lock");
-    goto cleanup;
-  }
-  c->db = db;
-  db = NULL; /* the backend owns it now */
+  atomic_store(&c->hooks, hooks);
   /* After the migrations, so the reader sees the final schema. */
   rc = sqlite3_open_v2(path, &c->rdb, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
   if (rc != SQLITE_OK) {
     st = db_sqlite_fail(c->rdb, rc, "opening the database for reading", err);
     sqlite3_close(c->rdb);
-    db_sqlite_finalize_all(c->db);
-    sqlite3_close(c->db);
-    pthread_mutex_destroy(&c->lock);
-    free(c);
+    free_context(c);
     goto cleanup;
   }
   sqlite3_busy_timeout(c->rdb, DB_SQLITE_BUSY_MS);
-  pthread_mutex_init(&c->rlock, NULL);
-  pthread_mutex_init(&c->queue_lock, NULL);
-  c->queue_tail = &c->queue;
+  c->db = db;
+  db = NULL; /* the backend owns it now */
 
   out->version = DB_OPS_VERSION;
   out->ctx = c;

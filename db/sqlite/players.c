@@ -69,6 +69,10 @@ enum cairn_status db_sqlite_player_by_token(void *ctx, const uint8_t token_hash[
   assert(c && token_hash && out);
   memset(out, 0, sizeof(*out));
   db_sqlite_rlock(c);
+  if (db_rowcache_player_get(c->rows, token_hash, out)) {
+    db_sqlite_runlock(c);
+    return CAIRN_OK;
+  }
   /* An indexed equality lookup on a hash: an attacker timing it learns
    * about hashes of guesses, not about any stored token. */
   st = db_sqlite_prepare(c->rdb, "SELECT id, name FROM players WHERE token_hash = ?1", &stmt, err);
@@ -88,6 +92,8 @@ enum cairn_status db_sqlite_player_by_token(void *ctx, const uint8_t token_hash[
   if (st != CAIRN_OK)
     goto cleanup;
   st = db_sqlite_column_copy(stmt, 1, out->name, sizeof(out->name), "looking up a token", err);
+  if (st == CAIRN_OK)
+    db_rowcache_player_put(c->rows, token_hash, out); /* players never change */
 
 cleanup:
   db_sqlite_release(stmt);

@@ -153,6 +153,8 @@ enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, int seat,
 cleanup:
   if (st != CAIRN_OK)
     db_sqlite_rollback(c->db);
+  else
+    db_sqlite_forget_game(c, game_id);
   db_sqlite_unlock(c);
   return st;
 }

@@ -41,6 +41,8 @@ enum cairn_status db_sqlite_webhook_create(void *ctx, const struct db_webhook *h
     else if (rc != SQLITE_DONE)
       st = db_sqlite_fail(c->db, rc, "registering a webhook", err);
   }
+  if (st == CAIRN_OK)
+    atomic_fetch_add(&c->hooks, 1);
   db_sqlite_release(stmt);
   db_sqlite_unlock(c);
   return st;
@@ -124,6 +126,14 @@ enum cairn_status db_sqlite_webhooks_of_owner(void *ctx, const char *owner, db_w
 enum cairn_status db_sqlite_webhooks_of_game(void *ctx, const char *game_id, db_webhook_cb cb,
                                              void *arg, struct cairn_error *err)
 {
+  struct db_sqlite *c = ctx;
+
+  /* Every move asks, and most servers have no webhook at all: the count
+   * (kept under the write lock, read here without one) spares them the
+   * query. A webhook registered while this runs is seen or not, as it
+   * would be by the query. */
+  if (atomic_load(&c->hooks) == 0)
+    return CAIRN_OK;
   return each_hook(ctx,
                    "SELECT " HOOK_COLUMNS " FROM webhooks WHERE game_id = ?1"
                    " OR (game_id IS NULL AND owner IN (SELECT player_id FROM seats"
@@ -170,6 +180,8 @@ enum cairn_status db_sqlite_webhook_delete(void *ctx, const char *id, const char
   db_sqlite_release(stmt);
   if (st == CAIRN_OK)
     st = db_sqlite_commit(c->db, err);
+  if (st == CAIRN_OK)
+    atomic_fetch_sub(&c->hooks, 1);
   if (st != CAIRN_OK)
     db_sqlite_rollback(c->db);
   db_sqlite_unlock(c);
