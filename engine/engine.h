@@ -68,7 +68,8 @@ struct engine_module {
   const char *name;          /* display name */
   int min_seats, max_seats;  /* 1..ENGINE_MAX_SEATS */
   const char *rules_version; /* changes whenever the rules code changes outcomes */
-  const char *options_json;  /* JSON object text: {option: {type, default, values?, description}} */
+  const char *options_json;  /* JSON object text: {option: {type, default, description,
+                              * minimum?, maximum?, values?}} (engine_module_check) */
 
   /* ---- Functions (version 1) ---- */
 
@@ -140,8 +141,16 @@ const struct engine_module *engine_find(const char *id);
 /* Static: the NULL-terminated table of every registered module. */
 const struct engine_module *const *engine_modules(void);
 
-/* Check every registered module against this build's interface (version,
- * required slots, seat range). CAIRN_EINTERNAL names the first bad one. */
+/* Check one module against this build's interface: version, required
+ * slots, seat range, and an options_json in the catalog's one vocabulary
+ * (a JSON object of option specs, each with "type", "default" and
+ * "description", and optionally "minimum" and "maximum" for an integer or
+ * "values" for an enumeration; nothing else). CAIRN_EINTERNAL names what
+ * is wrong. */
+enum cairn_status engine_module_check(const struct engine_module *m, struct cairn_error *err);
+
+/* engine_module_check on every registered module, and no id twice.
+ * CAIRN_EINTERNAL names the first bad one. */
 enum cairn_status engine_registry_check(struct cairn_error *err);
 
 /* ---- Driving a game (game.c): the only way the server touches modules ---- */

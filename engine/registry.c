@@ -35,7 +35,55 @@ const struct engine_module *engine_find(const char *id)
   return NULL;
 }
 
-static enum cairn_status check_module(const struct engine_module *m, struct cairn_error *err)
+/* One option spec of options_json: see engine_module_check. */
+static bool spec_is_valid(const json_t *spec)
+{
+  static const char *const allowed[] = {"type",    "default", "description",
+                                        "minimum", "maximum", "values"};
+  const char *key;
+  const json_t *value;
+  size_t i;
+
+  if (!json_is_object(spec) || !json_is_string(json_object_get(spec, "type")) ||
+      !json_object_get(spec, "default") || !json_is_string(json_object_get(spec, "description")))
+    return false;
+  json_object_foreach((json_t *)spec, key, value)
+  {
+    for (i = 0; i < sizeof(allowed) / sizeof(*allowed); i++)
+      if (strcmp(key, allowed[i]) == 0)
+        break;
+    if (i == sizeof(allowed) / sizeof(*allowed))
+      return false;
+  }
+  return true;
+}
+
+/* The catalog (GET /v1/titles) shows options_json as it is, so every title
+ * must speak the one vocabulary clients read. */
+static enum cairn_status check_options(const struct engine_module *m, const char *name,
+                                       struct cairn_error *err)
+{
+  json_t *options = json_loads(m->options_json, 0, NULL);
+  const char *key;
+  json_t *spec;
+  enum cairn_status st = CAIRN_OK;
+
+  if (!json_is_object(options))
+    st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                    "title %s: options_json is not a JSON object", name);
+  json_object_foreach(options, key, spec)
+  {
+    if (st == CAIRN_OK && !spec_is_valid(spec))
+      st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "title %s: option %s needs type, default and description, and may add only"
+                      " minimum, maximum or values",
+                      name, key);
+  }
+  json_decref(options);
+  return st;
+}
+
+enum cairn_status engine_module_check(const struct engine_module *m, struct cairn_error *err)
 {
   const char *name = m->id ? m->id : "(unnamed)";
 
@@ -53,7 +101,7 @@ static enum cairn_status check_module(const struct engine_module *m, struct cair
       !m->legal_moves || !m->view || !m->result || !m->serialize)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "title %s lacks a version-1 function", name);
-  return CAIRN_OK;
+  return check_options(m, name, err);
 }
 
 enum cairn_status engine_registry_check(struct cairn_error *err)
@@ -61,7 +109,7 @@ enum cairn_status engine_registry_check(struct cairn_error *err)
   size_t i, j;
 
   for (i = 0; registered[i]; i++) {
-    enum cairn_status st = check_module(registered[i], err);
+    enum cairn_status st = engine_module_check(registered[i], err);
 
     if (st != CAIRN_OK)
       return st;

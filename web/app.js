@@ -50,7 +50,7 @@ function optionField(key, spec) {
   if (Array.isArray(spec.values)) {
     input = h('select', { name: key, id }, spec.values.map((v) => h('option', { value: v, selected: v === spec.default ? true : null }, v)));
   } else if (spec.type === 'integer' || spec.type === 'number') {
-    input = h('input', { type: 'number', name: key, id, value: spec.default ?? '', min: spec.min ?? spec.minimum, max: spec.max ?? spec.maximum });
+    input = h('input', { type: 'number', name: key, id, value: spec.default ?? '', min: spec.minimum, max: spec.maximum });
   } else if (spec.type === 'boolean') {
     input = h('input', { type: 'checkbox', name: key, id, checked: spec.default ? true : null });
   } else {

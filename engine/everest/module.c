@@ -141,8 +141,8 @@ const struct engine_module everest_module = {
     .min_seats = EVEREST_MIN_SEATS,
     .max_seats = EVEREST_MAX_SEATS,
     .rules_version = "everest-1",
-    .options_json = "{\"round_cap\": {\"type\": \"integer\", \"default\": 200, \"min\": 1, "
-                    "\"max\": 5000, \"description\": \"rounds after which the game ends in a "
+    .options_json = "{\"round_cap\": {\"type\": \"integer\", \"default\": 200, \"minimum\": 1, "
+                    "\"maximum\": 5000, \"description\": \"rounds after which the game ends in a "
                     "draw (not in the rules; guarantees an end)\"}}",
     .new_game = everest_new_game,
     .free_game = free_game,

@@ -140,8 +140,6 @@ static json_t *longest_options(const struct engine_module *m)
   {
     json_t *max = json_object_get(spec, "maximum");
 
-    if (!max)
-      max = json_object_get(spec, "max");
     if (json_is_integer(max))
       json_object_set(options, key, max);
   }

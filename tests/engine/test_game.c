@@ -260,6 +260,33 @@ static void test_private_events_are_seen_only_by_their_seats_until_the_end(void 
   json_decref(pub);
 }
 
+/* The catalog shows options_json as the title wrote it, so a title that
+ * names a bound its own way ("min"), adds a word of its own or leaves out
+ * the description is refused at start-up, naming the option. */
+static void test_an_option_outside_the_catalog_vocabulary_is_refused(void **state)
+{
+  static const char *const bad[] = {
+      "{\"cap\": {\"type\": \"integer\", \"default\": 1, \"min\": 1, \"description\": \"d\"}}",
+      "{\"cap\": {\"type\": \"integer\", \"default\": 1, \"step\": 2, \"description\": \"d\"}}",
+      "{\"cap\": {\"type\": \"integer\", \"default\": 1}}",
+      "{\"cap\": 5}",
+      "[]",
+  };
+  struct engine_module m = *engine_modules()[0];
+  struct cairn_error err = {0};
+  size_t i;
+
+  (void)state;
+  m.options_json = "{\"cap\": {\"type\": \"integer\", \"default\": 1, \"minimum\": 1, "
+                   "\"maximum\": 9, \"description\": \"d\"}}";
+  assert_int_equal(engine_module_check(&m, &err), CAIRN_OK);
+  for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+    m.options_json = bad[i];
+    assert_int_equal(engine_module_check(&m, &err), CAIRN_EINTERNAL);
+    assert_non_null(strstr(err.detail, i < 4 ? "option cap" : "not a JSON object"));
+  }
+}
+
 static void test_every_registered_title_passes_the_interface_check(void **state)
 {
   struct cairn_error err = {0};
@@ -278,6 +305,7 @@ int main(void)
       cmocka_unit_test(test_simultaneous_step_advances_seq_once_when_resolved),
       cmocka_unit_test(test_finished_game_accepts_no_move),
       cmocka_unit_test(test_private_events_are_seen_only_by_their_seats_until_the_end),
+      cmocka_unit_test(test_an_option_outside_the_catalog_vocabulary_is_refused),
       cmocka_unit_test(test_every_registered_title_passes_the_interface_check),
   };
 
