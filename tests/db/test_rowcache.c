@@ -20,13 +20,6 @@
 #include "db/sqlite/internal.h"
 #include "tmpdb.h"
 
-static void load(struct db_ops *ops, const char *id, struct db_game *g)
-{
-  struct cairn_error err = {0};
-
-  assert_int_equal(ops->game_load(ops->ctx, id, g, &err), CAIRN_OK);
-}
-
 static void assert_same_text(const char *a, const char *b)
 {
   if (!a || !b)
@@ -74,8 +67,8 @@ static void assert_cache_matches_file(struct tmpdb_backend *f, const char *id)
   struct db_game cached = {0}, stored = {0};
 
   assert_int_equal(db_sqlite_open(f->t.path, &fresh, &err), CAIRN_OK);
-  load(&f->ops, id, &cached);
-  load(&fresh, id, &stored);
+  tmpdb_load(&f->ops, id, &cached);
+  tmpdb_load(&fresh, id, &stored);
   assert_same_row(&cached, &stored);
   db_game_clear(&cached);
   db_game_clear(&stored);
@@ -87,7 +80,7 @@ static void warm(struct tmpdb_backend *f, const char *id)
 {
   struct db_game g = {0};
 
-  load(&f->ops, id, &g);
+  tmpdb_load(&f->ops, id, &g);
   db_game_clear(&g);
 }
 

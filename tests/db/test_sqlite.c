@@ -67,13 +67,6 @@ static void raw_text(sqlite3 *db, const char *sql, char *buf, size_t size)
   sqlite3_finalize(stmt);
 }
 
-static void load(struct db_ops *ops, const char *id, struct db_game *g)
-{
-  struct cairn_error err = {0};
-
-  assert_int_equal(ops->game_load(ops->ctx, id, g, &err), CAIRN_OK);
-}
-
 /* Records what moves_load hands over. */
 struct walk {
   uint32_t ords[512];
@@ -158,7 +151,7 @@ static void test_reopen_is_idempotent_and_keeps_data(void **state)
     memset(&f->ops, 0, sizeof(f->ops));
     assert_int_equal(db_sqlite_open(f->t.path, &f->ops, &err), CAIRN_OK);
   }
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_string_equal(g.status, DB_STATUS_ACTIVE);
   assert_int_equal(g.moves, 1);
   db_game_clear(&g);
@@ -291,7 +284,7 @@ static void test_game_round_trips_through_create_and_load(void **state)
   tmpdb_add_player(&f->ops, "alice", 0x01);
   tmpdb_add_game(&f->ops, "g1", 3, "alice");
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "alice", &err), CAIRN_OK);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_string_equal(g.id, "g1");
   assert_string_equal(g.title, "himalaya");
   assert_string_equal(g.rules_version, "1.0");
@@ -328,7 +321,7 @@ static void test_game_without_options_stores_empty_object(void **state)
 
   tmpdb_add_player(&f->ops, "alice", 0x01);
   assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_OK);
-  load(&f->ops, "g2", &g);
+  tmpdb_load(&f->ops, "g2", &g);
   assert_string_equal(g.options_json, "{}");
   db_game_clear(&g);
 }
@@ -375,7 +368,7 @@ static void test_repeated_game_id_is_refused(void **state)
   tmpdb_add_player(&f->ops, "alice", 0x01);
   tmpdb_add_game(&f->ops, "g1", 2, "alice");
   assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_EINTERNAL);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_string_equal(g.title, "himalaya");
   db_game_clear(&g);
 }
@@ -392,11 +385,11 @@ static void test_filling_the_last_seat_makes_the_game_active(void **state)
   tmpdb_add_player(&f->ops, "bob", 0x02);
   tmpdb_add_game(&f->ops, "g1", 2, "alice");
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "bob", &err), CAIRN_OK);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_string_equal(g.status, DB_STATUS_OPEN);
   db_game_clear(&g);
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_OK);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_string_equal(g.status, DB_STATUS_ACTIVE);
   assert_string_equal(g.seat_player[0], "alice");
   assert_string_equal(g.seat_player[1], "bob");
@@ -415,7 +408,7 @@ static void test_taken_seat_is_seat_taken(void **state)
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_OK);
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "bob", &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_SEAT_TAKEN);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_string_equal(g.seat_player[0], "alice");
   assert_string_equal(g.seat_player[1], "");
   db_game_clear(&g);
@@ -435,7 +428,7 @@ static void test_second_seat_for_a_player_is_already_seated(void **state)
   /* repeating the same join also says "you are in", not "seat taken" */
   assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_ALREADY_SEATED);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_string_equal(g.seat_player[2], "");
   db_game_clear(&g);
 }
@@ -488,7 +481,7 @@ static void test_moves_append_with_dense_ords(void **state)
   tmpdb_add_active_game(&f->ops, "g1", 2);
   for (i = 0; i < 5; i++)
     assert_int_equal(tmpdb_append(&f->ops, "g1", i, NULL, &err), CAIRN_OK);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_int_equal(g.moves, 5);
   assert_int_equal(g.seq, 5);
   assert_string_equal(g.status, DB_STATUS_ACTIVE);
@@ -511,7 +504,7 @@ static void test_stale_ord_is_stale_seq_and_writes_nothing(void **state)
   assert_int_equal(tmpdb_append(&f->ops, "g1", 3, NULL, &err), CAIRN_ESTALE);
   /* and a result on a stale move does not finish the game */
   assert_int_equal(tmpdb_append(&f->ops, "g1", 0, "{\"winners\":[0]}", &err), CAIRN_ESTALE);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_int_equal(g.moves, 2);
   assert_int_equal(g.seq, 2);
   assert_string_equal(g.status, DB_STATUS_ACTIVE);
@@ -529,7 +522,7 @@ static void test_result_finishes_the_game(void **state)
   tmpdb_add_active_game(&f->ops, "g1", 2);
   assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
   assert_int_equal(tmpdb_append(&f->ops, "g1", 1, "{\"winners\":[1]}", &err), CAIRN_OK);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_string_equal(g.status, DB_STATUS_FINISHED);
   assert_string_equal(g.result_json, "{\"winners\":[1]}");
   assert_int_equal(g.moves, 2);
@@ -729,7 +722,7 @@ static void test_appended_rows_form_a_hash_chain(void **state)
     assert_int_equal(tmpdb_append(&f->ops, "g1", (uint32_t)i, NULL, &err), CAIRN_OK);
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, check_link, &walk, &err), CAIRN_OK);
   assert_int_equal(walk.rows, 3);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_memory_equal(g.log_head, walk.prev, DB_HASH_BYTES);
   db_game_clear(&g);
 }
@@ -796,7 +789,7 @@ static void test_racing_appends_on_one_connection_one_wins(void **state)
 
   tmpdb_add_active_game(&f->ops, "g1", 2);
   race_rounds(&f->ops, &f->ops);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_int_equal(g.moves, RACE_ROUNDS);
   db_game_clear(&g);
   assert_int_equal(count_moves(&f->ops, "g1"), RACE_ROUNDS);
@@ -852,7 +845,7 @@ static void test_concurrent_appends_share_commits_and_all_land(void **state)
     struct db_game g = {0};
 
     assert_int_equal(w[i].failures, 0);
-    load(&f->ops, w[i].game, &g);
+    tmpdb_load(&f->ops, w[i].game, &g);
     assert_int_equal(g.moves, WRITER_APPENDS);
     db_game_clear(&g);
     assert_int_equal(count_moves(&f->ops, w[i].game), WRITER_APPENDS);
@@ -872,7 +865,7 @@ static void test_racing_appends_on_two_connections_one_wins(void **state)
   assert_int_equal(db_sqlite_open(f->t.path, &other, &err), CAIRN_OK);
   race_rounds(&f->ops, &other);
   other.close(other.ctx);
-  load(&f->ops, "g1", &g);
+  tmpdb_load(&f->ops, "g1", &g);
   assert_int_equal(g.moves, RACE_ROUNDS);
   db_game_clear(&g);
   assert_int_equal(count_moves(&f->ops, "g1"), RACE_ROUNDS);

@@ -141,6 +141,13 @@ void tmpdb_add_active_game(struct db_ops *ops, const char *id, int seats)
   }
 }
 
+void tmpdb_load(struct db_ops *ops, const char *id, struct db_game *g)
+{
+  struct cairn_error err = {0};
+
+  assert_int_equal(ops->game_load(ops->ctx, id, g, &err), CAIRN_OK);
+}
+
 enum cairn_status tmpdb_append(struct db_ops *ops, const char *game, uint32_t ord,
                                const char *result_json, struct cairn_error *err)
 {

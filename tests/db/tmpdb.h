@@ -48,6 +48,9 @@ void tmpdb_add_game(struct db_ops *ops, const char *id, int seats, const char *c
 void tmpdb_add_active_game(struct db_ops *ops, const char *id, int seats);
 /* The token hash of seat `seat`'s player in tmpdb_add_active_game(`id`). */
 void tmpdb_seat_token_hash(uint8_t hash[DB_HASH_BYTES], const char *id, int seat);
+/* Load game `id` into *g (the caller's, db_game_clear); fails the test
+ * unless found. */
+void tmpdb_load(struct db_ops *ops, const char *id, struct db_game *g);
 /* Log row `ord` of `game` (seq ord + 1, seat ord % 2, move
  * {"type":"pass","n":ord}, events [{"type":"passed","n":ord}], at
  * 1700000000000 + ord); `result_json` finishes the game. */
