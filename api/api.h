@@ -189,8 +189,8 @@ enum cairn_status api_platform_apply(const json_t *move, const struct db_move *r
                                      struct engine_game **state, json_t **events,
                                      api_prefix_fn prefix, void *ctx, struct cairn_error *err);
 
-/* The stripe of `game_id`: FNV-1a of the id, the hash live.c uses too. */
-uint32_t api_game_hash(const char *game_id);
+/* The stripe of `game_id` is db_id_hash(game_id) % API_GAME_STRIPES, the
+ * hash live.c picks its sets by too. */
 void api_game_lock(struct api_server *server, const char *game_id);
 void api_game_unlock(struct api_server *server, const char *game_id);
 

@@ -74,29 +74,20 @@ void api_live_free(struct api_live *live)
   free(live);
 }
 
-uint32_t api_game_hash(const char *game_id)
-{
-  uint32_t h = 2166136261u; /* FNV-1a: ids are random already, any spread will do */
-
-  for (; *game_id; game_id++)
-    h = (h ^ (uint8_t)*game_id) * 16777619u;
-  return h;
-}
-
 void api_game_lock(struct api_server *server, const char *game_id)
 {
-  pthread_mutex_lock(&server->game_locks[api_game_hash(game_id) % API_GAME_STRIPES]);
+  pthread_mutex_lock(&server->game_locks[db_id_hash(game_id) % API_GAME_STRIPES]);
 }
 
 void api_game_unlock(struct api_server *server, const char *game_id)
 {
-  pthread_mutex_unlock(&server->game_locks[api_game_hash(game_id) % API_GAME_STRIPES]);
+  pthread_mutex_unlock(&server->game_locks[db_id_hash(game_id) % API_GAME_STRIPES]);
 }
 
 /* The LIVE_WAYS entries of the set `id` maps to. */
 static struct live_entry *set_of(struct api_live *live, const char *id)
 {
-  return &live->entries[api_game_hash(id) % live->sets * LIVE_WAYS];
+  return &live->entries[db_id_hash(id) % live->sets * LIVE_WAYS];
 }
 
 /* The entry of `set` holding `id`, or NULL. */

@@ -291,6 +291,10 @@ void db_chain_hash(const uint8_t prev[DB_HASH_BYTES], const char *game_id,
  * Accepts a zeroed struct. */
 void db_game_clear(struct db_game *game);
 
+/* FNV-1a of an id: where a cache or a lock stripe keeps it. Ids are random
+ * already, so any spread will do. */
+uint32_t db_id_hash(const char *id);
+
 /* Open the SQLite backend on `path` (created if missing), apply pending
  * migrations from the compiled-in list, and fill *out. Close with
  * out->close(out->ctx). */

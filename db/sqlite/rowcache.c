@@ -77,11 +77,7 @@ void db_rowcache_free(struct db_rowcache *rc)
 
 static struct db_game *game_slot(struct db_rowcache *rc, const char *game_id)
 {
-  uint32_t h = 2166136261u; /* FNV-1a: ids are random already, any spread will do */
-
-  for (const char *p = game_id; *p; p++)
-    h = (h ^ (uint8_t)*p) * 16777619u;
-  return &rc->games[h % GAME_SLOTS];
+  return &rc->games[db_id_hash(game_id) % GAME_SLOTS];
 }
 
 /* Deep copy: the strings are the destination's own. False (and *to left

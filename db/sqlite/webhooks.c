@@ -182,7 +182,7 @@ enum cairn_status db_sqlite_webhook_delete(void *ctx, const char *id, const char
     st = db_sqlite_commit(c->db, err);
   if (st == CAIRN_OK)
     atomic_fetch_sub(&c->hooks, 1);
-  if (st != CAIRN_OK)
+  else
     db_sqlite_rollback(c->db);
   db_sqlite_unlock(c);
   return st;

@@ -47,8 +47,8 @@ static void ids_in_one_set(char ids[][DB_ID_MAX + 1], int n, size_t states)
 
     snprintf(id, sizeof id, "g%u", i);
     if (found == 0)
-      target = api_game_hash(id) % (uint32_t)sets;
-    if (api_game_hash(id) % sets == target)
+      target = db_id_hash(id) % (uint32_t)sets;
+    if (db_id_hash(id) % sets == target)
       snprintf(ids[found++], DB_ID_MAX + 1, "%s", id);
   }
 }
