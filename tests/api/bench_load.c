@@ -1,8 +1,9 @@
 /*
  * bench_load.c - the server under concurrent play on loopback, driven by
- * our own load generator on libcurl's multi interface: for 1, 100 and 1,000
- * games played at once, accepted (durable) moves per second and the p50/p99
- * latency of the move POSTs, for every title. Then the server's resident memory with 100,000
+ * our own load generator (one keep-alive connection per game, loadconn.c,
+ * all watched by one epoll): for 1, 100 and 1,000 games played at once,
+ * accepted (durable) moves per second and the p50/p99 latency of the move
+ * POSTs, for every title. Then the server's resident memory with 100,000
  * stored games. Prints figures only.
  */
 #include <setjmp.h>
@@ -11,7 +12,6 @@
 #include <stdint.h>
 
 #include <cmocka.h>
-#include <curl/curl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "loadconn.h"
 
 #define MOVES_PER_ROUND 2000  /* POSTs measured per concurrency level, at least */
 #define MOVES_PER_GAME  5     /* ...and this many per game, so first moves do not dominate */
@@ -42,11 +43,10 @@ struct game {
   long seq;
   char *move; /* the move to POST, JSON text (owned) */
   bool over;
-  CURL *easy; /* one per game, its options set once (new_games) */
-  char view_url[256], move_url[256];
-  char *body;  /* request body (owned) */
-  char *reply; /* response body (owned) */
-  size_t reply_len;
+  bool waiting; /* a request of this game is out */
+  struct load_conn conn;
+  char view_path[128], move_path[128];
+  char *body; /* request body (owned) */
   double started;
 };
 
@@ -60,53 +60,38 @@ struct cast {
 struct load {
   struct harness_server *s;
   const struct cast *cast;
-  struct harness_rng rng;                /* the moves' choices */
-  struct curl_slist *headers[MAX_SEATS]; /* each seat's token, built once */
+  struct harness_rng rng;       /* the moves' choices */
+  char headers[MAX_SEATS][200]; /* each seat's header lines, built once */
   struct game *games;
   int n;
   double *lat;
   long cap; /* room in lat */
   long done, refused;
   int over;      /* games that ended */
-  int in_flight; /* transfers added and not finished */
+  int in_flight; /* requests sent and not answered */
+  int epfd;      /* every game's connection is watched here */
+  int *answered; /* games whose answer came in, not yet handed to advance */
+  int n_answered;
 };
 
-static size_t on_reply(char *data, size_t size, size_t n, void *arg)
-{
-  struct game *g = arg;
-  char *grown = realloc(g->reply, g->reply_len + size * n + 1);
-
-  if (!grown)
-    return 0;
-  memcpy(grown + g->reply_len, data, size * n);
-  g->reply = grown;
-  g->reply_len += size * n;
-  g->reply[g->reply_len] = '\0';
-  return size * n;
-}
-
-static void issue(struct load *l, CURLM *multi, struct game *g)
+static void issue(struct load *l, struct game *g)
 {
   free(g->body);
   g->body = NULL;
-  free(g->reply);
-  g->reply = NULL;
-  g->reply_len = 0;
-  curl_easy_setopt(g->easy, CURLOPT_HTTPHEADER, l->headers[g->seat]);
-  if (g->phase == 0) {
-    curl_easy_setopt(g->easy, CURLOPT_URL, g->view_url);
-    curl_easy_setopt(g->easy, CURLOPT_HTTPGET, 1L);
-  } else {
+  if (g->phase == 1) {
     size_t size = strlen(g->move) + 48;
 
     g->body = malloc(size);
     snprintf(g->body, size, "{\"seq\":%ld,\"move\":%s}", g->seq, g->move);
-    curl_easy_setopt(g->easy, CURLOPT_URL, g->move_url);
-    curl_easy_setopt(g->easy, CURLOPT_POSTFIELDS, g->body);
   }
   g->started = now_ms();
   l->in_flight++;
-  curl_multi_add_handle(multi, g->easy);
+  g->waiting = true;
+  if (!load_conn_request(&g->conn, g->phase ? "POST" : "GET",
+                         g->phase ? g->move_path : g->view_path, l->headers[g->seat], g->body)) {
+    g->waiting = false; /* answered at once: by nothing, which advance counts as refused */
+    l->answered[l->n_answered++] = (int)(g - l->games);
+  }
 }
 
 /*
@@ -251,7 +236,7 @@ static char *choose_text(struct load *l, const struct answer *a)
 static void advance(struct load *l, struct game *g, long status)
 {
   struct answer a = {0}, game = {0};
-  bool ok = g->reply && scan_object(g->reply, &a);
+  bool ok = status != 0 && scan_object(load_conn_body(&g->conn), &a);
 
   if (g->phase == 1) {
     if (status == 200 && l->done < l->cap)
@@ -281,14 +266,12 @@ static void new_games(struct load *l, int n)
   int i, seat;
 
   l->games = calloc((size_t)n, sizeof(*l->games));
+  l->answered = calloc((size_t)n, sizeof(int));
   l->n = n;
-  for (seat = 0; seat < l->cast->seats; seat++) {
-    char auth[200];
-
-    snprintf(auth, sizeof auth, "Authorization: Bearer %s", l->cast->p[seat].token);
-    l->headers[seat] = curl_slist_append(NULL, auth);
-    l->headers[seat] = curl_slist_append(l->headers[seat], "Content-Type: application/json");
-  }
+  for (seat = 0; seat < l->cast->seats; seat++)
+    snprintf(l->headers[seat], sizeof l->headers[seat],
+             "Authorization: Bearer %s\r\nContent-Type: application/json\r\n",
+             l->cast->p[seat].token);
   for (i = 0; i < n; i++) {
     struct game *g = &l->games[i];
     json_t *created =
@@ -298,14 +281,9 @@ static void new_games(struct load *l, int n)
     json_decref(created);
     for (seat = 0; seat < l->cast->seats; seat++)
       harness_join(l->s, l->cast->p[seat].token, g->id, seat);
-    snprintf(g->view_url, sizeof g->view_url, "%s/v1/games/%s", l->s->base_url, g->id);
-    snprintf(g->move_url, sizeof g->move_url, "%s/v1/games/%s/moves", l->s->base_url, g->id);
-    g->easy = curl_easy_init();
-    curl_easy_setopt(g->easy, CURLOPT_WRITEFUNCTION, on_reply);
-    curl_easy_setopt(g->easy, CURLOPT_WRITEDATA, g);
-    curl_easy_setopt(g->easy, CURLOPT_PRIVATE, g);
-    curl_easy_setopt(g->easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(g->easy, CURLOPT_TIMEOUT, 30L);
+    snprintf(g->view_path, sizeof g->view_path, "/v1/games/%s", g->id);
+    snprintf(g->move_path, sizeof g->move_path, "/v1/games/%s/moves", g->id);
+    load_conn_init(&g->conn, l->epfd, l->s->host, l->s->port, (uint64_t)i);
   }
 }
 
@@ -316,118 +294,50 @@ static int by_value(const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
-/*
- * The transfers are driven through libcurl's socket interface and epoll:
- * with 1,000 connections open, curl_multi_poll/perform looked at every one
- * of them on every turn of the loop, which cost the generator more CPU than
- * the moves it was measuring and delayed noticing answers.
- */
-struct driver {
-  CURLM *multi;
-  int epfd;
-  double deadline; /* when curl wants its timeout action, ms; < 0: none */
-};
-
-static int on_socket(CURL *easy, curl_socket_t fd, int what, void *arg, void *socketp)
-{
-  struct driver *d = arg;
-  struct epoll_event ev = {.data.fd = fd};
-
-  (void)easy;
-  (void)socketp;
-  if (what == CURL_POLL_REMOVE) {
-    epoll_ctl(d->epfd, EPOLL_CTL_DEL, fd, NULL);
-    return 0;
-  }
-  ev.events = (what & CURL_POLL_IN ? EPOLLIN : 0) | (what & CURL_POLL_OUT ? EPOLLOUT : 0);
-  /* A descriptor may be new, or reused after a close curl already told us of. */
-  if (epoll_ctl(d->epfd, EPOLL_CTL_MOD, fd, &ev) != 0)
-    epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ev);
-  return 0;
-}
-
-static int on_timer(CURLM *multi, long timeout_ms, void *arg)
-{
-  struct driver *d = arg;
-
-  (void)multi;
-  d->deadline = timeout_ms < 0 ? -1 : now_ms() + (double)timeout_ms;
-  return 0;
-}
-
-static void driver_init(struct driver *d, long connections)
-{
-  d->multi = curl_multi_init();
-  d->epfd = epoll_create1(EPOLL_CLOEXEC);
-  d->deadline = -1;
-  curl_multi_setopt(d->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, connections);
-  curl_multi_setopt(d->multi, CURLMOPT_SOCKETFUNCTION, on_socket);
-  curl_multi_setopt(d->multi, CURLMOPT_SOCKETDATA, d);
-  curl_multi_setopt(d->multi, CURLMOPT_TIMERFUNCTION, on_timer);
-  curl_multi_setopt(d->multi, CURLMOPT_TIMERDATA, d);
-}
-
-static void driver_cleanup(struct driver *d)
-{
-  curl_multi_cleanup(d->multi);
-  close(d->epfd);
-}
-
-/* Wait at most `max_ms` for sockets (or curl's timer) and let curl act. */
-static void driver_wait(struct driver *d, int max_ms)
+/* Wait at most `max_ms` for answers; note the games whose answer is in
+ * (or whose connection failed: status 0). */
+static void wait_answers(struct load *l, int max_ms)
 {
   struct epoll_event ev[64];
-  int wait = max_ms, n, i, running;
+  int n = epoll_wait(l->epfd, ev, 64, max_ms), i;
 
-  if (d->deadline >= 0) {
-    double left = d->deadline - now_ms();
-
-    if (left < wait)
-      wait = left > 0 ? (int)left : 0;
-  }
-  n = epoll_wait(d->epfd, ev, 64, wait);
   for (i = 0; i < n; i++) {
-    int mask = (ev[i].events & EPOLLIN ? CURL_CSELECT_IN : 0) |
-               (ev[i].events & EPOLLOUT ? CURL_CSELECT_OUT : 0) |
-               (ev[i].events & (EPOLLERR | EPOLLHUP) ? CURL_CSELECT_ERR : 0);
+    struct game *g = &l->games[ev[i].data.u64];
+    int got = load_conn_on_event(&g->conn, ev[i].events);
 
-    curl_multi_socket_action(d->multi, ev[i].data.fd, mask, &running);
-  }
-  if (d->deadline >= 0 && now_ms() >= d->deadline) {
-    d->deadline = -1; /* curl may set a new one from inside the call */
-    curl_multi_socket_action(d->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+    /* A connection the server closed between requests is reopened by the
+     * next request; only a game waiting for its answer has lost one. */
+    if (got != 0 && g->waiting) {
+      g->waiting = false;
+      l->answered[l->n_answered++] = (int)(g - l->games);
+    }
   }
 }
 
-/* The next finished transfer: its game and HTTP status; false when none. */
-static bool finished(struct load *l, CURLM *multi, struct game **g, long *status)
+/* The next game whose answer is in, with its HTTP status (0 for a failed
+ * connection); false when none. */
+static bool finished(struct load *l, struct game **g, long *status)
 {
-  CURLMsg *msg;
-  int left;
-
-  while ((msg = curl_multi_info_read(multi, &left))) {
-    if (msg->msg != CURLMSG_DONE)
-      continue;
+  if (l->n_answered == 0)
+    return false;
+  *g = &l->games[l->answered[--l->n_answered]];
+  *status = load_conn_status(&(*g)->conn);
+  if ((*g)->conn.fd < 0)
     *status = 0;
-    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)g);
-    curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, status);
-    curl_multi_remove_handle(multi, msg->easy_handle);
-    l->in_flight--;
-    return true;
-  }
-  return false;
+  l->in_flight--;
+  return true;
 }
 
-/* Run every transfer in `multi` to its end, feeding each answer to advance
- * (which picks the game's next request but does not issue it). */
-static void drain(struct load *l, struct driver *d)
+/* Run every request out to its answer, feeding each to advance (which
+ * picks the game's next request but does not issue it). */
+static void drain(struct load *l)
 {
   struct game *g;
   long status;
 
   while (l->in_flight > 0) {
-    driver_wait(d, 10);
-    while (finished(l, d->multi, &g, &status))
+    wait_answers(l, 10);
+    while (finished(l, &g, &status))
       advance(l, g, status);
   }
 }
@@ -437,14 +347,12 @@ static void free_games(struct load *l)
   int i;
 
   for (i = 0; i < l->n; i++) {
-    curl_easy_cleanup(l->games[i].easy);
+    load_conn_close(&l->games[i].conn);
     free(l->games[i].body);
-    free(l->games[i].reply);
     free(l->games[i].move);
   }
   free(l->games);
-  for (i = 0; i < MAX_SEATS; i++)
-    curl_slist_free_all(l->headers[i]);
+  free(l->answered);
 }
 
 /* Play `concurrent` games at once. With rate 0 every game moves again as
@@ -473,12 +381,11 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
                       double rate)
 {
   struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
-  struct driver d;
   int *idle = calloc((size_t)concurrent, sizeof(int));
   double t0, elapsed, next_slot, cpu0, gen0;
   int i, n_idle = 0;
 
-  driver_init(&d, concurrent);
+  l.epfd = epoll_create1(EPOLL_CLOEXEC);
   l.cap = MOVES_PER_ROUND;
   if (rate == 0 && concurrent * MOVES_PER_GAME > l.cap)
     l.cap = concurrent * MOVES_PER_GAME; /* the open loop's length is set by its rate */
@@ -491,25 +398,25 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
     if (rate > 0)
       idle[n_idle++] = i;
     else
-      issue(&l, d.multi, &l.games[i]);
+      issue(&l, &l.games[i]);
   }
   while (l.over < l.n && l.done < l.cap) {
     struct game *g;
     long status;
 
     while (rate > 0 && n_idle && now_ms() >= next_slot) {
-      issue(&l, d.multi, &l.games[idle[--n_idle]]);
+      issue(&l, &l.games[idle[--n_idle]]);
       next_slot += 1000.0 / rate;
     }
-    driver_wait(&d, rate > 0 ? 1 : 10);
-    while (finished(&l, d.multi, &g, &status)) {
+    wait_answers(&l, rate > 0 ? 1 : 10);
+    while (finished(&l, &g, &status)) {
       advance(&l, g, status);
       if (g->over || l.done >= l.cap)
         continue;
       if (rate > 0 && g->phase == 0)
         idle[n_idle++] = (int)(g - l.games); /* its move is done: wait for the next slot */
       else
-        issue(&l, d.multi, g);
+        issue(&l, g);
     }
   }
   elapsed = now_ms() - t0;
@@ -530,12 +437,10 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
     printf("      server CPU %.0f us per accepted move (its GET and POST), so about %.0f moves/s"
            " per core it had to itself; the load generator took %.0f us of CPU per move\n",
            1e3 * cpu0 / (double)l.done, 1e3 / (cpu0 / (double)l.done), 1e3 * gen0 / (double)l.done);
-  for (i = 0; i < l.n; i++)
-    curl_multi_remove_handle(d.multi, l.games[i].easy);
   free_games(&l);
   free(l.lat);
   free(idle);
-  driver_cleanup(&d);
+  close(l.epfd);
 }
 
 /* Commit capacity: in each wave every game first fetches the view of its
@@ -546,11 +451,10 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
 static void run_waves(struct harness_server *s, const struct cast *cast, int concurrent, int waves)
 {
   struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
-  struct driver d;
   double posting = 0, cpu = 0, gen = 0;
   int w, i;
 
-  driver_init(&d, concurrent);
+  l.epfd = epoll_create1(EPOLL_CLOEXEC);
   l.cap = (long)concurrent * waves;
   l.lat = calloc((size_t)l.cap, sizeof(double));
   new_games(&l, concurrent);
@@ -559,15 +463,15 @@ static void run_waves(struct harness_server *s, const struct cast *cast, int con
 
     for (i = 0; i < l.n; i++)
       if (!l.games[i].over && l.games[i].phase == 0)
-        issue(&l, d.multi, &l.games[i]);
-    drain(&l, &d);
+        issue(&l, &l.games[i]);
+    drain(&l);
     t0 = now_ms();
     c0 = cpu_ms(s->pid);
     g0 = cpu_ms(getpid());
     for (i = 0; i < l.n; i++)
       if (!l.games[i].over && l.games[i].phase == 1)
-        issue(&l, d.multi, &l.games[i]);
-    drain(&l, &d);
+        issue(&l, &l.games[i]);
+    drain(&l);
     posting += now_ms() - t0;
     cpu += cpu_ms(s->pid) - c0;
     gen += cpu_ms(getpid()) - g0;
@@ -585,7 +489,7 @@ static void run_waves(struct harness_server *s, const struct cast *cast, int con
            1e3 * cpu / (double)l.done, 1e3 * gen / (double)l.done);
   free_games(&l);
   free(l.lat);
-  driver_cleanup(&d);
+  close(l.epfd);
 }
 
 static long rss_kib(pid_t pid)
