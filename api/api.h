@@ -17,7 +17,7 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define API_GAME_STRIPES        64                /* divides the live cache's slot count */
+#define API_GAME_STRIPES        1024              /* divides the live cache's set count */
 #define API_BODY_CAP            (64 * 1024)       /* bytes; larger bodies get 413 */
 #define API_IMPORT_CAP          (8 * 1024 * 1024) /* bytes; a whole game's export */
 #define API_UNAVAILABLE_RETRY_S 5                 /* Retry-After on every 503 */

@@ -18,7 +18,7 @@
 #include "api/api.h"
 #include "engine/engine.h"
 
-#define STATES (8 * API_GAME_STRIPES) /* the smallest cache: 64 sets of 8 */
+#define STATES (8 * API_GAME_STRIPES) /* the smallest cache: one set of 8 per stripe */
 #define WAYS   8
 
 /* A fresh engine state to cache (any title will do). */
