@@ -231,8 +231,11 @@ static enum cairn_status read_time_control(const json_t *doc, struct db_game *ro
 }
 
 /* Seat a new bot player in every seat marked in `bot`. */
-static enum cairn_status seat_bots(struct api_request *req, struct db_game *row,
-                                   const bool bot[ENGINE_MAX_SEATS], struct cairn_error *err)
+/* A new bot player for each bot seat, named in row's seats for game_create
+ * to seat in the game's own transaction. A failure leaves at most a few bot
+ * players behind, seated nowhere, whose tokens nobody ever knew. */
+static enum cairn_status bot_players(struct api_request *req, struct db_game *row,
+                                     const bool bot[ENGINE_MAX_SEATS], struct cairn_error *err)
 {
   struct db_player player;
   enum cairn_status st = CAIRN_OK;
@@ -242,8 +245,6 @@ static enum cairn_status seat_bots(struct api_request *req, struct db_game *row,
     if (!bot[seat])
       continue;
     st = api_bot_player(req->server, &player, err);
-    if (st == CAIRN_OK)
-      st = req->server->db.seat_take(req->server->db.ctx, row->id, seat, player.id, err);
     if (st == CAIRN_OK) {
       snprintf(row->seat_player[seat], sizeof(row->seat_player[seat]), "%s", player.id);
       snprintf(row->seat_name[seat], sizeof(row->seat_name[seat]), "%s", player.name);
@@ -327,9 +328,9 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
     st = read_time_control(doc, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = req->server->db.game_create(req->server->db.ctx, &row, err);
+  st = bot_players(req, &row, bot, err);
   if (st == CAIRN_OK)
-    st = seat_bots(req, &row, bot, err);
+    st = req->server->db.game_create(req->server->db.ctx, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
   resp->status = 201;

@@ -164,7 +164,11 @@ struct db_ops {
   enum cairn_status (*player_by_token)(void *ctx, const uint8_t token_hash[DB_HASH_BYTES],
                                        struct db_player *out, struct cairn_error *err);
 
-  /* Insert a new game row (status open, seq 0, no moves, no seats taken). */
+  /* Insert a new game row (seq 0, no moves) and, in the same transaction,
+   * seat every player named in game->seat_player (those players must
+   * exist: CAIRN_ENOTFOUND otherwise, and nothing is stored). The status is
+   * open, or active when that filled every seat. The API seats its bots
+   * this way, so a game never exists half-seated. */
   enum cairn_status (*game_create)(void *ctx, const struct db_game *game, struct cairn_error *err);
 
   /* Load a game row and its seats. On success *out is filled and the caller

@@ -73,6 +73,8 @@ enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
 {
   struct db_sqlite *c = ctx;
   enum cairn_status st;
+  bool seated = false;
+  int seat;
 
   assert(c && game);
   assert(game->seats >= 1 && game->seats <= ENGINE_MAX_SEATS);
@@ -80,6 +82,13 @@ enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
   st = db_sqlite_begin(c->db, true, err);
   if (st == CAIRN_OK)
     st = db_sqlite_insert_game(c->db, game, err);
+  for (seat = 0; st == CAIRN_OK && seat < game->seats; seat++)
+    if (game->seat_player[seat][0]) {
+      st = db_sqlite_insert_seat(c->db, game->id, seat, game->seat_player[seat], err);
+      seated = true;
+    }
+  if (st == CAIRN_OK && seated)
+    st = db_sqlite_start_if_full(c->db, game->id, err);
   if (st == CAIRN_OK)
     st = db_sqlite_commit(c->db, err);
   if (st != CAIRN_OK)

@@ -213,6 +213,9 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
                                         struct cairn_error *err);
 enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int seat,
                                         const char *player_id, struct cairn_error *err);
+/* Flip an open game to active once no seat is empty. */
+enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id,
+                                          struct cairn_error *err);
 enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
                                         const struct db_move *move, uint8_t hash[DB_HASH_BYTES],
                                         struct cairn_error *err);

@@ -76,8 +76,7 @@ cleanup:
   return st;
 }
 
-/* Flip an open game to active once no seat is empty. */
-static enum cairn_status start_if_full(sqlite3 *db, const char *game_id, struct cairn_error *err)
+enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id, struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
@@ -145,7 +144,7 @@ enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, int seat,
   st = db_sqlite_insert_seat(c->db, game_id, seat, player_id, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = start_if_full(c->db, game_id, err);
+  st = db_sqlite_start_if_full(c->db, game_id, err);
   if (st != CAIRN_OK)
     goto cleanup;
   st = db_sqlite_commit(c->db, err);

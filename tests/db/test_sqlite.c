@@ -373,6 +373,44 @@ static void test_repeated_game_id_is_refused(void **state)
   db_game_clear(&g);
 }
 
+/* game_create seats the players its row names in the same transaction
+ * (the API's bots): the game is open with them seated, active if they fill
+ * it, and absent altogether if one of them does not exist. */
+static void test_game_created_with_seated_players(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {
+      .id = "g4", .title = "himalaya", .rules_version = "1", .seats = 3, .creator = "alice"};
+  struct db_game loaded = {0};
+
+  tmpdb_add_player(&f->ops, "alice", 0x01);
+  tmpdb_add_player(&f->ops, "bot1", 0x02);
+  tmpdb_add_player(&f->ops, "bot2", 0x03);
+  snprintf(g.seat_player[1], sizeof g.seat_player[1], "bot1");
+  assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_OK);
+  tmpdb_load(&f->ops, "g4", &loaded);
+  assert_string_equal(loaded.status, DB_STATUS_OPEN);
+  assert_string_equal(loaded.seat_player[0], "");
+  assert_string_equal(loaded.seat_player[1], "bot1");
+  assert_string_equal(loaded.seat_name[1], "Name of bot1");
+  db_game_clear(&loaded);
+
+  snprintf(g.id, sizeof g.id, "g5");
+  g.seats = 2;
+  snprintf(g.seat_player[0], sizeof g.seat_player[0], "bot2");
+  assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_OK);
+  tmpdb_load(&f->ops, "g5", &loaded);
+  assert_string_equal(loaded.status, DB_STATUS_ACTIVE);
+  db_game_clear(&loaded);
+
+  snprintf(g.id, sizeof g.id, "g6");
+  snprintf(g.seat_player[1], sizeof g.seat_player[1], "ghost");
+  assert_int_equal(f->ops.game_create(f->ops.ctx, &g, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(f->ops.game_load(f->ops.ctx, "g6", &loaded, &err), CAIRN_ENOTFOUND);
+  db_game_clear(&loaded);
+}
+
 /* ---- seats ---- */
 
 static void test_filling_the_last_seat_makes_the_game_active(void **state)
@@ -889,6 +927,7 @@ int main(void)
       T(test_unknown_game_is_not_found),
       T(test_game_with_unknown_creator_is_not_found),
       T(test_repeated_game_id_is_refused),
+      T(test_game_created_with_seated_players),
       T(test_filling_the_last_seat_makes_the_game_active),
       T(test_taken_seat_is_seat_taken),
       T(test_second_seat_for_a_player_is_already_seated),
