@@ -311,6 +311,15 @@ bool api_has_time_control(const struct db_game *row);
 void api_clocks_update(struct api_server *server, const struct db_game *row,
                        const struct engine_game *state);
 
+/* What api_clocks_update would save, without saving it: the clocks of
+ * `row` once `state` is its position (`active`: the game still takes
+ * moves) in clocks[], and their number; 0 for a game without a time
+ * control (or whose clocks cannot be read). A move passes them to
+ * move_append, which stores them in the move's transaction. */
+int api_clocks_next(struct api_server *server, const struct db_game *row,
+                    const struct engine_game *state, bool active,
+                    struct db_clock clocks[ENGINE_MAX_SEATS]);
+
 /* The seats whose deadline has passed, into seats[]; their number. */
 int api_clocks_overdue(struct api_server *server, const struct db_game *row, int seats[]);
 

@@ -90,20 +90,19 @@ static int64_t full_allowance(const struct db_game *row)
   return row->move_ms > 0 ? row->move_ms : row->base_ms;
 }
 
-void api_clocks_update(struct api_server *server, const struct db_game *row,
-                       const struct engine_game *state)
+int api_clocks_next(struct api_server *server, const struct db_game *row,
+                    const struct engine_game *state, bool active,
+                    struct db_clock clocks[ENGINE_MAX_SEATS])
 {
-  struct db_clock clocks[ENGINE_MAX_SEATS];
   struct db_vacation v[VACATIONS_MAX];
   struct cairn_error err = {0};
   int to_act[ENGINE_MAX_SEATS], n_to_act = 0, n = 0, seat, i;
   int64_t now = server->now_ms();
-  bool active = strcmp(row->status, DB_STATUS_ACTIVE) == 0;
 
   if (!api_has_time_control(row))
-    return;
+    return 0;
   if (server->db.clocks_load(server->db.ctx, row->id, clocks, &n, &err) != CAIRN_OK)
-    return;
+    return 0;
   if (n != row->seats) {
     for (seat = 0; seat < row->seats; seat++)
       clocks[seat] = (struct db_clock){.seat = seat, .bank_ms = full_allowance(row)};
@@ -138,7 +137,17 @@ void api_clocks_update(struct api_server *server, const struct db_game *row,
     }
     k->deadline_ms = k->since_ms ? deadline_after(v, nv, k->since_ms, k->bank_ms) : 0;
   }
-  if (server->db.clocks_save(server->db.ctx, row->id, clocks, n, &err) != CAIRN_OK)
+  return n;
+}
+
+void api_clocks_update(struct api_server *server, const struct db_game *row,
+                       const struct engine_game *state)
+{
+  struct db_clock clocks[ENGINE_MAX_SEATS];
+  struct cairn_error err = {0};
+  int n = api_clocks_next(server, row, state, strcmp(row->status, DB_STATUS_ACTIVE) == 0, clocks);
+
+  if (n > 0 && server->db.clocks_save(server->db.ctx, row->id, clocks, n, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: clocks of game %s not saved: %s\n", row->id, err.detail);
 }
 

@@ -69,6 +69,9 @@ static enum cairn_status commit_move(struct api_server *server, const struct db_
                                      struct cairn_error *err)
 {
   json_t *result = forced_result ? json_loads(forced_result, 0, NULL) : next->module->result(next);
+  struct db_clock clocks[ENGINE_MAX_SEATS];
+  int n_clocks =
+      api_clocks_next(server, row, next, !forced_result && !engine_is_over(next), clocks);
   char *move_text = json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS);
   char *events_text = json_dumps(events, JSON_COMPACT | JSON_SORT_KEYS);
   char *result_text = result ? json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
@@ -77,7 +80,9 @@ static enum cairn_status commit_move(struct api_server *server, const struct db_
                           .seat = seat,
                           .move_json = move_text,
                           .events_json = events_text,
-                          .at_ms = server->now_ms()};
+                          .at_ms = server->now_ms(),
+                          .clocks = clocks,
+                          .n_clocks = n_clocks};
   enum cairn_status st;
 
   if (!move_text || !events_text || (result && !result_text))
@@ -166,8 +171,7 @@ enum cairn_status api_append_finished(struct api_server *server, struct db_game 
     free(row->result_json);
     row->result_json = strdup(result_json);
   }
-  api_live_put(server->live, row->id, row->moves, next);
-  api_clocks_update(server, row, next);
+  api_live_put(server->live, row->id, row->moves, next); /* the clocks were saved with the move */
   api_notify_publish(server->notify, row, next);
   api_webhooks_publish(server, row, prev_status, prev_to_act, prev_n, next);
   return CAIRN_OK;

@@ -80,6 +80,14 @@ struct db_game {
   char on_timeout[16];  /* "move" or "adjudicate" */
 };
 
+/* One seat's clock in a game with a time control. */
+struct db_clock {
+  int seat;
+  int64_t bank_ms;     /* time left in the bank */
+  int64_t since_ms;    /* owing a decision since, 0 when not */
+  int64_t deadline_ms; /* when the decision is due, 0 when not owing */
+};
+
 /* One row of the append-only move log. */
 struct db_move {
   uint32_t ord;            /* 0-based position in the log; rows are dense */
@@ -93,14 +101,13 @@ struct db_move {
    * by moves_load. has_hash is false for rows older than the chain. */
   uint8_t hash[DB_HASH_BYTES];
   bool has_hash;
-};
-
-/* One seat's clock in a game with a time control. */
-struct db_clock {
-  int seat;
-  int64_t bank_ms;     /* time left in the bank */
-  int64_t since_ms;    /* owing a decision since, 0 when not */
-  int64_t deadline_ms; /* when the decision is due, 0 when not owing */
+  /* The game's clocks after this move, written by move_append in the
+   * move's own transaction (clocks_save's upsert), so a move and the
+   * deadlines it sets are stored together or not at all. n_clocks 0 for a
+   * game without a time control, or for rows read back: moves_load does
+   * not fill them. */
+  const struct db_clock *clocks;
+  int n_clocks;
 };
 
 /* A declared vacation: [start_ms, end_ms). */
@@ -188,8 +195,9 @@ struct db_ops {
    * game's seq, move count, status and result. `move->ord` must equal the
    * game's current move count, otherwise nothing is written and the result
    * is CAIRN_ESTALE (another writer got there first). `result_json` is NULL
-   * while the game runs; non-NULL sets status finished. Returns only after
-   * the transaction is durable. */
+   * while the game runs; non-NULL sets status finished. The move's clocks,
+   * if any, are saved in the same transaction. Returns only after the
+   * transaction is durable. */
   enum cairn_status (*move_append)(void *ctx, const char *game_id, const struct db_move *move,
                                    const char *result_json, struct cairn_error *err);
 

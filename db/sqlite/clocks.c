@@ -39,25 +39,21 @@ enum cairn_status db_sqlite_clocks_load(void *ctx, const char *game_id, struct d
   return st;
 }
 
-enum cairn_status db_sqlite_clocks_save(void *ctx, const char *game_id,
-                                        const struct db_clock *clocks, int n,
-                                        struct cairn_error *err)
+enum cairn_status db_sqlite_write_clocks(sqlite3 *db, const char *game_id,
+                                         const struct db_clock *clocks, int n,
+                                         struct cairn_error *err)
 {
-  struct db_sqlite *c = ctx;
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int i, rc;
 
   assert(n >= 0 && n <= ENGINE_MAX_SEATS);
-  db_sqlite_lock(c);
-  st = db_sqlite_begin(c->db, true, err);
-  if (st == CAIRN_OK)
-    st = db_sqlite_prepare(c->db,
-                           "INSERT INTO clocks (game_id, seat, bank_ms, since_ms, deadline_ms)"
-                           " VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0))"
-                           " ON CONFLICT (game_id, seat) DO UPDATE SET bank_ms = ?3,"
-                           " since_ms = nullif(?4, 0), deadline_ms = nullif(?5, 0)",
-                           &stmt, err);
+  st = db_sqlite_prepare(db,
+                         "INSERT INTO clocks (game_id, seat, bank_ms, since_ms, deadline_ms)"
+                         " VALUES (?1, ?2, ?3, nullif(?4, 0), nullif(?5, 0))"
+                         " ON CONFLICT (game_id, seat) DO UPDATE SET bank_ms = ?3,"
+                         " since_ms = nullif(?4, 0), deadline_ms = nullif(?5, 0)",
+                         &stmt, err);
   for (i = 0; st == CAIRN_OK && i < n; i++) {
     sqlite3_reset(stmt);
     sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
@@ -67,9 +63,23 @@ enum cairn_status db_sqlite_clocks_save(void *ctx, const char *game_id,
     sqlite3_bind_int64(stmt, 5, clocks[i].deadline_ms);
     rc = sqlite3_step(stmt);
     if (rc != SQLITE_DONE)
-      st = db_sqlite_fail(c->db, rc, "saving clocks", err);
+      st = db_sqlite_fail(db, rc, "saving clocks", err);
   }
   db_sqlite_release(stmt);
+  return st;
+}
+
+enum cairn_status db_sqlite_clocks_save(void *ctx, const char *game_id,
+                                        const struct db_clock *clocks, int n,
+                                        struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  enum cairn_status st;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_write_clocks(c->db, game_id, clocks, n, err);
   if (st == CAIRN_OK)
     st = db_sqlite_commit(c->db, err);
   if (st != CAIRN_OK)

@@ -213,6 +213,10 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
                                         struct cairn_error *err);
 enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int seat,
                                         const char *player_id, struct cairn_error *err);
+/* Upsert clocks[0..n) of game_id (clocks_save's statement). */
+enum cairn_status db_sqlite_write_clocks(sqlite3 *db, const char *game_id,
+                                         const struct db_clock *clocks, int n,
+                                         struct cairn_error *err);
 /* Flip an open game to active once no seat is empty. */
 enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id,
                                           struct cairn_error *err);

@@ -411,6 +411,42 @@ static void test_game_created_with_seated_players(void **state)
   db_game_clear(&loaded);
 }
 
+/* A move's clocks are written in the move's transaction: both or neither.
+ * (api/moves.c passes the deadlines a move sets; a crash between two
+ * commits once could leave a new move with the old deadlines.) */
+static void test_a_move_and_its_clocks_commit_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_clock clocks[2] = {{.seat = 0, .bank_ms = 500, .since_ms = 0, .deadline_ms = 0},
+                               {.seat = 1, .bank_ms = 900, .since_ms = 1000, .deadline_ms = 1900}};
+  struct db_clock got[ENGINE_MAX_SEATS];
+  struct db_move m = {.ord = 0,
+                      .seq = 1,
+                      .seat = 0,
+                      .move_json = "{}",
+                      .events_json = "[]",
+                      .at_ms = 1000,
+                      .clocks = clocks,
+                      .n_clocks = 2};
+  int n = -1;
+
+  tmpdb_add_active_game(&f->ops, "g", 2);
+  assert_int_equal(f->ops.move_append(f->ops.ctx, "g", &m, NULL, &err), CAIRN_OK);
+  assert_int_equal(f->ops.clocks_load(f->ops.ctx, "g", got, &n, &err), CAIRN_OK);
+  assert_int_equal(n, 2);
+  assert_int_equal(got[0].bank_ms, 500);
+  assert_int_equal(got[0].deadline_ms, 0);
+  assert_int_equal(got[1].since_ms, 1000);
+  assert_int_equal(got[1].deadline_ms, 1900);
+
+  /* Stale: refused, and the clocks it carried are not written either. */
+  clocks[1].deadline_ms = 7777;
+  assert_int_equal(f->ops.move_append(f->ops.ctx, "g", &m, NULL, &err), CAIRN_ESTALE);
+  assert_int_equal(f->ops.clocks_load(f->ops.ctx, "g", got, &n, &err), CAIRN_OK);
+  assert_int_equal(got[1].deadline_ms, 1900);
+}
+
 /* ---- seats ---- */
 
 static void test_filling_the_last_seat_makes_the_game_active(void **state)
@@ -928,6 +964,7 @@ int main(void)
       T(test_game_with_unknown_creator_is_not_found),
       T(test_repeated_game_id_is_refused),
       T(test_game_created_with_seated_players),
+      T(test_a_move_and_its_clocks_commit_together),
       T(test_filling_the_last_seat_makes_the_game_active),
       T(test_taken_seat_is_seat_taken),
       T(test_second_seat_for_a_player_is_already_seated),
