@@ -342,6 +342,25 @@ static void drain(struct load *l)
   }
 }
 
+/* The move latencies' summary and the refusals, ending the line that
+ * names the run; then any reconnects, which a keep-alive run should not
+ * need (each one is a connection the server closed). Sorts l->lat. */
+static void print_latency(struct load *l)
+{
+  long reconnects = 0;
+  int i;
+
+  qsort(l->lat, (size_t)l->done, sizeof(double), by_value);
+  for (i = 0; i < l->n; i++)
+    reconnects += l->games[i].conn.connects > 1 ? l->games[i].conn.connects - 1 : 0;
+  printf(" move p50 %.2f ms, p99 %.2f ms, max %.2f ms (%ld refused)\n",
+         l->done ? l->lat[l->done / 2] : 0.0,
+         l->done ? l->lat[(size_t)(0.99 * (double)(l->done - 1))] : 0.0,
+         l->done ? l->lat[l->done - 1] : 0.0, l->refused);
+  if (reconnects)
+    printf("      %ld reconnects: the server closed kept-alive connections\n", reconnects);
+}
+
 static void free_games(struct load *l)
 {
   int i;
@@ -422,17 +441,15 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
   elapsed = now_ms() - t0;
   cpu0 = cpu_ms(s->pid) - cpu0;
   gen0 = cpu_ms(getpid()) - gen0;
-  qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
   if (rate > 0)
     printf("load %s: %4d concurrent games, open loop at %.0f moves/s offered:", cast->title,
            concurrent, rate);
   else
     printf("load %s: %4d concurrent games, closed loop (each moves again when answered):",
            cast->title, concurrent);
-  printf(" %ld accepted moves in %.0f ms = %.0f moves/s; move p50 %.2f ms, p99 %.2f ms"
-         " (%ld refused)\n",
-         l.done, elapsed, 1e3 * (double)l.done / elapsed, l.done ? l.lat[l.done / 2] : 0.0,
-         l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0, l.refused);
+  printf(" %ld accepted moves in %.0f ms = %.0f moves/s;", l.done, elapsed,
+         1e3 * (double)l.done / elapsed);
+  print_latency(&l);
   if (l.done)
     printf("      server CPU %.0f us per accepted move (its GET and POST), so about %.0f moves/s"
            " per core it had to itself; the load generator took %.0f us of CPU per move\n",
@@ -476,13 +493,11 @@ static void run_waves(struct harness_server *s, const struct cast *cast, int con
     cpu += cpu_ms(s->pid) - c0;
     gen += cpu_ms(getpid()) - g0;
   }
-  qsort(l.lat, (size_t)l.done, sizeof(double), by_value);
   printf(
       "load %s: %4d concurrent games, %d waves of one move each, all POSTed at once: %ld accepted"
-      " moves in %.0f ms of posting = %.0f moves/s; move p50 %.2f ms, p99 %.2f ms (%ld refused)\n",
-      cast->title, concurrent, waves, l.done, posting, 1e3 * (double)l.done / posting,
-      l.done ? l.lat[l.done / 2] : 0.0, l.done ? l.lat[(size_t)(0.99 * (double)(l.done - 1))] : 0.0,
-      l.refused);
+      " moves in %.0f ms of posting = %.0f moves/s;",
+      cast->title, concurrent, waves, l.done, posting, 1e3 * (double)l.done / posting);
+  print_latency(&l);
   if (l.done)
     printf("      server CPU %.0f us per accepted move (the POST alone); the load generator took"
            " %.0f us of CPU per move\n",

@@ -51,6 +51,7 @@ static bool connect_to_server(struct load_conn *c)
     c->fd = -1;
     return false;
   }
+  c->connects++;
   setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
   fcntl(c->fd, F_SETFL, fcntl(c->fd, F_GETFL) | O_NONBLOCK);
   watch(c, EPOLL_CTL_ADD, EPOLLIN);

@@ -35,6 +35,7 @@ struct load_conn {
   size_t body_at;  /* offset of the body once the head is read, else 0 */
   size_t body_len; /* from Content-Length */
   int status;      /* the answer's HTTP status once the head is read */
+  long connects;   /* connections opened so far: more than one means reconnects */
 };
 
 /* Set up *c closed; nothing is allocated until the first request. `host`

@@ -97,6 +97,7 @@ static void test_answers_equal_libcurls_over_one_connection(void **state)
   assert_int_equal(await_answer(epfd, &c), 1);
   assert_int_equal(load_conn_status(&c), 409);
   assert_non_null(strstr(load_conn_body(&c), "stale-seq"));
+  assert_int_equal(c.connects, 1);
 
   json_decref(move);
   free(move_text);
@@ -148,6 +149,7 @@ static void test_a_closed_connection_is_reopened(void **state)
   assert_int_equal(await_answer(epfd, &c), 1);
   assert_int_equal(load_conn_status(&c), 200);
   assert_non_null(strstr(load_conn_body(&c), "himalaya"));
+  assert_int_equal(c.connects, 2);
   load_conn_close(&c);
   close(epfd);
 }
