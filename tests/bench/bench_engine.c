@@ -4,7 +4,10 @@
  * clone + apply, as the server does); then one long game per title, played
  * with every numeric option at its maximum (the longest game the title
  * allows), to show that move 10,000 costs what move 10 does and how long a
- * whole replay takes. Prints figures only; nothing here asserts a time.
+ * whole replay takes. Then what a player's view costs to build: the view
+ * and the legal-move list of the seat to act, as the JSON trees the server
+ * turns into its answer, over the positions of random games. Prints
+ * figures only; nothing here asserts a time.
  */
 #include <jansson.h>
 #include <stdbool.h>
@@ -19,6 +22,7 @@
 #define MOVE_CAP        100000
 #define LONG_GAME       10000 /* moves: "move 10 versus move 10,000" */
 #define LONG_TRIES      20    /* seeds tried for a game that long */
+#define VIEW_GAMES      30    /* random games whose every position is viewed */
 #define STR(x)          #x
 #define XSTR(x)         STR(x)
 
@@ -209,6 +213,59 @@ static void bench_long_game(const struct engine_module *m, int seats)
   json_decref(options);
 }
 
+/* Time view + legal_moves of the seat to act at every position of
+ * VIEW_GAMES random games; also the compact text's mean size. */
+static void bench_views(const struct engine_module *m, int seats)
+{
+  struct engine_setup setup = {.seats = seats};
+  uint8_t seed[32] = {0};
+  double spent = 0;
+  long views = 0, bytes = 0;
+  int i;
+
+  for (i = 0; i < VIEW_GAMES; i++) {
+    struct engine_game *g = NULL;
+    long moves = 0;
+
+    memcpy(seed, &i, sizeof(i));
+    seed[31] = 0x56;
+    if (engine_new(m, &setup, seed, &g, NULL) != CAIRN_OK)
+      return;
+    while (!engine_is_over(g) && moves++ < MOVE_CAP) {
+      int to_act[ENGINE_MAX_SEATS];
+      int seat = to_act[pick((uint32_t)m->to_act(g, to_act))];
+      json_t *move = engine_sample_move(g, seat, pick(UINT32_MAX)), *events = NULL;
+      struct engine_game *next = NULL;
+      double t0 = now_s();
+      json_t *view = m->view(g, seat), *legal = m->legal_moves(g, seat);
+      char *text;
+
+      spent += now_s() - t0;
+      text = json_dumps(view, JSON_COMPACT);
+      bytes += text ? (long)strlen(text) : 0;
+      free(text);
+      text = json_dumps(legal, JSON_COMPACT);
+      bytes += text ? (long)strlen(text) : 0;
+      free(text);
+      views++;
+      json_decref(view);
+      json_decref(legal);
+      if (!move || engine_apply(g, seat, move, &next, &events, NULL) != CAIRN_OK) {
+        json_decref(move);
+        break;
+      }
+      json_decref(events);
+      json_decref(move);
+      engine_free(g);
+      g = next;
+    }
+    engine_free(g);
+  }
+  printf("%-20s views: %ld positions of %d random games; view + legal moves of the seat to act"
+         " %.1f us as JSON trees, %ld bytes as text\n",
+         m->id, views, VIEW_GAMES, 1e6 * spent / (double)views, bytes / views);
+}
+
 int main(void)
 {
   const struct engine_module *const *m;
@@ -216,6 +273,7 @@ int main(void)
   for (m = engine_modules(); *m; m++) {
     bench_playouts(*m, (*m)->max_seats);
     bench_long_game(*m, (*m)->max_seats);
+    bench_views(*m, (*m)->max_seats);
   }
   return 0;
 }
