@@ -13,6 +13,9 @@ PACKAGES := build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libjanss
 # libFuzzer (make fuzz, and the short fuzz run at the end of make test).
 PACKAGES += clang libclang-rt-14-dev
 
+# Compile jobs for the builds (the tests themselves run one at a time: each
+# API test starts its own server, and their timeouts assume a quiet machine).
+JOBS     ?= $(shell nproc 2>/dev/null || echo 1)
 PORT     ?= 8080
 HOST     ?= 127.0.0.1
 DATA_DIR ?= data
@@ -32,18 +35,19 @@ deps:
 	fi
 
 build: deps
-	@$(MAKE) --no-print-directory -f build.mk MODE=release server
+	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release server
 
 run: build
 	@mkdir -p $(DATA_DIR)
 	./build/release/cairn --host $(HOST) --port $(PORT) --db $(DATA_DIR)/cairn.db
 
 test: deps
-	@$(MAKE) --no-print-directory -f build.mk MODE=release server
-	@$(MAKE) --no-print-directory -f build.mk MODE=test tests
+	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release server
+	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=test tests
 	@if command -v clang-format >/dev/null; then $(MAKE) --no-print-directory check-format; \
 	  else echo "clang-format not installed: formatting not checked"; fi
 	@$(MAKE) --no-print-directory -f build.mk MODE=test run-tests
+	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=fuzz CC=clang fuzzers
 	@$(MAKE) --no-print-directory -f build.mk MODE=fuzz CC=clang fuzz-short
 	@$(MAKE) --no-print-directory test-web
 
@@ -82,7 +86,7 @@ test-web: deps
 	cd tests/web && CAIRN_SERVER=build/test/cairn node --test web.test.mjs
 
 bench: deps
-	@$(MAKE) --no-print-directory -f build.mk MODE=release benches
+	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release benches
 	@$(MAKE) --no-print-directory -f build.mk MODE=release run-benches
 
 # The tracked sources (work in progress elsewhere in the tree is not judged);
