@@ -9,6 +9,14 @@
  * answer, or a status outside 2xx) is retried with exponential backoff, up
  * to DELIVER_ATTEMPTS tries; every attempt is recorded in the delivery log.
  *
+ * What is owed survives a restart: the worker writes a delivery to the
+ * outbox (db_ops outbox_*) before its first attempt, moves it on after each
+ * failed attempt and deletes it when delivered or given up, and a starting
+ * server queues again whatever the outbox holds, due when it was due, under
+ * the same X-Cairn-Delivery id. (An event raised in the moments between a
+ * move's commit and the worker's first write is still lost to a crash
+ * there.)
+ *
  * SSRF guard: only http and https; the host is resolved once per attempt
  * and every address it resolves to must be public (no loopback, private,
  * link-local, multicast or unspecified address) unless the server runs with
@@ -33,8 +41,10 @@
 #define DELIVER_POLL_MS    50
 
 struct job {
-  uint64_t id; /* random: the X-Cairn-Delivery id, the same for every attempt */
-  bool guard;  /* the SSRF guard refused the address: retrying cannot help */
+  uint64_t id;          /* random: the X-Cairn-Delivery id, the same for every attempt */
+  char delivery_id[17]; /* id in hex: its outbox key */
+  bool owed;            /* written to the outbox (by the worker, off the request's path) */
+  bool guard;           /* the SSRF guard refused the address: retrying cannot help */
   struct db_webhook hook;
   char event[16];
   char game_id[DB_ID_MAX + 1];
@@ -252,13 +262,53 @@ static void free_job(struct job *j)
   free(j);
 }
 
-/* Record the attempt; requeue it with backoff or let it go. */
+static void queue_job(struct api_deliver *d, struct job *j)
+{
+  pthread_mutex_lock(&d->lock);
+  j->next = d->queue;
+  d->queue = j;
+  pthread_mutex_unlock(&d->lock);
+}
+
+/* Write j to the outbox as owed (its next attempt and when it is due).
+ * False when its webhook was deleted meanwhile: nothing is owed any more.
+ * A storage failure is only logged: the delivery is still tried from
+ * memory, it just would not outlive a restart. */
+static bool owe(struct api_deliver *d, const struct job *j)
+{
+  struct db_outbox owed = {.body = j->body, .attempt = j->attempt, .due_ms = j->due_ms};
+  struct cairn_error err = {0};
+  enum cairn_status st;
+
+  snprintf(owed.delivery_id, sizeof(owed.delivery_id), "%s", j->delivery_id);
+  snprintf(owed.webhook_id, sizeof(owed.webhook_id), "%s", j->hook.id);
+  snprintf(owed.event, sizeof(owed.event), "%s", j->event);
+  snprintf(owed.game_id, sizeof(owed.game_id), "%s", j->game_id);
+  st = d->db->outbox_put(d->db->ctx, &owed, &err);
+  if (st != CAIRN_OK && st != CAIRN_ENOTFOUND)
+    fprintf(stderr, "cairn: webhooks: cannot store an owed delivery: %s\n", err.detail);
+  return st != CAIRN_ENOTFOUND;
+}
+
+/* The delivery is done with (delivered, or given up): nothing is owed. */
+static void settle(struct api_deliver *d, const struct job *j)
+{
+  struct cairn_error err = {0};
+
+  if (d->db->outbox_remove(d->db->ctx, j->delivery_id, &err) != CAIRN_OK)
+    fprintf(stderr, "cairn: webhooks: cannot settle a delivery: %s\n", err.detail);
+}
+
+/* Requeue the attempt's job with backoff or let it go, then record the
+ * attempt. The outbox moves first, so once an attempt is in the log a
+ * restart resumes from the next one. */
 static void finish(struct api_deliver *d, struct job *j, long status, bool retryable)
 {
   struct db_delivery rec = {
       .attempt = j->attempt, .at_ms = d->now_ms(), .http_status = (int)status};
   struct cairn_error err = {0};
   bool delivered = status >= 200 && status < 300;
+  bool again = !delivered && retryable && j->attempt < DELIVER_ATTEMPTS;
 
   snprintf(rec.webhook_id, sizeof(rec.webhook_id), "%s", j->hook.id);
   snprintf(rec.event, sizeof(rec.event), "%s", j->event);
@@ -269,9 +319,16 @@ static void finish(struct api_deliver *d, struct job *j, long status, bool retry
              j->error[0]                     ? j->error
              : status >= 300 && status < 400 ? "redirects are not followed"
                                              : "the receiver did not answer 2xx");
+  if (again) {
+    j->due_ms = d->now_ms() + d->backoff_ms * (1LL << (j->attempt - 1));
+    j->attempt++;
+    again = owe(d, j);
+  } else {
+    settle(d, j);
+  }
   if (d->db->delivery_record(d->db->ctx, &rec, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: webhooks: cannot record a delivery: %s\n", err.detail);
-  if (delivered || !retryable || j->attempt >= DELIVER_ATTEMPTS) {
+  if (!again) {
     free_job(j);
     return;
   }
@@ -281,12 +338,7 @@ static void finish(struct api_deliver *d, struct job *j, long status, bool retry
     curl_easy_cleanup(j->easy);
   j->headers = j->resolve = NULL;
   j->easy = NULL;
-  j->due_ms = d->now_ms() + d->backoff_ms * (1LL << (j->attempt - 1));
-  j->attempt++;
-  pthread_mutex_lock(&d->lock);
-  j->next = d->queue;
-  d->queue = j;
-  pthread_mutex_unlock(&d->lock);
+  queue_job(d, j);
 }
 
 /* Take the due jobs off the queue. */
@@ -325,6 +377,13 @@ static void *worker_main(void *arg)
 
     while ((j = due)) {
       due = j->next;
+      /* Owed from before its first attempt; a webhook deleted since owes
+       * nothing. */
+      if (!j->owed && !owe(d, j)) {
+        free_job(j);
+        continue;
+      }
+      j->owed = true;
       /* An address the guard refused will not pass later: no retry. A name
        * that did not resolve may, like any other failure. */
       if (!start(d, j))
@@ -346,9 +405,49 @@ static void *worker_main(void *arg)
   return NULL;
 }
 
+/* A job for `hook`, not yet queued or owed; NULL when out of memory. */
+static struct job *new_job(const struct db_webhook *hook, const char *event, const char *game_id,
+                           const char *body)
+{
+  struct job *j = calloc(1, sizeof(*j));
+
+  if (!j)
+    return NULL;
+  j->body = strdup(body);
+  if (!j->body) {
+    free(j);
+    return NULL;
+  }
+  j->hook = *hook;
+  snprintf(j->event, sizeof(j->event), "%s", event);
+  snprintf(j->game_id, sizeof(j->game_id), "%s", game_id);
+  j->attempt = 1;
+  return j;
+}
+
+/* outbox_each's callback: queue again a delivery a previous run owed. */
+static enum cairn_status requeue_owed(void *arg, const struct db_outbox *owed,
+                                      const struct db_webhook *hook, struct cairn_error *err)
+{
+  struct api_deliver *d = arg;
+  struct job *j = new_job(hook, owed->event, owed->game_id, owed->body);
+
+  (void)err;
+  if (!j)
+    return CAIRN_OK; /* out of memory: it stays owed for the next start */
+  snprintf(j->delivery_id, sizeof(j->delivery_id), "%s", owed->delivery_id);
+  j->id = strtoull(owed->delivery_id, NULL, 16);
+  j->owed = true;
+  j->attempt = owed->attempt;
+  j->due_ms = owed->due_ms;
+  queue_job(d, j);
+  return CAIRN_OK;
+}
+
 struct api_deliver *api_deliver_new(struct db_ops *db, int64_t (*now_ms)(void), bool allow_private,
                                     int64_t backoff_ms)
 {
+  struct cairn_error err = {0};
   struct api_deliver *d = calloc(1, sizeof(*d));
 
   if (!d)
@@ -358,8 +457,16 @@ struct api_deliver *api_deliver_new(struct db_ops *db, int64_t (*now_ms)(void), 
   d->allow_private = allow_private;
   d->backoff_ms = backoff_ms;
   pthread_mutex_init(&d->lock, NULL);
+  if (db->outbox_each(db->ctx, requeue_owed, d, &err) != CAIRN_OK)
+    fprintf(stderr, "cairn: webhooks: cannot read the deliveries owed: %s\n", err.detail);
   d->multi = curl_multi_init();
   if (!d->multi || pthread_create(&d->worker, NULL, worker_main, d) != 0) {
+    struct job *j;
+
+    while ((j = d->queue)) { /* still owed: the outbox keeps them */
+      d->queue = j->next;
+      free_job(j);
+    }
     curl_multi_cleanup(d->multi);
     pthread_mutex_destroy(&d->lock);
     free(d);
@@ -376,9 +483,12 @@ void api_deliver_free(struct api_deliver *d)
     return;
   pthread_mutex_lock(&d->lock);
   d->stopping = true;
-  /* Queued retries are dropped at shutdown; what is in flight finishes. */
+  /* Queued deliveries stay owed in the outbox for the next start (one
+   * queued a moment ago is written now); what is in flight finishes. */
   while ((j = d->queue)) {
     d->queue = j->next;
+    if (!j->owed)
+      owe(d, j);
     free_job(j);
   }
   pthread_mutex_unlock(&d->lock);
@@ -396,23 +506,11 @@ void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook, c
 
   if (!d)
     return;
-  j = calloc(1, sizeof(*j));
+  j = new_job(hook, event, game_id, body);
   if (!j)
     return;
-  j->body = strdup(body);
-  if (!j->body) {
-    free(j);
-    return;
-  }
-  j->hook = *hook;
-  snprintf(j->event, sizeof(j->event), "%s", event);
-  snprintf(j->game_id, sizeof(j->game_id), "%s", game_id);
-  j->attempt = 1;
-  j->due_ms = 0;
   randombytes_buf(&j->id, sizeof(j->id));
-  pthread_mutex_lock(&d->lock);
-  j->next = d->queue;
-  d->queue = j;
-  pthread_mutex_unlock(&d->lock);
+  snprintf(j->delivery_id, sizeof(j->delivery_id), "%016llx", (unsigned long long)j->id);
+  queue_job(d, j); /* the worker writes it to the outbox: no fsync on the move's path */
   curl_multi_wakeup(d->multi);
 }

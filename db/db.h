@@ -34,7 +34,7 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define DB_OPS_VERSION 3
+#define DB_OPS_VERSION 4
 #define DB_ID_MAX      32 /* ids are short ASCII strings */
 #define DB_NAME_MAX    64 /* player names, bytes of UTF-8 */
 #define DB_TITLE_MAX   64
@@ -139,6 +139,21 @@ struct db_delivery {
   char error[200]; /* "" when delivered */
   bool delivered;
 };
+
+/* A webhook delivery still owed: queued, or waiting to be retried. */
+struct db_outbox {
+  char delivery_id[17]; /* 16 hex digits: the X-Cairn-Delivery id */
+  char webhook_id[DB_ID_MAX + 1];
+  char event[16];
+  char game_id[DB_ID_MAX + 1];
+  const char *body; /* the signed body, sent as is at every attempt */
+  int attempt;      /* the next attempt's number, from 1 */
+  int64_t due_ms;   /* when it is due */
+};
+
+/* One owed delivery with its webhook; both borrowed for the call. */
+typedef enum cairn_status (*db_outbox_cb)(void *arg, const struct db_outbox *owed,
+                                          const struct db_webhook *hook, struct cairn_error *err);
 
 typedef enum cairn_status (*db_webhook_cb)(void *arg, const struct db_webhook *hook,
                                            struct cairn_error *err);
@@ -290,6 +305,19 @@ struct db_ops {
                                   enum cairn_status (*cb)(void *arg, const char *game_id,
                                                           struct cairn_error *err),
                                   void *arg, struct cairn_error *err);
+
+  /* ---- version 4 and later: deliveries owed survive a restart ---- */
+
+  /* Store `owed`, or move on the one with its delivery_id (attempt and
+   * due_ms). CAIRN_ENOTFOUND if its webhook is gone. */
+  enum cairn_status (*outbox_put)(void *ctx, const struct db_outbox *owed, struct cairn_error *err);
+
+  /* Forget `delivery_id`: delivered or given up. Not finding it is fine. */
+  enum cairn_status (*outbox_remove)(void *ctx, const char *delivery_id, struct cairn_error *err);
+
+  /* Every owed delivery whose webhook still exists, soonest due first.
+   * (Deleting a webhook deletes what it was owed.) */
+  enum cairn_status (*outbox_each)(void *ctx, db_outbox_cb cb, void *arg, struct cairn_error *err);
 };
 
 /* The hash chain over a game's log (chain.c). `prev` is the previous row's

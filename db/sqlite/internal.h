@@ -263,6 +263,12 @@ enum cairn_status db_sqlite_delivery_record(void *ctx, const struct db_delivery 
                                             struct cairn_error *err);
 enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int limit,
                                           db_delivery_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,
+                                       struct cairn_error *err);
+enum cairn_status db_sqlite_outbox_remove(void *ctx, const char *delivery_id,
+                                          struct cairn_error *err);
+enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
+                                        struct cairn_error *err);
 enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,
                                          enum cairn_status (*cb)(void *arg, const char *game_id,
                                                                  int seat, struct cairn_error *err),

@@ -241,6 +241,9 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   out->webhook_delete = db_sqlite_webhook_delete;
   out->delivery_record = db_sqlite_delivery_record;
   out->deliveries_of = db_sqlite_deliveries_of;
+  out->outbox_put = db_sqlite_outbox_put;
+  out->outbox_remove = db_sqlite_outbox_remove;
+  out->outbox_each = db_sqlite_outbox_each;
 
 cleanup:
   db_sqlite_finalize_all(db);

@@ -6,6 +6,7 @@
 #include "internal.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,6 +267,145 @@ enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int
   db_sqlite_runlock(c);
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, &rows[i], err);
+  free(rows);
+  return st;
+}
+
+/* ---- the outbox: deliveries still owed (migration 0007) ---- */
+
+enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,
+                                       struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  assert(c && owed && owed->body);
+  db_sqlite_lock(c);
+  st =
+      db_sqlite_prepare(c->db,
+                        "INSERT INTO webhook_outbox (delivery_id, webhook_id, event, game_id, body,"
+                        " attempt, due_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                        " ON CONFLICT (delivery_id) DO UPDATE SET attempt = ?6, due_ms = ?7",
+                        &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, owed->delivery_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, owed->webhook_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 3, owed->event, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 4, owed->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 5, owed->body, -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 6, owed->attempt);
+    sqlite3_bind_int64(stmt, 7, owed->due_ms);
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+      st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no webhook %s",
+                      owed->webhook_id);
+    else if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(c->db, rc, "storing a webhook delivery", err);
+  }
+  db_sqlite_release(stmt);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+enum cairn_status db_sqlite_outbox_remove(void *ctx, const char *delivery_id,
+                                          struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db, "DELETE FROM webhook_outbox WHERE delivery_id = ?1", &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, delivery_id, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(c->db, rc, "forgetting a webhook delivery", err);
+  }
+  db_sqlite_release(stmt);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+/* One owed delivery copied out of SQLite, so the callback runs unlocked. */
+struct owed_row {
+  struct db_outbox owed;
+  struct db_webhook hook;
+  char *body; /* owned; owed.body points here */
+};
+
+static enum cairn_status read_owed(sqlite3_stmt *stmt, struct owed_row *row,
+                                   struct cairn_error *err)
+{
+  static const char what[] = "loading owed webhook deliveries";
+  enum cairn_status st = read_hook(stmt, &row->hook, err);
+  const unsigned char *body;
+
+  memset(&row->owed, 0, sizeof(row->owed));
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 8, row->owed.delivery_id, sizeof(row->owed.delivery_id), what,
+                               err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 9, row->owed.event, sizeof(row->owed.event), what, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_column_copy(stmt, 10, row->owed.game_id, sizeof(row->owed.game_id), what, err);
+  if (st != CAIRN_OK)
+    return st;
+  body = sqlite3_column_text(stmt, 11);
+  row->body = strdup(body ? (const char *)body : "");
+  if (!row->body)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  snprintf(row->owed.webhook_id, sizeof(row->owed.webhook_id), "%s", row->hook.id);
+  row->owed.body = row->body;
+  row->owed.attempt = sqlite3_column_int(stmt, 12);
+  row->owed.due_ms = sqlite3_column_int64(stmt, 13);
+  return CAIRN_OK;
+}
+
+enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
+                                        struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  struct owed_row *rows = NULL;
+  size_t n = 0, cap = 0, i;
+  enum cairn_status st;
+  int rc = SQLITE_DONE;
+
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(c->rdb,
+                         "SELECT w.id, w.owner, coalesce(w.game_id, ''), w.url, w.format,"
+                         " w.mention, w.secret, w.created_ms, o.delivery_id, o.event, o.game_id,"
+                         " o.body, o.attempt, o.due_ms FROM webhook_outbox o"
+                         " JOIN webhooks w ON w.id = o.webhook_id ORDER BY o.due_ms, o.delivery_id",
+                         &stmt, err);
+  while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    if (n == cap) {
+      size_t grown_cap = cap ? 2 * cap : 16;
+      struct owed_row *grown = realloc(rows, grown_cap * sizeof(*grown));
+
+      if (!grown) {
+        st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+        break;
+      }
+      rows = grown;
+      cap = grown_cap;
+    }
+    rows[n].body = NULL;
+    st = read_owed(stmt, &rows[n], err);
+    n++;
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE)
+    st = db_sqlite_fail(c->rdb, rc, "loading owed webhook deliveries", err);
+  db_sqlite_release(stmt);
+  db_sqlite_runlock(c);
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, &rows[i].owed, &rows[i].hook, err);
+  for (i = 0; i < n; i++)
+    free(rows[i].body);
   free(rows);
   return st;
 }

@@ -3,8 +3,8 @@
  * HTTP receiver in this process on loopback (so the server runs with
  * CAIRN_ALLOW_PRIVATE_WEBHOOKS=1, except where the SSRF guard itself is
  * tested): signatures, the body of each format, a retry after a 500, a
- * redirect that is not followed, the delivery log, and the guard refusing
- * loopback without the flag.
+ * redirect that is not followed, the delivery log, a retry owed across a
+ * restart, and the guard refusing loopback without the flag.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,6 +31,7 @@ struct seen {
   char timestamp[32];
   char signature[128];
   char event[16];
+  char delivery[32];
   char body[2048];
 };
 
@@ -41,6 +42,7 @@ static struct receiver {
   struct seen seen[MAX_SEEN];
   int n;
   int flaky_calls;
+  bool down; /* "/down" answers 503 while set */
 } rx;
 
 struct upload {
@@ -82,11 +84,15 @@ static enum MHD_Result on_post(void *cls, struct MHD_Connection *conn, const cha
     snprintf(s->signature, sizeof s->signature, "%s", h ? h : "");
     h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Cairn-Event");
     snprintf(s->event, sizeof s->event, "%s", h ? h : "");
+    h = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Cairn-Delivery");
+    snprintf(s->delivery, sizeof s->delivery, "%s", h ? h : "");
   }
   if (strcmp(url, "/flaky") == 0 && rx.flaky_calls++ == 0)
     status = 500;
   if (strcmp(url, "/redirect") == 0)
     status = 302;
+  if (strcmp(url, "/down") == 0 && rx.down)
+    status = 503;
   pthread_mutex_unlock(&rx.lock);
   resp = MHD_create_response_from_buffer(2, (void *)"ok", MHD_RESPMEM_PERSISTENT);
   if (status == 302)
@@ -111,6 +117,7 @@ static void receiver_start(void)
   memset(rx.seen, 0, sizeof rx.seen);
   rx.n = 0;
   rx.flaky_calls = 0;
+  rx.down = false;
   pthread_mutex_init(&rx.lock, NULL);
   rx.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, on_post, NULL,
                                MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, on_done,
@@ -315,6 +322,63 @@ static void test_a_failed_delivery_is_retried_and_logged(void **state)
   json_decref(list);
 }
 
+/* "never lose": a retry still owed when the server stops is made by the
+ * next one, due when it was due, under the same X-Cairn-Delivery id. */
+static void test_a_retry_owed_at_a_restart_is_made_after_it(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  char id[64], secret[80], game[64];
+  const struct seen *first = NULL, *second = NULL;
+  json_t *list = NULL;
+  int tries, i;
+
+  setenv("CAIRN_WEBHOOK_BACKOFF_MS", "2000", 1); /* the retry waits past the restart */
+  harness_restart(s);
+  harness_new_player(s, "eve", &a);
+  harness_new_player(s, "fay", &b);
+  rx.down = true;
+  add_hook(s, &b, "/down", "json", NULL, id, secret);
+  start_game(s, &a, &b, game);
+  for (tries = 0; tries < 200 && !attempt_of(list, 1); tries++) { /* logged once owed again */
+    json_decref(list);
+    usleep(50 * 1000);
+    list = deliveries(s, &b, id);
+  }
+  assert_non_null(attempt_of(list, 1));
+  json_decref(list);
+  pthread_mutex_lock(&rx.lock);
+  rx.down = false;
+  pthread_mutex_unlock(&rx.lock);
+  harness_restart(s); /* the retry is owed only in the database now */
+  setenv("CAIRN_WEBHOOK_BACKOFF_MS", "50", 1);
+  assert_true(wait_for("/down", 2) >= 2);
+  pthread_mutex_lock(&rx.lock);
+  for (i = 0; i < rx.n; i++)
+    if (strcmp(rx.seen[i].path, "/down") == 0) {
+      if (!first)
+        first = &rx.seen[i];
+      else if (!second)
+        second = &rx.seen[i];
+    }
+  pthread_mutex_unlock(&rx.lock);
+  assert_string_equal(first->event, "start");
+  assert_string_equal(second->event, "start");
+  assert_int_equal(strlen(first->delivery), 16);
+  assert_string_equal(first->delivery, second->delivery);
+  assert_string_equal(first->body, second->body);
+  expect_signed(second, secret);
+  list = deliveries(s, &b, id);
+  for (tries = 0; tries < 100 && !attempt_of(list, 2); tries++) {
+    json_decref(list);
+    usleep(50 * 1000);
+    list = deliveries(s, &b, id);
+  }
+  assert_true(json_is_false(json_object_get(attempt_of(list, 1), "delivered")));
+  assert_true(json_is_true(json_object_get(attempt_of(list, 2), "delivered")));
+  json_decref(list);
+}
+
 static void test_a_redirect_is_not_followed(void **state)
 {
   struct harness_server *s = *state;
@@ -428,6 +492,8 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_each_format_is_signed_and_shaped, setup, teardown),
       cmocka_unit_test_setup_teardown(test_a_failed_delivery_is_retried_and_logged, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_a_retry_owed_at_a_restart_is_made_after_it, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_a_redirect_is_not_followed, setup, teardown),
       cmocka_unit_test_setup_teardown(

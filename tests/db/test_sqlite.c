@@ -447,6 +447,84 @@ static void test_a_move_and_its_clocks_commit_together(void **state)
   assert_int_equal(got[1].deadline_ms, 1900);
 }
 
+/* ---- the webhook outbox ---- */
+
+struct owed_seen {
+  int n;
+  struct db_outbox first;
+  char body[64];
+  char url[sizeof(((struct db_webhook *)0)->url)];
+};
+
+static enum cairn_status see_owed(void *arg, const struct db_outbox *owed,
+                                  const struct db_webhook *hook, struct cairn_error *err)
+{
+  struct owed_seen *seen = arg;
+
+  (void)err;
+  if (seen->n++ == 0) {
+    seen->first = *owed;
+    snprintf(seen->body, sizeof seen->body, "%s", owed->body);
+    snprintf(seen->url, sizeof seen->url, "%s", hook->url);
+    seen->first.body = seen->body;
+  }
+  return CAIRN_OK;
+}
+
+/* Owed deliveries are stored, moved on (attempt, due), listed with their
+ * webhook soonest first, forgotten, and deleted with their webhook; one
+ * for a webhook that is gone is refused. */
+static void test_the_outbox_keeps_what_is_owed(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_webhook hook = {.id = "hook1",
+                            .owner = "g1-p0",
+                            .url = "https://example.org/h",
+                            .format = "json",
+                            .created_ms = 1};
+  struct db_outbox owed = {.delivery_id = "00000000000000a1",
+                           .webhook_id = "hook1",
+                           .event = "turn",
+                           .game_id = "g1",
+                           .body = "{\"a\":1}",
+                           .attempt = 1,
+                           .due_ms = 500};
+  struct owed_seen seen = {0};
+
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  assert_int_equal(f->ops.webhook_create(f->ops.ctx, &hook, &err), CAIRN_OK);
+  assert_int_equal(f->ops.outbox_put(f->ops.ctx, &owed, &err), CAIRN_OK);
+  snprintf(owed.delivery_id, sizeof owed.delivery_id, "00000000000000b2");
+  owed.due_ms = 100;
+  assert_int_equal(f->ops.outbox_put(f->ops.ctx, &owed, &err), CAIRN_OK);
+  owed.attempt = 3; /* moved on: same id */
+  owed.due_ms = 900;
+  assert_int_equal(f->ops.outbox_put(f->ops.ctx, &owed, &err), CAIRN_OK);
+
+  assert_int_equal(f->ops.outbox_each(f->ops.ctx, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 2);
+  assert_string_equal(seen.first.delivery_id, "00000000000000a1"); /* due 500 before 900 */
+  assert_string_equal(seen.first.webhook_id, "hook1");
+  assert_string_equal(seen.first.event, "turn");
+  assert_string_equal(seen.body, "{\"a\":1}");
+  assert_string_equal(seen.url, "https://example.org/h");
+
+  assert_int_equal(f->ops.outbox_remove(f->ops.ctx, "00000000000000a1", &err), CAIRN_OK);
+  assert_int_equal(f->ops.outbox_remove(f->ops.ctx, "00000000000000a1", &err), CAIRN_OK);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(f->ops.outbox_each(f->ops.ctx, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_int_equal(seen.first.attempt, 3);
+  assert_int_equal(seen.first.due_ms, 900);
+
+  assert_int_equal(f->ops.webhook_delete(f->ops.ctx, "hook1", "g1-p0", &err), CAIRN_OK);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(f->ops.outbox_each(f->ops.ctx, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+  assert_int_equal(f->ops.outbox_put(f->ops.ctx, &owed, &err), CAIRN_ENOTFOUND);
+}
+
 /* ---- seats ---- */
 
 static void test_filling_the_last_seat_makes_the_game_active(void **state)
@@ -965,6 +1043,7 @@ int main(void)
       T(test_repeated_game_id_is_refused),
       T(test_game_created_with_seated_players),
       T(test_a_move_and_its_clocks_commit_together),
+      T(test_the_outbox_keeps_what_is_owed),
       T(test_filling_the_last_seat_makes_the_game_active),
       T(test_taken_seat_is_seat_taken),
       T(test_second_seat_for_a_player_is_already_seated),
