@@ -10,7 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HOOK_COLUMNS "id, owner, coalesce(game_id, ''), url, format, mention, secret, created_ms"
+/* The columns read_hook reads, in its order, of a webhook row named `w`:
+ * every query that hands out webhooks selects these first. */
+#define HOOK_COLUMNS                                                                               \
+  "w.id, w.owner, coalesce(w.game_id, ''), w.url, w.format, w.mention, w.secret, w.created_ms"
 
 enum cairn_status db_sqlite_webhook_create(void *ctx, const struct db_webhook *hook,
                                            struct cairn_error *err)
@@ -119,9 +122,9 @@ static enum cairn_status each_hook(struct db_sqlite *c, const char *sql, const c
 enum cairn_status db_sqlite_webhooks_of_owner(void *ctx, const char *owner, db_webhook_cb cb,
                                               void *arg, struct cairn_error *err)
 {
-  return each_hook(ctx,
-                   "SELECT " HOOK_COLUMNS " FROM webhooks WHERE owner = ?1 ORDER BY created_ms, id",
-                   owner, cb, arg, err);
+  return each_hook(
+      ctx, "SELECT " HOOK_COLUMNS " FROM webhooks w WHERE owner = ?1 ORDER BY created_ms, id",
+      owner, cb, arg, err);
 }
 
 enum cairn_status db_sqlite_webhooks_of_game(void *ctx, const char *game_id, db_webhook_cb cb,
@@ -136,7 +139,7 @@ enum cairn_status db_sqlite_webhooks_of_game(void *ctx, const char *game_id, db_
   if (atomic_load(&c->hooks) == 0)
     return CAIRN_OK;
   return each_hook(ctx,
-                   "SELECT " HOOK_COLUMNS " FROM webhooks WHERE game_id = ?1"
+                   "SELECT " HOOK_COLUMNS " FROM webhooks w WHERE game_id = ?1"
                    " OR (game_id IS NULL AND owner IN (SELECT player_id FROM seats"
                    " WHERE game_id = ?1)) ORDER BY created_ms, id",
                    game_id, cb, arg, err);
@@ -377,9 +380,8 @@ enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
 
   db_sqlite_rlock(c);
   st = db_sqlite_prepare(c->rdb,
-                         "SELECT w.id, w.owner, coalesce(w.game_id, ''), w.url, w.format,"
-                         " w.mention, w.secret, w.created_ms, o.delivery_id, o.event, o.game_id,"
-                         " o.body, o.attempt, o.due_ms FROM webhook_outbox o"
+                         "SELECT " HOOK_COLUMNS ", o.delivery_id, o.event, o.game_id, o.body,"
+                         " o.attempt, o.due_ms FROM webhook_outbox o"
                          " JOIN webhooks w ON w.id = o.webhook_id ORDER BY o.due_ms, o.delivery_id",
                          &stmt, err);
   while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
