@@ -41,10 +41,10 @@
 #define DELIVER_POLL_MS    50
 
 struct job {
-  uint64_t id;          /* random: the X-Cairn-Delivery id, the same for every attempt */
-  char delivery_id[17]; /* id in hex: its outbox key */
-  bool owed;            /* written to the outbox (by the worker, off the request's path) */
-  bool guard;           /* the SSRF guard refused the address: retrying cannot help */
+  char
+      delivery_id[17]; /* random hex: X-Cairn-Delivery, the same at every attempt; the outbox key */
+  bool owed;           /* written to the outbox (by the worker, off the request's path) */
+  bool guard;          /* the SSRF guard refused the address: retrying cannot help */
   struct db_webhook hook;
   char event[16];
   char game_id[DB_ID_MAX + 1];
@@ -234,7 +234,7 @@ static bool start(struct api_deliver *d, struct job *j)
   snprintf(line, sizeof(line), "X-Cairn-Event: %s", j->event);
   j->headers = curl_slist_append(j->headers, line);
   /* Receivers de-duplicate on this: retries of one delivery share it. */
-  snprintf(line, sizeof(line), "X-Cairn-Delivery: %016llx", (unsigned long long)j->id);
+  snprintf(line, sizeof(line), "X-Cairn-Delivery: %s", j->delivery_id);
   j->headers = curl_slist_append(j->headers, line);
   curl_easy_setopt(j->easy, CURLOPT_URL, j->hook.url);
   curl_easy_setopt(j->easy, CURLOPT_RESOLVE, j->resolve);
@@ -436,7 +436,6 @@ static enum cairn_status requeue_owed(void *arg, const struct db_outbox *owed,
   if (!j)
     return CAIRN_OK; /* out of memory: it stays owed for the next start */
   snprintf(j->delivery_id, sizeof(j->delivery_id), "%s", owed->delivery_id);
-  j->id = strtoull(owed->delivery_id, NULL, 16);
   j->owed = true;
   j->attempt = owed->attempt;
   j->due_ms = owed->due_ms;
@@ -502,6 +501,7 @@ void api_deliver_free(struct api_deliver *d)
 void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook, const char *event,
                          const char *game_id, const char *body)
 {
+  uint8_t random[8]; /* 16 hex digits */
   struct job *j;
 
   if (!d)
@@ -509,8 +509,8 @@ void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook, c
   j = new_job(hook, event, game_id, body);
   if (!j)
     return;
-  randombytes_buf(&j->id, sizeof(j->id));
-  snprintf(j->delivery_id, sizeof(j->delivery_id), "%016llx", (unsigned long long)j->id);
+  randombytes_buf(random, sizeof(random));
+  sodium_bin2hex(j->delivery_id, sizeof(j->delivery_id), random, sizeof(random));
   queue_job(d, j); /* the worker writes it to the outbox: no fsync on the move's path */
   curl_multi_wakeup(d->multi);
 }
