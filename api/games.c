@@ -230,7 +230,6 @@ static enum cairn_status read_time_control(const json_t *doc, struct db_game *ro
   return CAIRN_OK;
 }
 
-/* Seat a new bot player in every seat marked in `bot`. */
 /* A new bot player for each bot seat, named in row's seats for game_create
  * to seat in the game's own transaction. A failure leaves at most a few bot
  * players behind, seated nowhere, whose tokens nobody ever knew. */
