@@ -57,6 +57,11 @@ struct api_server {
   pthread_mutex_t game_locks[API_GAME_STRIPES];
   pthread_t sweeper;     /* sweeper.c: acts on expired deadlines */
   _Atomic bool stopping; /* tells background threads to finish */
+  /* Open connections, waiting clients included, across every polling
+   * thread (server.c counts them); past max_connections a new one is
+   * closed unanswered. */
+  _Atomic int connections;
+  int max_connections;
 };
 
 /* One request, as handlers see it. Everything is borrowed until the

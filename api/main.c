@@ -9,6 +9,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <limits.h>
 #include <malloc.h>
 #include <microhttpd.h>
 #include <signal.h>
@@ -24,6 +25,7 @@ struct config {
   bool test_clock;
   double rate_per_address, rate_per_token;
   long max_open_games;
+  long max_connections;
   bool allow_private_webhooks;
   long webhook_backoff_ms;
   const char *host;
@@ -50,6 +52,8 @@ static void usage(FILE *out)
           "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
           "  --max-open-games N  unfinished games one player may create (default 100;\n"
           "          0 for no cap; env CAIRN_MAX_OPEN_GAMES)\n"
+          "  --max-connections N open connections at most, waiting clients included\n"
+          "          (default 20000; env CAIRN_MAX_CONNECTIONS)\n"
           "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n"
           "  --vacation-days N   each player's vacation bank per year (default 21;\n"
           "          env CAIRN_VACATION_DAYS)\n");
@@ -101,6 +105,9 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
     return false;
   cfg->max_open_games =
       getenv("CAIRN_MAX_OPEN_GAMES") ? strtol(getenv("CAIRN_MAX_OPEN_GAMES"), NULL, 10) : 100;
+  cfg->max_connections = getenv("CAIRN_MAX_CONNECTIONS")
+                             ? strtol(getenv("CAIRN_MAX_CONNECTIONS"), NULL, 10)
+                             : API_CONNECTION_LIMIT;
   cfg->webhook_backoff_ms = getenv("CAIRN_WEBHOOK_BACKOFF_MS")
                                 ? strtol(getenv("CAIRN_WEBHOOK_BACKOFF_MS"), NULL, 10)
                                 : 1000;
@@ -135,6 +142,8 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
         return false;
     } else if (strcmp(argv[i], "--max-open-games") == 0) {
       cfg->max_open_games = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--max-connections") == 0) {
+      cfg->max_connections = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--vacation-days") == 0) {
       cfg->vacation_days = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--webhook-backoff-ms") == 0) {
@@ -276,6 +285,9 @@ int main(int argc, char **argv)
   server.vacation_days = (int)(cfg.vacation_days > 0 ? cfg.vacation_days : 0);
   server.limits = api_limits_new(cfg.rate_per_address, cfg.rate_per_token);
   server.max_open_games = (int)cfg.max_open_games;
+  server.max_connections =
+      (int)(cfg.max_connections > 0 && cfg.max_connections <= INT_MAX ? cfg.max_connections
+                                                                      : API_CONNECTION_LIMIT);
   server.deliver = api_deliver_new(&server.db, server.now_ms, cfg.allow_private_webhooks,
                                    cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
   for (int i = 0; i < API_GAME_STRIPES; i++)

@@ -2,18 +2,24 @@
  * test_limits.c - abuse limits and a clean stop: a client over its rate
  * gets 429 with Retry-After; a player cannot pile up unfinished games; no
  * endpoint lets another player act for a seat it does not hold or read
- * another's webhooks; SIGTERM finishes cleanly and leaves no WAL behind.
+ * another's webhooks; connections past the cap are closed unanswered;
+ * SIGTERM finishes cleanly and leaves no WAL behind.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <arpa/inet.h>
 #include <cmocka.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 
@@ -128,6 +134,87 @@ static void test_every_acting_endpoint_refuses_a_player_without_the_seat(void **
   harness_response_free(&r);
 }
 
+/* A kept-alive connection of our own, so the test decides exactly how many
+ * the server holds (curl would pool and reopen them behind our back). */
+static int raw_connect(const struct harness_server *s)
+{
+  struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port)};
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+  assert_true(fd >= 0);
+  assert_int_equal(inet_pton(AF_INET, s->host, &addr.sin_addr), 1);
+  assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+  return fd;
+}
+
+/* GET /v1/health on `fd`, keeping it open. The status answered, or 0 when
+ * the server closed the connection without a word (or said nothing in 5 s). */
+static int raw_health(int fd)
+{
+  static const char request[] = "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n";
+  char reply[1024];
+  size_t got = 0;
+  int status = 0;
+  struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+  if (send(fd, request, sizeof request - 1, MSG_NOSIGNAL) != (ssize_t)sizeof request - 1)
+    return 0;
+  /* The whole answer is small; its body ends in '}'. */
+  while (got < sizeof reply - 1 && poll(&pfd, 1, 5000) == 1) {
+    ssize_t n = recv(fd, reply + got, sizeof reply - 1 - got, 0);
+
+    if (n <= 0)
+      break;
+    got += (size_t)n;
+    reply[got] = '\0';
+    if (strstr(reply, "\r\n\r\n") && reply[got - 1] == '}')
+      break;
+  }
+  reply[got] = '\0';
+  if (sscanf(reply, "HTTP/1.1 %d", &status) != 1)
+    return 0;
+  return status;
+}
+
+/* Issue "Speed, load and faults", 4: "a connection cap". With
+ * --max-connections 4, four clients are served and held open; a fifth is
+ * closed unanswered; once one of the four leaves, a newcomer is served. */
+static void test_connections_past_the_cap_are_closed_unanswered(void **state)
+{
+  enum { CAP = 4 };
+  struct harness_server s;
+  int held[CAP], extra, i, status = 0;
+  long tries;
+
+  setenv("CAIRN_MAX_CONNECTIONS", "4", 1);
+  memset(&s, 0, sizeof s);
+  harness_start(&s);
+  for (i = 0; i < CAP; i++) {
+    held[i] = raw_connect(&s);
+    assert_int_equal(raw_health(held[i]), 200);
+  }
+  extra = raw_connect(&s); /* the kernel completes the handshake; the server hangs up */
+  assert_int_equal(raw_health(extra), 0);
+  close(extra);
+  /* The cap counts what is open, not what was ever opened. */
+  close(held[0]);
+  for (tries = 0; tries < 100 && status != 200; tries++) {
+    usleep(20000); /* the server notices the close on its own time */
+    extra = raw_connect(&s);
+    status = raw_health(extra);
+    if (status != 200)
+      close(extra);
+  }
+  assert_int_equal(status, 200);
+  for (i = 1; i < CAP; i++) { /* the held ones were never disturbed */
+    assert_int_equal(raw_health(held[i]), 200);
+    close(held[i]);
+  }
+  close(extra);
+  assert_true(harness_stop(&s));
+  unsetenv("CAIRN_MAX_CONNECTIONS");
+}
+
 /* Issue "Speed, load and faults", 5: SIGTERM finishes and checkpoints the
  * WAL. */
 static void test_sigterm_stops_cleanly_and_checkpoints_the_wal(void **state)
@@ -155,6 +242,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_client_over_its_rate_gets_429_with_retry_after),
       cmocka_unit_test(test_a_player_cannot_pile_up_unfinished_games),
+      cmocka_unit_test(test_connections_past_the_cap_are_closed_unanswered),
       cmocka_unit_test_setup_teardown(test_every_acting_endpoint_refuses_a_player_without_the_seat,
                                       harness_setup, harness_teardown),
       cmocka_unit_test_setup_teardown(test_sigterm_stops_cleanly_and_checkpoints_the_wal,
