@@ -11,6 +11,7 @@
 
 #include "notify.h"
 
+#include <assert.h>
 #include <limits.h>
 #include <microhttpd.h>
 #include <stdio.h>
@@ -280,8 +281,7 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
 {
   unsigned int mhd_limit = UINT_MAX;
 
-  if (server->max_connections <= 0)
-    server->max_connections = API_CONNECTION_LIMIT;
+  assert(server->max_connections > 0);
   /* libmicrohttpd's own limit, once split per thread, never binds before
    * ours. */
   if ((unsigned int)server->max_connections <= UINT_MAX / API_HTTP_THREADS)
@@ -298,8 +298,8 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
    * poll(), not epoll: libmicrohttpd 0.9.75 (Debian 12) in epoll mode now
    * and then left requests unread in their sockets when many arrived at
    * once, until the 30 s idle timeout closed the connections (bench_load
-   * with CAIRN_BENCH_WAVES=300: 128 moves stuck in a wave, 3 runs in 39;
-   * with poll 0 in 60). Its epoll mode is edge-triggered and keeps its own
+   * with CAIRN_BENCH_WAVES=300: 128 moves stuck in a wave, 6 runs in 99
+   * stalled; with poll 0 in 120). Its epoll mode is edge-triggered and keeps its own
    * list of ready connections; poll asks the kernel afresh every turn, so
    * a request that has arrived cannot be forgotten. Each thread polls only
    * its own connections, parked waiters excluded, and the throughput,
