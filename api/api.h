@@ -105,9 +105,11 @@ typedef enum cairn_status (*api_handler)(struct api_request *req, struct api_res
 
 /* Find the handler for method+path; copies an {id} segment into req->id.
  * CAIRN_ENOTFOUND for an unknown path; CAIRN_EINVAL with code
- * method-not-allowed (and *allow set to the Allow header value) for a known
- * path with another method. */
-enum cairn_status api_route(struct api_request *req, api_handler *out, const char **allow,
+ * method-not-allowed (and `allow` filled with the Allow header value: every
+ * method the path takes, HEAD beside GET) for a known path with another
+ * method; `allow` is "" otherwise. */
+#define API_ALLOW_MAX 64
+enum cairn_status api_route(struct api_request *req, api_handler *out, char allow[API_ALLOW_MAX],
                             struct cairn_error *err);
 
 /* The body cap of the route for method+path (API_BODY_CAP unless the route

@@ -123,16 +123,20 @@ cleanup:
 enum cairn_status api_query_uint(const struct api_request *req, const char *name, uint32_t *out,
                                  bool *present, struct cairn_error *err)
 {
-  const char *text = MHD_lookup_connection_value(req->connection, MHD_GET_ARGUMENT_KIND, name);
+  const char *text = NULL;
+  size_t len = 0;
   char *end = NULL;
   unsigned long long value;
 
-  /* *out keeps the caller's default when the parameter is absent. */
-  *present = text != NULL;
-  if (!text)
+  /* *out keeps the caller's default when the parameter is absent. The
+   * length comes from the decoded value itself: "1%00" decodes to "1" plus
+   * a NUL, which a C-string lookup would read as a clean "1". */
+  *present = MHD_lookup_connection_value_n(req->connection, MHD_GET_ARGUMENT_KIND, name,
+                                           strlen(name), &text, &len) == MHD_YES;
+  if (!*present)
     return CAIRN_OK;
   errno = 0;
-  if (text[0] < '0' || text[0] > '9' || strlen(text) > 10)
+  if (!text || len == 0 || len > 10 || strlen(text) != len || text[0] < '0' || text[0] > '9')
     goto bad;
   value = strtoull(text, &end, 10);
   if (errno || *end || value > UINT32_MAX)

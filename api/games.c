@@ -62,18 +62,30 @@ static json_t *seats_json(const struct db_game *row)
   return seats;
 }
 
-static json_t *to_act_json(const struct db_game *row, const struct engine_game *state)
+static json_t *to_act_json(const char *status, const struct engine_game *state)
 {
   json_t *list = json_array();
   int seats[ENGINE_MAX_SEATS];
   int n, i;
 
-  if (strcmp(row->status, DB_STATUS_ACTIVE) != 0)
+  if (strcmp(status, DB_STATUS_ACTIVE) != 0)
     return list;
   n = state->module->to_act(state, seats);
   for (i = 0; i < n; i++)
     json_array_append_new(list, json_integer(seats[i]));
   return list;
+}
+
+/* The status of the position `state` shows. The live position, and the last
+ * one a replay can reach, have the row's status (an adjudicated game ended
+ * outside the rules); an earlier one was in play unless the rules had ended
+ * it, so ?at=N answers as the game stood after move N. */
+static const char *position_status(const struct db_game *row, const struct engine_game *state,
+                                   bool replay)
+{
+  if (!replay || state->seq >= row->seq)
+    return row->status;
+  return engine_is_over(state) ? DB_STATUS_FINISHED : DB_STATUS_ACTIVE;
 }
 
 json_t *api_game_json(const struct api_request *req, const struct db_game *row,
@@ -85,23 +97,24 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
   /* A finished game hides nothing: its seed is out, so anyone could rebuild
    * every hidden card anyway. */
   int viewer = finished ? ENGINE_OMNISCIENT : seat;
-  json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0,
-                               NULL); /* A timeout adjudication ends a game outside the rules: its
-                                       * result is the game row's. */
+  json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0, NULL);
+  const char *status = position_status(row, state, replay);
   json_t *result = m->result(state);
-
-  if (!result && row->result_json)
-    result = json_loads(row->result_json, 0, NULL);
   json_t *game;
 
-  game = json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
-                   row->id, "title", row->title, "rules_version", row->rules_version, "status",
-                   row->status, "seq", (json_int_t)state->seq, "moves", (json_int_t)row->moves,
-                   "options", options, "created_at", api_time_json(row->created_ms), "seats",
-                   seats_json(row), "to_act", replay ? json_array() : to_act_json(row, state),
-                   "your_seat", seat >= 0 ? json_integer(seat) : json_null(), "view",
-                   m->view(state, viewer), "result", result ? result : json_null(),
-                   "seed_commitment", seed_commitment(row));
+  /* A timeout adjudication ends a game outside the rules: its result is the
+   * game row's, and only the row's own (last) position carries it. */
+  if (!result && row->result_json && (!replay || state->seq >= row->seq))
+    result = json_loads(row->result_json, 0, NULL);
+
+  game =
+      json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
+                row->id, "title", row->title, "rules_version", row->rules_version, "status", status,
+                "seq", (json_int_t)state->seq, "moves", (json_int_t)row->moves, "options", options,
+                "created_at", api_time_json(row->created_ms), "seats", seats_json(row), "to_act",
+                to_act_json(status, state), "your_seat",
+                seat >= 0 ? json_integer(seat) : json_null(), "view", m->view(state, viewer),
+                "result", result ? result : json_null(), "seed_commitment", seed_commitment(row));
   if (!game)
     return NULL;
   if (replay) {

@@ -5,6 +5,7 @@
  */
 #include "api.h"
 
+#include <stdio.h>
 #include <string.h>
 
 struct route {
@@ -80,24 +81,40 @@ size_t api_body_cap(const char *method, const char *path)
   return API_BODY_CAP;
 }
 
-enum cairn_status api_route(struct api_request *req, api_handler *out, const char **allow,
+/* Append `method` to the comma-separated `allow` list unless it is there. */
+static void allow_add(char allow[API_ALLOW_MAX], const char *method)
+{
+  size_t used = strlen(allow);
+  const char *at = strstr(allow, method);
+
+  /* Methods are distinct words, so a match must end at ',' or the end. */
+  while (at) {
+    size_t n = strlen(method);
+
+    if ((at == allow || at[-1] == ' ') && (at[n] == ',' || at[n] == '\0'))
+      return;
+    at = strstr(at + 1, method);
+  }
+  snprintf(allow + used, API_ALLOW_MAX - used, "%s%s", used ? ", " : "", method);
+}
+
+enum cairn_status api_route(struct api_request *req, api_handler *out, char allow[API_ALLOW_MAX],
                             struct cairn_error *err)
 {
   const struct route *r;
-  const char *other_method = NULL;
   char id[DB_ID_MAX + 1];
 
   *out = NULL;
-  *allow = NULL;
+  allow[0] = '\0';
   /* Everything outside the API is the web client's. */
   if (strncmp(req->path, "/v1/", 4) != 0 && strcmp(req->path, "/v1") != 0) {
     if (strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0) {
       *out = api_static_get;
       return CAIRN_OK;
     }
-    *allow = "GET";
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_METHOD, NULL, "%s is not allowed on %s",
-                      req->method, req->path);
+    snprintf(allow, API_ALLOW_MAX, "GET, HEAD");
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_METHOD, NULL, "%s is not allowed on %s; use %s",
+                      req->method, req->path, allow);
   }
   for (r = routes; r->pattern; r++) {
     id[0] = '\0';
@@ -110,14 +127,15 @@ enum cairn_status api_route(struct api_request *req, api_handler *out, const cha
       *out = r->handler;
       return CAIRN_OK;
     }
-    other_method = r->method;
+    /* A path may match several rows ("/v1/games/import" is also a game id
+     * for "/v1/games/{id}"), so Allow lists every method that would route. */
+    allow_add(allow, r->method);
+    if (strcmp(r->method, "GET") == 0)
+      allow_add(allow, "HEAD");
   }
-  if (other_method) {
-    /* Each path has exactly one method, so the Allow header is that one. */
-    *allow = other_method;
+  if (allow[0])
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_METHOD, NULL, "%s is not allowed on %s; use %s",
-                      req->method, req->path, other_method);
-  }
+                      req->method, req->path, allow);
   return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no resource at %s",
                     req->path);
 }

@@ -148,7 +148,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   struct api_response resp = {0};
   struct cairn_error err = {0};
   api_handler handler = NULL;
-  const char *allow = NULL;
+  char allow[API_ALLOW_MAX] = "";
   int retry_after = 0;
   enum MHD_Result ret;
   enum cairn_status st;
@@ -160,7 +160,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   }
   st = api_limits_check(&req, &retry_after, &err);
   if (st == CAIRN_OK)
-    st = api_route(&req, &handler, &allow, &err);
+    st = api_route(&req, &handler, allow, &err);
   if (st == CAIRN_OK)
     st = check_media_type(&req, &err);
   if (st == CAIRN_OK)
@@ -170,7 +170,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (st != CAIRN_OK) {
     json_decref(resp.body);
     free(resp.owned_text);
-    return queue_problem(conn, &err, allow, retry_after);
+    return queue_problem(conn, &err, allow[0] ? allow : NULL, retry_after);
   }
   if (resp.stream)
     return queue_stream(conn, resp.stream);
