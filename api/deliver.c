@@ -30,6 +30,7 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@
 #define DELIVER_TIMEOUT_MS 5000L
 #define DELIVER_CONNECT_MS 3000L
 #define DELIVER_POLL_MS    50
+
+#define DELIVER_NOT_PUBLIC "the receiver's address is not public or does not resolve"
 
 struct job {
   char
@@ -53,7 +56,8 @@ struct job {
   int64_t due_ms;
   CURL *easy; /* while in flight */
   struct curl_slist *headers, *resolve;
-  char error[CURL_ERROR_SIZE];
+  char error[CURL_ERROR_SIZE];       /* what the hook's owner is shown */
+  char curl_detail[CURL_ERROR_SIZE]; /* curl's own words: the operator's log only */
   struct job *next;
 };
 
@@ -78,21 +82,41 @@ static bool private_v4(const uint8_t a[4])
          (a[0] == 192 && a[1] == 168) || a[0] >= 224;
 }
 
+static bool private_v6(const uint8_t b[16])
+{
+  static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  static const uint8_t zero[15] = {0};
+
+  if (memcmp(b, mapped, 12) == 0)
+    return private_v4(b + 12);
+  return (memcmp(b, zero, 15) == 0 && b[15] <= 1) || /* :: and ::1 */
+         (memcmp(b, zero, 12) == 0) ||               /* ::a.b.c.d, IPv4-compatible (deprecated) */
+         (b[0] & 0xfe) == 0xfc ||                    /* fc00::/7 unique local */
+         (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) ||  /* fe80::/10 link-local */
+         (b[0] == 0xfe && (b[1] & 0xc0) == 0xc0) ||  /* fec0::/10 site-local (deprecated) */
+         (b[0] == 0x00 && b[1] == 0x64 && b[2] == 0xff && b[3] == 0x9b) || /* 64:ff9b::/96 NAT64 */
+         b[0] == 0xff;                                                     /* multicast */
+}
+
+/* The address is copied out of the sockaddr by memcpy, never read through a
+ * cast pointer of another struct type: the cast broke under strict aliasing
+ * at -O2 (every IPv6 target was refused in the release build). */
 bool api_address_is_private(const struct sockaddr *sa)
 {
-  if (sa->sa_family == AF_INET)
-    return private_v4((const uint8_t *)&((const struct sockaddr_in *)sa)->sin_addr);
-  if (sa->sa_family == AF_INET6) {
-    const uint8_t *b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
-    static const uint8_t mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    static const uint8_t zero[15] = {0};
+  sa_family_t family;
 
-    if (memcmp(b, mapped, 12) == 0)
-      return private_v4(b + 12);
-    return (memcmp(b, zero, 15) == 0 && b[15] <= 1) || /* :: and ::1 */
-           (b[0] & 0xfe) == 0xfc ||                    /* fc00::/7 unique local */
-           (b[0] == 0xfe && (b[1] & 0xc0) == 0x80) ||  /* fe80::/10 link-local */
-           b[0] == 0xff;                               /* multicast */
+  memcpy(&family, (const char *)sa + offsetof(struct sockaddr, sa_family), sizeof(family));
+  if (family == AF_INET) {
+    struct sockaddr_in in;
+
+    memcpy(&in, sa, sizeof(in));
+    return private_v4((const uint8_t *)&in.sin_addr.s_addr);
+  }
+  if (family == AF_INET6) {
+    struct sockaddr_in6 in6;
+
+    memcpy(&in6, sa, sizeof(in6));
+    return private_v6(in6.sin6_addr.s6_addr);
   }
   return true;
 }
@@ -147,17 +171,14 @@ bool api_webhook_url_ok(const char *url, bool allow_private, char *why, size_t w
     return false;
   /* Hostnames are vetted when resolved, at every delivery; a literal
    * address can be judged now. */
-  if (!allow_private && inet_pton(AF_INET, host, &a4) == 1 && private_v4((uint8_t *)&a4)) {
+  if (!allow_private && inet_pton(AF_INET, host, &a4) == 1 &&
+      private_v4((const uint8_t *)&a4.s_addr)) {
     snprintf(why, why_size, "the address %s is not public", host);
     return false;
   }
-  if (!allow_private && inet_pton(AF_INET6, host, &a6) == 1) {
-    struct sockaddr_in6 sa = {.sin6_family = AF_INET6, .sin6_addr = a6};
-
-    if (api_address_is_private((struct sockaddr *)&sa)) {
-      snprintf(why, why_size, "the address %s is not public", host);
-      return false;
-    }
+  if (!allow_private && inet_pton(AF_INET6, host, &a6) == 1 && private_v6(a6.s6_addr)) {
+    snprintf(why, why_size, "the address %s is not public", host);
+    return false;
   }
   return true;
 }
@@ -172,14 +193,15 @@ static bool vet(struct api_deliver *d, struct job *j)
 
   if (!split_url(j->hook.url, host, sizeof(host), &port, j->error, sizeof(j->error)))
     return false;
+  /* One answer for "does not resolve" and "resolves to a private address":
+   * telling them apart would let a hook owner map our internal names. */
   if (getaddrinfo(host, NULL, &hints, &res) != 0 || !res) {
-    snprintf(j->error, sizeof(j->error), "cannot resolve %.120s", host);
+    snprintf(j->error, sizeof(j->error), DELIVER_NOT_PUBLIC);
     return false;
   }
   for (ai = res; ai; ai = ai->ai_next)
     if (!d->allow_private && api_address_is_private(ai->ai_addr)) {
-      snprintf(j->error, sizeof(j->error), "%.120s resolves to an address that is not public",
-               host);
+      snprintf(j->error, sizeof(j->error), DELIVER_NOT_PUBLIC);
       goto done;
     }
   if (res->ai_family == AF_INET)
@@ -219,6 +241,7 @@ static bool start(struct api_deliver *d, struct job *j)
   char ts[32], sig[128], line[160];
 
   j->error[0] = '\0';
+  j->curl_detail[0] = '\0';
   if (!vet(d, j))
     return false;
   j->easy = curl_easy_init();
@@ -245,11 +268,36 @@ static bool start(struct api_deliver *d, struct job *j)
   curl_easy_setopt(j->easy, CURLOPT_CONNECTTIMEOUT_MS, DELIVER_CONNECT_MS);
   curl_easy_setopt(j->easy, CURLOPT_TIMEOUT_MS, DELIVER_TIMEOUT_MS);
   curl_easy_setopt(j->easy, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(j->easy, CURLOPT_ERRORBUFFER, j->error);
+  /* A proxy from the environment (http_proxy, ALL_PROXY) would receive the
+   * request instead of the vetted address: the guard above would check the
+   * hook's address and curl would connect elsewhere. "" turns proxies off. */
+  curl_easy_setopt(j->easy, CURLOPT_PROXY, "");
+  curl_easy_setopt(j->easy, CURLOPT_NOPROXY, "*");
+  curl_easy_setopt(j->easy, CURLOPT_ERRORBUFFER, j->curl_detail);
   curl_easy_setopt(j->easy, CURLOPT_PRIVATE, j);
   curl_easy_setopt(j->easy, CURLOPT_USERAGENT, "cairn-webhooks/1");
   curl_multi_add_handle(d->multi, j->easy);
   return true;
+}
+
+/* What the hook's owner reads of a failed attempt: the kind of failure in
+ * our words. curl's own text (addresses, resolver and TLS library details)
+ * goes to the operator's log only. */
+static void describe_failure(struct job *j, CURLcode code)
+{
+  const char *kind =
+      code == CURLE_OPERATION_TIMEDOUT ? "the receiver did not answer in time"
+      : code == CURLE_COULDNT_CONNECT  ? "could not connect to the receiver"
+      : code == CURLE_SSL_CONNECT_ERROR || code == CURLE_PEER_FAILED_VERIFICATION
+          ? "the TLS handshake with the receiver failed"
+      : code == CURLE_GOT_NOTHING || code == CURLE_RECV_ERROR || code == CURLE_SEND_ERROR
+          ? "the connection to the receiver failed"
+          : "the delivery failed";
+
+  if (j->curl_detail[0])
+    fprintf(stderr, "cairn: webhooks: delivery %s to hook %s: %s\n", j->delivery_id, j->hook.id,
+            j->curl_detail);
+  snprintf(j->error, sizeof(j->error), "%s", kind);
 }
 
 static void free_job(struct job *j)
@@ -398,6 +446,8 @@ static void *worker_main(void *arg)
       curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
       curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
       curl_multi_remove_handle(d->multi, msg->easy_handle);
+      if (msg->data.result != CURLE_OK)
+        describe_failure(j, msg->data.result);
       finish(d, j, msg->data.result == CURLE_OK ? status : 0, true);
     }
     curl_multi_poll(d->multi, NULL, 0, DELIVER_POLL_MS, NULL);

@@ -487,6 +487,138 @@ static void test_ssrf_guard_refuses_loopback_without_the_flag(void **state)
   setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
 }
 
+/* The address guard judges every literal the same way in every build:
+ * make test runs this file against the release (-O2) binary too, where a
+ * cast through another sockaddr type once made every IPv6 target private.
+ * The public examples are documentation ranges (192.0.2.0/24, 2001:db8::/32)
+ * and no game is played, so nothing is ever sent to them. */
+static void test_the_address_guard_judges_every_literal(void **state)
+{
+  struct harness_server guarded;
+  struct harness_player a;
+  struct harness_response r;
+  char body[256];
+  static const struct {
+    const char *host;
+    long status;
+  } cases[] = {
+      {"127.0.0.1", 400},
+      {"10.1.2.3", 400},
+      {"172.16.0.1", 400},
+      {"192.168.1.1", 400},
+      {"169.254.169.254", 400},
+      {"100.64.0.1", 400},
+      {"0.0.0.0", 400},
+      {"224.0.0.1", 400},
+      {"[::1]", 400},
+      {"[::]", 400},
+      {"[::ffff:127.0.0.1]", 400},
+      {"[::ffff:7f00:1]", 400},
+      {"[::ffff:10.0.0.1]", 400},
+      {"[::127.0.0.1]", 400},
+      {"[fe80::1]", 400},
+      {"[fc00::1]", 400},
+      {"[fd12:3456::1]", 400},
+      {"[ff02::1]", 400},
+      {"[64:ff9b::7f00:1]", 400},
+      {"192.0.2.10", 201},
+      {"[2001:db8::10]", 201},
+      {"[::ffff:192.0.2.10]", 201},
+  };
+
+  unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
+  memset(&guarded, 0, sizeof guarded);
+  harness_start(&guarded);
+  harness_new_player(&guarded, "kim", &a);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(body, sizeof body, "{\"url\":\"http://%s:8080/hook\",\"format\":\"json\"}",
+             cases[i].host);
+    harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
+    if (r.status != cases[i].status)
+      harness_fail_response(&r, __FILE__, __LINE__, "%s: expected %ld", cases[i].host,
+                            cases[i].status);
+    if (cases[i].status == 400)
+      HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+    harness_response_free(&r);
+  }
+  assert_true(harness_stop(&guarded));
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
+}
+
+/* A proxy named by the environment is never used: the guard vets the
+ * hook's own address, so a proxy would carry the request somewhere else.
+ * The proxy here is a port nobody listens on: used, every attempt fails. */
+static void test_a_proxy_from_the_environment_is_not_used(void **state)
+{
+  static const char *const names[] = {"http_proxy", "HTTP_PROXY", "https_proxy", "ALL_PROXY",
+                                      "all_proxy"};
+  struct harness_server proxied;
+  struct harness_player a, b;
+  char id[64], secret[80], game[64];
+  json_t *list = NULL;
+  int tries;
+
+  (void)state;
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    setenv(names[i], "http://127.0.0.1:9", 1);
+  memset(&proxied, 0, sizeof proxied);
+  harness_start(&proxied);
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    unsetenv(names[i]);
+  harness_new_player(&proxied, "lou", &a);
+  harness_new_player(&proxied, "max", &b);
+  add_hook(&proxied, &b, "/direct", "json", NULL, id, secret);
+  start_game(&proxied, &a, &b, game);
+  assert_true(wait_for("/direct", 1) >= 1);
+  for (tries = 0; tries < 100; tries++) {
+    json_decref(list);
+    list = deliveries(&proxied, &b, id);
+    if (attempt_of(list, 1))
+      break;
+    usleep(50 * 1000);
+  }
+  assert_true(json_is_true(json_object_get(attempt_of(list, 1), "delivered")));
+  json_decref(list);
+  assert_true(harness_stop(&proxied));
+}
+
+/* A failed delivery tells its owner what kind of failure, in our words:
+ * nothing of curl's text, the resolver, or the address it tried. */
+static void test_a_failed_delivery_shows_no_internal_detail(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  struct harness_response r;
+  char id[64], game[64];
+  json_t *list = NULL;
+  const char *error = NULL;
+  int tries;
+
+  harness_new_player(s, "ned", &a);
+  harness_new_player(s, "ola", &b);
+  /* A name that cannot resolve, and a port on loopback nobody listens on. */
+  harness_call(s, &r, "POST", b.token,
+               "{\"url\":\"http://no-such-host.invalid:8080/x\",\"format\":\"json\"}",
+               "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
+  harness_response_free(&r);
+  start_game(s, &a, &b, game);
+  for (tries = 0; tries < 100 && !error; tries++) {
+    json_decref(list);
+    list = deliveries(s, &b, id);
+    if (attempt_of(list, 1))
+      error = json_string_value(json_object_get(attempt_of(list, 1), "error"));
+    else
+      usleep(50 * 1000);
+  }
+  assert_non_null(error);
+  assert_null(strstr(error, "no-such-host"));
+  assert_null(strstr(error, "resolve host"));
+  assert_null(strstr(error, "Could not"));
+  json_decref(list);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -499,6 +631,11 @@ int main(void)
       cmocka_unit_test_setup_teardown(
           test_webhooks_are_listed_without_secret_and_deleted_by_their_owner, setup, teardown),
       cmocka_unit_test_setup_teardown(test_ssrf_guard_refuses_loopback_without_the_flag, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_the_address_guard_judges_every_literal, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_proxy_from_the_environment_is_not_used, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_a_failed_delivery_shows_no_internal_detail, setup,
                                       teardown),
   };
 
