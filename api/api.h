@@ -38,6 +38,11 @@ struct api_checkpoints; /* replay.c: states every API_CHECKPOINT_EVERY rows, der
  * applies beyond a copy, however long the game. */
 #define API_CHECKPOINT_EVERY 64
 
+/* Webhook amplification limits (webhooks.c): hooks one player may hold,
+ * and hooks registered for one game by all players together. */
+#define API_WEBHOOKS_PER_PLAYER 10
+#define API_WEBHOOKS_PER_GAME   20
+
 /* The server: one per process, built by main.c, shared by request threads. */
 struct api_server {
   struct db_ops db;                    /* storage, the only way to the database */
@@ -55,6 +60,12 @@ struct api_server {
    * clocks are touched only under its stripe (api_game_lock), so different
    * games proceed in parallel. live.c's slots line up with the stripes. */
   pthread_mutex_t game_locks[API_GAME_STRIPES];
+  /* Count-then-insert limits (open games per player, webhooks per player
+   * and per game) hold this across the count and the insert, so concurrent
+   * requests cannot all pass a count taken before any of them was stored.
+   * One process owns its database; a shared one needs the check in the
+   * store's own transaction instead. */
+  pthread_mutex_t caps_lock;
   pthread_t sweeper;     /* sweeper.c: acts on expired deadlines */
   _Atomic bool stopping; /* tells background threads to finish */
   /* Open connections, waiting clients included, across every polling

@@ -40,6 +40,11 @@
 #define DELIVER_TIMEOUT_MS 5000L
 #define DELIVER_CONNECT_MS 3000L
 #define DELIVER_POLL_MS    50
+/* Bounded outbound work: at most this many requests in flight at once, and
+ * at most DELIVER_PER_HOST to one receiving host, whatever one event
+ * queued; the rest wait their turn in the queue. */
+#define DELIVER_MAX_IN_FLIGHT 16
+#define DELIVER_PER_HOST      2
 
 #define DELIVER_NOT_PUBLIC "the receiver's address is not public or does not resolve"
 
@@ -54,7 +59,8 @@ struct job {
   char *body; /* owned */
   int attempt;
   int64_t due_ms;
-  CURL *easy; /* while in flight */
+  char host[256]; /* the URL's host, for the per-host limit; "" until known */
+  CURL *easy;     /* while in flight */
   struct curl_slist *headers, *resolve;
   char error[CURL_ERROR_SIZE];       /* what the hook's owner is shown */
   char curl_detail[CURL_ERROR_SIZE]; /* curl's own words: the operator's log only */
@@ -71,6 +77,9 @@ struct api_deliver {
   bool stopping;
   pthread_t worker;
   CURLM *multi;
+  /* Jobs in flight (the worker's alone: no lock). */
+  struct job *flight[DELIVER_MAX_IN_FLIGHT];
+  int in_flight;
 };
 
 /* ---- the address guard ---- */
@@ -412,6 +421,38 @@ static struct job *take_due(struct api_deliver *d, bool *stopping)
   return due;
 }
 
+/* May `j` start now without passing the limits on requests in flight? */
+static bool may_start(struct api_deliver *d, struct job *j)
+{
+  char why[64];
+  long port;
+  int i, same_host = 0;
+
+  if (!j->host[0] && !split_url(j->hook.url, j->host, sizeof(j->host), &port, why, sizeof(why)))
+    return true; /* start() refuses it at once: it costs nothing */
+  if (d->in_flight >= DELIVER_MAX_IN_FLIGHT)
+    return false;
+  for (i = 0; i < d->in_flight; i++)
+    same_host += strcmp(d->flight[i]->host, j->host) == 0;
+  return same_host < DELIVER_PER_HOST;
+}
+
+static void flight_add(struct api_deliver *d, struct job *j)
+{
+  d->flight[d->in_flight++] = j;
+}
+
+static void flight_remove(struct api_deliver *d, const struct job *j)
+{
+  int i;
+
+  for (i = 0; i < d->in_flight; i++)
+    if (d->flight[i] == j) {
+      d->flight[i] = d->flight[--d->in_flight];
+      return;
+    }
+}
+
 static void *worker_main(void *arg)
 {
   struct api_deliver *d = arg;
@@ -432,9 +473,15 @@ static void *worker_main(void *arg)
         continue;
       }
       j->owed = true;
+      if (!may_start(d, j)) {
+        queue_job(d, j); /* still due: taken again on the next turn */
+        continue;
+      }
       /* An address the guard refused will not pass later: no retry. A name
        * that did not resolve may, like any other failure. */
-      if (!start(d, j))
+      if (start(d, j))
+        flight_add(d, j);
+      else
         finish(d, j, 0, !j->guard);
     }
     curl_multi_perform(d->multi, &running);
@@ -446,6 +493,7 @@ static void *worker_main(void *arg)
       curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&j);
       curl_easy_getinfo(msg->easy_handle, CURLINFO_RESPONSE_CODE, &status);
       curl_multi_remove_handle(d->multi, msg->easy_handle);
+      flight_remove(d, j);
       if (msg->data.result != CURLE_OK)
         describe_failure(j, msg->data.result);
       finish(d, j, msg->data.result == CURLE_OK ? status : 0, true);

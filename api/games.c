@@ -329,9 +329,6 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   st = api_body_object(req, create_fields, false, &doc, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = check_game_cap(req, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
   st = new_game_row(req, doc, &row, &state, err);
   if (st != CAIRN_OK)
     goto cleanup;
@@ -340,9 +337,15 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
     st = read_time_control(doc, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = bot_players(req, &row, bot, err);
+  /* The cap is counted and the game stored under one lock: 50 concurrent
+   * creates by one player each counted 0 before any was stored. */
+  pthread_mutex_lock(&req->server->caps_lock);
+  st = check_game_cap(req, err);
+  if (st == CAIRN_OK)
+    st = bot_players(req, &row, bot, err);
   if (st == CAIRN_OK)
     st = req->server->db.game_create(req->server->db.ctx, &row, err);
+  pthread_mutex_unlock(&req->server->caps_lock);
   if (st != CAIRN_OK)
     goto cleanup;
   resp->status = 201;
@@ -414,6 +417,34 @@ static int first_free_seat(const struct db_game *row)
   return -1;
 }
 
+/* Take the `wanted` seat, or any free one. The store decides races: two
+ * joiners of one seat get one success and one seat-taken, whatever they
+ * read. A joiner of "any seat" that loses a race reads the game again and
+ * tries the next free seat, so it is refused only once none is left. */
+static enum cairn_status take_a_seat(struct api_request *req, struct db_game *row,
+                                     const json_t *wanted, int *taken, struct cairn_error *err)
+{
+  int tries, seat;
+  enum cairn_status st = CAIRN_OK;
+
+  for (tries = 0; tries <= ENGINE_MAX_SEATS; tries++) {
+    seat = wanted ? (int)json_integer_value(wanted) : first_free_seat(row);
+    *taken = seat;
+    if (seat < 0)
+      return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
+                        "every seat of game %s is taken", row->id);
+    st = req->server->db.seat_take(req->server->db.ctx, row->id, seat, req->player.id, err);
+    if (st != CAIRN_ECONFLICT || wanted || !err->code ||
+        strcmp(err->code, CAIRN_CODE_SEAT_TAKEN) != 0)
+      return st;
+    db_game_clear(row);
+    st = api_load_game(req, row, err);
+    if (st != CAIRN_OK)
+      return st;
+  }
+  return st;
+}
+
 enum cairn_status api_games_join(struct api_request *req, struct api_response *resp,
                                  struct cairn_error *err)
 {
@@ -439,15 +470,7 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
                     "seat must be 0 to %d in this game", row.seats - 1);
     goto cleanup;
   }
-  seat = wanted ? (int)json_integer_value(wanted) : first_free_seat(&row);
-  if (seat < 0) {
-    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
-                    "every seat of game %s is taken", row.id);
-    goto cleanup;
-  }
-  /* The store decides races: two joiners of one seat get one success and
-   * one seat-taken, whatever they read above. */
-  st = req->server->db.seat_take(req->server->db.ctx, row.id, seat, req->player.id, err);
+  st = take_a_seat(req, &row, wanted, &seat, err);
   if (st != CAIRN_OK)
     goto cleanup;
   /* The game may just have started with a bot to move first. */

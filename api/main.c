@@ -292,6 +292,7 @@ int main(int argc, char **argv)
                                    cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
   for (int i = 0; i < API_GAME_STRIPES; i++)
     pthread_mutex_init(&server.game_locks[i], NULL);
+  pthread_mutex_init(&server.caps_lock, NULL);
   if (!server.live)
     goto cleanup;
   if (!api_sweeper_start(&server))

@@ -72,6 +72,48 @@ static enum cairn_status check_hook(struct api_request *req, const json_t *doc,
   return CAIRN_OK;
 }
 
+/* Counts a callback's webhooks: all of them, or those registered for
+ * `game` when it is set. */
+struct hook_count {
+  const char *game;
+  int n;
+};
+
+static enum cairn_status count_hook(void *arg, const struct db_webhook *h, struct cairn_error *err)
+{
+  struct hook_count *c = arg;
+
+  (void)err;
+  if (!c->game || strcmp(h->game_id, c->game) == 0)
+    c->n++;
+  return CAIRN_OK;
+}
+
+/* Amplification limits: a player may hold API_WEBHOOKS_PER_PLAYER hooks,
+ * and a game may be followed by API_WEBHOOKS_PER_GAME hooks registered for
+ * it (by anyone: following a game needs no seat). So one event sends at
+ * most API_WEBHOOKS_PER_PLAYER requests for any one owner, and at most
+ * API_WEBHOOKS_PER_GAME plus those of its seated players for a game.
+ * Called under caps_lock, so concurrent registrations cannot all pass. */
+static enum cairn_status check_hook_caps(struct api_request *req, const struct db_webhook *h,
+                                         struct cairn_error *err)
+{
+  struct hook_count mine = {NULL, 0}, game = {h->game_id, 0};
+  enum cairn_status st;
+
+  st = req->server->db.webhooks_of_owner(req->server->db.ctx, h->owner, count_hook, &mine, err);
+  if (st == CAIRN_OK && mine.n >= API_WEBHOOKS_PER_PLAYER)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_TOO_MANY_HOOKS, NULL,
+                      "you have %d webhooks, the most a player may hold; delete one first", mine.n);
+  if (st == CAIRN_OK && h->game_id[0])
+    st = req->server->db.webhooks_of_game(req->server->db.ctx, h->game_id, count_hook, &game, err);
+  if (st == CAIRN_OK && game.n >= API_WEBHOOKS_PER_GAME)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_TOO_MANY_HOOKS, NULL,
+                      "game %s is followed by %d webhooks, the most a game may have", h->game_id,
+                      game.n);
+  return st;
+}
+
 enum cairn_status api_webhooks_create(struct api_request *req, struct api_response *resp,
                                       struct cairn_error *err)
 {
@@ -85,8 +127,13 @@ enum cairn_status api_webhooks_create(struct api_request *req, struct api_respon
     st = api_body_object(req, hook_fields, false, &doc, err);
   if (st == CAIRN_OK)
     st = check_hook(req, doc, &h, err);
-  if (st == CAIRN_OK)
-    st = req->server->db.webhook_create(req->server->db.ctx, &h, err);
+  if (st == CAIRN_OK) {
+    pthread_mutex_lock(&req->server->caps_lock);
+    st = check_hook_caps(req, &h, err);
+    if (st == CAIRN_OK)
+      st = req->server->db.webhook_create(req->server->db.ctx, &h, err);
+    pthread_mutex_unlock(&req->server->caps_lock);
+  }
   if (st == CAIRN_OK) {
     /* Shown once, like a token: the receiver verifies signatures with it. */
     sodium_bin2hex(secret, sizeof(secret), h.secret, sizeof(h.secret));

@@ -64,6 +64,7 @@ enum cairn_status {
 #define CAIRN_CODE_NO_TAKEBACK     "no-takeback"
 #define CAIRN_CODE_RATE_LIMITED    "rate-limited"
 #define CAIRN_CODE_TOO_MANY_GAMES  "too-many-games"
+#define CAIRN_CODE_TOO_MANY_HOOKS  "too-many-webhooks"
 
 struct cairn_error {
   enum cairn_status status; /* CAIRN_OK until something fails */

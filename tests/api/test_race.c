@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tests/api/harness.h"
 
@@ -315,6 +316,126 @@ static void test_simultaneous_joins_by_one_player_seat_it_once(void **state)
   pthread_barrier_destroy(&start);
 }
 
+/* Run `n` racers (each with its own warm connection) released at once by a
+ * barrier; every one must be answered. */
+static void race_all(struct racer *racers, int n)
+{
+  pthread_t th[32];
+  assert_true(n <= 32);
+  for (int i = 0; i < n; i++)
+    assert_int_equal(pthread_create(&th[i], NULL, race, &racers[i]), 0);
+  for (int i = 0; i < n; i++)
+    pthread_join(th[i], NULL);
+  for (int i = 0; i < n; i++)
+    assert_true(racers[i].answered);
+}
+
+/* Issue "Abuse", 4: concurrent "any seat" joins got seat-taken while seats
+ * were still free. Four players join a five-seat game at once without
+ * naming a seat: all four are seated, whatever order the store saw them in. */
+static void test_any_seat_joins_are_never_refused_while_a_seat_is_free(void **state)
+{
+  struct harness_server *s = *state;
+  enum { JOINERS = 4 };
+  pthread_barrier_t start;
+  struct racer racers[JOINERS];
+
+  pthread_barrier_init(&start, NULL, JOINERS);
+  for (int i = 0; i < JOINERS; i++) {
+    memset(&racers[i], 0, sizeof racers[i]);
+    harness_client_init(&racers[i].client, s);
+    racers[i].start = &start;
+  }
+  for (int round = 0; round < 10; round++) {
+    struct harness_player host, joiner[JOINERS];
+    harness_new_player(s, "host", &host);
+    json_t *g = harness_new_game(s, host.token, "himalaya", JOINERS + 1, NULL);
+    char id[64];
+    snprintf(id, sizeof id, "%s", harness_game_id(g));
+    json_decref(g);
+    harness_join(s, host.token, id, 0);
+    for (int i = 0; i < JOINERS; i++) {
+      harness_new_player(s, "joiner", &joiner[i]);
+      racers[i].token = joiner[i].token;
+      racers[i].body = strdup("{}");
+      snprintf(racers[i].path, sizeof racers[i].path, "/v1/games/%s/join", id);
+    }
+    race_all(racers, JOINERS);
+    for (int i = 0; i < JOINERS; i++)
+      if (racers[i].r.status != 200)
+        harness_fail_response(&racers[i].r, __FILE__, __LINE__,
+                              "round %d: an any-seat join was refused while seats were free",
+                              round);
+    json_t *after = harness_get_game(s, NULL, id);
+    assert_string_equal(harness_str(after, "status"), "active");
+    json_decref(after);
+    for (int i = 0; i < JOINERS; i++) {
+      harness_response_free(&racers[i].r);
+      free(racers[i].body);
+      racers[i].body = NULL;
+    }
+  }
+  for (int i = 0; i < JOINERS; i++)
+    harness_client_cleanup(&racers[i].client);
+  pthread_barrier_destroy(&start);
+}
+
+/* Issue "Abuse", 4: 50 concurrent creates by one player beat the open-games
+ * cap. With the default cap (100), a player 95 games in sends 20 creates at
+ * once: exactly 5 are stored, 15 are refused with too-many-games. The pause
+ * keeps the run inside the default rate limits (50 requests/s a token). */
+static void test_concurrent_creates_never_pass_the_open_games_cap(void **state)
+{
+  enum { CAP = 100, BEFORE = 95, RACERS = 20 };
+  struct harness_server defaults, *s = &defaults;
+  pthread_barrier_t start;
+  struct racer racers[RACERS];
+  struct harness_player p;
+  int created = 0, refused = 0;
+
+  /* The harness turns the limits off for other tests; this server keeps
+   * every default. */
+  (void)state;
+  unsetenv("CAIRN_MAX_OPEN_GAMES");
+  unsetenv("CAIRN_RATE_LIMIT");
+  memset(&defaults, 0, sizeof defaults);
+  harness_start(&defaults);
+  setenv("CAIRN_MAX_OPEN_GAMES", "0", 1);
+  setenv("CAIRN_RATE_LIMIT", "0", 1);
+  harness_new_player(s, "hoarder", &p);
+  for (int i = 0; i < BEFORE; i++) {
+    json_decref(harness_new_game(s, p.token, "himalaya", 2, NULL));
+    if (i % 40 == 39)
+      sleep(1);
+  }
+  sleep(2);
+  pthread_barrier_init(&start, NULL, RACERS);
+  for (int i = 0; i < RACERS; i++) {
+    memset(&racers[i], 0, sizeof racers[i]);
+    harness_client_init(&racers[i].client, s);
+    racers[i].start = &start;
+    racers[i].token = p.token;
+    racers[i].body = strdup("{\"title\":\"himalaya\",\"seats\":2}");
+    snprintf(racers[i].path, sizeof racers[i].path, "/v1/games");
+  }
+  race_all(racers, RACERS);
+  for (int i = 0; i < RACERS; i++) {
+    if (racers[i].r.status == 201)
+      created++;
+    else if (is_problem(&racers[i].r, 409, "too-many-games"))
+      refused++;
+    else
+      harness_fail_response(&racers[i].r, __FILE__, __LINE__, "neither created nor capped");
+    harness_response_free(&racers[i].r);
+    free(racers[i].body);
+    harness_client_cleanup(&racers[i].client);
+  }
+  assert_int_equal(created, CAP - BEFORE);
+  assert_int_equal(refused, RACERS - (CAP - BEFORE));
+  pthread_barrier_destroy(&start);
+  assert_true(harness_stop(&defaults));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -323,6 +444,10 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_simultaneous_joins_for_the_last_seat_admit_exactly_one,
                                       harness_setup, harness_teardown),
       cmocka_unit_test_setup_teardown(test_simultaneous_joins_by_one_player_seat_it_once,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_any_seat_joins_are_never_refused_while_a_seat_is_free,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_concurrent_creates_never_pass_the_open_games_cap,
                                       harness_setup, harness_teardown),
   };
   harness_global_init();

@@ -42,7 +42,10 @@ static struct receiver {
   struct seen seen[MAX_SEEN];
   int n;
   int flaky_calls;
-  bool down; /* "/down" answers 503 while set */
+  bool down;      /* "/down" answers 503 while set */
+  int slow_now;   /* "/slow" requests being answered right now */
+  int slow_most;  /* the most "/slow" requests ever answered at once */
+  int slow_total; /* "/slow" requests answered */
 } rx;
 
 struct upload {
@@ -94,6 +97,19 @@ static enum MHD_Result on_post(void *cls, struct MHD_Connection *conn, const cha
   if (strcmp(url, "/down") == 0 && rx.down)
     status = 503;
   pthread_mutex_unlock(&rx.lock);
+  /* "/slow" takes its time, so requests the server sends at once overlap
+   * here and the most in flight together can be counted. */
+  if (strcmp(url, "/slow") == 0) {
+    pthread_mutex_lock(&rx.lock);
+    if (++rx.slow_now > rx.slow_most)
+      rx.slow_most = rx.slow_now;
+    pthread_mutex_unlock(&rx.lock);
+    usleep(150 * 1000);
+    pthread_mutex_lock(&rx.lock);
+    rx.slow_now--;
+    rx.slow_total++;
+    pthread_mutex_unlock(&rx.lock);
+  }
   resp = MHD_create_response_from_buffer(2, (void *)"ok", MHD_RESPMEM_PERSISTENT);
   if (status == 302)
     MHD_add_response_header(resp, "Location", "/ok");
@@ -118,10 +134,12 @@ static void receiver_start(void)
   rx.n = 0;
   rx.flaky_calls = 0;
   rx.down = false;
+  rx.slow_now = rx.slow_most = rx.slow_total = 0;
   pthread_mutex_init(&rx.lock, NULL);
-  rx.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL, on_post, NULL,
-                               MHD_OPTION_SOCK_ADDR, &addr, MHD_OPTION_NOTIFY_COMPLETED, on_done,
-                               NULL, MHD_OPTION_END);
+  /* A thread per connection: a "/slow" answer must not hold up the others. */
+  rx.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0,
+                               NULL, NULL, on_post, NULL, MHD_OPTION_SOCK_ADDR, &addr,
+                               MHD_OPTION_NOTIFY_COMPLETED, on_done, NULL, MHD_OPTION_END);
   assert_non_null(rx.daemon);
   info = MHD_get_daemon_info(rx.daemon, MHD_DAEMON_INFO_BIND_PORT);
   rx.port = info->port;
@@ -619,6 +637,136 @@ static void test_a_failed_delivery_shows_no_internal_detail(void **state)
   json_decref(list);
 }
 
+/* POST /v1/webhooks as `owner` for `path` (and `game` when set); the
+ * status. */
+static long try_hook(struct harness_client *c, const struct harness_player *owner, const char *path,
+                     const char *game)
+{
+  struct harness_response r;
+  struct harness_request req = {.method = "POST", .path = "/v1/webhooks", .token = owner->token};
+  char body[256];
+  long status;
+
+  snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d%s\",\"format\":\"json\"%s%s%s}",
+           rx.port, path, game ? ",\"game\":\"" : "", game ? game : "", game ? "\"" : "");
+  req.body = body;
+  req.body_len = strlen(body);
+  assert_true(harness_send(c, &req, &r));
+  status = r.status;
+  if (status != 201)
+    HARNESS_EXPECT_PROBLEM(&r, 409, "too-many-webhooks");
+  harness_response_free(&r);
+  return status;
+}
+
+struct registrar {
+  struct harness_client client;
+  pthread_barrier_t *start;
+  const struct harness_player *owner;
+  long status;
+};
+
+static void *register_at_once(void *arg)
+{
+  struct registrar *x = arg;
+
+  pthread_barrier_wait(x->start);
+  x->status = try_hook(&x->client, x->owner, "/ok", NULL);
+  return NULL;
+}
+
+/* Issue "Abuse", 3: no cap on webhooks per player or per game let 1,119
+ * hooks on someone else's game turn one move into 2,238 requests. A player
+ * holds at most 10, a game is followed by at most 20 hooks registered for
+ * it, and 20 registrations sent at once by one player store exactly 10. */
+static void test_webhooks_are_capped_per_player_and_per_game(void **state)
+{
+  enum { PER_PLAYER = 10, PER_GAME = 20, RACERS = 20 };
+  struct harness_server *s = *state;
+  struct harness_player a, b, c, d, e;
+  struct registrar racers[RACERS];
+  pthread_barrier_t start;
+  pthread_t th[RACERS];
+  char game[64];
+  int i, stored = 0;
+
+  harness_new_player(s, "pat", &a);
+  harness_new_player(s, "quin", &b);
+  harness_new_player(s, "rae", &c);
+  harness_new_player(s, "sol", &d);
+  harness_new_player(s, "tam", &e);
+  start_game(s, &a, &b, game);
+  /* Strangers follow someone else's game: 10 each, then the game is full. */
+  for (i = 0; i < PER_PLAYER; i++) {
+    assert_int_equal(try_hook(&s->client, &c, "/ok", game), 201);
+    assert_int_equal(try_hook(&s->client, &d, "/ok", game), 201);
+  }
+  assert_int_equal(try_hook(&s->client, &c, "/ok", NULL), 409); /* c holds 10 */
+  assert_int_equal(try_hook(&s->client, &e, "/ok", game), 409); /* the game has 20 */
+  assert_int_equal(try_hook(&s->client, &e, "/ok", NULL), 201); /* e may follow itself */
+  (void)PER_GAME;
+  /* At once: the count and the insert are one step. */
+  pthread_barrier_init(&start, NULL, RACERS);
+  harness_new_player(s, "uma", &a);
+  for (i = 0; i < RACERS; i++) {
+    harness_client_init(&racers[i].client, s);
+    racers[i].start = &start;
+    racers[i].owner = &a;
+    assert_int_equal(pthread_create(&th[i], NULL, register_at_once, &racers[i]), 0);
+  }
+  for (i = 0; i < RACERS; i++) {
+    pthread_join(th[i], NULL);
+    stored += racers[i].status == 201;
+    harness_client_cleanup(&racers[i].client);
+  }
+  pthread_barrier_destroy(&start);
+  assert_int_equal(stored, PER_PLAYER);
+}
+
+/* Issue "Abuse", 3: the delivery worker started every job at once. Twenty
+ * hooks on one game all point at one receiver that takes 150 ms to answer:
+ * every delivery arrives, never more than two at a time (the per-host
+ * limit). */
+static void test_deliveries_to_one_host_are_bounded(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b, c, d;
+  char game[64];
+  int i, tries, total = 0, most = 0;
+
+  harness_new_player(s, "vic", &a);
+  harness_new_player(s, "wes", &b);
+  harness_new_player(s, "xia", &c);
+  harness_new_player(s, "yul", &d);
+  start_game(s, &a, &b, game);
+  for (i = 0; i < 10; i++) {
+    assert_int_equal(try_hook(&s->client, &c, "/slow", game), 201);
+    assert_int_equal(try_hook(&s->client, &d, "/slow", game), 201);
+  }
+  /* One move: twenty "turn" deliveries (the hooks follow every change). */
+  {
+    json_t *mine = harness_get_game(s, a.token, game);
+    struct harness_rng rng = {7};
+    json_t *move = harness_choose_move(mine, &rng);
+    struct harness_response r;
+
+    harness_post_move(s, &r, a.token, game, harness_int(mine, "seq"), move);
+    HARNESS_EXPECT_JSON(&r, 200);
+    harness_response_free(&r);
+    json_decref(move);
+    json_decref(mine);
+  }
+  for (tries = 0; tries < 200 && total < 20; tries++) {
+    usleep(50 * 1000);
+    pthread_mutex_lock(&rx.lock);
+    total = rx.slow_total;
+    most = rx.slow_most;
+    pthread_mutex_unlock(&rx.lock);
+  }
+  assert_int_equal(total, 20);
+  assert_true(most >= 1 && most <= 2);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -637,6 +785,9 @@ int main(void)
                                       teardown),
       cmocka_unit_test_setup_teardown(test_a_failed_delivery_shows_no_internal_detail, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(test_webhooks_are_capped_per_player_and_per_game, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_deliveries_to_one_host_are_bounded, setup, teardown),
   };
 
   harness_global_init();
