@@ -5,9 +5,11 @@
  *     solo Because It's There draw, an Everest plan resolved against a
  *     bot's, a Journey Forecast (each refused with 409 no-takeback naming the
  *     row, and with nothing of the secret in any answer);
- *   - a pending simultaneous decision stays its owner's: export, log, view
- *     and ?at=N as the other seat and a spectator hold nothing of it until
- *     the step resolves, and then only what the rules reveal.
+ *   - a pending simultaneous decision (a Because It's There Night declaration,
+ *     an Everest plan, a Journey purchase or Avalanche answer) stays its
+ *     owner's: export, log, view and ?at=N as the other seat and a
+ *     spectator hold nothing of it until the step resolves, and then only
+ *     what the rules reveal.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -390,7 +392,8 @@ struct bit_duel {
 
 /* Play a 1963 game with the scripted leader until a seat may declare
  * Unloaded Supplies at Night while the other has not rested; return that
- * seat, with *use its `use` move (new reference). */
+ * seat, with *use its `use` move (new reference), or -1 when the game
+ * ended without one. */
 static int bit_until_night_use(struct harness_server *s, struct bit_duel *d, json_t **use)
 {
   int posts, seat;
@@ -399,7 +402,10 @@ static int bit_until_night_use(struct harness_server *s, struct bit_duel *d, jso
     json_t *spec = harness_get_game(s, NULL, d->id);
     json_t *to_act = json_object_get(spec, "to_act");
 
-    assert_string_equal(harness_str(spec, "status"), "active");
+    if (strcmp(harness_str(spec, "status"), "active") != 0) {
+      json_decref(spec);
+      return -1; /* this deal never offered one */
+    }
     seat = (int)json_integer_value(json_array_get(to_act, 0));
     for (size_t k = 0; k < json_array_size(to_act); k++) {
       int who = (int)json_integer_value(json_array_get(to_act, k));
@@ -434,16 +440,20 @@ static void test_bit_night_supplies_stay_hidden_until_the_night_resolves(void **
   struct bit_duel d;
   json_t *g, *use = NULL, *rest = json_pack("{s:s}", "type", "rest"), *doc;
   long ord;
-  int seat, other;
+  int seat, other, i;
 
   harness_new_player(s, "north", &d.p[0]);
   harness_new_player(s, "south", &d.p[1]);
-  g = create(s, d.p[0].token, "because-its-there", 2, "{\"scenario\":\"1963\"}", NULL);
-  snprintf(d.id, sizeof d.id, "%s", harness_game_id(g));
-  json_decref(g);
-  harness_join(s, d.p[0].token, d.id, 0);
-  harness_join(s, d.p[1].token, d.id, 1);
-  seat = bit_until_night_use(s, &d, &use);
+  /* Each game has its own seed: deal again until a Night offers a choice. */
+  for (seat = -1, i = 0; seat < 0 && i < 12; i++) {
+    g = create(s, d.p[0].token, "because-its-there", 2, "{\"scenario\":\"1963\"}", NULL);
+    snprintf(d.id, sizeof d.id, "%s", harness_game_id(g));
+    json_decref(g);
+    harness_join(s, d.p[0].token, d.id, 0);
+    harness_join(s, d.p[1].token, d.id, 1);
+    seat = bit_until_night_use(s, &d, &use);
+  }
+  assert_true(seat >= 0);
   other = 1 - seat;
   play(s, d.p[seat].token, d.id, use); /* pending: the other seat still owes */
   g = harness_get_game(s, NULL, d.id);
@@ -551,6 +561,148 @@ static void test_journey_pending_buy_is_redacted_until_the_step_resolves(void **
   json_decref(done);
 }
 
+/* The first legal move of the game resource `mine` equal to `want`
+ * (JSON text), or NULL. */
+static const json_t *legal_equal(const json_t *mine, const char *want)
+{
+  json_t *w = json_loads(want, 0, NULL);
+  const json_t *m, *found = NULL;
+  size_t i;
+
+  json_array_foreach(json_object_get(mine, "legal"), i, m)
+  {
+    if (!found && json_equal(m, w))
+      found = m;
+  }
+  json_decref(w);
+  return found;
+}
+
+/* Whether the Mountain (`view` its own) can pay for an Avalanche (cost 11)
+ * this turn, keeping one: the value it holds (RULES.md card table: 3 each,
+ * Crevice 4, Blizzard 2) plus the credit paid already. */
+static bool can_afford_avalanche(const json_t *view)
+{
+  const json_t *hand = json_object_get(view, "hand"), *n;
+  long value = json_integer_value(json_object_get(json_object_get(view, "mountain"), "credit"));
+  const char *card;
+
+  if (json_integer_value(json_object_get(hand, "avalanche")) < 1)
+    return false;
+  json_object_foreach((json_t *)hand, card, n)
+  {
+    long each = strcmp(card, "crevice") == 0 ? 4 : strcmp(card, "blizzard") == 0 ? 2 : 3;
+    value += each * (json_integer_value(n) - (strcmp(card, "avalanche") == 0));
+  }
+  return value >= 11;
+}
+
+/* One Journey decision for `seat` steering towards an Avalanche on both
+ * climbers: they wait together on L1-S with a hook each; the Mountain
+ * saves its cards until it can pay for an Avalanche, then plays it on S. */
+static const json_t *journey_steer(const json_t *mine, int seat)
+{
+  static const char *const climber[] = {"{\"type\":\"move\",\"to\":\"L1-S\"}",
+                                        "{\"type\":\"end_turn\"}", NULL};
+  static const char *const mountain[] = {
+      "{\"type\":\"play\",\"card\":\"avalanche\",\"quadrant\":\"S\"}",
+      "{\"type\":\"discard\",\"card\":\"crevice\"}",
+      "{\"type\":\"discard\",\"card\":\"high_wind\"}",
+      "{\"type\":\"discard\",\"card\":\"rockslide\"}",
+      "{\"type\":\"discard\",\"card\":\"yeti\"}",
+      "{\"type\":\"discard\",\"card\":\"frostbite\"}",
+      "{\"type\":\"discard\",\"card\":\"blizzard\"}",
+      "{\"type\":\"discard\",\"card\":\"avalanche\"}",
+      NULL};
+  static const char *const wait[] = {"{\"type\":\"yeti\",\"direction\":\"stay\"}",
+                                     "{\"type\":\"end_turn\"}", NULL};
+  const char *const *order = seat != 2                                             ? climber
+                             : can_afford_avalanche(json_object_get(mine, "view")) ? mountain
+                                                                                   : wait;
+  size_t i;
+
+  for (i = 0; order[i]; i++)
+    if (legal_equal(mine, order[i]))
+      return legal_equal(mine, order[i]);
+  for (i = 0; wait[i]; i++)
+    if (legal_equal(mine, wait[i]))
+      return legal_equal(mine, wait[i]);
+  return json_array_get(json_object_get(mine, "legal"), 0);
+}
+
+/* Journey: both climbers hit by an Avalanche answer at once. Tenzing's
+ * answer (pending) is nowhere for Hillary, the Mountain or a spectator;
+ * once Hillary answers the avalanche lands and avalanche_hit shows it. */
+static void test_journey_avalanche_answer_stays_hidden_until_it_lands(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player p[3];
+  static const char *const names[3] = {"tenzing", "hillary", "everest"};
+  char id[64], path[160];
+  json_t *g, *doc, *hook = json_pack("{s:s, s:s}", "type", "buy", "item", "grappling_hook");
+  json_t *done = json_pack("{s:s}", "type", "done");
+  json_t *answer = json_pack("{s:s, s:s}", "type", "avalanche", "protect", "hook");
+  json_t *none = json_pack("{s:s, s:s}", "type", "avalanche", "protect", "none");
+  long ord;
+  int i, posts;
+
+  for (i = 0; i < 3; i++)
+    harness_new_player(s, names[i], &p[i]);
+  g = create(s, p[0].token, "journey-to-the-top", 3, "{\"turn_limit\":500}", NULL);
+  snprintf(id, sizeof id, "%s", harness_game_id(g));
+  json_decref(g);
+  for (i = 0; i < 3; i++)
+    harness_join(s, p[i].token, id, i);
+  for (i = 0; i < 2; i++) {
+    play(s, p[i].token, id, hook);
+    play(s, p[i].token, id, done);
+  }
+  for (posts = 0; posts < MAX_POSTS; posts++) {
+    json_t *spec = harness_get_game(s, NULL, id), *mine;
+    const json_t *reaction = json_object_get(json_object_get(spec, "view"), "reaction");
+    int seat = (int)json_integer_value(json_array_get(json_object_get(spec, "to_act"), 0));
+
+    if (strcmp(harness_str(spec, "status"), "active") != 0)
+      fail_msg("the game ended first: %s", harness_dump(json_object_get(spec, "result")));
+    if (json_is_object(reaction) && json_array_size(json_object_get(spec, "to_act")) == 2) {
+      json_decref(spec);
+      break;
+    }
+    mine = harness_get_game(s, p[seat].token, id);
+    play(s, p[seat].token, id, journey_steer(mine, seat));
+    json_decref(mine);
+    json_decref(spec);
+  }
+  assert_true(posts < MAX_POSTS);
+
+  play(s, p[0].token, id, answer); /* pending: Hillary still owes hers */
+  g = harness_get_game(s, NULL, id);
+  ord = harness_int(g, "moves") - 1;
+  json_decref(g);
+  /* Hillary's own legal list holds the same object, so for her only the
+   * log and the export are searched. */
+  expect_nowhere(s, p[2].token, id, answer, "\"protect\":\"hook\"");
+  expect_nowhere(s, NULL, id, answer, "\"protect\":\"hook\"");
+  snprintf(path, sizeof path, "/v1/games/%s/log", id);
+  expect_not_in(s, p[1].token, path, answer, "\"protect\":\"hook\"");
+  snprintf(path, sizeof path, "/v1/games/%s/export", id);
+  expect_not_in(s, p[1].token, path, answer, "\"protect\":\"hook\"");
+  doc = get_export(s, p[1].token, id);
+  assert_true(json_is_true(json_object_get(export_row(doc, ord), "redacted")));
+  assert_false(holds(doc, answer));
+  json_decref(doc);
+
+  play(s, p[1].token, id, none); /* the avalanche lands */
+  doc = get_export(s, p[2].token, id);
+  assert_true(json_equal(json_object_get(export_row(doc, ord), "move"), answer));
+  assert_true(harness_has_event(export_row(doc, ord + 1), "avalanche_hit"));
+  json_decref(doc);
+  json_decref(hook);
+  json_decref(done);
+  json_decref(answer);
+  json_decref(none);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -565,6 +717,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_everest_pending_plan_stays_hidden, harness_setup,
                                       harness_teardown),
       cmocka_unit_test_setup_teardown(test_journey_pending_buy_is_redacted_until_the_step_resolves,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_journey_avalanche_answer_stays_hidden_until_it_lands,
                                       harness_setup, harness_teardown),
   };
 
