@@ -167,12 +167,12 @@ static enum cairn_status stored_prefix(void *arg, uint32_t rows, struct engine_g
   return api_replay_rows(p->server, p->row, rows, out, err);
 }
 
-/* 409 no-takeback: row `r` showed something, said without saying what. */
-static enum cairn_status refuse(struct cairn_error *err, size_t r, const char *why)
+/* 409 no-takeback: row `r` showed something since `target`, said without
+ * saying what. */
+static enum cairn_status refuse(struct cairn_error *err, size_t target, size_t r, const char *why)
 {
   return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
-                    "row %zu %s since the move to take back, so it can never be taken back", r,
-                    why);
+                    "the move of row %zu can never be taken back: row %zu %s", target, r, why);
 }
 
 /* The generator's position after the first `rows` rows, into *drawn. */
@@ -208,7 +208,7 @@ static enum cairn_status check_draws(struct api_request *req, const struct db_ga
     if (after != before)
       break;
   }
-  return refuse(err, r, "drew from the generator (a roll or a shuffle)");
+  return refuse(err, target, r, "drew from the generator (a roll or a shuffle)");
 }
 
 /* The fog (see the file comment): CAIRN_OK when nothing from `target` to
@@ -223,7 +223,7 @@ static enum cairn_status check_fog(struct api_request *req, const struct db_game
     const char *why = api_fog_row_secret(now->module, log->moves, r);
 
     if (why)
-      return refuse(err, r, why);
+      return refuse(err, target, r, why);
   }
   return check_draws(req, row, log, target, now, err);
 }

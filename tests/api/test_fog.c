@@ -82,6 +82,7 @@ static void expect_refused(struct harness_server *s, const char *token, const ch
   HARNESS_EXPECT_PROBLEM(r, 409, "no-takeback");
   assert_non_null(strstr(harness_str(r->json, "detail"), "row "));
   assert_non_null(strstr(harness_str(r->json, "detail"), "never be taken back"));
+  print_message("refused: %s\n", harness_str(r->json, "detail"));
   after = harness_get_game(s, NULL, id);
   assert_int_equal(harness_int(after, "moves"), harness_int(before, "moves"));
   assert_int_equal(harness_int(after, "seq"), harness_int(before, "seq"));
