@@ -214,6 +214,27 @@ enum cairn_status api_platform_apply(const json_t *move, const struct db_move *r
                                      struct engine_game **state, json_t **events,
                                      api_prefix_fn prefix, void *ctx, struct cairn_error *err);
 
+/* ---- fog.c: what a live game's log keeps hidden ---- */
+
+/* True when row i of `moves` (a whole stored log, in order) is a title move
+ * that left its step pending (a simultaneous decision). */
+bool api_fog_pending(const struct db_move *moves, size_t i);
+
+/* May `viewer` (a seat or ENGINE_SPECTATOR) see the move of row i of the
+ * live game whose log is moves[0..n)? Its own rows always; another seat's
+ * only when no event of it is private and, if it left its step pending, a
+ * later title move resolved the step (a pending decision undone by a
+ * rewind is never shown while the game runs). */
+bool api_fog_move_visible(const struct db_move *moves, size_t n, size_t i, int viewer);
+
+/* Static: why row r of `moves` (a `module` game) showed someone something
+ * it must never take back (private events, revealed information, a
+ * simultaneous step with another seat), worded without the secret; NULL
+ * when it showed nothing. Generator draws are judged by the caller, who
+ * can replay. */
+const char *api_fog_row_secret(const struct engine_module *module, const struct db_move *moves,
+                               size_t r);
+
 /* The stripe of `game_id` is db_id_hash(game_id) % API_GAME_STRIPES, the
  * hash live.c picks its sets by too. */
 void api_game_lock(struct api_server *server, const char *game_id);

@@ -9,9 +9,10 @@
  *    moves: [{ord, seq, seat, move, events, at_ms, at, hash}]}
  *
  * A finished game is exported whole. A live game is exported as its viewer
- * may see it: private events are left out and a move whose events are not
- * all public is redacted (move null, "redacted": true) unless the viewer
- * made it; such a document can be read but not imported.
+ * may see it: private events are left out and another seat's move is
+ * redacted (move null, "redacted": true) when it has a private event or is
+ * a pending simultaneous decision (api/fog.c); such a document can be read
+ * but not imported.
  */
 #include "export.h"
 
@@ -44,20 +45,18 @@ static json_t *seats_json(const struct db_game *row)
   return seats;
 }
 
-/* New reference: one log row for `viewer`; see the file comment. */
-static json_t *move_json(const struct db_move *m, int viewer, bool whole)
+/* New reference: one log row for `viewer`; see the file comment. Whether
+ * the move itself shows is `visible` (api_fog_move_visible). */
+static json_t *move_json(const struct db_move *m, int viewer, bool whole, bool visible)
 {
   json_t *events = json_loads(m->events_json, 0, NULL);
   json_t *shown = json_array();
   json_t *entry;
   json_t *ev;
-  bool all_public = true;
   size_t i;
 
   json_array_foreach(events, i, ev)
   {
-    if (json_object_get(ev, "private_to"))
-      all_public = false;
     if (whole || engine_event_visible(ev, viewer, false))
       json_array_append(shown, ev);
   }
@@ -65,7 +64,7 @@ static json_t *move_json(const struct db_move *m, int viewer, bool whole)
                     (json_int_t)m->seq, "seat", m->seat, "events", shown, "at_ms",
                     (json_int_t)m->at_ms, "at", api_time_json(m->at_ms), "hash",
                     m->has_hash ? hex_json(m->hash, DB_HASH_BYTES) : json_null());
-  if (whole || all_public || m->seat == viewer) {
+  if (whole || visible) {
     json_object_set_new(entry, "move", json_loads(m->move_json, 0, NULL));
   } else {
     json_object_set_new(entry, "move", json_null());
@@ -84,7 +83,9 @@ json_t *api_export_build(const struct db_game *row, const struct audit_log *log,
   size_t i;
 
   for (i = 0; i < log->n; i++)
-    json_array_append_new(moves, move_json(&log->moves[i], viewer, finished));
+    json_array_append_new(
+        moves, move_json(&log->moves[i], viewer, finished,
+                         finished || api_fog_move_visible(log->moves, log->n, i, viewer)));
   audit_commitment(row->seed, row->id, commitment);
   doc = json_pack(
       "{s:s, s:s, s:s, s:s, s:o?, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "format", EXPORT_FORMAT,

@@ -1,13 +1,18 @@
 /*
  * takeback.c - undo, as rows appended to the log (never deletions).
  *
- * A seat takes back its own latest move at once when nothing has happened
- * since that it could exploit: the move is the last row of the log, every
- * event it produced is public and it drew nothing from the generator. Any
- * other takeback is a request that every other seat must accept (one
- * decline, or any move, cancels it). Titles share this policy; a title whose
- * moves hide information marks those events private, which makes them
- * request-only.
+ * The fog comes first, in every mode (solo, against bots, people only): a
+ * move is never taken back once the mover (or anyone) learned something
+ * from it or after it: when any row from it to the end of the log drew from
+ * the generator, carried private events, revealed hidden information (the
+ * title's event_reveals: a card turned from a deck shuffled ahead, a roll,
+ * other seats' secret decisions) or took part in a simultaneous step with
+ * another seat (api/fog.c). Such a takeback is refused with 409 no-takeback
+ * naming the row and the reason, never the secret. Otherwise a seat takes
+ * back its own latest move at once when it is the last row or nobody else
+ * could be asked (a solo game, or only bots); any other takeback is a
+ * request that every other person must accept (one decline, or any move,
+ * cancels it).
  *
  * Log rows of the platform carry a "cairn" member, which no title move may
  * have (moves.c):
@@ -162,31 +167,65 @@ static enum cairn_status stored_prefix(void *arg, uint32_t rows, struct engine_g
   return api_replay_rows(p->server, p->row, rows, out, err);
 }
 
-/* May `target` be taken back without asking: the last row, all its events
- * public, nothing drawn from the generator? */
-static bool undoable_alone(struct api_request *req, const struct db_game *row,
-                           const struct audit_log *log, long target, const struct engine_game *now,
-                           struct cairn_error *err)
+/* 409 no-takeback: row `r` showed something since `target`, said without
+ * saying what. */
+static enum cairn_status refuse(struct cairn_error *err, size_t target, size_t r, const char *why)
 {
-  const struct db_move *m = &log->moves[target];
-  json_t *events = json_loads(m->events_json, 0, NULL);
-  struct engine_game *before = NULL;
-  bool ok = (size_t)target + 1 == log->n;
-  size_t i;
-  json_t *ev;
+  return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
+                    "the move of row %zu can never be taken back: row %zu %s", target, r, why);
+}
 
-  json_array_foreach(events, i, ev)
-  {
-    if (json_object_get(ev, "private_to"))
-      ok = false;
+/* The generator's position after the first `rows` rows, into *drawn. */
+static enum cairn_status drawn_after(struct api_request *req, const struct db_game *row,
+                                     size_t rows, uint64_t *drawn, struct cairn_error *err)
+{
+  struct engine_game *state = NULL;
+  enum cairn_status st = api_replay_rows(req->server, row, (uint32_t)rows, &state, err);
+
+  if (st == CAIRN_OK)
+    *drawn = state->rng.drawn;
+  engine_free(state);
+  return st;
+}
+
+/* Refuse when a row from `target` on drew from the generator (a roll, a
+ * shuffle), naming the first such row: one replay per row, only once a
+ * draw is known to have happened. */
+static enum cairn_status check_draws(struct api_request *req, const struct db_game *row,
+                                     const struct audit_log *log, size_t target,
+                                     const struct engine_game *now, struct cairn_error *err)
+{
+  uint64_t before, after;
+  size_t r;
+  enum cairn_status st = drawn_after(req, row, target, &before, err);
+
+  if (st != CAIRN_OK || before == now->rng.drawn)
+    return st;
+  for (r = target; r + 1 < log->n; r++) {
+    st = drawn_after(req, row, r + 1, &after, err);
+    if (st != CAIRN_OK)
+      return st;
+    if (after != before)
+      break;
   }
-  json_decref(events);
-  if (ok && api_replay_rows(req->server, row, (uint32_t)target, &before, err) == CAIRN_OK)
-    ok = before->rng.drawn == now->rng.drawn;
-  else
-    ok = false;
-  engine_free(before);
-  return ok;
+  return refuse(err, target, r, "drew from the generator (a roll or a shuffle)");
+}
+
+/* The fog (see the file comment): CAIRN_OK when nothing from `target` to
+ * the end of the log showed anyone anything. */
+static enum cairn_status check_fog(struct api_request *req, const struct db_game *row,
+                                   const struct audit_log *log, size_t target,
+                                   const struct engine_game *now, struct cairn_error *err)
+{
+  size_t r;
+
+  for (r = target; r < log->n; r++) {
+    const char *why = api_fog_row_secret(now->module, log->moves, r);
+
+    if (why)
+      return refuse(err, target, r, why);
+  }
+  return check_draws(req, row, log, target, now, err);
 }
 
 static const struct api_field seq_fields[] = {
@@ -229,7 +268,8 @@ enum takeback_action { TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE };
  * takeback: they would have to be asked and could only say yes or no at
  * random, and a bot seat that never answers would leave the request hanging
  * until someone moves. So a request only bots would answer rewinds at once,
- * and otherwise only the people are asked. */
+ * and otherwise only the people are asked. The fog has been checked first,
+ * so no rewind ever shows a bot's secret to anyone. */
 static int humans_besides(const struct db_game *row, int seat)
 {
   int other, n = 0;
@@ -240,6 +280,30 @@ static int humans_besides(const struct db_game *row, int seat)
   return n;
 }
 
+/* POST takeback: the fog, then a rewind when nobody needs asking (the
+ * last row, or no other person seated), else a request. */
+static enum cairn_status ask(struct api_request *req, struct db_game *row, int seat,
+                             const struct takeback_scan *scan, const struct audit_log *log,
+                             const struct engine_game *now, struct api_response *resp,
+                             struct cairn_error *err)
+{
+  enum cairn_status st;
+
+  if (scan->request >= 0)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
+                      "a takeback of row %lld is already awaiting answers",
+                      (long long)scan->to_ord);
+  if (scan->target < 0)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
+                      "seat %d has no move to take back", seat);
+  st = check_fog(req, row, log, (size_t)scan->target, now, err);
+  if (st != CAIRN_OK)
+    return st;
+  if (humans_besides(row, seat) == 0 || (size_t)scan->target + 1 == log->n)
+    return append_platform_row(req, row, seat, KIND_REWIND, scan->target, now, resp, err);
+  return append_platform_row(req, row, seat, KIND_REQUEST, scan->target, now, resp, err);
+}
+
 static enum cairn_status decide(struct api_request *req, struct db_game *row, int seat,
                                 enum takeback_action action, const struct audit_log *log,
                                 const struct engine_game *now, struct api_response *resp,
@@ -247,21 +311,11 @@ static enum cairn_status decide(struct api_request *req, struct db_game *row, in
 {
   struct takeback_scan scan;
   int other, missing = 0;
+  enum cairn_status st;
 
   scan_log(log, seat, &scan);
-  if (action == TAKEBACK_ASK) {
-    if (scan.request >= 0)
-      return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
-                        "a takeback of row %lld is already awaiting answers",
-                        (long long)scan.to_ord);
-    if (scan.target < 0)
-      return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
-                        "seat %d has no move to take back", seat);
-    /* Nobody to ask (a solo game, or only bots) needs no replay to decide. */
-    if (humans_besides(row, seat) == 0 || undoable_alone(req, row, log, scan.target, now, err))
-      return append_platform_row(req, row, seat, KIND_REWIND, scan.target, now, resp, err);
-    return append_platform_row(req, row, seat, KIND_REQUEST, scan.target, now, resp, err);
-  }
+  if (action == TAKEBACK_ASK)
+    return ask(req, row, seat, &scan, log, now, resp, err);
   if (scan.request < 0 || scan.requester == seat || scan.accepted[seat])
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
                       "there is no takeback awaiting an answer from seat %d", seat);
@@ -271,9 +325,14 @@ static enum cairn_status decide(struct api_request *req, struct db_game *row, in
     if (other != scan.requester && other != seat && !scan.accepted[other] &&
         !api_seat_is_bot(row, other))
       missing++;
-  /* The last acceptance is the rewind itself: one row, one commit. */
-  return append_platform_row(req, row, seat, missing ? KIND_ACCEPT : KIND_REWIND, scan.to_ord, now,
-                             resp, err);
+  if (missing)
+    return append_platform_row(req, row, seat, KIND_ACCEPT, scan.to_ord, now, resp, err);
+  /* The last acceptance is the rewind itself: one row, one commit. The fog
+   * is judged again, for a request a laxer build may have opened. */
+  st = check_fog(req, row, log, (size_t)scan.to_ord, now, err);
+  if (st != CAIRN_OK)
+    return st;
+  return append_platform_row(req, row, seat, KIND_REWIND, scan.to_ord, now, resp, err);
 }
 
 static enum cairn_status takeback(struct api_request *req, enum takeback_action action,

@@ -25,7 +25,9 @@
  * Events. `apply_move` appends JSON objects to the `events` array. An event
  * is public unless it carries "private_to": [seat, ...], in which case only
  * those seats see it before the game is over (see engine_event_visible()).
- * Each event has a "type" string.
+ * Each event has a "type" string. Whether an event uncovered hidden
+ * information (a card, a die, another seat's secret) is the module's to say
+ * (the event_reveals slot), judged from the stored event alone.
  */
 #ifndef ENGINE_H
 #define ENGINE_H
@@ -37,8 +39,9 @@
 #include "cairn.h"
 #include "rng.h"
 
-/* Bump when a slot is appended to struct engine_module. */
-#define ENGINE_MODULE_VERSION 1
+/* Bump when a slot is appended to struct engine_module. Version 2 added
+ * event_reveals. */
+#define ENGINE_MODULE_VERSION 2
 
 #define ENGINE_MAX_SEATS 8
 
@@ -131,6 +134,19 @@ struct engine_module {
    * rather than a list (e.g. secret plans) must provide it: bots, random
    * playouts and benchmarks use it. Never touches the game's generator. */
   json_t *(*sample_move)(const struct engine_game *game, int seat, uint64_t choice);
+
+  /* ---- Functions (version 2) ---- */
+
+  /* Required from version 2. True when `event` (borrowed: one event this
+   * module appended, as stored in a log) uncovered something hidden from a
+   * seat until then: a card turned from a face-down deck (decks shuffled
+   * ahead are drawn without touching the generator, so only the module
+   * knows), a roll, a shuffle, or the content of other seats' secret or
+   * simultaneous decisions. A card a seat shows from its own hand is not
+   * hidden from that seat and need not count. A pure function of the event
+   * alone, so stored logs are judged without change. The server never lets
+   * a move be taken back once such an event followed it (api/takeback.c). */
+  bool (*event_reveals)(const json_t *event);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -189,5 +205,14 @@ char *engine_serialize_text(const struct engine_game *game);
 /* Whether `viewer` may see `event` (borrowed). Public events are visible to
  * all; "private_to" events only to the listed seats until `game_over`. */
 bool engine_event_visible(const json_t *event, int viewer, bool game_over);
+
+/* Whether `event` (borrowed) of a `module` game uncovered hidden information
+ * (the event_reveals slot). A module older than version 2 cannot say, so
+ * every one of its events counts as revealing: the fog errs on the safe side. */
+bool engine_event_reveals(const struct engine_module *module, const json_t *event);
+
+/* True when the "type" of `event` (borrowed) is one of `types` (a
+ * NULL-terminated list): the usual body of an event_reveals. */
+bool engine_event_is(const json_t *event, const char *const types[]);
 
 #endif

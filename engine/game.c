@@ -7,6 +7,7 @@
 
 #include <assert.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum cairn_status engine_new(const struct engine_module *module, const struct engine_setup *setup,
                              const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
@@ -148,5 +149,23 @@ bool engine_event_visible(const json_t *event, int viewer, bool game_over)
     if (json_integer_value(seat) == viewer)
       return true;
   }
+  return false;
+}
+
+bool engine_event_reveals(const struct engine_module *module, const json_t *event)
+{
+  if (module->version < 2 || !module->event_reveals)
+    return true;
+  return module->event_reveals(event);
+}
+
+bool engine_event_is(const json_t *event, const char *const types[])
+{
+  const char *type = json_string_value(json_object_get(event, "type"));
+  size_t i;
+
+  for (i = 0; type && types[i]; i++)
+    if (strcmp(type, types[i]) == 0)
+      return true;
   return false;
 }

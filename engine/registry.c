@@ -101,6 +101,9 @@ enum cairn_status engine_module_check(const struct engine_module *m, struct cair
       !m->legal_moves || !m->view || !m->result || !m->serialize)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "title %s lacks a version-1 function", name);
+  if (m->version >= 2 && !m->event_reveals)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "title %s lacks event_reveals, a version-2 function", name);
   return check_options(m, name, err);
 }
 

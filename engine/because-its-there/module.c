@@ -205,6 +205,20 @@ static enum cairn_status apply_move(struct engine_game *game, int seat, const js
   return CAIRN_OK;
 }
 
+/* Decks and the event deck are shuffled ahead (drawn without the
+ * generator); weather and movement ties are rolled; the Night recovery
+ * turns an event card (and shows the Supplies each seat declared). */
+static bool event_reveals(const json_t *event)
+{
+  static const char *const reveal[] = {"drew",         "special-drawn",
+                                       "drew-count",   "special-to-hand",
+                                       "event",        "event-deck-reshuffled",
+                                       "weather-roll", "movement-order",
+                                       "recovery",     NULL};
+
+  return engine_event_is(event, reveal);
+}
+
 const struct engine_module bit_module = {
     .version = ENGINE_MODULE_VERSION,
     .id = "because-its-there",
@@ -227,4 +241,5 @@ const struct engine_module bit_module = {
     .result = bit_result,
     .serialize = bit_serialize,
     .sample_move = bit_sample_move,
+    .event_reveals = event_reveals,
 };

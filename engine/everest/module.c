@@ -134,6 +134,16 @@ static enum cairn_status apply_move(struct engine_game *game, int seat, const js
   return everest_submit_heal(st, seat, move, events, pending, err);
 }
 
+/* Plans and end-of-round choices are secret until all are in; dice decide
+ * conflicts and roars. */
+static bool event_reveals(const json_t *event)
+{
+  static const char *const reveal[] = {"plans-revealed", "heals-revealed", "conflict",
+                                       "roar",           "roar-roll",      NULL};
+
+  return engine_event_is(event, reveal);
+}
+
 const struct engine_module everest_module = {
     .version = ENGINE_MODULE_VERSION,
     .id = "everest-piecepack",
@@ -154,4 +164,5 @@ const struct engine_module everest_module = {
     .result = everest_result,
     .serialize = everest_serialize,
     .sample_move = everest_sample_move,
+    .event_reveals = event_reveals,
 };

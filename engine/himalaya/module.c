@@ -90,6 +90,15 @@ static enum cairn_status apply_move(struct engine_game *game, int seat, const js
   return himalaya_play(st, seat, &m, events, err);
 }
 
+/* Throws and the Yeti stack (shuffled ahead, so a card is drawn without the
+ * generator) are the only hidden things; everything else is public. */
+static bool event_reveals(const json_t *event)
+{
+  static const char *const reveal[] = {"dice_rolled", "deck_reshuffled", "yeti_card", NULL};
+
+  return engine_event_is(event, reveal);
+}
+
 const struct engine_module himalaya_module = {
     .version = ENGINE_MODULE_VERSION,
     .id = "himalaya",
@@ -107,4 +116,5 @@ const struct engine_module himalaya_module = {
     .view = himalaya_view,
     .result = himalaya_result,
     .serialize = himalaya_serialize,
+    .event_reveals = event_reveals,
 };

@@ -186,6 +186,19 @@ static enum cairn_status apply_move(struct engine_game *game, int seat, const js
   }
 }
 
+/* The Mountain's deck and hand are hidden (a Forecast or a removal shows the
+ * hand), dice decide crevices, bows, tents and the Yeti, and Avalanche
+ * answers are secret until the card lands. The Mountain paying or playing a
+ * card shows its own hand, which it knew: not a reveal to the mover. */
+static bool event_reveals(const json_t *event)
+{
+  static const char *const reveal[] = {"forecast",   "card_removed",  "drew", "mountain_drew",
+                                       "reshuffled", "crevice_roll",  "bow",  "tent_roll",
+                                       "yeti_roll",  "avalanche_hit", NULL};
+
+  return engine_event_is(event, reveal);
+}
+
 const struct engine_module journey_module = {
     .version = ENGINE_MODULE_VERSION,
     .id = "journey-to-the-top",
@@ -205,4 +218,5 @@ const struct engine_module journey_module = {
     .view = journey_view,
     .result = journey_result,
     .serialize = journey_serialize,
+    .event_reveals = event_reveals,
 };

@@ -1,10 +1,11 @@
 /*
  * test_takeback.c - undo through the real server (api/takeback.c): a seat
  * takes back its own last move at once when nothing was drawn or revealed
- * since; otherwise the takeback is a request the other seats accept or
- * decline; every takeback is appended to the log, which still verifies and
- * replays at every position. Also: a game pinned to a retired rules version
- * takes no moves.
+ * since; an earlier harmless move is a request the other seats accept or
+ * decline; a move after which anything was drawn or revealed is never
+ * taken back (the fog; test_fog.c attacks it per title); every takeback is
+ * appended to the log, which still verifies and replays at every position.
+ * Also: a game pinned to a retired rules version takes no moves.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -142,22 +143,46 @@ static void test_takeback_without_a_move_is_refused(void **state)
 }
 
 /* A move that emptied the pool made the next throw and drew a Yeti card:
- * taking it back alone is refused, and asking needs the other seat. */
-static void test_takeback_after_a_draw_needs_the_other_seat(void **state)
+ * both seats have seen them, so it is never taken back, even with the
+ * other seat's consent; the refusal names the row and changes nothing. */
+static void test_takeback_after_a_draw_is_refused(void **state)
 {
   struct harness_server *s = *state;
   struct duel d;
   struct harness_response r;
-  json_t *before = NULL, *g, *after;
   long seq_before;
   int seat = -1, i;
 
   start_duel(s, &d);
-  for (i = 0; i < 5; i++) { /* two seats play five dice: the fifth empties the pool */
-    if (i == 4)
-      before = harness_get_game(s, NULL, d.id);
+  for (i = 0; i < 5; i++) /* two seats play five dice: the fifth empties the pool */
     seat = play_die(s, &d);
-  }
+  seq_before = game_seq(s, d.id);
+  post_takeback(s, &d, seat, "", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
+  assert_non_null(strstr(harness_str(r.json, "detail"), "row 4 "));
+  harness_response_free(&r);
+  post_takeback(s, &d, 1 - seat, "/accept", &r); /* nothing was asked */
+  HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
+  harness_response_free(&r);
+  assert_int_equal(game_seq(s, d.id), seq_before);
+  expect_verifies(s, d.id);
+}
+
+/* Among people, an earlier move after which nothing was drawn or revealed
+ * is a request: declined, asked again, accepted; the game goes on. */
+static void test_an_earlier_harmless_move_is_taken_back_by_request(void **state)
+{
+  struct harness_server *s = *state;
+  struct duel d;
+  struct harness_response r;
+  json_t *before, *g, *after;
+  long seq_before;
+  int seat;
+
+  start_duel(s, &d);
+  before = harness_get_game(s, NULL, d.id);
+  seat = play_die(s, &d);
+  play_die(s, &d); /* the other seat: my move is no longer the last row */
   seq_before = game_seq(s, d.id);
   post_takeback(s, &d, seat, "", &r);
   HARNESS_EXPECT_STATUS(&r, 200);
@@ -205,13 +230,14 @@ static void test_a_move_cancels_an_open_request(void **state)
   struct harness_server *s = *state;
   struct duel d;
   struct harness_response r;
-  int seat = -1, i;
+  int seat;
 
   start_duel(s, &d);
-  for (i = 0; i < 5; i++)
-    seat = play_die(s, &d);
+  seat = play_die(s, &d);
+  play_die(s, &d);
   post_takeback(s, &d, seat, "", &r);
   HARNESS_EXPECT_STATUS(&r, 200);
+  assert_true(harness_has_event(r.json, "takeback_requested"));
   harness_response_free(&r);
   play_die(s, &d);
   post_takeback(s, &d, 1 - seat, "/accept", &r);
@@ -256,7 +282,8 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_own_last_move_without_a_draw_is_taken_back_at_once),
       cmocka_unit_test(test_takeback_without_a_move_is_refused),
-      cmocka_unit_test(test_takeback_after_a_draw_needs_the_other_seat),
+      cmocka_unit_test(test_takeback_after_a_draw_is_refused),
+      cmocka_unit_test(test_an_earlier_harmless_move_is_taken_back_by_request),
       cmocka_unit_test(test_a_move_cancels_an_open_request),
       cmocka_unit_test(test_game_pinned_to_a_retired_rules_version_takes_no_moves),
   };

@@ -123,6 +123,11 @@ static json_t *toy_serialize(const struct engine_game *g)
   return json_pack("{s:i, s:i, s:b}", "total", t->total, "turn", t->turn, "voting", t->voting);
 }
 
+static bool toy_reveals(const json_t *event)
+{
+  return false;
+}
+
 static const struct engine_module toy_module = {
     .version = ENGINE_MODULE_VERSION,
     .id = "toy",
@@ -140,6 +145,7 @@ static const struct engine_module toy_module = {
     .view = toy_view,
     .result = toy_result,
     .serialize = toy_serialize,
+    .event_reveals = toy_reveals,
 };
 
 static struct engine_game *new_toy(int seats)
@@ -296,6 +302,36 @@ static void test_every_registered_title_passes_the_interface_check(void **state)
   assert_null(engine_find("chess"));
 }
 
+/* The fog (api/takeback.c) asks each title which stored events uncovered
+ * something; a title that cannot say is taken to reveal everything. */
+static void test_titles_say_which_events_reveal(void **state)
+{
+  static const char *const cases[][3] = {
+      {"himalaya", "{\"type\":\"yeti_card\",\"card\":\"up 3\"}", "{\"type\":\"moved\"}"},
+      {"everest-piecepack", "{\"type\":\"plans-revealed\"}", "{\"type\":\"moved\"}"},
+      {"journey-to-the-top", "{\"type\":\"mountain_drew\"}", "{\"type\":\"bought\"}"},
+      {"because-its-there", "{\"type\":\"recovery\"}", "{\"type\":\"deployed\"}"},
+  };
+  struct engine_module old = toy_module;
+  json_t *yes, *no;
+  size_t i;
+
+  for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+    yes = json_loads(cases[i][1], 0, NULL);
+    no = json_loads(cases[i][2], 0, NULL);
+    assert_true(engine_event_reveals(engine_find(cases[i][0]), yes));
+    assert_false(engine_event_reveals(engine_find(cases[i][0]), no));
+    json_decref(yes);
+    json_decref(no);
+  }
+  old.version = 1;
+  old.event_reveals = NULL;
+  no = json_pack("{s:s}", "type", "anything");
+  assert_true(engine_event_reveals(&old, no));
+  assert_false(engine_event_reveals(&toy_module, no));
+  json_decref(no);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -307,6 +343,7 @@ int main(void)
       cmocka_unit_test(test_private_events_are_seen_only_by_their_seats_until_the_end),
       cmocka_unit_test(test_an_option_outside_the_catalog_vocabulary_is_refused),
       cmocka_unit_test(test_every_registered_title_passes_the_interface_check),
+      cmocka_unit_test(test_titles_say_which_events_reveal),
   };
 
   return cmocka_run_group_tests_name("engine/game", tests, NULL, NULL);
