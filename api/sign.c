@@ -104,7 +104,7 @@ struct bytes {
 
 static void put(struct bytes *b, const void *data, size_t n)
 {
-  if (b->failed)
+  if (b->failed || n == 0)
     return;
   if (b->n + n > b->cap) {
     size_t cap = b->cap ? 2 * b->cap : 512;
