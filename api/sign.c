@@ -220,13 +220,15 @@ json_t *api_signer_report(const uint8_t *pk, const uint8_t *sig, const struct ap
 {
   char hex[2 * DB_KEY_BYTES + 1];
   const char *verdict = "absent";
+  json_t *this_server = json_null(); /* offline: our key is not known */
 
   if (pk && sig)
     verdict = api_sign_check(pk, sig, what) ? "ok" : "bad";
   if (pk)
     sodium_bin2hex(hex, sizeof(hex), pk, DB_KEY_BYTES);
+  if (ours)
+    this_server = json_boolean(pk && sodium_memcmp(pk, ours->pk, DB_KEY_BYTES) == 0);
   return json_pack("{s:s, s:o, s:s, s:o}", "algorithm", "ed25519", "public_key",
                    pk ? json_string(hex) : json_null(), "signature", verdict, "this_server",
-                   !ours || !pk ? (ours ? json_false() : json_null())
-                                : json_boolean(sodium_memcmp(pk, ours->pk, DB_KEY_BYTES) == 0));
+                   this_server);
 }

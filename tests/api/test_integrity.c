@@ -2,15 +2,17 @@
  * test_integrity.c - attacks on what a game's record promises, through the
  * real server:
  *   - a live game's row hashes must not let anyone test a guess at a secret
- *     row (an Everest plan not yet revealed): recomputed from the true
- *     content under every key an outsider could know, in chain format 1 and
- *     2, no hash matches; once the game is over and the seed is out, the
- *     same recomputation with the key from the seed matches every row;
+ *     row (an Everest plan not yet revealed, a Because It's There draw):
+ *     recomputed from the true content under every key an outsider could
+ *     know, in chain format 1 and 2, no hash matches; once the game is over
+ *     and the seed is out, the same recomputation with the key from the seed
+ *     matches every row;
  *   - a finished export given a new id and another player's id in a seat
  *     imports only as an unlinked "imported" game, absent from that player's
- *     games, its signature reported bad or absent; re-signed with another
- *     key it is "another signer"; the server's own export comes back linked
- *     on a server holding the same key, and conflicts on its own;
+ *     games, its signature reported bad or absent (online and by `cairn
+ *     verify`); re-signed with another key it is "another signer"; the
+ *     server's own export comes back linked on a server holding the same
+ *     key, and conflicts on its own;
  *   - a chain format 1 record (cairn-export-1) still verifies and imports;
  *   - the database files and the signing key are readable by the owner
  *     only, even when an older server left them readable by all.
@@ -226,91 +228,70 @@ static int redacted_ords(const json_t *doc, long ords[8])
   return n;
 }
 
-/* Plans are pending while the other seat has not planned: seat 0 plans, and
- * its row is secret from seat 1 and from spectators. */
-static void test_a_live_secret_plan_cannot_be_recovered_from_its_hash(void **state)
+/* Post one random legal move for the first seat owing one. */
+static void play_one(struct harness_server *s, const struct harness_player p[2], const char *id,
+                     struct harness_rng *rng)
 {
-  struct harness_server *s = *state;
-  struct harness_player p[2];
-  struct harness_rng rng = {.state = 99};
   struct harness_response r;
-  json_t *g, *move, *seen[2], *owner, *finished;
-  long ords[8];
-  char id[64];
-  uint8_t commitment[HASH], seed[HASH], k[HASH];
-  int n, i, v;
+  json_t *g = harness_get_game(s, NULL, id);
+  int mover = (int)json_integer_value(json_array_get(json_object_get(g, "to_act"), 0));
+  json_t *move;
 
-  harness_new_player(s, "Ang", &p[0]);
-  harness_new_player(s, "Pemba", &p[1]);
-  g = harness_new_game(s, p[0].token, "everest-piecepack", 2, "{\"round_cap\":1}");
-  snprintf(id, sizeof id, "%s", harness_game_id(g));
   json_decref(g);
-  harness_join(s, p[0].token, id, 0);
-  harness_join(s, p[1].token, id, 1);
-  g = harness_get_game(s, p[0].token, id);
-  move = harness_choose_move(g, &rng);
-  harness_post_move(s, &r, p[0].token, id, harness_int(g, "seq"), move);
+  g = harness_get_game(s, p[mover].token, id);
+  move = harness_choose_move(g, rng);
+  harness_post_move(s, &r, p[mover].token, id, harness_int(g, "seq"), move);
   HARNESS_EXPECT_JSON(&r, 200);
   harness_response_free(&r);
   json_decref(move);
   json_decref(g);
+}
 
-  /* What the opponent and a spectator hold while the plan is secret. */
-  seen[0] = export_of(s, p[1].token, id);
-  seen[1] = export_of(s, NULL, id);
-  owner = export_of(s, p[0].token, id);
-  n = redacted_ords(seen[0], ords);
-  assert_true(n >= 1);
-  assert_int_equal(redacted_ords(seen[1], ords), n);
-  assert_int_equal(json_integer_value(json_object_get(seen[0], "chain_format")), 2);
+static bool finished(struct harness_server *s, const char *id)
+{
+  json_t *g = harness_get_game(s, NULL, id);
+  bool done = strcmp(harness_str(g, "status"), "finished") == 0;
+
+  json_decref(g);
+  return done;
+}
+
+/* Check the secret rows `ords` of live exports `seen` (the opponent's and
+ * a spectator's) against the finished game's true content. `owner` is the
+ * export of the seat that made the first of them. */
+static void attack_rows(const json_t *finished_doc, json_t *const seen[2], const json_t *owner,
+                        const long *ords, int n, const char *id)
+{
+  const json_t *moves = json_object_get(finished_doc, "moves");
+  uint8_t commitment[HASH], seed[HASH], k[HASH];
+  int i, v;
+
   unhex(json_string_value(json_object_get(seen[0], "seed_commitment")), commitment, HASH);
-
-  /* Play to the end: the seed comes out, and with it the true content. */
-  for (;;) {
-    int mover;
-
-    g = harness_get_game(s, NULL, id);
-    if (strcmp(harness_str(g, "status"), "finished") == 0) {
-      json_decref(g);
-      break;
-    }
-    mover = (int)json_integer_value(json_array_get(json_object_get(g, "to_act"), 0));
-    json_decref(g);
-    g = harness_get_game(s, p[mover].token, id);
-    move = harness_choose_move(g, &rng);
-    harness_post_move(s, &r, p[mover].token, id, harness_int(g, "seq"), move);
-    HARNESS_EXPECT_JSON(&r, 200);
-    harness_response_free(&r);
-    json_decref(move);
-    json_decref(g);
-  }
-  finished = export_of(s, NULL, id);
-  unhex(json_string_value(json_object_get(finished, "seed")), seed, HASH);
+  unhex(json_string_value(json_object_get(finished_doc, "seed")), seed, HASH);
   commit_key(seed, id, k);
-
   for (i = 0; i < n; i++) {
-    const json_t *moves = json_object_get(finished, "moves");
-    struct row truth, live;
-    uint8_t prev[HASH] = {0}, again[HASH];
+    const json_t *mine = json_array_get(json_object_get(owner, "moves"), (size_t)ords[i]);
+    struct row truth;
+    uint8_t prev[HASH] = {0}, again[HASH], live[HASH];
 
     read_row(json_array_get(moves, (size_t)ords[i]), &truth);
     if (ords[i] > 0)
       unhex(json_string_value(json_object_get(json_array_get(moves, (size_t)ords[i] - 1), "hash")),
             prev, HASH);
-    /* The owner saw the true move while it was secret. */
-    {
-      char *mine = canonical(json_object_get(
-          json_array_get(json_object_get(owner, "moves"), (size_t)ords[i]), "move"));
+    /* The owner saw its own move while it was secret: the true one. */
+    if (json_integer_value(json_object_get(mine, "seat")) == truth.seat) {
+      char *text = canonical(json_object_get(mine, "move"));
 
-      assert_string_equal(mine, truth.move);
-      free(mine);
+      assert_false(json_is_true(json_object_get(mine, "redacted")));
+      assert_string_equal(text, truth.move);
+      free(text);
     }
     for (v = 0; v < 2; v++) {
       const json_t *entry = json_array_get(json_object_get(seen[v], "moves"), (size_t)ords[i]);
 
       assert_true(json_is_null(json_object_get(entry, "move")));
-      unhex(json_string_value(json_object_get(entry, "hash")), live.hash, HASH);
-      assert_memory_equal(live.hash, truth.hash, HASH);
+      unhex(json_string_value(json_object_get(entry, "hash")), live, HASH);
+      assert_memory_equal(live, truth.hash, HASH);
     }
     expect_no_outsider_match(&truth, prev, id, commitment);
     /* The test can fail: with the revealed seed the hash opens. */
@@ -324,7 +305,7 @@ static void test_a_live_secret_plan_cannot_be_recovered_from_its_hash(void **sta
     uint8_t prev[HASH] = {0}, head[HASH];
     size_t j;
 
-    json_array_foreach(json_object_get(finished, "moves"), j, entry)
+    json_array_foreach(moves, j, entry)
     {
       struct row row;
 
@@ -333,16 +314,76 @@ static void test_a_live_secret_plan_cannot_be_recovered_from_its_hash(void **sta
       assert_memory_equal(prev, row.hash, HASH);
       free_row(&row);
     }
-    unhex(json_string_value(json_object_get(finished, "log_head")), head, HASH);
+    unhex(json_string_value(json_object_get(finished_doc, "log_head")), head, HASH);
     assert_memory_equal(prev, head, HASH);
   }
+}
+
+/* Play a two-seat game of `title` at random until a spectator's export of
+ * it holds a secret (redacted) row; capture what the other seat and a
+ * spectator see then; play on to the end and attack those rows. */
+static void attack_live_secrets(struct harness_server *s, const char *title, const char *options,
+                                uint64_t seed)
+{
+  struct harness_player p[2];
+  struct harness_rng rng = {.state = seed};
+  json_t *g, *seen[2], *owner, *doc;
+  long ords[8];
+  char id[64];
+  int n = 0, posts, maker;
+
+  harness_new_player(s, "Ang", &p[0]);
+  harness_new_player(s, "Pemba", &p[1]);
+  g = harness_new_game(s, p[0].token, title, 2, options);
+  snprintf(id, sizeof id, "%s", harness_game_id(g));
+  json_decref(g);
+  harness_join(s, p[0].token, id, 0);
+  harness_join(s, p[1].token, id, 1);
+  for (posts = 0; n == 0; posts++) {
+    assert_true(posts < 500);
+    assert_false(finished(s, id));
+    play_one(s, p, id, &rng);
+    seen[1] = export_of(s, NULL, id);
+    n = redacted_ords(seen[1], ords);
+    if (n == 0)
+      json_decref(seen[1]);
+  }
+  assert_int_equal(json_integer_value(json_object_get(seen[1], "chain_format")), 2);
+  maker = (int)json_integer_value(
+      json_object_get(json_array_get(json_object_get(seen[1], "moves"), (size_t)ords[0]), "seat"));
+  /* The other seat sees the rows `maker` made as redacted too. */
+  seen[0] = export_of(s, p[1 - maker].token, id);
+  owner = export_of(s, p[maker].token, id);
+  for (posts = 0; !finished(s, id); posts++) {
+    assert_true(posts < 3000);
+    play_one(s, p, id, &rng);
+  }
+  doc = export_of(s, NULL, id);
+  print_message("%s: %d secret row(s) attacked, game of %zu rows\n", title, n,
+                json_array_size(json_object_get(doc, "moves")));
+  attack_rows(doc, seen, owner, ords, n, id);
   json_decref(seen[0]);
   json_decref(seen[1]);
   json_decref(owner);
-  json_decref(finished);
+  json_decref(doc);
+}
+
+/* Everest: plans are pending while the other seat has not planned, so the
+ * first plan's row is secret from the other seat and from spectators. */
+static void test_a_live_secret_plan_cannot_be_recovered_from_its_hash(void **state)
+{
+  attack_live_secrets(*state, "everest-piecepack", "{\"round_cap\":1}", 99);
+}
+
+/* Because It's There: a drawn card is private to its drawer. */
+static void test_a_live_private_draw_cannot_be_recovered_from_its_hash(void **state)
+{
+  attack_live_secrets(*state, "because-its-there", "{\"scenario\":\"1963\"}", 7);
 }
 
 /* ---- 2. imports cannot impersonate ---- */
+
+static int run_tool(const char *args, json_t **out);
 
 struct bytes {
   uint8_t p[65536];
@@ -559,6 +600,19 @@ static void test_a_forged_import_cannot_claim_another_players_seat(void **state)
   game = import(s, forger.token, doc, 201);
   expect_unlinked(s, game, &victim, "bad", NULL);
   json_decref(game);
+  /* Offline too: the signature no longer checks, so the record fails. */
+  {
+    char path[400], args[480];
+    json_t *report = NULL;
+
+    snprintf(path, sizeof path, "%s/forged.json", s->dir);
+    assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
+    snprintf(args, sizeof args, "verify %s", path);
+    assert_int_equal(run_tool(args, &report), 1);
+    assert_string_equal(harness_str(json_object_get(report, "signer"), "signature"), "bad");
+    assert_true(json_is_true(json_object_get(json_object_get(report, "chain"), "ok")));
+    json_decref(report);
+  }
 
   /* The same with the signature removed: absent. */
   forge(doc, "forged2", &victim);
@@ -751,6 +805,8 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_a_live_secret_plan_cannot_be_recovered_from_its_hash,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_a_live_private_draw_cannot_be_recovered_from_its_hash,
                                       harness_setup, harness_teardown),
       cmocka_unit_test_setup_teardown(test_a_forged_import_cannot_claim_another_players_seat,
                                       harness_setup, harness_teardown),
