@@ -16,6 +16,7 @@
 #include "../db/db.h"
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
+#include "sign.h"
 
 #define API_GAME_STRIPES        1024              /* divides the live cache's set count */
 #define API_BODY_CAP            (64 * 1024)       /* bytes; larger bodies get 413 */
@@ -73,6 +74,9 @@ struct api_server {
    * closed unanswered. */
   _Atomic int connections;
   int max_connections;
+  /* The key this server signs its exports with (sign.h), kept in the data
+   * directory so it outlives restarts. */
+  struct api_sign_key key;
 };
 
 /* One request, as handlers see it. Everything is borrowed until the
@@ -438,6 +442,8 @@ enum cairn_status api_vacation_declare(struct api_request *, struct api_response
                                        struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
+enum cairn_status api_meta_server_key(struct api_request *, struct api_response *,
+                                      struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 

@@ -2,8 +2,10 @@
  * audit.c - judging a game's record (see audit.h). Three independent
  * checks, each naming the first row where it fails:
  *   chain       every stored hash equals db_chain_hash over its predecessor
- *               and its own content, and ords are dense: an edited, removed
- *               or reordered row is caught at that row;
+ *               and its own content, in the game's own chain format, and
+ *               ords are dense: an edited, removed or reordered row is
+ *               caught at that row (format 2 needs the seed, so outside
+ *               the server a live game's chain cannot be checked);
  *   commitment  the revealed seed hashes to the published commitment;
  *   replay      re-running every move from the seed through the current
  *               rules code gives the recorded seq and the recorded events,
@@ -41,9 +43,17 @@ static json_t *check_chain(const struct audit_input *in, uint8_t head[32])
 {
   uint8_t prev[DB_HASH_BYTES] = {0};
   uint8_t expected[DB_HASH_BYTES];
+  struct db_chain chain;
   char problem[160];
   size_t i;
 
+  if (in->chain_format != DB_CHAIN_FORMAT_1 && in->chain_format != DB_CHAIN_FORMAT_2)
+    return verdict(0, -1, "unknown chain format");
+  db_chain_init(&chain, in->chain_format, in->game_id, in->seed);
+  if (in->chain_format == DB_CHAIN_FORMAT_2 && !chain.has_key)
+    return verdict(-1, -1,
+                   "a format 2 chain commits to each row under a key derived from the seed, "
+                   "which is revealed only when the game is finished");
   for (i = 0; i < in->n_moves; i++) {
     const struct db_move *m = &in->moves[i];
 
@@ -56,7 +66,7 @@ static json_t *check_chain(const struct audit_input *in, uint8_t head[32])
       snprintf(problem, sizeof(problem), "row %zu has no hash", i);
       return verdict(0, (long)i, problem);
     }
-    db_chain_hash(prev, in->game_id, m, expected);
+    db_chain_hash(&chain, prev, m, expected);
     if (sodium_memcmp(expected, m->hash, DB_HASH_BYTES) != 0) {
       snprintf(problem, sizeof(problem),
                "row %zu does not match its hash: it was edited, or a row before it was "
@@ -66,7 +76,13 @@ static json_t *check_chain(const struct audit_input *in, uint8_t head[32])
     }
     memcpy(prev, m->hash, DB_HASH_BYTES);
   }
+  sodium_memzero(&chain, sizeof(chain));
   memcpy(head, prev, DB_HASH_BYTES);
+  /* The head is what a signature covers: it must be this chain's. */
+  if (in->log_head && sodium_memcmp(in->log_head, prev, DB_HASH_BYTES) != 0)
+    return verdict(0, (long)in->n_moves,
+                   "log_head is not the hash of the last row: rows were added or removed at "
+                   "the end");
   return verdict(1, -1, NULL);
 }
 

@@ -24,10 +24,13 @@ struct audit_input {
   const uint8_t *commitment;   /* 32 bytes to check the seed against, or NULL */
   const struct db_move *moves; /* the log, in stored order */
   size_t n_moves;
-  bool check_chain;    /* the moves carry their stored hashes */
-  json_t **result_out; /* if set and the replay succeeds: the
-                          final state's result (new reference,
-                          NULL while the game runs) */
+  bool check_chain;        /* the moves carry their stored hashes */
+  int chain_format;        /* DB_CHAIN_FORMAT_* the hashes were made in */
+  const uint8_t *log_head; /* DB_HASH_BYTES the record claims as its head
+                              (a signature covers it), or NULL */
+  json_t **result_out;     /* if set and the replay succeeds: the
+                              final state's result (new reference,
+                              NULL while the game runs) */
 };
 
 /* New reference: the report

@@ -3,10 +3,21 @@
  * back. One format serves GET /v1/games/{id}/export, POST
  * /v1/games/import and the offline `cairn verify FILE`:
  *
- *   {format: "cairn-export-1", id, title, rules_version, options, status,
+ *   {format: "cairn-export-2", id, title, rules_version, options, status,
  *    created_ms, created_at, seats: [{seat, player: {id, name}}],
- *    seed_commitment, seed (finished only), result, log_head,
+ *    seed_commitment, seed (finished only), result, log_head, chain_format,
+ *    server_key, signature,
  *    moves: [{ord, seq, seat, move, events, at_ms, at, hash}]}
+ *
+ * chain_format says how the row hashes were made (db/chain.c). server_key
+ * and signature (hex, or null) are an Ed25519 signature over the bytes
+ * sign.c documents: every member above but moves and the *_at texts, which
+ * log_head pins through the chain. A game played here is signed with this
+ * server's key; a game imported from a document this server did not sign
+ * is exported with that document's own server_key and signature (null when
+ * it had none), never re-signed, since this server did not see it played.
+ * "cairn-export-1" documents (no chain_format, always format 1; no
+ * signature) are still read.
  *
  * A finished game is exported whole. A live game is exported as its viewer
  * may see it: private events are left out and another seat's move is
@@ -21,7 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXPORT_FORMAT "cairn-export-1"
+#define EXPORT_FORMAT    "cairn-export-2"
+#define EXPORT_FORMAT_V1 "cairn-export-1" /* read only: chain format 1, unsigned */
 
 static json_t *hex_json(const uint8_t *bytes, size_t n)
 {
@@ -31,18 +43,76 @@ static json_t *hex_json(const uint8_t *bytes, size_t n)
   return json_string(hex);
 }
 
+/* The player ids an export names: an imported game's are the ones its
+ * document claimed, kept as text (db.h). */
+static const char (*export_ids(const struct db_game *row))[DB_ID_MAX + 1]
+{
+  return row->imported ? row->import_ids : row->seat_player;
+}
+
 static json_t *seats_json(const struct db_game *row)
 {
+  const char(*ids)[DB_ID_MAX + 1] = export_ids(row);
   json_t *seats = json_array();
   int i;
 
   for (i = 0; i < row->seats; i++)
     json_array_append_new(seats, json_pack("{s:i, s:o}", "seat", i, "player",
-                                           row->seat_player[i][0]
-                                               ? json_pack("{s:s, s:s}", "id", row->seat_player[i],
-                                                           "name", row->seat_name[i])
-                                               : json_null()));
+                                           ids[i][0] ? json_pack("{s:s, s:s}", "id", ids[i], "name",
+                                                                 row->seat_name[i])
+                                                     : json_null()));
   return seats;
+}
+
+void api_row_signed(const struct db_game *row, uint8_t commitment[32], struct api_signed *out)
+{
+  audit_commitment(row->seed, row->id, commitment);
+  *out = (struct api_signed){
+      .format = EXPORT_FORMAT,
+      .row = row,
+      .ids = export_ids(row),
+      .commitment = commitment,
+      .seed = strcmp(row->status, DB_STATUS_FINISHED) == 0 ? row->seed : NULL,
+      .log_head = row->log_head,
+  };
+}
+
+void api_record_signed(const struct api_record *r, struct api_signed *out)
+{
+  *out = (struct api_signed){
+      .format = r->format,
+      .row = &r->row,
+      .ids = r->row.seat_player,
+      .commitment = r->commitment,
+      .seed = r->has_seed ? r->row.seed : NULL,
+      .log_head = r->row.log_head,
+  };
+}
+
+/* Set server_key and signature on `doc`: this server's signature over a
+ * game it saw played, or an imported game's own (see the file comment). */
+static void sign_json(json_t *doc, const struct db_game *row, const struct api_sign_key *key)
+{
+  uint8_t commitment[32];
+  uint8_t sig[DB_SIG_BYTES];
+  struct api_signed what;
+  const uint8_t *pk = NULL;
+  const uint8_t *shown = NULL;
+
+  if (row->imported || !key) {
+    if (row->has_signer) {
+      pk = row->signer;
+      shown = row->signature;
+    }
+  } else {
+    api_row_signed(row, commitment, &what);
+    if (api_sign(key, &what, sig)) {
+      pk = key->pk;
+      shown = sig;
+    }
+  }
+  json_object_set_new(doc, "server_key", pk ? hex_json(pk, DB_KEY_BYTES) : json_null());
+  json_object_set_new(doc, "signature", shown ? hex_json(shown, DB_SIG_BYTES) : json_null());
 }
 
 /* New reference: one log row for `viewer`; see the file comment. Whether
@@ -74,7 +144,8 @@ static json_t *move_json(const struct db_move *m, int viewer, bool whole, bool v
   return entry;
 }
 
-json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer)
+json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer,
+                         const struct api_sign_key *key)
 {
   bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
   uint8_t commitment[32];
@@ -95,8 +166,14 @@ json_t *api_export_build(const struct db_game *row, const struct audit_log *log,
       "seats", seats_json(row), "seed_commitment", hex_json(commitment, sizeof(commitment)),
       "result", row->result_json ? json_loads(row->result_json, 0, NULL) : json_null(), "log_head",
       hex_json(row->log_head, DB_HASH_BYTES), "moves", moves);
-  if (doc && finished)
+  if (!doc)
+    return NULL;
+  if (finished)
     json_object_set_new(doc, "seed", hex_json(row->seed, ENGINE_SEED_BYTES));
+  json_object_set_new(
+      doc, "chain_format",
+      json_integer(row->chain_format ? row->chain_format : DB_CHAIN_FORMAT_CURRENT));
+  sign_json(doc, row, key);
   return doc;
 }
 
@@ -245,6 +322,55 @@ static enum cairn_status parse_move(const json_t *entry, size_t i, struct api_re
   return st;
 }
 
+/* A member that may be null or absent: *present says whether it was hex. */
+static enum cairn_status optional_hex(const json_t *obj, const char *name, uint8_t *out, size_t n,
+                                      bool *present, struct cairn_error *err)
+{
+  const json_t *v = json_object_get(obj, name);
+
+  *present = v && !json_is_null(v);
+  return *present ? hex_member(obj, "", name, out, n, err) : CAIRN_OK;
+}
+
+/* format, and what it decides: the chain format and whether the document
+ * can carry a signature. */
+static enum cairn_status parse_format(const json_t *doc, struct api_record *r,
+                                      struct cairn_error *err)
+{
+  const json_t *v;
+  json_int_t format;
+  bool key = false, sig = false;
+  enum cairn_status st = member(doc, "", "format", JSON_STRING, &v, err);
+
+  if (st != CAIRN_OK)
+    return st;
+  if (strcmp(json_string_value(v), EXPORT_FORMAT_V1) == 0) {
+    snprintf(r->format, sizeof(r->format), "%s", EXPORT_FORMAT_V1);
+    r->row.chain_format = DB_CHAIN_FORMAT_1;
+    return CAIRN_OK;
+  }
+  if (strcmp(json_string_value(v), EXPORT_FORMAT) != 0)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "format must be \"%s\" (or \"%s\")", EXPORT_FORMAT, EXPORT_FORMAT_V1);
+  snprintf(r->format, sizeof(r->format), "%s", EXPORT_FORMAT);
+  st = int_member(doc, "", "chain_format", DB_CHAIN_FORMAT_1, DB_CHAIN_FORMAT_2, &format, err);
+  if (st == CAIRN_OK)
+    st = hex_member(doc, "", "log_head", r->row.log_head, DB_HASH_BYTES, err);
+  if (st == CAIRN_OK)
+    st = optional_hex(doc, "server_key", r->row.signer, DB_KEY_BYTES, &key, err);
+  if (st == CAIRN_OK)
+    st = optional_hex(doc, "signature", r->row.signature, DB_SIG_BYTES, &sig, err);
+  if (st != CAIRN_OK)
+    return st;
+  if (key != sig)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "server_key and signature come together, or not at all");
+  r->row.chain_format = (int)format;
+  r->row.has_signer = key;
+  r->has_log_head = true;
+  return CAIRN_OK;
+}
+
 enum cairn_status api_export_parse(const json_t *doc, struct api_record *r, struct cairn_error *err)
 {
   const json_t *v;
@@ -257,12 +383,9 @@ enum cairn_status api_export_parse(const json_t *doc, struct api_record *r, stru
   if (!json_is_object(doc))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
                       "an export document is a JSON object");
-  st = member(doc, "", "format", JSON_STRING, &v, err);
+  st = parse_format(doc, r, err);
   if (st != CAIRN_OK)
     return st;
-  if (strcmp(json_string_value(v), EXPORT_FORMAT) != 0)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "format must be \"%s\"",
-                      EXPORT_FORMAT);
   st = text_member(doc, "", "id", r->row.id, sizeof(r->row.id), err);
   if (st == CAIRN_OK)
     st = text_member(doc, "", "title", r->row.title, sizeof(r->row.title), err);
@@ -323,7 +446,9 @@ struct audit_input api_record_audit(const struct api_record *r, const struct eng
       .commitment = r->commitment,
       .moves = r->log.moves,
       .n_moves = r->log.n,
+      .log_head = r->has_log_head ? r->row.log_head : NULL,
       .check_chain = true,
+      .chain_format = r->row.chain_format,
   };
 
   return in;

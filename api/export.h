@@ -7,6 +7,7 @@
 
 #include "api.h"
 #include "audit.h"
+#include "sign.h"
 
 /* A game read from an export document. Owned strings inside; release with
  * api_record_clear(). */
@@ -16,11 +17,27 @@ struct api_record {
   struct audit_log log;                       /* the moves, with their hashes */
   uint8_t commitment[32];                     /* the published seed commitment */
   bool has_seed;                              /* row.seed was in the document */
+  char format[16];                            /* the document's format */
+  /* row.log_head holds the document's log_head (format 2 documents; a
+   * format 1 document had one too but it was never checked), and
+   * row.has_signer, signer and signature its server_key and signature. */
+  bool has_log_head;
 };
 
 /* New reference: the export document of `row` and its `log` as `viewer` (a
- * seat or ENGINE_SPECTATOR) may see it; a finished game is exported whole. */
-json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer);
+ * seat or ENGINE_SPECTATOR) may see it; a finished game is exported whole.
+ * Signed with `key` unless the game was imported from a document this
+ * server did not sign (then the row's own signer and signature, if any, are
+ * shown) or `key` is NULL (then the row's own, as for a parsed record). */
+json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer,
+                         const struct api_sign_key *key);
+
+/* What the signature of the export of stored game `row` covers; commitment
+ * is the caller's 32 bytes, filled here. Borrows from row. */
+void api_row_signed(const struct db_game *row, uint8_t commitment[32], struct api_signed *out);
+
+/* What the signature of a parsed record covers. Borrows from r. */
+void api_record_signed(const struct api_record *r, struct api_signed *out);
 
 /* Read `doc` (borrowed) into *r, checking every member's presence, type and
  * range; a failure names the member (e.g. "moves[3].seat"). On failure *r

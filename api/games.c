@@ -5,6 +5,7 @@
  * viewer and assembles the envelope.
  */
 #include "api.h"
+#include "export.h"
 #include "audit.h"
 #include "notify.h"
 
@@ -47,15 +48,37 @@ static json_t *seed_commitment(const struct db_game *row)
   return json_string(hex);
 }
 
+/* The key that vouches for the game's record: this server's for a game
+ * played here; for an imported one, its document's signer if that
+ * signature checks, else null (nobody vouches for it). */
+static json_t *signer_json(const struct api_server *server, const struct db_game *row)
+{
+  uint8_t commitment[32];
+  struct api_signed what;
+  char hex[2 * DB_KEY_BYTES + 1];
+  const uint8_t *pk = server->key.pk;
+
+  if (row->imported) {
+    api_row_signed(row, commitment, &what);
+    pk = row->has_signer && api_sign_check(row->signer, row->signature, &what) ? row->signer : NULL;
+  }
+  if (!pk)
+    return json_null();
+  sodium_bin2hex(hex, sizeof(hex), pk, DB_KEY_BYTES);
+  return json_string(hex);
+}
+
 static json_t *seats_json(const struct db_game *row)
 {
   json_t *seats = json_array();
   int i;
 
   for (i = 0; i < row->seats; i++) {
+    /* An imported game's seats are names only: nobody here played them. */
     json_t *player = row->seat_player[i][0] ? json_pack("{s:s, s:s}", "id", row->seat_player[i],
                                                         "name", row->seat_name[i])
-                                            : json_null();
+                     : row->imported ? json_pack("{s:n, s:s}", "id", "name", row->seat_name[i])
+                                     : json_null();
 
     json_array_append_new(seats, json_pack("{s:i, s:o}", "seat", i, "player", player));
   }
@@ -147,6 +170,8 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
     sodium_bin2hex(hex, sizeof(hex), row->seed, sizeof(row->seed));
     json_object_set_new(game, "seed", json_string(hex));
   }
+  json_object_set_new(game, "imported", json_boolean(row->imported));
+  json_object_set_new(game, "signer", signer_json(req->server, row));
   if (!replay && seat >= 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0 &&
       engine_may_act(state, seat))
     json_object_set_new(game, "legal", m->legal_moves(state, seat));

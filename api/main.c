@@ -169,6 +169,35 @@ static void ensure_parent_dir(const char *path)
   mkdir(dir, 0700);
 }
 
+/* Files an older server created with the default umask are closed up too:
+ * the umask covers only files created from now on. */
+static void close_up_db_files(const char *db_path)
+{
+  static const char *const suffixes[] = {"", "-wal", "-shm", "-journal"};
+  char path[4096];
+  size_t i;
+
+  for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+    snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
+    if (chmod(path, 0600) != 0 && errno != ENOENT)
+      fprintf(stderr, "cairn: cannot make %s private: %s\n", path, strerror(errno));
+  }
+}
+
+/* The export signing key, made on the first start (api/sign.c). */
+static bool load_key(const char *db_path, struct api_sign_key *key)
+{
+  struct cairn_error err = {0};
+  char path[4096];
+
+  api_sign_key_path(db_path, path, sizeof(path));
+  if (api_sign_key_load(path, true, key, &err) != CAIRN_OK) {
+    fprintf(stderr, "cairn: signing key: %s\n", err.detail);
+    return false;
+  }
+  return true;
+}
+
 /* Every waiting client is an open socket: allow as many as the hard limit
  * lets us, so thousands of idle long-polls do not run out of descriptors. */
 static void raise_fd_limit(void)
@@ -268,9 +297,16 @@ int main(int argc, char **argv)
     fprintf(stderr, "cairn: %s\n", err.detail);
     return 1;
   }
+  /* Everything the server creates holds secrets (seeds, webhook secrets,
+   * the signing key): readable by its owner only, -wal and -shm included,
+   * which SQLite creates later with the process's umask. */
+  umask(077);
   ensure_parent_dir(cfg.db_path);
+  close_up_db_files(cfg.db_path);
   raise_fd_limit();
   tune_malloc();
+  if (!load_key(cfg.db_path, &server.key))
+    goto cleanup;
   if (db_sqlite_open(cfg.db_path, &server.db, &err) != CAIRN_OK) {
     fprintf(stderr, "cairn: cannot open %s: %s\n", cfg.db_path, err.detail);
     goto cleanup;
@@ -325,5 +361,6 @@ cleanup:
   api_checkpoints_free(server.checkpoints);
   if (db_open)
     server.db.close(server.db.ctx);
+  sodium_memzero(&server.key, sizeof(server.key));
   return status;
 }

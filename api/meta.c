@@ -1,9 +1,12 @@
 /*
  * meta.c - endpoints about the service itself: health, and the OpenAPI
  * document compiled into the binary (build.mk embeds openapi/cairn.yaml),
- * so the served description always matches the running code.
+ * so the served description always matches the running code; and the key
+ * the server signs its exports with.
  */
 #include "api.h"
+
+#include <sodium.h>
 
 extern const char api_openapi_yaml[];
 extern const size_t api_openapi_yaml_len;
@@ -23,5 +26,18 @@ enum cairn_status api_meta_openapi(struct api_request *req, struct api_response 
   resp->text = api_openapi_yaml;
   resp->text_len = api_openapi_yaml_len;
   resp->content_type = "application/yaml";
+  return CAIRN_OK;
+}
+
+/* The public half of the export signing key, so anyone can tell this
+ * server's exports from others' (api/sign.c). */
+enum cairn_status api_meta_server_key(struct api_request *req, struct api_response *resp,
+                                      struct cairn_error *err)
+{
+  char hex[2 * DB_KEY_BYTES + 1];
+
+  sodium_bin2hex(hex, sizeof(hex), req->server->key.pk, DB_KEY_BYTES);
+  resp->status = 200;
+  resp->body = json_pack("{s:s, s:s}", "algorithm", "ed25519", "public_key", hex);
   return CAIRN_OK;
 }

@@ -4,6 +4,14 @@
  * POST /v1/games/import (export.c's document). An import is re-judged from
  * scratch, exactly as `cairn verify` judges a file, and stored in one
  * transaction only if every check passes.
+ *
+ * Who played is vouched for only by a signature: the chain does not cover
+ * the seats, and once a game is finished its seed is public, so anyone can
+ * rebuild a whole record under a new id with any seats. An import signed by
+ * this server's own key keeps its players, as before; anything else
+ * (unsigned, another server's key, a signature that does not check) is
+ * stored as an imported game: its seats are names only, linked to no player
+ * here, so it shows in nobody's games (sign.h).
  */
 #include "api.h"
 #include "export.h"
@@ -17,6 +25,24 @@ static enum cairn_status load_log(struct api_request *req, const struct db_game 
                                   struct audit_log *log, struct cairn_error *err)
 {
   return req->server->db.moves_load(req->server->db.ctx, row->id, 0, audit_log_collect, log, err);
+}
+
+/* New reference: who vouches for stored game `row` (api_signer_report): this
+ * server for a game played here (or imported under its own signature), the
+ * document's own signer, if any, for an imported one. */
+static json_t *row_signer(struct api_server *server, const struct db_game *row)
+{
+  uint8_t commitment[32];
+  uint8_t sig[DB_SIG_BYTES];
+  struct api_signed what;
+
+  api_row_signed(row, commitment, &what);
+  if (row->imported)
+    return api_signer_report(row->has_signer ? row->signer : NULL,
+                             row->has_signer ? row->signature : NULL, &what, &server->key);
+  if (!api_sign(&server->key, &what, sig))
+    return NULL;
+  return api_signer_report(server->key.pk, sig, &what, &server->key);
 }
 
 enum cairn_status api_games_verify(struct api_request *req, struct api_response *resp,
@@ -48,7 +74,8 @@ enum cairn_status api_games_verify(struct api_request *req, struct api_response 
                             .seed = row.seed,
                             .moves = log.moves,
                             .n_moves = log.n,
-                            .check_chain = true};
+                            .check_chain = true,
+                            .chain_format = row.chain_format};
   if (!in.module) {
     st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                     "this server does not have title %s", row.title);
@@ -72,6 +99,8 @@ enum cairn_status api_games_verify(struct api_request *req, struct api_response 
     json_object_set_new(report, "seed", json_string(hex));
   }
   json_object_set_new(report, "game", json_string(row.id));
+  json_object_set_new(report, "signer", row_signer(req->server, &row));
+  json_object_set_new(report, "imported", json_boolean(row.imported));
   resp->status = 200;
   resp->body = report;
 cleanup:
@@ -93,7 +122,7 @@ enum cairn_status api_games_export(struct api_request *req, struct api_response 
     st = load_log(req, &row, &log, err);
   if (st == CAIRN_OK) {
     resp->status = 200;
-    resp->body = api_export_build(&row, &log, api_viewer_seat(req, &row));
+    resp->body = api_export_build(&row, &log, api_viewer_seat(req, &row), &req->server->key);
   }
   audit_log_clear(&log);
   db_game_clear(&row);
@@ -170,6 +199,28 @@ static enum cairn_status check_importable(const struct api_record *r,
   return CAIRN_OK;
 }
 
+/* Whether `r` carries this server's own signature, and it checks. */
+static bool signed_here(const struct api_server *server, const struct api_record *r)
+{
+  struct api_signed what;
+
+  if (!r->row.has_signer || sodium_memcmp(r->row.signer, server->key.pk, DB_KEY_BYTES) != 0)
+    return false;
+  api_record_signed(r, &what);
+  return api_sign_check(r->row.signer, r->row.signature, &what);
+}
+
+/* Store `r` as a game nobody here played: its seats keep their names and
+ * claimed ids as text only (db.h, game_import). */
+static void unlink_seats(struct api_record *r)
+{
+  int i;
+
+  r->row.imported = true;
+  for (i = 0; i < r->row.seats; i++)
+    r->row.seat_player[i][0] = '\0';
+}
+
 enum cairn_status api_games_import(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
@@ -199,6 +250,8 @@ enum cairn_status api_games_import(struct api_request *req, struct api_response 
     st = judge_record(&r, m, err);
   if (st != CAIRN_OK)
     goto cleanup;
+  if (!signed_here(req->server, &r))
+    unlink_seats(&r);
   /* Imported players get a token nobody holds: they exist to be named. */
   randombytes_buf(hashes, sizeof(hashes));
   snprintf(r.row.creator, sizeof(r.row.creator), "%s", req->player.id);

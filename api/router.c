@@ -42,6 +42,7 @@ static const struct route routes[] = {
     {"GET", "/v1/webhooks/*/deliveries", api_webhooks_deliveries, 0},
     {"POST", "/v1/test/clock", api_test_clock, 0},
     {"GET", "/v1/health", api_meta_health, 0},
+    {"GET", "/v1/server-key", api_meta_server_key, 0},
     {"GET", "/v1/openapi.yaml", api_meta_openapi, 0},
     {NULL, NULL, NULL, 0},
 };

@@ -23,6 +23,22 @@ static void print_json(json_t *doc)
   fputc('\n', stdout);
 }
 
+/* Who signed the document. Offline, this server's key is not known, so
+ * this_server is null; compare public_key with GET /v1/server-key. A bad
+ * signature fails the verdict: the document was changed after signing. */
+static void add_signer(json_t *report, const struct api_record *r)
+{
+  struct api_signed what;
+  json_t *signer;
+
+  api_record_signed(r, &what);
+  signer = api_signer_report(r->row.has_signer ? r->row.signer : NULL,
+                             r->row.has_signer ? r->row.signature : NULL, &what, NULL);
+  if (strcmp(json_string_value(json_object_get(signer, "signature")), "bad") == 0)
+    json_object_set_new(report, "ok", json_false());
+  json_object_set_new(report, "signer", signer);
+}
+
 int api_tool_verify(const char *path)
 {
   struct api_record r;
@@ -57,6 +73,7 @@ int api_tool_verify(const char *path)
   report = audit_run(&in);
   if (!report)
     goto cleanup;
+  add_signer(report, &r);
   print_json(report);
   status = json_is_true(json_object_get(report, "ok")) ? 0 : 1;
 cleanup:
@@ -101,7 +118,8 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
                              .seed = row.seed,
                              .moves = log.moves,
                              .n_moves = log.n,
-                             .check_chain = true};
+                             .check_chain = true,
+                             .chain_format = row.chain_format};
 
     options = json_loads(row.options_json ? row.options_json : "{}", 0, NULL);
     in.options = options;

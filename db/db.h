@@ -34,12 +34,20 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define DB_OPS_VERSION 4
+#define DB_OPS_VERSION 5
 #define DB_ID_MAX      32 /* ids are short ASCII strings */
 #define DB_NAME_MAX    64 /* player names, bytes of UTF-8 */
 #define DB_TITLE_MAX   64
 #define DB_STATUS_MAX  16
 #define DB_HASH_BYTES  32 /* token hashes */
+#define DB_SIG_BYTES   64 /* an Ed25519 signature */
+#define DB_KEY_BYTES   32 /* an Ed25519 public key */
+
+/* The hash chain's formats (chain.c has the bytes). A game keeps the
+ * format it was created with (games.chain_format, migration 0008). */
+#define DB_CHAIN_FORMAT_1       1 /* unkeyed: row content hashed in the clear */
+#define DB_CHAIN_FORMAT_2       2 /* hiding: content committed under a key from the seed */
+#define DB_CHAIN_FORMAT_CURRENT DB_CHAIN_FORMAT_2
 
 /* Game status strings as the API shows them. */
 #define DB_STATUS_OPEN     "open"     /* waiting for seats */
@@ -78,6 +86,19 @@ struct db_game {
   int64_t increment_ms; /* pace: added to the bank after each decision */
   int64_t cap_ms;       /* pace: the bank's ceiling */
   char on_timeout[16];  /* "move" or "adjudicate" */
+  /* ---- version 5 ---- */
+  int chain_format; /* DB_CHAIN_FORMAT_*; 0 in a new row means the current one */
+  /* An import this server cannot vouch for (not signed by its own key):
+   * its seats are names only (seat_name; seat_player stays ""), never
+   * linked to a player here, and import_ids keeps the ids the document
+   * claimed, for its export only. The document's signer key and signature
+   * are kept as they came (has_signer false when it had none) so the export
+   * reproduces them and verification can judge them. */
+  bool imported;
+  char import_ids[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
+  bool has_signer;
+  uint8_t signer[DB_KEY_BYTES];
+  uint8_t signature[DB_SIG_BYTES];
 };
 
 /* One seat's clock in a game with a time control. */
@@ -229,7 +250,10 @@ struct db_ops {
    * with that id exists already, whose stored name then wins), the seats,
    * and the `moves` in order, each chained as move_append would. The caller
    * has checked the record. CAIRN_ECONFLICT code game-exists if the id is
-   * taken. */
+   * taken. Version 5: when game->imported is set no player is created or
+   * looked up and no seat row is written; each seat keeps players[i]'s name
+   * and claimed id as plain text (with game->signer and signature), so the
+   * game belongs to nobody here. */
   enum cairn_status (*game_import)(void *ctx, const struct db_game *game,
                                    const struct db_player *players,
                                    const uint8_t (*token_hashes)[DB_HASH_BYTES],
@@ -320,12 +344,30 @@ struct db_ops {
   enum cairn_status (*outbox_each)(void *ctx, db_outbox_cb cb, void *arg, struct cairn_error *err);
 };
 
-/* The hash chain over a game's log (chain.c). `prev` is the previous row's
- * hash, all zero for ord 0. Hashes the game id and every field of `move`
- * except its own hash, so no row can be edited, dropped or moved without
- * breaking the chain from there on. */
-void db_chain_hash(const uint8_t prev[DB_HASH_BYTES], const char *game_id,
+/* What one game's chain is computed under (chain.c has the bytes). */
+struct db_chain {
+  int format;                 /* DB_CHAIN_FORMAT_* */
+  const char *game_id;        /* borrowed */
+  bool has_key;               /* format 2 with the seed known */
+  uint8_t key[DB_HASH_BYTES]; /* format 2: the commitment key K */
+};
+
+/* Set up the chain of `game_id` in `format`. Format 2 derives its key from
+ * `seed`; without the seed (NULL: a live game seen from outside) its rows
+ * cannot be hashed, and has_key stays false. */
+void db_chain_init(struct db_chain *chain, int format, const char *game_id,
+                   const uint8_t seed[ENGINE_SEED_BYTES]);
+
+/* The hash of row `move` after a row hashed `prev` (all zero for ord 0).
+ * Covers the game id and every field of `move` except its own hash, so no
+ * row can be edited, dropped or moved without breaking the chain from there
+ * on. Format 2 needs has_key. */
+void db_chain_hash(const struct db_chain *chain, const uint8_t prev[DB_HASH_BYTES],
                    const struct db_move *move, uint8_t out[DB_HASH_BYTES]);
+
+/* Format 2's commitment to `text` under `label` ("move" or "events"). */
+void db_chain_commit(const struct db_chain *chain, const char *label, const char *text,
+                     uint8_t out[DB_HASH_BYTES]);
 
 /* Release what a game row owns (options_json, result_json) and zero it.
  * Accepts a zeroed struct. */

@@ -25,8 +25,8 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
       db,
       "INSERT INTO games (id, title, rules_version, options_json, seed, seats,"
       " creator, created_ms, updated_ms, move_ms, on_timeout, base_ms, increment_ms,"
-      " cap_ms)"
-      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12, ?13)",
+      " cap_ms, chain_format, imported, signer, signature)"
+      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
       &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
@@ -45,6 +45,12 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
   sqlite3_bind_int64(stmt, 11, game->base_ms);
   sqlite3_bind_int64(stmt, 12, game->increment_ms);
   sqlite3_bind_int64(stmt, 13, game->cap_ms);
+  sqlite3_bind_int(stmt, 14, game->chain_format ? game->chain_format : DB_CHAIN_FORMAT_CURRENT);
+  sqlite3_bind_int(stmt, 15, game->imported);
+  if (game->has_signer) {
+    sqlite3_bind_blob(stmt, 16, game->signer, DB_KEY_BYTES, SQLITE_STATIC);
+    sqlite3_bind_blob(stmt, 17, game->signature, DB_SIG_BYTES, SQLITE_STATIC);
+  }
   rc = sqlite3_step(stmt);
   if (rc == SQLITE_CONSTRAINT_FOREIGNKEY) {
     st =
@@ -143,6 +149,54 @@ static enum cairn_status read_row(sqlite3_stmt *stmt, struct db_game *out, struc
   return CAIRN_OK;
 }
 
+/* Columns 22.. of a game_load row: what migration 0008 added. */
+static void read_v5(sqlite3_stmt *stmt, struct db_game *out)
+{
+  out->chain_format = sqlite3_column_int(stmt, 22);
+  out->imported = sqlite3_column_int(stmt, 23) != 0;
+  out->has_signer = sqlite3_column_bytes(stmt, 24) == DB_KEY_BYTES &&
+                    sqlite3_column_bytes(stmt, 25) == DB_SIG_BYTES;
+  if (out->has_signer) {
+    memcpy(out->signer, sqlite3_column_blob(stmt, 24), DB_KEY_BYTES);
+    memcpy(out->signature, sqlite3_column_blob(stmt, 25), DB_SIG_BYTES);
+  }
+}
+
+/* The names-only seats of an imported game. A second statement outside
+ * the first one's snapshot is fine: an imported game is stored whole in one
+ * transaction and never changes after. */
+static enum cairn_status read_imported_seats(sqlite3 *db, struct db_game *out,
+                                             struct cairn_error *err)
+{
+  static const char what[] = "loading an imported game's seats";
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc = SQLITE_DONE;
+  int seat;
+
+  st = db_sqlite_prepare(db, "SELECT seat, claimed_id, name FROM imported_seats WHERE game_id = ?1",
+                         &stmt, err);
+  if (st == CAIRN_OK)
+    sqlite3_bind_text(stmt, 1, out->id, -1, SQLITE_STATIC);
+  while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    seat = sqlite3_column_int(stmt, 0);
+    if (seat < 0 || seat >= out->seats) {
+      st = cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "storage holds an unreadable row while %s", what);
+      break;
+    }
+    st = db_sqlite_column_copy(stmt, 1, out->import_ids[seat], sizeof(out->import_ids[seat]), what,
+                               err);
+    if (st == CAIRN_OK)
+      st = db_sqlite_column_copy(stmt, 2, out->seat_name[seat], sizeof(out->seat_name[seat]), what,
+                                 err);
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, what, err);
+  db_sqlite_release(stmt);
+  return st;
+}
+
 /* Columns 19.. of a game_load row: one seat (NULL on the one row of a
  * game nobody has joined). */
 static enum cairn_status read_seat(sqlite3_stmt *stmt, struct db_game *out, struct cairn_error *err)
@@ -194,7 +248,8 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
                          " g.result_json, g.seed, g.creator, g.created_ms, g.seq, g.moves,"
                          " (SELECT hash FROM moves m WHERE m.game_id = g.id"
                          "  AND m.ord = g.moves - 1), g.updated_ms, g.move_ms, g.on_timeout,"
-                         " g.base_ms, g.increment_ms, g.cap_ms, s.seat, s.player_id, p.name"
+                         " g.base_ms, g.increment_ms, g.cap_ms, s.seat, s.player_id, p.name,"
+                         " g.chain_format, g.imported, g.signer, g.signature"
                          " FROM games g LEFT JOIN seats s ON s.game_id = g.id"
                          " LEFT JOIN players p ON p.id = s.player_id WHERE g.id = ?1",
                          &stmt, err);
@@ -220,6 +275,7 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   out->base_ms = sqlite3_column_int64(stmt, 16);
   out->increment_ms = sqlite3_column_int64(stmt, 17);
   out->cap_ms = sqlite3_column_int64(stmt, 18);
+  read_v5(stmt, out);
   st = db_sqlite_column_copy(stmt, 15, out->on_timeout, sizeof(out->on_timeout), "loading a game",
                              err);
   while (st == CAIRN_OK && rc == SQLITE_ROW) {
@@ -229,6 +285,10 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   }
   if (st == CAIRN_OK && rc != SQLITE_DONE)
     st = db_sqlite_fail(c->rdb, rc, "loading a game's seats", err);
+  db_sqlite_release(stmt);
+  stmt = NULL;
+  if (st == CAIRN_OK && out->imported)
+    st = read_imported_seats(c->rdb, out, err);
   if (st == CAIRN_OK)
     db_rowcache_game_put(c->rows, out); /* still under rlock: see rowcache.c */
 

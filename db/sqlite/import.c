@@ -55,6 +55,33 @@ static enum cairn_status ensure_player(sqlite3 *db, const struct db_player *play
   return st;
 }
 
+/* A seat of an import this server cannot vouch for: a name and the id the
+ * document claimed, as text; no player is created or matched (db.h). */
+static enum cairn_status insert_imported_seat(sqlite3 *db, const char *game_id, int seat,
+                                              const struct db_player *player,
+                                              struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db,
+                         "INSERT INTO imported_seats (game_id, seat, claimed_id, name)"
+                         " VALUES (?1, ?2, ?3, ?4)",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    return st;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 2, seat);
+  sqlite3_bind_text(stmt, 3, player->id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 4, player->name, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "importing a seat", err);
+  db_sqlite_release(stmt);
+  return st;
+}
+
 static enum cairn_status import_locked(sqlite3 *db, const struct db_game *game,
                                        const struct db_player *players,
                                        const uint8_t (*token_hashes)[DB_HASH_BYTES],
@@ -70,6 +97,10 @@ static enum cairn_status import_locked(sqlite3 *db, const struct db_game *game,
     return st;
   st = db_sqlite_insert_game(db, game, err);
   for (seat = 0; st == CAIRN_OK && seat < game->seats; seat++) {
+    if (game->imported) {
+      st = insert_imported_seat(db, game->id, seat, &players[seat], err);
+      continue;
+    }
     if (!players[seat].id[0])
       continue;
     st = ensure_player(db, &players[seat], token_hashes[seat], err);
@@ -96,7 +127,6 @@ static enum cairn_status import_locked(sqlite3 *db, const struct db_game *game,
   }
   for (i = 0; st == CAIRN_OK && i < n_moves; i++) {
     const char *result = i + 1 == n_moves ? game->result_json : NULL;
-
     uint8_t hash[DB_HASH_BYTES];
 
     st = db_sqlite_insert_move(db, game->id, &moves[i], hash, err);

@@ -11,6 +11,7 @@
 
 #include <assert.h>
 #include <inttypes.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,29 +22,44 @@
  * whole games in one visit. */
 #define LOAD_BATCH 128
 
-/* The hash of row ord-1 (zeros for ord 0), read inside the append's
- * transaction so the chain cannot fork. A row from before the chain
- * existed counts as zeros: the chain restarts there. */
-static enum cairn_status previous_hash(sqlite3 *db, const char *game_id, uint32_t ord,
-                                       uint8_t prev[DB_HASH_BYTES], struct cairn_error *err)
+/* What row `ord` is chained with: the hash of row ord-1 (zeros for ord 0)
+ * and the game's chain format and seed, read inside the append's
+ * transaction so the chain cannot fork. A row from before the chain existed
+ * counts as zeros: the chain restarts there. */
+struct link {
+  uint8_t prev[DB_HASH_BYTES];
+  int format;
+  uint8_t seed[ENGINE_SEED_BYTES];
+};
+
+static enum cairn_status read_link(sqlite3 *db, const char *game_id, uint32_t ord, struct link *out,
+                                   struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
-  memset(prev, 0, DB_HASH_BYTES);
-  if (ord == 0)
-    return CAIRN_OK;
-  st = db_sqlite_prepare(db, "SELECT hash FROM moves WHERE game_id = ?1 AND ord = ?2", &stmt, err);
+  memset(out, 0, sizeof(*out));
+  st = db_sqlite_prepare(db,
+                         "SELECT g.chain_format, g.seed, (SELECT hash FROM moves"
+                         " WHERE game_id = ?1 AND ord = ?2) FROM games g WHERE g.id = ?1",
+                         &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
   sqlite3_bind_int64(stmt, 2, (sqlite3_int64)ord - 1);
   rc = sqlite3_step(stmt);
-  if (rc == SQLITE_ROW && sqlite3_column_bytes(stmt, 0) == DB_HASH_BYTES)
-    memcpy(prev, sqlite3_column_blob(stmt, 0), DB_HASH_BYTES);
-  else if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+  if (rc == SQLITE_ROW && sqlite3_column_bytes(stmt, 1) == ENGINE_SEED_BYTES) {
+    out->format = sqlite3_column_int(stmt, 0);
+    memcpy(out->seed, sqlite3_column_blob(stmt, 1), ENGINE_SEED_BYTES);
+    if (ord > 0 && sqlite3_column_bytes(stmt, 2) == DB_HASH_BYTES)
+      memcpy(out->prev, sqlite3_column_blob(stmt, 2), DB_HASH_BYTES);
+  } else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
+    /* The caller checked the game exists in this transaction. */
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+  } else {
     st = db_sqlite_fail(db, rc, "appending a move", err);
+  }
 
 cleanup:
   db_sqlite_release(stmt);
@@ -54,15 +70,19 @@ enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
                                         const struct db_move *move, uint8_t hash[DB_HASH_BYTES],
                                         struct cairn_error *err)
 {
-  uint8_t prev[DB_HASH_BYTES];
+  struct db_chain chain;
+  struct link link;
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
-  st = previous_hash(db, game_id, move->ord, prev, err);
+  st = read_link(db, game_id, move->ord, &link, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  db_chain_hash(prev, game_id, move, hash);
+  db_chain_init(&chain, link.format, game_id, link.seed);
+  db_chain_hash(&chain, link.prev, move, hash);
+  sodium_memzero(&chain, sizeof(chain));
+  sodium_memzero(&link, sizeof(link));
   st = db_sqlite_prepare(db,
                          "INSERT INTO moves (game_id, ord, seq, seat, move_json, events_json,"
                          " at_ms, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",

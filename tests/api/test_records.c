@@ -169,7 +169,7 @@ static void test_export_imports_into_another_server_and_exports_identically(void
 
   play_three_seat_game(s, &f, 15);
   first = export_game(s, f.id);
-  assert_string_equal(json_string_value(json_object_get(first, "format")), "cairn-export-1");
+  assert_string_equal(json_string_value(json_object_get(first, "format")), "cairn-export-2");
   assert_non_null(json_object_get(first, "seed"));
 
   memset(&other, 0, sizeof other);
@@ -178,6 +178,11 @@ static void test_export_imports_into_another_server_and_exports_identically(void
   harness_call_json(&other, &r, "POST", importer.token, first, "/v1/games/import");
   HARNESS_EXPECT_STATUS(&r, 201);
   assert_string_equal(json_string_value(json_object_get(r.json, "status")), "finished");
+  /* Another server's record: kept with its names, vouched for by its
+   * signer, linked to nobody here. */
+  assert_true(json_is_true(json_object_get(r.json, "imported")));
+  assert_string_equal(json_string_value(json_object_get(r.json, "signer")),
+                      json_string_value(json_object_get(first, "server_key")));
   harness_response_free(&r);
   second = export_game(&other, f.id);
   assert_true(json_equal(first, second));

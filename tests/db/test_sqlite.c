@@ -842,6 +842,7 @@ static void test_schema_refuses_rewriting_the_log(void **state)
 }
 
 struct chain_walk {
+  struct db_chain chain;
   uint8_t prev[DB_HASH_BYTES];
   int rows;
 };
@@ -852,7 +853,7 @@ static enum cairn_status check_link(void *arg, const struct db_move *move, struc
   uint8_t expected[DB_HASH_BYTES];
 
   assert_true(move->has_hash);
-  db_chain_hash(w->prev, "g1", move, expected);
+  db_chain_hash(&w->chain, w->prev, move, expected);
   assert_memory_equal(move->hash, expected, DB_HASH_BYTES);
   memcpy(w->prev, move->hash, DB_HASH_BYTES);
   w->rows++;
@@ -865,17 +866,63 @@ static void test_appended_rows_form_a_hash_chain(void **state)
 {
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
-  struct chain_walk walk = {{0}, 0};
+  struct chain_walk walk = {0};
   struct db_game g;
   int i;
 
   tmpdb_add_active_game(&f->ops, "g1", 2);
   for (i = 0; i < 3; i++)
     assert_int_equal(tmpdb_append(&f->ops, "g1", (uint32_t)i, NULL, &err), CAIRN_OK);
+  tmpdb_load(&f->ops, "g1", &g);
+  /* A new game is chained in the current, hiding format. */
+  assert_int_equal(g.chain_format, DB_CHAIN_FORMAT_2);
+  db_chain_init(&walk.chain, g.chain_format, "g1", g.seed);
   assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, check_link, &walk, &err), CAIRN_OK);
   assert_int_equal(walk.rows, 3);
-  tmpdb_load(&f->ops, "g1", &g);
   assert_memory_equal(g.log_head, walk.prev, DB_HASH_BYTES);
+  db_game_clear(&g);
+}
+
+/* A game stored before migration 0008 keeps format 1: its rows go on being
+ * appended, and read back, in the unkeyed format, and no format-2 hash of
+ * them matches (the two formats never agree by accident). */
+static void test_a_format_1_game_stays_in_format_1(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct chain_walk walk = {0};
+  struct db_chain v2;
+  uint8_t other[DB_HASH_BYTES];
+  struct db_game g;
+  sqlite3 *db;
+  int i;
+
+  tmpdb_add_active_game(&f->ops, "g1", 2);
+  /* As migration 0008 leaves a game that existed before it. */
+  assert_int_equal(sqlite3_open(f->t.path, &db), SQLITE_OK);
+  assert_int_equal(sqlite3_exec(db,
+                                "DROP TRIGGER games_fixed_8;"
+                                "UPDATE games SET chain_format = 1 WHERE id = 'g1'",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(db);
+  f->ops.close(f->ops.ctx);
+  assert_int_equal(db_sqlite_open(f->t.path, &f->ops, &err), CAIRN_OK);
+  for (i = 0; i < 3; i++)
+    assert_int_equal(tmpdb_append(&f->ops, "g1", (uint32_t)i, NULL, &err), CAIRN_OK);
+  tmpdb_load(&f->ops, "g1", &g);
+  assert_int_equal(g.chain_format, DB_CHAIN_FORMAT_1);
+  db_chain_init(&walk.chain, DB_CHAIN_FORMAT_1, "g1", NULL);
+  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, check_link, &walk, &err), CAIRN_OK);
+  assert_int_equal(walk.rows, 3);
+  assert_memory_equal(g.log_head, walk.prev, DB_HASH_BYTES);
+  db_chain_init(&v2, DB_CHAIN_FORMAT_2, "g1", g.seed);
+  {
+    struct db_move m = {.ord = 2, .seq = 3, .seat = 0, .move_json = "{}", .events_json = "[]"};
+
+    db_chain_hash(&v2, walk.prev, &m, other);
+    assert_memory_not_equal(other, g.log_head, DB_HASH_BYTES);
+  }
   db_game_clear(&g);
 }
 
@@ -1062,6 +1109,7 @@ int main(void)
       T(test_moves_load_of_unknown_game_is_not_found),
       T(test_schema_refuses_rewriting_the_log),
       T(test_appended_rows_form_a_hash_chain),
+      T(test_a_format_1_game_stays_in_format_1),
       T(test_racing_appends_on_one_connection_one_wins),
       T(test_racing_appends_on_two_connections_one_wins),
   };

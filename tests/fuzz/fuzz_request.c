@@ -158,7 +158,7 @@ static void fuzz_export(const uint8_t *data, size_t size)
   /* Import keeps a finished game as it is: export -> import -> export is
    * identical (api/README.md "Export / import"). */
   if (strcmp(r.row.status, DB_STATUS_FINISHED) == 0) {
-    rebuilt = api_export_build(&r.row, &r.log, ENGINE_OMNISCIENT);
+    rebuilt = api_export_build(&r.row, &r.log, ENGINE_OMNISCIENT, NULL);
     if (!rebuilt)
       fuzz_die("api_export_build failed on a record api_export_parse accepted");
     if (api_export_parse(rebuilt, &again, &err) != CAIRN_OK)
