@@ -303,14 +303,25 @@ void api_webhooks_publish(struct api_server *server, const struct db_game *row,
 
 struct api_limits;
 
-/* Rate limits: requests per second per client address and per token (0:
- * none); NULL when both are 0. Free accepts NULL. */
+/* Rate limits: requests per second per client address (anonymous calls,
+ * and calls whose token failed) and per player (calls with a checked
+ * token); 0 turns one off. NULL when both are 0. Free accepts NULL. */
 struct api_limits *api_limits_new(double per_address, double per_token);
 void api_limits_free(struct api_limits *limits);
 
-/* CAIRN_ETOOLARGE code rate-limited (429) with *retry_after seconds when
- * the request's address or token has no budget left. */
-enum cairn_status api_limits_check(struct api_request *req, int *retry_after,
+/* Why a request was refused: the 429's Retry-After and the IETF draft's
+ * RateLimit-Limit (the burst), RateLimit-Remaining (0) and RateLimit-Reset
+ * (seconds until the bucket is full again). All 0 when not refused. */
+struct api_rate_refusal {
+  int retry_after;
+  int limit;
+  int reset;
+};
+
+/* Charge the request to its caller: the player when req->has_player, the
+ * client address otherwise. CAIRN_ETOOLARGE code rate-limited (429) with
+ * `refusal` filled when the caller's bucket is empty. */
+enum cairn_status api_limits_check(struct api_request *req, struct api_rate_refusal *refusal,
                                    struct cairn_error *err);
 
 /* ---- clocks.c ---- */

@@ -27,11 +27,29 @@ struct pending {
   int64_t wait_deadline_ms; /* a long-poll's deadline across wake-ups */
 };
 
+/* Retry-After, and the IETF draft's RateLimit-* names when a rate limit
+ * refused the request, so clients can pace themselves. */
+static void add_retry_headers(struct MHD_Response *resp, const struct api_rate_refusal *why)
+{
+  char text[16];
+
+  if (!why || why->retry_after <= 0)
+    return;
+  snprintf(text, sizeof(text), "%d", why->retry_after);
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, text);
+  if (why->limit <= 0)
+    return;
+  snprintf(text, sizeof(text), "%d", why->limit);
+  MHD_add_response_header(resp, "RateLimit-Limit", text);
+  MHD_add_response_header(resp, "RateLimit-Remaining", "0");
+  snprintf(text, sizeof(text), "%d", why->reset);
+  MHD_add_response_header(resp, "RateLimit-Reset", text);
+}
+
 static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
                                   const json_t *body, const char *content_type, const char *allow,
-                                  int retry_after)
+                                  const struct api_rate_refusal *why)
 {
-  char seconds[16];
   size_t len = 0;
   char *text = api_json_text(body, &len);
   struct MHD_Response *resp;
@@ -48,18 +66,16 @@ static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int stat
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
   if (allow)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-  if (retry_after > 0) {
-    snprintf(seconds, sizeof(seconds), "%d", retry_after);
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
-  }
+  add_retry_headers(resp, why);
   ret = MHD_queue_response(conn, status, resp);
   MHD_destroy_response(resp);
   return ret;
 }
 
 static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct cairn_error *err,
-                                     const char *allow, int retry_after)
+                                     const char *allow, const struct api_rate_refusal *why)
 {
+  const struct api_rate_refusal unavailable = {.retry_after = API_UNAVAILABLE_RETRY_S};
   unsigned int status;
   json_t *body = api_problem(err, &status);
   enum MHD_Result ret;
@@ -71,9 +87,9 @@ static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct c
   /* A 503 is a passing condition (a full disk, a locked database, memory):
    * nothing was changed, so tell clients and bots when a retry makes sense
    * instead of letting them hammer a struggling server. */
-  if (status == 503 && retry_after <= 0)
-    retry_after = API_UNAVAILABLE_RETRY_S;
-  ret = queue_json(conn, status, body, "application/problem+json", allow, retry_after);
+  if (status == 503 && (!why || why->retry_after <= 0))
+    why = &unavailable;
+  ret = queue_json(conn, status, body, "application/problem+json", allow, why);
   json_decref(body);
   return ret;
 }
@@ -149,28 +165,36 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   struct cairn_error err = {0};
   api_handler handler = NULL;
   char allow[API_ALLOW_MAX] = "";
-  int retry_after = 0;
+  struct api_rate_refusal refused = {0};
+  struct cairn_error auth_err = {0};
+  enum cairn_status auth, st;
   enum MHD_Result ret;
-  enum cairn_status st;
 
   if (p->too_large) {
     cairn_fail(&err, CAIRN_ETOOLARGE, CAIRN_CODE_BODY_TOO_LARGE, NULL,
                "request body exceeds %zu bytes", p->cap);
-    return queue_problem(conn, &err, NULL, 0);
+    return queue_problem(conn, &err, NULL, NULL);
   }
-  st = api_limits_check(&req, &retry_after, &err);
+  /* The token is checked first so the request is charged to its player,
+   * whatever the header's spelling; a failed token is charged to the
+   * address and reported only after the checks that came before it. */
+  auth = api_authenticate(&req, &auth_err);
+  /* A parked long-poll runs again when woken: that is not a new request. */
+  st = p->wait_deadline_ms ? CAIRN_OK : api_limits_check(&req, &refused, &err);
   if (st == CAIRN_OK)
     st = api_route(&req, &handler, allow, &err);
   if (st == CAIRN_OK)
     st = check_media_type(&req, &err);
-  if (st == CAIRN_OK)
-    st = api_authenticate(&req, &err);
+  if (st == CAIRN_OK && auth != CAIRN_OK) {
+    err = auth_err;
+    st = auth;
+  }
   if (st == CAIRN_OK)
     st = handler(&req, &resp, &err);
   if (st != CAIRN_OK) {
     json_decref(resp.body);
     free(resp.owned_text);
-    return queue_problem(conn, &err, allow[0] ? allow : NULL, retry_after);
+    return queue_problem(conn, &err, allow[0] ? allow : NULL, &refused);
   }
   if (resp.stream)
     return queue_stream(conn, resp.stream);
@@ -183,7 +207,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (resp.text || resp.owned_text)
     ret = queue_text(conn, &resp);
   else
-    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL, 0);
+    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL, NULL);
   json_decref(resp.body);
   return ret;
 }

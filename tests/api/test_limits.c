@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -47,6 +48,82 @@ static void test_client_over_its_rate_gets_429_with_retry_after(void **state)
   assert_true(limited > 0);
   assert_true(harness_stop(&s));
   setenv("CAIRN_RATE_LIMIT", "0", 1);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+  struct timespec t;
+
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)(t.tv_sec - t0->tv_sec) + (double)(t.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/* GET /v1/players/me/games with this exact Authorization line (it needs a
+ * player, so a 200 proves the spelling authenticated). */
+static void get_mine_as(struct harness_server *s, const char *auth_line, struct harness_response *r)
+{
+  const char *headers[] = {auth_line, NULL};
+  struct harness_request req = {
+      .method = "GET", .path = "/v1/players/me/games", .headers = headers};
+
+  if (!harness_send(&s->client, &req, r))
+    fail_msg("GET /v1/players/me/games: %s", r->error);
+}
+
+/* Issue "Abuse and availability", 1: every accepted spelling of one token
+ * used to get a bucket of its own (3,000 of 3,000 requests passed). With
+ * the default limits (50 requests/s per player, burst 100) they now share
+ * the player's bucket; a second player and anonymous calls from the same
+ * address are not disturbed. */
+static void test_every_spelling_of_a_token_shares_one_bucket(void **state)
+{
+  enum { REQUESTS = 400, RATE = 50, BURST = 100 };
+  static const char *const spellings[] = {"Authorization: Bearer %s", "Authorization: bearer %s",
+                                          "Authorization: BEARER  %s",
+                                          "Authorization: bEaReR     %s"};
+  struct harness_server s;
+  struct harness_player a, b;
+  struct harness_response r;
+  struct timespec t0;
+  char line[256];
+  int i, ok = 0, limited = 0;
+
+  unsetenv("CAIRN_RATE_LIMIT"); /* the harness turns limits off; this test wants the defaults */
+  memset(&s, 0, sizeof s);
+  harness_start(&s);
+  setenv("CAIRN_RATE_LIMIT", "0", 1);
+  harness_new_player(&s, "spender", &a);
+  harness_new_player(&s, "bystander", &b);
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (i = 0; i < REQUESTS; i++) {
+    snprintf(line, sizeof line, spellings[i % 4], a.token);
+    get_mine_as(&s, line, &r);
+    if (r.status == 429) {
+      HARNESS_EXPECT_PROBLEM(&r, 429, "rate-limited");
+      assert_true(atoi(harness_response_header(&r, "Retry-After")) >= 1);
+      assert_int_equal(atoi(harness_response_header(&r, "RateLimit-Limit")), BURST);
+      assert_string_equal(harness_response_header(&r, "RateLimit-Remaining"), "0");
+      assert_true(atoi(harness_response_header(&r, "RateLimit-Reset")) >= 1);
+      limited++;
+    } else {
+      HARNESS_EXPECT_JSON(&r, 200);
+      ok++;
+    }
+    harness_response_free(&r);
+  }
+  /* One bucket: the burst plus what refilled meanwhile, never more. */
+  print_message("%d of %d passed in %.2f s\n", ok, REQUESTS, seconds_since(&t0));
+  assert_true(ok <= BURST + (int)(RATE * seconds_since(&t0)) + 1);
+  assert_true(limited > 0);
+  /* The spender is still limited, whatever it spells; the others are not. */
+  snprintf(line, sizeof line, "Authorization: Bearer %s", b.token);
+  get_mine_as(&s, line, &r);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  harness_call(&s, &r, "GET", NULL, NULL, "/v1/health");
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  assert_true(harness_stop(&s));
 }
 
 static void test_a_player_cannot_pile_up_unfinished_games(void **state)
@@ -241,6 +318,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_client_over_its_rate_gets_429_with_retry_after),
+      cmocka_unit_test(test_every_spelling_of_a_token_shares_one_bucket),
       cmocka_unit_test(test_a_player_cannot_pile_up_unfinished_games),
       cmocka_unit_test(test_connections_past_the_cap_are_closed_unanswered),
       cmocka_unit_test_setup_teardown(test_every_acting_endpoint_refuses_a_player_without_the_seat,
