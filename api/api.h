@@ -22,6 +22,17 @@
 #define API_IMPORT_CAP          (8 * 1024 * 1024) /* bytes; a whole game's export */
 #define API_UNAVAILABLE_RETRY_S 5                 /* Retry-After on every 503 */
 #define API_LIVE_STATES         8192              /* engine states the live cache holds (live.c) */
+/* A request head's limits (framing.c), below libmicrohttpd's 16 KiB memory
+ * pool so that we, not it, answer a head past them (with problem+json). */
+#define API_TARGET_MAX  8192 /* bytes of path and query: 414 uri-too-long */
+#define API_HEADERS_MAX 8192 /* bytes of header fields in all: 431 headers-too-large */
+
+/* Codes of the HTTP layer's own refusals (the engine's are in cairn.h). */
+#define API_CODE_URI_TOO_LONG      "uri-too-long"
+#define API_CODE_HEADERS_TOO_LARGE "headers-too-large"
+#define API_CODE_BAD_FRAMING       "bad-framing"
+#define API_CODE_LENGTH_REQUIRED   "length-required"
+#define API_CODE_TRANSFER_CODING   "unsupported-transfer-coding"
 /* libmicrohttpd's polling threads (server.c). A thread owns its connections
  * and a move holds it until durable (about a millisecond of fsync here), so
  * each connection of a thread waits behind that thread's moves. bench_load,
@@ -298,6 +309,16 @@ enum cairn_status api_bot_player(struct api_server *server, struct db_player *ou
 void api_webhooks_publish(struct api_server *server, const struct db_game *row,
                           const char *prev_status, const int *prev_to_act, int prev_n,
                           const struct engine_game *state);
+
+/* ---- framing.c ---- */
+
+/* Check a parsed request head before its body is read: target and header
+ * sizes (414, 431), framing (400 bad-framing for Content-Length with
+ * Transfer-Encoding or repeated, 411 for chunked, 501 for another transfer
+ * coding) and a declared length over `body_cap` (413). The server answers
+ * a failure at once and closes the connection. */
+enum cairn_status api_check_head(struct MHD_Connection *conn, const char *url, size_t body_cap,
+                                 struct cairn_error *err);
 
 /* ---- limits.c ---- */
 

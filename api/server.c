@@ -46,9 +46,16 @@ static void add_retry_headers(struct MHD_Response *resp, const struct api_rate_r
   MHD_add_response_header(resp, "RateLimit-Reset", text);
 }
 
+/* Headers some answers add to the usual ones. */
+struct extras {
+  const char *allow;                  /* Allow, or NULL */
+  const struct api_rate_refusal *why; /* Retry-After and RateLimit-*, or NULL */
+  bool close;                         /* Connection: close (the rest of the request is unread) */
+};
+
 static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
-                                  const json_t *body, const char *content_type, const char *allow,
-                                  const struct api_rate_refusal *why)
+                                  const json_t *body, const char *content_type,
+                                  const struct extras *x)
 {
   size_t len = 0;
   char *text = api_json_text(body, &len);
@@ -64,16 +71,19 @@ static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int stat
   }
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-  if (allow)
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-  add_retry_headers(resp, why);
+  if (x && x->allow)
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, x->allow);
+  if (x)
+    add_retry_headers(resp, x->why);
+  if (x && x->close)
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
   ret = MHD_queue_response(conn, status, resp);
   MHD_destroy_response(resp);
   return ret;
 }
 
 static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct cairn_error *err,
-                                     const char *allow, const struct api_rate_refusal *why)
+                                     struct extras x)
 {
   const struct api_rate_refusal unavailable = {.retry_after = API_UNAVAILABLE_RETRY_S};
   unsigned int status;
@@ -87,9 +97,9 @@ static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct c
   /* A 503 is a passing condition (a full disk, a locked database, memory):
    * nothing was changed, so tell clients and bots when a retry makes sense
    * instead of letting them hammer a struggling server. */
-  if (status == 503 && (!why || why->retry_after <= 0))
-    why = &unavailable;
-  ret = queue_json(conn, status, body, "application/problem+json", allow, why);
+  if (status == 503 && (!x.why || x.why->retry_after <= 0))
+    x.why = &unavailable;
+  ret = queue_json(conn, status, body, "application/problem+json", &x);
   json_decref(body);
   return ret;
 }
@@ -173,7 +183,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (p->too_large) {
     cairn_fail(&err, CAIRN_ETOOLARGE, CAIRN_CODE_BODY_TOO_LARGE, NULL,
                "request body exceeds %zu bytes", p->cap);
-    return queue_problem(conn, &err, NULL, NULL);
+    return queue_problem(conn, &err, (struct extras){0});
   }
   /* The token is checked first so the request is charged to its player,
    * whatever the header's spelling; a failed token is charged to the
@@ -194,7 +204,8 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (st != CAIRN_OK) {
     json_decref(resp.body);
     free(resp.owned_text);
-    return queue_problem(conn, &err, allow[0] ? allow : NULL, &refused);
+    return queue_problem(conn, &err,
+                         (struct extras){.allow = allow[0] ? allow : NULL, .why = &refused});
   }
   if (resp.stream)
     return queue_stream(conn, resp.stream);
@@ -207,7 +218,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (resp.text || resp.owned_text)
     ret = queue_text(conn, &resp);
   else
-    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL, NULL);
+    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL);
   json_decref(resp.body);
   return ret;
 }
@@ -241,6 +252,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   size_t *upload_size, void **req_cls)
 {
   struct pending *p = *req_cls;
+  struct cairn_error err = {0};
 
   if (!p) {
     p = calloc(1, sizeof(*p));
@@ -248,6 +260,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
       return MHD_NO;
     p->cap = api_body_cap(method, url);
     *req_cls = p;
+    /* The head is complete and no body has been read: refuse here what
+     * must not be read on, and close (the body's end is unknown). */
+    if (api_check_head(conn, url, p->cap, &err) != CAIRN_OK)
+      return queue_problem(conn, &err, (struct extras){.close = true});
     return MHD_YES;
   }
   if (*upload_size) {

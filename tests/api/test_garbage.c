@@ -846,6 +846,102 @@ static void test_raw_garbage_over_tcp_is_survived(void **state)
   finish();
 }
 
+/* Send `data` on a fresh connection (half-closing only if `half_close`)
+ * and read the answer until the server closes, at most 3 s. True when the
+ * server closed; `reply` holds what came. */
+static bool answer_then_close(const char *data, size_t len, bool half_close, char *reply,
+                              size_t cap)
+{
+  int fd = connect_raw();
+  size_t got = 0;
+  long deadline = now_ms() + 3000;
+  bool closed = false;
+  struct pollfd pfd = {.fd = fd, .events = POLLIN};
+
+  send(fd, data, len, MSG_NOSIGNAL);
+  if (half_close)
+    shutdown(fd, SHUT_WR);
+  while (!closed && got < cap - 1 && now_ms() < deadline) {
+    if (poll(&pfd, 1, (int)(deadline - now_ms())) != 1)
+      continue;
+    ssize_t k = recv(fd, reply + got, cap - 1 - got, 0);
+    closed = k <= 0;
+    got += k > 0 ? (size_t)k : 0;
+  }
+  reply[got] = '\0';
+  close(fd);
+  return closed;
+}
+
+/* Issue "Abuse and availability", 3: heads libmicrohttpd used to answer
+ * itself in HTML (431, 414, 413, 400 for a malformed chunk), ambiguous
+ * framing it accepted (smuggling behind a proxy), and transfer codings on
+ * which it waited for ever, all answered at once with problem+json and a
+ * closed connection. The connection is not half-closed, so a server
+ * waiting for more of the body would show as a hang. */
+static void test_refused_framing_and_oversized_heads_are_problem_json(void **state)
+{
+  static char reply[4096];
+  char head[256], *big = malloc(12 * 1024 + 256);
+  struct {
+    const char *label, *tail;
+    int status;
+    const char *code;
+  } cases[] = {
+      {"length and chunked", "Content-Length: 16\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n", 400,
+       "bad-framing"},
+      {"two lengths", "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}x", 400, "bad-framing"},
+      {"same length twice", "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", 400, "bad-framing"},
+      {"identity", "Transfer-Encoding: identity\r\n\r\n{}", 501, "unsupported-transfer-coding"},
+      {"gzip, chunked", "Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 501,
+       "unsupported-transfer-coding"},
+      {"bad chunk", "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", 411,
+       "length-required"},
+      {"length over cap", "Content-Length: 1000000\r\n\r\n{\"seq\":", 413, "body-too-large"},
+  };
+
+  assert_non_null(big);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases + 2; i++) {
+    const char *label, *code;
+    int status, n;
+
+    if (i < sizeof cases / sizeof *cases) {
+      label = cases[i].label, code = cases[i].code, status = cases[i].status;
+      snprintf(head, sizeof head,
+               "POST /v1/players HTTP/1.1\r\nHost: x\r\n"
+               "Content-Type: application/json\r\n");
+      n = snprintf(big, 12 * 1024 + 256, "%s%s", head, cases[i].tail);
+    } else if (i == sizeof cases / sizeof *cases) {
+      label = "10 KiB target", code = "uri-too-long", status = 414;
+      n = sprintf(big, "GET /v1/");
+      memset(big + n, 'a', 10 * 1024);
+      n += 10 * 1024;
+      n += sprintf(big + n, " HTTP/1.1\r\nHost: x\r\n\r\n");
+    } else {
+      label = "12 KiB of headers", code = "headers-too-large", status = 431;
+      n = sprintf(big, "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ");
+      memset(big + n, 'b', 12 * 1024);
+      n += 12 * 1024;
+      n += sprintf(big + n, "\r\n\r\n");
+    }
+    if (!answer_then_close(big, (size_t)n, false, reply, sizeof reply))
+      fail_msg("[%s] connection left open: %.300s", label, reply);
+    char want_status[32], want_code[64];
+    snprintf(want_status, sizeof want_status, "HTTP/1.1 %d ", status);
+    snprintf(want_code, sizeof want_code, "\"code\":\"%s\"", code);
+    if (strncmp(reply, want_status, strlen(want_status)) != 0 ||
+        !strcasestr(reply, "\r\nContent-Type: application/problem+json\r\n") ||
+        !strstr(reply, want_code))
+      fail_msg("[%s] wanted %d %s as problem+json, got: %.400s", label, status, code, reply);
+  }
+  free(big);
+  /* Still serving. */
+  struct harness_response r;
+  harness_call(t.s, &r, "GET", NULL, NULL, "/v1/health");
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -855,6 +951,7 @@ int main(void)
       cmocka_unit_test(test_huge_and_odd_numbers_are_refused),
       cmocka_unit_test(test_invalid_utf8_and_nul_bytes_are_refused),
       cmocka_unit_test(test_raw_garbage_over_tcp_is_survived),
+      cmocka_unit_test(test_refused_framing_and_oversized_heads_are_problem_json),
   };
   harness_global_init();
   int failed = cmocka_run_group_tests(tests, setup_table, teardown_table);
