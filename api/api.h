@@ -33,6 +33,7 @@
 #define API_CODE_BAD_FRAMING       "bad-framing"
 #define API_CODE_LENGTH_REQUIRED   "length-required"
 #define API_CODE_TRANSFER_CODING   "unsupported-transfer-coding"
+#define API_CODE_REQUEST_TIMEOUT   "request-timeout"
 /* libmicrohttpd's polling threads (server.c). A thread owns its connections
  * and a move holds it until durable (about a millisecond of fsync here), so
  * each connection of a thread waits behind that thread's moves. bench_load,
@@ -73,6 +74,7 @@ struct api_server {
    * closed unanswered. */
   _Atomic int connections;
   int max_connections;
+  struct api_conns *conns; /* owned: per-address caps and request deadlines (server.h) */
 };
 
 /* One request, as handlers see it. Everything is borrowed until the

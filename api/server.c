@@ -247,14 +247,26 @@ static bool gather(struct pending *p, const char *data, size_t size)
   return true;
 }
 
+/* The connection's entry in server->conns, or NULL when untracked. */
+static struct api_conn *tracked(struct MHD_Connection *conn)
+{
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+  return info ? info->socket_context : NULL;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **req_cls)
 {
+  struct api_server *server = cls;
   struct pending *p = *req_cls;
   struct cairn_error err = {0};
 
   if (!p) {
+    if (!api_conns_head_done(server->conns, tracked(conn)))
+      return MHD_NO; /* too late: the sweeper has answered 408 */
     p = calloc(1, sizeof(*p));
     if (!p)
       return MHD_NO;
@@ -272,7 +284,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     *upload_size = 0;
     return MHD_YES;
   }
-  return dispatch(cls, conn, url, method, p);
+  if (!api_conns_answering(server->conns, tracked(conn)))
+    return MHD_NO;
+  return dispatch(server, conn, url, method, p);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
@@ -282,6 +296,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
   struct api_server *server = cls;
 
   api_notify_forget(server->notify, conn);
+  api_conns_answered(server->conns, tracked(conn));
   if (p) {
     free(p->body);
     free(p);
@@ -302,19 +317,26 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 {
   struct api_server *server = cls;
 
-  if (code == MHD_CONNECTION_NOTIFY_STARTED)
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
     server->connections++;
-  else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
+    *socket_context = api_conns_opened(server->conns, conn);
+  } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
     server->connections--;
+    api_conns_closed(server->conns, *socket_context);
+    *socket_context = NULL;
+  }
 }
 
 /* Refused connections are closed at once, unanswered: answering would take
- * the very resources the cap protects. */
+ * the very resources the cap protects. The per-address cap keeps one
+ * address from holding every slot. */
 static enum MHD_Result accept_under_cap(void *cls, const struct sockaddr *addr, socklen_t len)
 {
   const struct api_server *server = cls;
 
-  return server->connections < server->max_connections ? MHD_YES : MHD_NO;
+  if (server->connections >= server->max_connections)
+    return MHD_NO;
+  return api_conns_admit(server->conns, addr) ? MHD_YES : MHD_NO;
 }
 
 struct MHD_Daemon *api_server_start(struct api_server *server, const struct sockaddr_in *addr)
