@@ -34,6 +34,8 @@
 #define API_CODE_LENGTH_REQUIRED   "length-required"
 #define API_CODE_TRANSFER_CODING   "unsupported-transfer-coding"
 #define API_CODE_REQUEST_TIMEOUT   "request-timeout"
+#define API_CODE_BAD_REQUEST       "bad-request"
+#define API_CODE_HTTP_VERSION      "http-version-not-supported"
 /* libmicrohttpd's polling threads (server.c). A thread owns its connections
  * and a move holds it until durable (about a millisecond of fsync here), so
  * each connection of a thread waits behind that thread's moves. bench_load,
@@ -321,6 +323,13 @@ void api_webhooks_publish(struct api_server *server, const struct db_game *row,
  * a failure at once and closes the connection. */
 enum cairn_status api_check_head(struct MHD_Connection *conn, const char *url, size_t body_cap,
                                  struct cairn_error *err);
+
+/* ---- library_answers.c ---- */
+
+/* True once libmicrohttpd's own MHD_queue_response has been found, which
+ * library_answers.c's replacement (turning the library's HTML error
+ * answers into problem+json) passes every answer to. Checked at start. */
+bool api_library_answers_ready(void);
 
 /* ---- limits.c ---- */
 

@@ -10,7 +10,9 @@
  * and this server could then disagree where a request ends: smuggling),
  * and it waited forever for a body framed by an unknown transfer coding.
  * Refusing all of these here, below libmicrohttpd's own limits, makes the
- * answer problem+json and closes the connection at once.
+ * answer ours (problem+json, naming our limit) and closes the connection
+ * at once; library_answers.c rewrites what the library still refuses
+ * before we see the head.
  */
 #include "api.h"
 

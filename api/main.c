@@ -289,6 +289,10 @@ int main(int argc, char **argv)
    * kill the server with SIGXFSZ between a commit and its answer. */
   signal(SIGXFSZ, SIG_IGN);
 
+  if (!api_library_answers_ready()) {
+    fprintf(stderr, "cairn: libmicrohttpd's MHD_queue_response not found\n");
+    return 1;
+  }
   if (engine_registry_check(&err) != CAIRN_OK) {
     fprintf(stderr, "cairn: %s\n", err.detail);
     return 1;

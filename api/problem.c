@@ -48,6 +48,8 @@ static const struct problem_kind by_code[] = {
     {API_CODE_LENGTH_REQUIRED, 411, "Content-Length required"},
     {API_CODE_TRANSFER_CODING, 501, "Transfer coding not supported"},
     {API_CODE_REQUEST_TIMEOUT, 408, "Request timeout"},
+    {API_CODE_BAD_REQUEST, 400, "Malformed HTTP request"},
+    {API_CODE_HTTP_VERSION, 505, "HTTP version not supported"},
     {CAIRN_CODE_INTERNAL, 500, "Internal error"},
     {CAIRN_CODE_OUT_OF_MEMORY, 503, "Out of memory"},
     {CAIRN_CODE_STORAGE, 503, "Storage unavailable"},
