@@ -8,7 +8,7 @@
  * answered 429.
  *
  * The table is bounded: LIMIT_SETS sets of LIMIT_WAYS buckets (65,536 in
- * all, about 3 MiB), a caller's set chosen by a hash keyed with a secret
+ * all, about 2 MiB), a caller's set chosen by a hash keyed with a secret
  * drawn at start, so nobody can aim callers at one set. A newcomer takes a
  * free way or a way whose bucket has refilled to the burst: a full bucket
  * is exactly what a fresh one would be, so dropping it forgets nothing.
