@@ -51,7 +51,7 @@ static void usage(FILE *out)
       "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
       "  --webhook-backoff-ms N    first retry delay of a failed webhook (default 1000;\n"
       "          env CAIRN_WEBHOOK_BACKOFF_MS)\n"
-      "  --rate-limit A[,T]  requests per second per client address and per token\n"
+      "  --rate-limit A[,T]  requests per second per client address (anonymous) and per player\n"
       "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
       "  --max-open-games N  unfinished games one player may create (default 100;\n"
       "          0 for no cap; env CAIRN_MAX_OPEN_GAMES)\n"
