@@ -23,6 +23,20 @@
 #define API_IMPORT_CAP          (8 * 1024 * 1024) /* bytes; a whole game's export */
 #define API_UNAVAILABLE_RETRY_S 5                 /* Retry-After on every 503 */
 #define API_LIVE_STATES         8192              /* engine states the live cache holds (live.c) */
+/* A request head's limits (framing.c), below libmicrohttpd's 16 KiB memory
+ * pool so that we, not it, answer a head past them (with problem+json). */
+#define API_TARGET_MAX  8192 /* bytes of path and query: 414 uri-too-long */
+#define API_HEADERS_MAX 8192 /* bytes of header fields in all: 431 headers-too-large */
+
+/* Codes of the HTTP layer's own refusals (the engine's are in cairn.h). */
+#define API_CODE_URI_TOO_LONG      "uri-too-long"
+#define API_CODE_HEADERS_TOO_LARGE "headers-too-large"
+#define API_CODE_BAD_FRAMING       "bad-framing"
+#define API_CODE_LENGTH_REQUIRED   "length-required"
+#define API_CODE_TRANSFER_CODING   "unsupported-transfer-coding"
+#define API_CODE_REQUEST_TIMEOUT   "request-timeout"
+#define API_CODE_BAD_REQUEST       "bad-request"
+#define API_CODE_HTTP_VERSION      "http-version-not-supported"
 /* libmicrohttpd's polling threads (server.c). A thread owns its connections
  * and a move holds it until durable (about a millisecond of fsync here), so
  * each connection of a thread waits behind that thread's moves. bench_load,
@@ -77,6 +91,7 @@ struct api_server {
   /* The key this server signs its exports with (sign.h), kept in the data
    * directory so it outlives restarts. */
   struct api_sign_key key;
+  struct api_conns *conns; /* owned: per-address caps and request deadlines (server.h) */
 };
 
 /* One request, as handlers see it. Everything is borrowed until the
@@ -335,18 +350,46 @@ void api_webhooks_publish(struct api_server *server, const struct db_game *row,
                           const char *prev_status, const int *prev_to_act, int prev_n,
                           const struct engine_game *state);
 
+/* ---- framing.c ---- */
+
+/* Check a parsed request head before its body is read: target and header
+ * sizes (414, 431), framing (400 bad-framing for Content-Length with
+ * Transfer-Encoding or repeated, 411 for chunked, 501 for another transfer
+ * coding) and a declared length over `body_cap` (413). The server answers
+ * a failure at once and closes the connection. */
+enum cairn_status api_check_head(struct MHD_Connection *conn, const char *url, size_t body_cap,
+                                 struct cairn_error *err);
+
+/* ---- library_answers.c ---- */
+
+/* True once libmicrohttpd's own MHD_queue_response has been found, which
+ * library_answers.c's replacement (turning the library's HTML error
+ * answers into problem+json) passes every answer to. Checked at start. */
+bool api_library_answers_ready(void);
+
 /* ---- limits.c ---- */
 
 struct api_limits;
 
-/* Rate limits: requests per second per client address and per token (0:
- * none); NULL when both are 0. Free accepts NULL. */
+/* Rate limits: requests per second per client address (anonymous calls,
+ * and calls whose token failed) and per player (calls with a checked
+ * token); 0 turns one off. NULL when both are 0. Free accepts NULL. */
 struct api_limits *api_limits_new(double per_address, double per_token);
 void api_limits_free(struct api_limits *limits);
 
-/* CAIRN_ETOOLARGE code rate-limited (429) with *retry_after seconds when
- * the request's address or token has no budget left. */
-enum cairn_status api_limits_check(struct api_request *req, int *retry_after,
+/* Why a request was refused: the 429's Retry-After and the IETF draft's
+ * RateLimit-Limit (the burst), RateLimit-Remaining (0) and RateLimit-Reset
+ * (seconds until the bucket is full again). All 0 when not refused. */
+struct api_rate_refusal {
+  int retry_after;
+  int limit;
+  int reset;
+};
+
+/* Charge the request to its caller: the player when req->has_player, the
+ * client address otherwise. CAIRN_ETOOLARGE code rate-limited (429) with
+ * `refusal` filled when the caller's bucket is empty. */
+enum cairn_status api_limits_check(struct api_request *req, struct api_rate_refusal *refusal,
                                    struct cairn_error *err);
 
 /* ---- clocks.c ---- */

@@ -1,32 +1,50 @@
 /*
- * limits.c - abuse limits: token buckets per client address and per bearer
- * token. Each bucket refills at `rate` requests per second up to a burst of
- * twice that; a request finding its bucket empty is answered 429 with
- * Retry-After. Buckets live in a fixed table (direct-mapped by a hash of
- * the key; a collision starts a fresh bucket), so memory stays bounded
- * whatever the number of clients.
+ * limits.c - rate limits: one token bucket per caller. A caller is the
+ * player once its token has been checked (so every spelling of the
+ * Authorization header that authenticates as one player shares one
+ * bucket), and the client address otherwise (anonymous calls and calls
+ * whose token failed). Each bucket refills at `rate` requests per second
+ * up to a burst of twice that; a request finding its bucket empty is
+ * answered 429.
+ *
+ * The table is bounded: LIMIT_SETS sets of LIMIT_WAYS buckets (65,536 in
+ * all, about 2 MiB), a caller's set chosen by a hash keyed with a secret
+ * drawn at start, so nobody can aim callers at one set. A newcomer takes a
+ * free way or a way whose bucket has refilled to the burst: a full bucket
+ * is exactly what a fresh one would be, so dropping it forgets nothing.
+ * Nobody's partly spent bucket is ever reset. When every way of the set is
+ * partly spent (LIMIT_WAYS callers of one set all active within the last
+ * two seconds) the newcomer is refused with 429 until one refills, rather
+ * than handed a fresh bucket that would let it evade its limit.
  */
 #include "api.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <microhttpd.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BUCKETS 8192
+#define LIMIT_SETS 4096
+#define LIMIT_WAYS 16
 
 struct bucket {
-  uint8_t key[16]; /* hash of "a:" + address or "t:" + token */
+  uint8_t key[16]; /* keyed hash of "a:" + address or "p:" + player id; zero = free */
   double tokens;
-  int64_t at_ms;
+  int64_t at_ms; /* when `tokens` was last brought up to date */
+};
+
+struct limit_set {
+  pthread_mutex_t lock;
+  struct bucket ways[LIMIT_WAYS];
 };
 
 struct api_limits {
-  double per_address, per_token; /* requests per second; 0 = no limit */
-  pthread_mutex_t lock;
-  struct bucket buckets[BUCKETS];
+  double per_address, per_player; /* requests per second; 0 = no limit */
+  uint8_t secret[crypto_generichash_KEYBYTES];
+  struct limit_set sets[LIMIT_SETS];
 };
 
 struct api_limits *api_limits_new(double per_address, double per_token)
@@ -39,8 +57,10 @@ struct api_limits *api_limits_new(double per_address, double per_token)
   if (!l)
     return NULL;
   l->per_address = per_address;
-  l->per_token = per_token;
-  pthread_mutex_init(&l->lock, NULL);
+  l->per_player = per_token;
+  randombytes_buf(l->secret, sizeof(l->secret));
+  for (int i = 0; i < LIMIT_SETS; i++)
+    pthread_mutex_init(&l->sets[i].lock, NULL);
   return l;
 }
 
@@ -48,69 +68,120 @@ void api_limits_free(struct api_limits *l)
 {
   if (!l)
     return;
-  pthread_mutex_destroy(&l->lock);
+  for (int i = 0; i < LIMIT_SETS; i++)
+    pthread_mutex_destroy(&l->sets[i].lock);
   free(l);
 }
 
-/* Take one token for `key`; 0 if allowed, else seconds until allowed. */
-static int take(struct api_limits *l, const char *key, double rate, int64_t now)
+/* Tokens the bucket holds at `now`, at most the burst. */
+static double level(const struct bucket *b, double rate, int64_t now)
 {
-  uint8_t h[16];
-  struct bucket *b;
-  int wait = 0;
+  double t = b->tokens + rate * (double)(now - b->at_ms) / 1000.0;
 
-  crypto_generichash(h, sizeof(h), (const uint8_t *)key, strlen(key), NULL, 0);
-  pthread_mutex_lock(&l->lock);
-  b = &l->buckets[(h[0] | h[1] << 8) % BUCKETS];
-  if (memcmp(b->key, h, sizeof(h)) != 0) {
-    memcpy(b->key, h, sizeof(h));
-    b->tokens = 2 * rate;
-    b->at_ms = now;
-  }
-  b->tokens += rate * (double)(now - b->at_ms) / 1000.0;
-  if (b->tokens > 2 * rate)
-    b->tokens = 2 * rate;
-  b->at_ms = now;
-  if (b->tokens >= 1)
-    b->tokens -= 1;
-  else
-    wait = 1 + (int)((1 - b->tokens) / rate);
-  pthread_mutex_unlock(&l->lock);
-  return wait;
+  return t > 2 * rate ? 2 * rate : t;
 }
 
-enum cairn_status api_limits_check(struct api_request *req, int *retry_after,
+static bool is_free(const struct bucket *b)
+{
+  static const uint8_t zero[16];
+
+  return memcmp(b->key, zero, sizeof(zero)) == 0;
+}
+
+/* The caller's bucket in `set`, or a free or full way made its own, or
+ * NULL when every way holds someone's partly spent bucket. */
+static struct bucket *find(struct limit_set *set, const uint8_t key[16], double rate, int64_t now)
+{
+  struct bucket *spare = NULL;
+
+  for (int i = 0; i < LIMIT_WAYS; i++) {
+    struct bucket *b = &set->ways[i];
+
+    if (memcmp(b->key, key, 16) == 0)
+      return b;
+    if (!spare && (is_free(b) || level(b, rate, now) >= 2 * rate))
+      spare = b;
+  }
+  if (spare) {
+    memcpy(spare->key, key, 16);
+    spare->tokens = 2 * rate;
+    spare->at_ms = now;
+  }
+  return spare;
+}
+
+/* Seconds until `b` holds `want` tokens, at least 1. */
+static int seconds_until(const struct bucket *b, double want, double rate)
+{
+  double s = ceil((want - b->tokens) / rate);
+
+  return s < 1 ? 1 : (int)s;
+}
+
+/* Take one token for `key` at `rate`; fills `out` when refused. */
+static bool take(struct api_limits *l, const char *key, double rate, int64_t now,
+                 struct api_rate_refusal *out)
+{
+  uint8_t h[16];
+  struct limit_set *set;
+  struct bucket *b;
+  bool ok;
+
+  crypto_generichash(h, sizeof(h), (const uint8_t *)key, strlen(key), l->secret, sizeof(l->secret));
+  h[0] |= 1; /* never the all-zero key of a free way */
+  set = &l->sets[(h[1] | h[2] << 8) % LIMIT_SETS];
+  pthread_mutex_lock(&set->lock);
+  b = find(set, h, rate, now);
+  if (b) {
+    b->tokens = level(b, rate, now);
+    b->at_ms = now;
+  }
+  ok = b && b->tokens >= 1;
+  if (ok)
+    b->tokens -= 1;
+  out->limit = (int)ceil(2 * rate);
+  out->retry_after = b ? seconds_until(b, 1, rate) : 2;
+  out->reset = b ? seconds_until(b, 2 * rate, rate) : 2;
+  pthread_mutex_unlock(&set->lock);
+  return ok;
+}
+
+static void client_address(struct MHD_Connection *conn, char addr[INET6_ADDRSTRLEN])
+{
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+
+  strcpy(addr, "?");
+  if (info && info->client_addr->sa_family == AF_INET)
+    inet_ntop(AF_INET, &((const struct sockaddr_in *)info->client_addr)->sin_addr, addr,
+              INET6_ADDRSTRLEN);
+  else if (info && info->client_addr->sa_family == AF_INET6)
+    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)info->client_addr)->sin6_addr, addr,
+              INET6_ADDRSTRLEN);
+}
+
+enum cairn_status api_limits_check(struct api_request *req, struct api_rate_refusal *refusal,
                                    struct cairn_error *err)
 {
   struct api_limits *l = req->server->limits;
-  const union MHD_ConnectionInfo *info;
-  const char *auth;
-  char key[128], addr[INET6_ADDRSTRLEN] = "?";
-  int64_t now;
+  char key[16 + DB_ID_MAX + INET6_ADDRSTRLEN], addr[INET6_ADDRSTRLEN];
+  double rate;
 
-  *retry_after = 0;
+  memset(refusal, 0, sizeof(*refusal));
   if (!l)
     return CAIRN_OK;
-  now = req->server->now_ms();
-  info = MHD_get_connection_info(req->connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  if (info && info->client_addr->sa_family == AF_INET)
-    inet_ntop(AF_INET, &((const struct sockaddr_in *)info->client_addr)->sin_addr, addr,
-              sizeof(addr));
-  else if (info && info->client_addr->sa_family == AF_INET6)
-    inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)info->client_addr)->sin6_addr, addr,
-              sizeof(addr));
-  if (l->per_address > 0) {
+  if (req->has_player) {
+    snprintf(key, sizeof(key), "p:%s", req->player.id);
+    rate = l->per_player;
+  } else {
+    client_address(req->connection, addr);
     snprintf(key, sizeof(key), "a:%s", addr);
-    *retry_after = take(l, key, l->per_address, now);
+    rate = l->per_address;
   }
-  auth =
-      MHD_lookup_connection_value(req->connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-  if (!*retry_after && auth && l->per_token > 0) {
-    snprintf(key, sizeof(key), "t:%.100s", auth);
-    *retry_after = take(l, key, l->per_token, now);
+  if (rate <= 0 || take(l, key, rate, req->server->now_ms(), refusal)) {
+    memset(refusal, 0, sizeof(*refusal));
+    return CAIRN_OK;
   }
-  if (*retry_after)
-    return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
-                      "too many requests; retry in %d s", *retry_after);
-  return CAIRN_OK;
+  return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
+                    "too many requests; retry in %d s", refusal->retry_after);
 }

@@ -26,6 +26,8 @@ struct config {
   double rate_per_address, rate_per_token;
   long max_open_games;
   long max_connections;
+  long per_address; /* connections per client address, 0 = no cap */
+  long head_timeout_s, body_timeout_s;
   bool allow_private_webhooks;
   long webhook_backoff_ms;
   const char *host;
@@ -36,27 +38,34 @@ struct config {
 
 static void usage(FILE *out)
 {
-  fprintf(out,
-          "usage: cairn [--host ADDR] [--port N] [--db PATH]\n"
-          "       cairn verify FILE           check an exported game offline\n"
-          "       cairn revalidate [--db PATH] replay every stored game, report divergence\n"
-          "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
-          "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
-          "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n"
-          "  --web   folder of the web client served at / (env CAIRN_WEB, default ./web)\n"
-          "  --allow-private-webhooks  let webhooks reach loopback and private addresses\n"
-          "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
-          "  --webhook-backoff-ms N    first retry delay of a failed webhook (default 1000;\n"
-          "          env CAIRN_WEBHOOK_BACKOFF_MS)\n"
-          "  --rate-limit A[,T]  requests per second per client address and per token\n"
-          "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
-          "  --max-open-games N  unfinished games one player may create (default 100;\n"
-          "          0 for no cap; env CAIRN_MAX_OPEN_GAMES)\n"
-          "  --max-connections N open connections at most, waiting clients included\n"
-          "          (default 20000; env CAIRN_MAX_CONNECTIONS)\n"
-          "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n"
-          "  --vacation-days N   each player's vacation bank per year (default 21;\n"
-          "          env CAIRN_VACATION_DAYS)\n");
+  fprintf(
+      out,
+      "usage: cairn [--host ADDR] [--port N] [--db PATH]\n"
+      "       cairn verify FILE           check an exported game offline\n"
+      "       cairn revalidate [--db PATH] replay every stored game, report divergence\n"
+      "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
+      "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
+      "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n"
+      "  --web   folder of the web client served at / (env CAIRN_WEB, default ./web)\n"
+      "  --allow-private-webhooks  let webhooks reach loopback and private addresses\n"
+      "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
+      "  --webhook-backoff-ms N    first retry delay of a failed webhook (default 1000;\n"
+      "          env CAIRN_WEBHOOK_BACKOFF_MS)\n"
+      "  --rate-limit A[,T]  requests per second per client address (anonymous) and per player\n"
+      "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
+      "  --max-open-games N  unfinished games one player may create (default 100;\n"
+      "          0 for no cap; env CAIRN_MAX_OPEN_GAMES)\n"
+      "  --max-connections N open connections at most, waiting clients included\n"
+      "          (default 20000; env CAIRN_MAX_CONNECTIONS)\n"
+      "  --max-connections-per-address N  open connections one client address may hold\n"
+      "          (default 64; 0 for no cap; env CAIRN_MAX_CONNECTIONS_PER_ADDRESS)\n"
+      "  --head-timeout S    seconds a request's head may take to arrive, from the\n"
+      "          connection's opening or the previous answer (default 30; env CAIRN_HEAD_TIMEOUT)\n"
+      "  --body-timeout S    seconds a request's body may take after its head\n"
+      "          (default 60; env CAIRN_BODY_TIMEOUT)\n"
+      "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n"
+      "  --vacation-days N   each player's vacation bank per year (default 21;\n"
+      "          env CAIRN_VACATION_DAYS)\n");
 }
 
 /* "A" or "A,T": requests per second per address and per token. */
@@ -84,6 +93,13 @@ static bool parse_port(const char *text, unsigned *out)
   return true;
 }
 
+static long env_long(const char *name, long fallback)
+{
+  const char *v = getenv(name);
+
+  return v ? strtol(v, NULL, 10) : fallback;
+}
+
 /* Flags win over the environment, which wins over the defaults. */
 static bool parse_config(int argc, char **argv, struct config *cfg)
 {
@@ -108,6 +124,9 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->max_connections = getenv("CAIRN_MAX_CONNECTIONS")
                              ? strtol(getenv("CAIRN_MAX_CONNECTIONS"), NULL, 10)
                              : API_CONNECTION_LIMIT;
+  cfg->per_address = env_long("CAIRN_MAX_CONNECTIONS_PER_ADDRESS", API_CONNECTIONS_PER_ADDRESS);
+  cfg->head_timeout_s = env_long("CAIRN_HEAD_TIMEOUT", API_HEAD_TIMEOUT_S);
+  cfg->body_timeout_s = env_long("CAIRN_BODY_TIMEOUT", API_BODY_TIMEOUT_S);
   cfg->webhook_backoff_ms = getenv("CAIRN_WEBHOOK_BACKOFF_MS")
                                 ? strtol(getenv("CAIRN_WEBHOOK_BACKOFF_MS"), NULL, 10)
                                 : 1000;
@@ -144,6 +163,12 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
       cfg->max_open_games = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--max-connections") == 0) {
       cfg->max_connections = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--max-connections-per-address") == 0) {
+      cfg->per_address = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--head-timeout") == 0) {
+      cfg->head_timeout_s = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--body-timeout") == 0) {
+      cfg->body_timeout_s = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--vacation-days") == 0) {
       cfg->vacation_days = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--webhook-backoff-ms") == 0) {
@@ -293,6 +318,10 @@ int main(int argc, char **argv)
    * kill the server with SIGXFSZ between a commit and its answer. */
   signal(SIGXFSZ, SIG_IGN);
 
+  if (!api_library_answers_ready()) {
+    fprintf(stderr, "cairn: libmicrohttpd's MHD_queue_response not found\n");
+    return 1;
+  }
   if (engine_registry_check(&err) != CAIRN_OK) {
     fprintf(stderr, "cairn: %s\n", err.detail);
     return 1;
@@ -326,10 +355,14 @@ int main(int argc, char **argv)
                                                                       : API_CONNECTION_LIMIT);
   server.deliver = api_deliver_new(&server.db, server.now_ms, cfg.allow_private_webhooks,
                                    cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
+  server.conns =
+      api_conns_new((int)(cfg.per_address > 0 && cfg.per_address <= INT_MAX ? cfg.per_address : 0),
+                    1000 * (cfg.head_timeout_s > 0 ? cfg.head_timeout_s : API_HEAD_TIMEOUT_S),
+                    1000 * (cfg.body_timeout_s > 0 ? cfg.body_timeout_s : API_BODY_TIMEOUT_S));
   for (int i = 0; i < API_GAME_STRIPES; i++)
     pthread_mutex_init(&server.game_locks[i], NULL);
   pthread_mutex_init(&server.caps_lock, NULL);
-  if (!server.live)
+  if (!server.live || !server.conns)
     goto cleanup;
   if (!api_sweeper_start(&server))
     goto cleanup;
@@ -349,6 +382,7 @@ cleanup:
    * before storage closes and checkpoints the WAL. */
   if (sweeper)
     api_sweeper_stop(&server);
+  api_conns_stop(server.conns);
   if (daemon)
     MHD_quiesce_daemon(daemon);
   api_notify_stop(server.notify);
@@ -357,6 +391,7 @@ cleanup:
   api_notify_free(server.notify);
   api_deliver_free(server.deliver);
   api_limits_free(server.limits);
+  api_conns_free(server.conns);
   api_live_free(server.live);
   api_checkpoints_free(server.checkpoints);
   if (db_open)

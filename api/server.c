@@ -27,11 +27,36 @@ struct pending {
   int64_t wait_deadline_ms; /* a long-poll's deadline across wake-ups */
 };
 
-static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
-                                  const json_t *body, const char *content_type, const char *allow,
-                                  int retry_after)
+/* Retry-After, and the IETF draft's RateLimit-* names when a rate limit
+ * refused the request, so clients can pace themselves. */
+static void add_retry_headers(struct MHD_Response *resp, const struct api_rate_refusal *why)
 {
-  char seconds[16];
+  char text[16];
+
+  if (!why || why->retry_after <= 0)
+    return;
+  snprintf(text, sizeof(text), "%d", why->retry_after);
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, text);
+  if (why->limit <= 0)
+    return;
+  snprintf(text, sizeof(text), "%d", why->limit);
+  MHD_add_response_header(resp, "RateLimit-Limit", text);
+  MHD_add_response_header(resp, "RateLimit-Remaining", "0");
+  snprintf(text, sizeof(text), "%d", why->reset);
+  MHD_add_response_header(resp, "RateLimit-Reset", text);
+}
+
+/* Headers some answers add to the usual ones. */
+struct extras {
+  const char *allow;                  /* Allow, or NULL */
+  const struct api_rate_refusal *why; /* Retry-After and RateLimit-*, or NULL */
+  bool close;                         /* Connection: close (the rest of the request is unread) */
+};
+
+static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
+                                  const json_t *body, const char *content_type,
+                                  const struct extras *x)
+{
   size_t len = 0;
   char *text = api_json_text(body, &len);
   struct MHD_Response *resp;
@@ -46,20 +71,21 @@ static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int stat
   }
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-  if (allow)
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
-  if (retry_after > 0) {
-    snprintf(seconds, sizeof(seconds), "%d", retry_after);
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
-  }
+  if (x && x->allow)
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, x->allow);
+  if (x)
+    add_retry_headers(resp, x->why);
+  if (x && x->close)
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
   ret = MHD_queue_response(conn, status, resp);
   MHD_destroy_response(resp);
   return ret;
 }
 
 static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct cairn_error *err,
-                                     const char *allow, int retry_after)
+                                     struct extras x)
 {
+  const struct api_rate_refusal unavailable = {.retry_after = API_UNAVAILABLE_RETRY_S};
   unsigned int status;
   json_t *body = api_problem(err, &status);
   enum MHD_Result ret;
@@ -71,9 +97,9 @@ static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct c
   /* A 503 is a passing condition (a full disk, a locked database, memory):
    * nothing was changed, so tell clients and bots when a retry makes sense
    * instead of letting them hammer a struggling server. */
-  if (status == 503 && retry_after <= 0)
-    retry_after = API_UNAVAILABLE_RETRY_S;
-  ret = queue_json(conn, status, body, "application/problem+json", allow, retry_after);
+  if (status == 503 && (!x.why || x.why->retry_after <= 0))
+    x.why = &unavailable;
+  ret = queue_json(conn, status, body, "application/problem+json", &x);
   json_decref(body);
   return ret;
 }
@@ -149,28 +175,37 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   struct cairn_error err = {0};
   api_handler handler = NULL;
   char allow[API_ALLOW_MAX] = "";
-  int retry_after = 0;
+  struct api_rate_refusal refused = {0};
+  struct cairn_error auth_err = {0};
+  enum cairn_status auth, st;
   enum MHD_Result ret;
-  enum cairn_status st;
 
   if (p->too_large) {
     cairn_fail(&err, CAIRN_ETOOLARGE, CAIRN_CODE_BODY_TOO_LARGE, NULL,
                "request body exceeds %zu bytes", p->cap);
-    return queue_problem(conn, &err, NULL, 0);
+    return queue_problem(conn, &err, (struct extras){0});
   }
-  st = api_limits_check(&req, &retry_after, &err);
+  /* The token is checked first so the request is charged to its player,
+   * whatever the header's spelling; a failed token is charged to the
+   * address and reported only after the checks that came before it. */
+  auth = api_authenticate(&req, &auth_err);
+  /* A parked long-poll runs again when woken: that is not a new request. */
+  st = p->wait_deadline_ms ? CAIRN_OK : api_limits_check(&req, &refused, &err);
   if (st == CAIRN_OK)
     st = api_route(&req, &handler, allow, &err);
   if (st == CAIRN_OK)
     st = check_media_type(&req, &err);
-  if (st == CAIRN_OK)
-    st = api_authenticate(&req, &err);
+  if (st == CAIRN_OK && auth != CAIRN_OK) {
+    err = auth_err;
+    st = auth;
+  }
   if (st == CAIRN_OK)
     st = handler(&req, &resp, &err);
   if (st != CAIRN_OK) {
     json_decref(resp.body);
     free(resp.owned_text);
-    return queue_problem(conn, &err, allow[0] ? allow : NULL, retry_after);
+    return queue_problem(conn, &err,
+                         (struct extras){.allow = allow[0] ? allow : NULL, .why = &refused});
   }
   if (resp.stream)
     return queue_stream(conn, resp.stream);
@@ -183,7 +218,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (resp.text || resp.owned_text)
     ret = queue_text(conn, &resp);
   else
-    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL, 0);
+    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL);
   json_decref(resp.body);
   return ret;
 }
@@ -212,18 +247,35 @@ static bool gather(struct pending *p, const char *data, size_t size)
   return true;
 }
 
+/* The connection's entry in server->conns, or NULL when untracked. */
+static struct api_conn *tracked(struct MHD_Connection *conn)
+{
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+
+  return info ? info->socket_context : NULL;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url,
                                   const char *method, const char *version, const char *upload,
                                   size_t *upload_size, void **req_cls)
 {
+  struct api_server *server = cls;
   struct pending *p = *req_cls;
+  struct cairn_error err = {0};
 
   if (!p) {
+    if (!api_conns_head_done(server->conns, tracked(conn)))
+      return MHD_NO; /* too late: the sweeper has answered 408 */
     p = calloc(1, sizeof(*p));
     if (!p)
       return MHD_NO;
     p->cap = api_body_cap(method, url);
     *req_cls = p;
+    /* The head is complete and no body has been read: refuse here what
+     * must not be read on, and close (the body's end is unknown). */
+    if (api_check_head(conn, url, p->cap, &err) != CAIRN_OK)
+      return queue_problem(conn, &err, (struct extras){.close = true});
     return MHD_YES;
   }
   if (*upload_size) {
@@ -232,7 +284,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     *upload_size = 0;
     return MHD_YES;
   }
-  return dispatch(cls, conn, url, method, p);
+  if (!api_conns_answering(server->conns, tracked(conn)))
+    return MHD_NO;
+  return dispatch(server, conn, url, method, p);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
@@ -242,6 +296,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
   struct api_server *server = cls;
 
   api_notify_forget(server->notify, conn);
+  api_conns_answered(server->conns, tracked(conn));
   if (p) {
     free(p->body);
     free(p);
@@ -262,19 +317,26 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 {
   struct api_server *server = cls;
 
-  if (code == MHD_CONNECTION_NOTIFY_STARTED)
+  if (code == MHD_CONNECTION_NOTIFY_STARTED) {
     server->connections++;
-  else if (code == MHD_CONNECTION_NOTIFY_CLOSED)
+    *socket_context = api_conns_opened(server->conns, conn);
+  } else if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
     server->connections--;
+    api_conns_closed(server->conns, *socket_context);
+    *socket_context = NULL;
+  }
 }
 
 /* Refused connections are closed at once, unanswered: answering would take
- * the very resources the cap protects. */
+ * the very resources the cap protects. The per-address cap keeps one
+ * address from holding every slot. */
 static enum MHD_Result accept_under_cap(void *cls, const struct sockaddr *addr, socklen_t len)
 {
   const struct api_server *server = cls;
 
-  return server->connections < server->max_connections ? MHD_YES : MHD_NO;
+  if (server->connections >= server->max_connections)
+    return MHD_NO;
+  return api_conns_admit(server->conns, addr) ? MHD_YES : MHD_NO;
 }
 
 struct MHD_Daemon *api_server_start(struct api_server *server, const struct sockaddr_in *addr)

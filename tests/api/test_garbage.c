@@ -750,6 +750,12 @@ static void run_raw(struct raw_case *c, size_t n)
       if (++t.failures <= MAX_REPORTED)
         print_error("[%s] %d answer\n  sent: %s\n  got: %.300s\n", x->label, status, shown,
                     x->reply);
+    } else if (status >= 400 &&
+               !strcasestr(x->reply, "\r\nContent-Type: application/problem+json")) {
+      /* Every error answer, the HTTP library's own included, is a problem. */
+      if (++t.failures <= MAX_REPORTED)
+        print_error("[%s] %d answer not problem+json\n  sent: %s\n  got: %.300s\n", x->label,
+                    status, shown, x->reply);
     }
     free(x->data);
     free(x->reply);
@@ -846,6 +852,165 @@ static void test_raw_garbage_over_tcp_is_survived(void **state)
   finish();
 }
 
+/* Send `data` on a fresh connection, without half-closing it (a server
+ * waiting for more would show as a hang), and read the answer until the
+ * server closes, at most 3 s. True when the server closed; `reply` holds
+ * what came. */
+static bool answer_then_close(const char *data, size_t len, char *reply, size_t cap)
+{
+  int fd = connect_raw();
+  size_t got = 0;
+  long deadline = now_ms() + 3000;
+  bool closed = false;
+  struct pollfd pfd = {.fd = fd, .events = POLLIN};
+  struct timeval send_limit = {.tv_sec = 2};
+
+  /* The server may answer and hang up before reading all of a huge head. */
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &send_limit, sizeof send_limit);
+  send(fd, data, len, MSG_NOSIGNAL);
+  while (!closed && got < cap - 1 && now_ms() < deadline) {
+    if (poll(&pfd, 1, (int)(deadline - now_ms())) != 1)
+      continue;
+    ssize_t k = recv(fd, reply + got, cap - 1 - got, 0);
+    closed = k <= 0;
+    got += k > 0 ? (size_t)k : 0;
+  }
+  reply[got] = '\0';
+  close(fd);
+  return closed;
+}
+
+/* Issue "Abuse and availability", 3: heads libmicrohttpd used to answer
+ * itself in HTML (431, 414, 413, 400 for a malformed chunk), ambiguous
+ * framing it accepted (smuggling behind a proxy), and transfer codings on
+ * which it waited for ever, all answered at once with problem+json and a
+ * closed connection. The connection is not half-closed, so a server
+ * waiting for more of the body would show as a hang. */
+static void test_refused_framing_and_oversized_heads_are_problem_json(void **state)
+{
+  static char reply[4096];
+  char head[256], *big = malloc(12 * 1024 + 256);
+  struct {
+    const char *label, *tail;
+    int status;
+    const char *code;
+  } cases[] = {
+      {"length and chunked", "Content-Length: 16\r\nTransfer-Encoding: chunked\r\n\r\n10\r\n", 400,
+       "bad-framing"},
+      {"two lengths", "Content-Length: 2\r\nContent-Length: 3\r\n\r\n{}x", 400, "bad-framing"},
+      {"same length twice", "Content-Length: 2\r\nContent-Length: 2\r\n\r\n{}", 400, "bad-framing"},
+      {"identity", "Transfer-Encoding: identity\r\n\r\n{}", 501, "unsupported-transfer-coding"},
+      {"gzip, chunked", "Transfer-Encoding: gzip, chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 501,
+       "unsupported-transfer-coding"},
+      {"bad chunk", "Transfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n", 411,
+       "length-required"},
+      {"length over cap", "Content-Length: 1000000\r\n\r\n{\"seq\":", 413, "body-too-large"},
+  };
+
+  assert_non_null(big);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases + 2; i++) {
+    const char *label, *code;
+    int status, n;
+
+    if (i < sizeof cases / sizeof *cases) {
+      label = cases[i].label, code = cases[i].code, status = cases[i].status;
+      snprintf(head, sizeof head,
+               "POST /v1/players HTTP/1.1\r\nHost: x\r\n"
+               "Content-Type: application/json\r\n");
+      n = snprintf(big, 12 * 1024 + 256, "%s%s", head, cases[i].tail);
+    } else if (i == sizeof cases / sizeof *cases) {
+      label = "10 KiB target", code = "uri-too-long", status = 414;
+      n = sprintf(big, "GET /v1/");
+      memset(big + n, 'a', 10 * 1024);
+      n += 10 * 1024;
+      n += sprintf(big + n, " HTTP/1.1\r\nHost: x\r\n\r\n");
+    } else {
+      label = "12 KiB of headers", code = "headers-too-large", status = 431;
+      n = sprintf(big, "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ");
+      memset(big + n, 'b', 12 * 1024);
+      n += 12 * 1024;
+      n += sprintf(big + n, "\r\n\r\n");
+    }
+    if (!answer_then_close(big, (size_t)n, reply, sizeof reply))
+      fail_msg("[%s] connection left open: %.300s", label, reply);
+    char want_status[32], want_code[64];
+    snprintf(want_status, sizeof want_status, "HTTP/1.1 %d ", status);
+    snprintf(want_code, sizeof want_code, "\"code\":\"%s\"", code);
+    if (strncmp(reply, want_status, strlen(want_status)) != 0 ||
+        !strcasestr(reply, "\r\nContent-Type: application/problem+json\r\n") ||
+        !strstr(reply, want_code))
+      fail_msg("[%s] wanted %d %s as problem+json, got: %.400s", label, status, code, reply);
+  }
+  free(big);
+  /* Still serving. */
+  struct harness_response r;
+  harness_call(t.s, &r, "GET", NULL, NULL, "/v1/health");
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+}
+
+/* Issue "Abuse and availability", 3: what libmicrohttpd refuses before our
+ * code runs (a head past its 16 KiB pool, a Content-Length past 64 bits, a
+ * header line without a colon, HTTP/9.9) is answered in problem+json too
+ * (api/library_answers.c), not in the library's HTML without a
+ * Content-Type. */
+static void test_library_answers_are_problem_json(void **state)
+{
+  enum { BIG = 200 * 1024 };
+  static char reply[4096];
+  char *req = malloc(BIG + 256);
+  struct {
+    const char *label;
+    int status;
+    const char *code;
+  } cases[] = {
+      {"200 KiB target", 414, "uri-too-long"},
+      {"20 KiB header", 431, "headers-too-large"},
+      {"Content-Length past 64 bits", 413, "body-too-large"},
+      {"header without colon", 400, "bad-request"},
+      {"HTTP/9.9", 505, "http-version-not-supported"},
+  };
+
+  assert_non_null(req);
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    int n = 0;
+
+    if (i == 0) {
+      n = sprintf(req, "GET /v1/");
+      memset(req + n, 'a', BIG);
+      n += BIG;
+      n += sprintf(req + n, " HTTP/1.1\r\nHost: x\r\n\r\n");
+    } else if (i == 1) {
+      n = sprintf(req, "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Big: ");
+      memset(req + n, 'b', 20 * 1024);
+      n += 20 * 1024;
+      n += sprintf(req + n, "\r\n\r\n");
+    } else if (i == 2) {
+      n = sprintf(req, "POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                       "Content-Length: 99999999999999999999\r\n\r\n{}");
+    } else if (i == 3) {
+      n = sprintf(req, "GET /v1/health HTTP/1.1\r\nHost: x\r\nnonsense\r\n\r\n");
+    } else {
+      n = sprintf(req, "GET /v1/health HTTP/9.9\r\nHost: x\r\n\r\n");
+    }
+    if (!answer_then_close(req, (size_t)n, reply, sizeof reply))
+      fail_msg("[%s] connection left open: %.300s", cases[i].label, reply);
+    char want_status[32], want_code[80];
+    snprintf(want_status, sizeof want_status, "HTTP/1.1 %d ", cases[i].status);
+    snprintf(want_code, sizeof want_code, "\"code\":\"%s\"", cases[i].code);
+    if (strncmp(reply, want_status, strlen(want_status)) != 0 ||
+        !strcasestr(reply, "\r\nContent-Type: application/problem+json\r\n") ||
+        !strstr(reply, want_code) || strstr(reply, "<html>"))
+      fail_msg("[%s] wanted %d %s as problem+json, got: %.400s", cases[i].label, cases[i].status,
+               cases[i].code, reply);
+  }
+  free(req);
+  struct harness_response r;
+  harness_call(t.s, &r, "GET", NULL, NULL, "/v1/health");
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -855,6 +1020,8 @@ int main(void)
       cmocka_unit_test(test_huge_and_odd_numbers_are_refused),
       cmocka_unit_test(test_invalid_utf8_and_nul_bytes_are_refused),
       cmocka_unit_test(test_raw_garbage_over_tcp_is_survived),
+      cmocka_unit_test(test_refused_framing_and_oversized_heads_are_problem_json),
+      cmocka_unit_test(test_library_answers_are_problem_json),
   };
   harness_global_init();
   int failed = cmocka_run_group_tests(tests, setup_table, teardown_table);

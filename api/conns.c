@@ -1,0 +1,342 @@
+/*
+ * conns.c - what one client may hold: connections per address, and how
+ * long a request may take to arrive.
+ *
+ * libmicrohttpd 0.9.75 times out only idle connections, so a client that
+ * trickles a byte every two seconds was never cut off, and nothing stopped
+ * one address from holding every connection slot. Here every connection is
+ * tracked from libmicrohttpd's connection notifications: its address
+ * counts against a per-address cap (checked in the accept policy), and it
+ * carries a deadline: the whole head must arrive within `head_ms` of the
+ * connection opening or of the previous answer on it, then the whole body
+ * within `body_ms` of the head. A connection being answered, or parked
+ * (long-poll, SSE), has no deadline.
+ *
+ * A sweeper thread closes late connections: it writes a 408 problem+json
+ * (not to a kept-alive connection idle between requests, which is closed
+ * silently, as clients expect of idle ones) and shuts the socket down, so libmicrohttpd's own
+ * thread sees the end of the stream and closes the connection the usual way (callbacks, counts).
+ * Both happen under the table lock, and libmicrohttpd reports a closed
+ * connection (which unlinks it) before closing its socket, so the sweeper
+ * never touches a descriptor that could already belong to someone else.
+ * Only connections waiting for a request's bytes are late, and
+ * libmicrohttpd writes nothing to those, so the 408 is never interleaved
+ * with another answer.
+ */
+#include "server.h"
+
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#define ADDR_SLOTS 4096 /* chains of the per-address table */
+#define SWEEP_MS   100
+
+struct addr_count {
+  struct addr_count *next;
+  uint8_t key[17]; /* family, then the address bytes */
+  int count;
+};
+
+struct api_conn {
+  struct api_conn *prev, *next; /* every open connection */
+  struct addr_count *addr;      /* NULL when the address is unknown */
+  int fd;
+  int64_t deadline_ms; /* 0: none (being answered or parked) */
+  bool late;           /* the sweeper closed it; answer nothing more */
+  bool idle;           /* between requests of a kept-alive connection */
+};
+
+struct api_conns {
+  pthread_mutex_t lock;
+  int per_address; /* 0: no cap */
+  int64_t head_ms, body_ms;
+  struct api_conn *all;
+  struct addr_count *addrs[ADDR_SLOTS];
+  char *late_answer; /* the 408, whole */
+  size_t late_len;
+  pthread_t sweeper;
+  bool sweeping;
+  _Atomic bool stopping;
+};
+
+/* Deadlines use the monotonic clock: --test-clock moves game time, never
+ * the network's. */
+static int64_t mono_ms(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool address_key(const struct sockaddr *sa, uint8_t key[17])
+{
+  memset(key, 0, 17);
+  if (sa && sa->sa_family == AF_INET) {
+    key[0] = 4;
+    memcpy(key + 1, &((const struct sockaddr_in *)sa)->sin_addr, 4);
+    return true;
+  }
+  if (sa && sa->sa_family == AF_INET6) {
+    key[0] = 6;
+    memcpy(key + 1, &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
+    return true;
+  }
+  return false;
+}
+
+static struct addr_count **slot_of(struct api_conns *c, const uint8_t key[17])
+{
+  uint32_t h = 2166136261u; /* FNV-1a: spreading, not secrecy (a chain is short) */
+
+  for (int i = 0; i < 17; i++)
+    h = (h ^ key[i]) * 16777619u;
+  return &c->addrs[h % ADDR_SLOTS];
+}
+
+static struct addr_count *find_addr(struct api_conns *c, const uint8_t key[17])
+{
+  struct addr_count *a;
+
+  for (a = *slot_of(c, key); a; a = a->next)
+    if (memcmp(a->key, key, 17) == 0)
+      return a;
+  return NULL;
+}
+
+/* The whole 408 answer, written by problem.c like every other problem. */
+static bool build_late_answer(struct api_conns *c)
+{
+  struct cairn_error err = {0};
+  unsigned int status;
+  json_t *body;
+  char *text;
+  size_t len = 0;
+  int n;
+
+  cairn_fail(&err, CAIRN_EINVAL, API_CODE_REQUEST_TIMEOUT, NULL,
+             "the request did not arrive in time (head %lld ms, body %lld ms)",
+             (long long)c->head_ms, (long long)c->body_ms);
+  body = api_problem(&err, &status);
+  text = body ? api_json_text(body, &len) : NULL;
+  json_decref(body);
+  if (!text)
+    return false;
+  n = asprintf(&c->late_answer,
+               "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n"
+               "Content-Type: application/problem+json\r\nCache-Control: no-store\r\n"
+               "Content-Length: %zu\r\n\r\n%s",
+               len, text);
+  free(text);
+  if (n < 0)
+    return false;
+  c->late_len = (size_t)n;
+  return true;
+}
+
+static void *sweep(void *arg)
+{
+  struct api_conns *c = arg;
+  const struct timespec pause = {.tv_nsec = SWEEP_MS * 1000000L};
+
+  while (!atomic_load(&c->stopping)) {
+    int64_t now = mono_ms();
+
+    pthread_mutex_lock(&c->lock);
+    for (struct api_conn *k = c->all; k; k = k->next) {
+      if (k->late || !k->deadline_ms || now < k->deadline_ms)
+        continue;
+      k->late = true;
+      k->deadline_ms = 0;
+      /* An idle kept-alive connection is closed silently, as a client
+       * expects of one; a late request is told why. Best effort: a full
+       * send buffer only loses the explanation. */
+      if (!k->idle)
+        send(k->fd, c->late_answer, c->late_len, MSG_NOSIGNAL | MSG_DONTWAIT);
+      shutdown(k->fd, SHUT_RDWR);
+    }
+    pthread_mutex_unlock(&c->lock);
+    nanosleep(&pause, NULL);
+  }
+  return NULL;
+}
+
+struct api_conns *api_conns_new(int per_address, int64_t head_ms, int64_t body_ms)
+{
+  struct api_conns *c = calloc(1, sizeof(*c));
+
+  if (!c)
+    return NULL;
+  c->per_address = per_address;
+  c->head_ms = head_ms;
+  c->body_ms = body_ms;
+  pthread_mutex_init(&c->lock, NULL);
+  if (!build_late_answer(c) || pthread_create(&c->sweeper, NULL, sweep, c) != 0) {
+    api_conns_free(c);
+    return NULL;
+  }
+  c->sweeping = true;
+  return c;
+}
+
+void api_conns_stop(struct api_conns *c)
+{
+  if (!c || !c->sweeping)
+    return;
+  atomic_store(&c->stopping, true);
+  pthread_join(c->sweeper, NULL);
+  c->sweeping = false;
+}
+
+/* Called after libmicrohttpd has closed every connection, so the lists are
+ * empty unless starting failed. */
+void api_conns_free(struct api_conns *c)
+{
+  if (!c)
+    return;
+  api_conns_stop(c);
+  for (int i = 0; i < ADDR_SLOTS; i++)
+    while (c->addrs[i]) {
+      struct addr_count *a = c->addrs[i];
+
+      c->addrs[i] = a->next;
+      free(a);
+    }
+  while (c->all) {
+    struct api_conn *k = c->all;
+
+    c->all = k->next;
+    free(k);
+  }
+  free(c->late_answer);
+  pthread_mutex_destroy(&c->lock);
+  free(c);
+}
+
+bool api_conns_admit(struct api_conns *c, const struct sockaddr *addr)
+{
+  uint8_t key[17];
+  struct addr_count *a;
+  bool ok;
+
+  if (!c->per_address || !address_key(addr, key))
+    return true;
+  pthread_mutex_lock(&c->lock);
+  a = find_addr(c, key);
+  ok = !a || a->count < c->per_address;
+  pthread_mutex_unlock(&c->lock);
+  return ok;
+}
+
+/* Count the connection against its address; NULL only when out of
+ * memory (the caller then closes it). */
+static struct addr_count *count_addr(struct api_conns *c, const struct sockaddr *sa)
+{
+  uint8_t key[17];
+  struct addr_count *a;
+
+  if (!address_key(sa, key))
+    return NULL;
+  a = find_addr(c, key);
+  if (!a) {
+    a = calloc(1, sizeof(*a));
+    if (!a)
+      return NULL;
+    memcpy(a->key, key, 17);
+    a->next = *slot_of(c, key);
+    *slot_of(c, key) = a;
+  }
+  a->count++;
+  return a;
+}
+
+static void uncount_addr(struct api_conns *c, struct addr_count *a)
+{
+  struct addr_count **p;
+
+  if (!a || --a->count > 0)
+    return;
+  for (p = slot_of(c, a->key); *p != a; p = &(*p)->next)
+    ;
+  *p = a->next;
+  free(a);
+}
+
+struct api_conn *api_conns_opened(struct api_conns *c, struct MHD_Connection *conn)
+{
+  const union MHD_ConnectionInfo *fd =
+      MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+  const union MHD_ConnectionInfo *addr =
+      MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  struct api_conn *k = calloc(1, sizeof(*k));
+
+  if (!k || !fd) {
+    free(k);
+    return NULL; /* untracked: out of memory is no reason to refuse a client */
+  }
+  k->fd = fd->connect_fd;
+  k->deadline_ms = mono_ms() + c->head_ms;
+  pthread_mutex_lock(&c->lock);
+  k->addr = addr ? count_addr(c, addr->client_addr) : NULL;
+  k->next = c->all;
+  if (c->all)
+    c->all->prev = k;
+  c->all = k;
+  pthread_mutex_unlock(&c->lock);
+  return k;
+}
+
+void api_conns_closed(struct api_conns *c, struct api_conn *k)
+{
+  if (!k)
+    return;
+  pthread_mutex_lock(&c->lock);
+  if (k->prev)
+    k->prev->next = k->next;
+  else
+    c->all = k->next;
+  if (k->next)
+    k->next->prev = k->prev;
+  uncount_addr(c, k->addr);
+  pthread_mutex_unlock(&c->lock);
+  free(k);
+}
+
+/* Set the deadline unless the sweeper has already closed the connection;
+ * false when it has. */
+static bool set_deadline(struct api_conns *c, struct api_conn *k, int64_t deadline, bool idle)
+{
+  bool ok;
+
+  if (!k)
+    return true;
+  pthread_mutex_lock(&c->lock);
+  ok = !k->late;
+  if (ok) {
+    k->deadline_ms = deadline;
+    k->idle = idle;
+  }
+  pthread_mutex_unlock(&c->lock);
+  return ok;
+}
+
+bool api_conns_head_done(struct api_conns *c, struct api_conn *k)
+{
+  return set_deadline(c, k, mono_ms() + c->body_ms, false);
+}
+
+bool api_conns_answering(struct api_conns *c, struct api_conn *k)
+{
+  return set_deadline(c, k, 0, false);
+}
+
+void api_conns_answered(struct api_conns *c, struct api_conn *k)
+{
+  set_deadline(c, k, mono_ms() + c->head_ms, true);
+}
