@@ -63,7 +63,7 @@ static json_t *visible_events(const json_t *events, int seat, bool over)
 
 /* Append the accepted move to the log; the row is durable when this returns
  * CAIRN_OK. */
-static enum cairn_status commit_move(struct api_server *server, const struct db_game *row, int seat,
+static enum cairn_status commit_move(struct api_server *server, struct db_game *row, int seat,
                                      const json_t *move, const json_t *events,
                                      const struct engine_game *next, const char *forced_result,
                                      struct cairn_error *err)
@@ -89,6 +89,10 @@ static enum cairn_status commit_move(struct api_server *server, const struct db_
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   else
     st = server->db.move_append(server->db.ctx, row->id, &entry, result_text, err);
+  /* The answer to this move publishes the chain's new head, not the one
+   * the row was loaded with. */
+  if (st == CAIRN_OK && entry.has_hash)
+    memcpy(row->log_head, entry.hash, DB_HASH_BYTES);
   if (st == CAIRN_ESTALE)
     cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
                "another move was accepted first; fetch the game and retry");

@@ -117,9 +117,10 @@ struct db_move {
   const char *move_json;   /* the move as submitted (validated) */
   const char *events_json; /* the engine's events, a JSON array */
   int64_t at_ms;           /* when it was accepted */
-  /* The chain hash (db_chain_hash) of this row. Ignored by move_append,
-   * which computes it from the previous row inside its transaction; filled
-   * by moves_load. has_hash is false for rows older than the chain. */
+  /* The chain hash (db_chain_hash) of this row. Not read by move_append,
+   * which computes it from the previous row inside its transaction and
+   * writes it here once the row is durable (the game's new log_head);
+   * filled by moves_load. has_hash is false for rows older than the chain. */
   uint8_t hash[DB_HASH_BYTES];
   bool has_hash;
   /* The game's clocks after this move, written by move_append in the
@@ -234,7 +235,7 @@ struct db_ops {
    * while the game runs; non-NULL sets status finished. The move's clocks,
    * if any, are saved in the same transaction. Returns only after the
    * transaction is durable. */
-  enum cairn_status (*move_append)(void *ctx, const char *game_id, const struct db_move *move,
+  enum cairn_status (*move_append)(void *ctx, const char *game_id, struct db_move *move,
                                    const char *result_json, struct cairn_error *err);
 
   /* Call `cb` for every log row of the game with ord >= from_ord, in order. */

@@ -222,7 +222,7 @@ static void commit_batch(struct db_sqlite *c, struct db_append *batch)
  * and most went back to sleep: bench_load counted two or three moves per
  * batch, so that was several wasted context switches per move.)
  */
-enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const struct db_move *move,
+enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct db_move *move,
                                         const char *result_json, struct cairn_error *err)
 {
   struct db_sqlite *c = ctx;
@@ -263,6 +263,10 @@ enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, const st
   }
   pthread_mutex_unlock(&c->queue_lock);
   pthread_cond_destroy(&me.wake);
+  if (me.st == CAIRN_OK) {
+    memcpy(move->hash, me.hash, DB_HASH_BYTES);
+    move->has_hash = true;
+  }
   return me.st;
 }
 

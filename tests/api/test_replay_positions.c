@@ -5,7 +5,8 @@
  * both follow the same per-viewer rules) the very same view for every seat
  * and a spectator. Once the game is over, an early position must not show
  * the end: status "finished", to_act [] or the result there would be the
- * final position's, not the one asked for.
+ * final position's, not the one asked for. Each move's 200 carries the
+ * new log_head.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,6 +116,20 @@ static void compare_after_end(struct harness_server *s, const char *id,
   assert_true(earlier_active > 0);
 }
 
+/* A move's 200 carries the chain head with that move in it: the head the
+ * game resource shows next, never the one before the move. */
+static void expect_fresh_log_head(struct harness_server *s, const char *id, const json_t *answered,
+                                  const char *before)
+{
+  json_t *now = harness_get_game(s, NULL, id);
+  const char *head = harness_str(answered, "log_head");
+
+  if (strcmp(head, harness_str(now, "log_head")) != 0 || strcmp(head, before) == 0)
+    fail_msg("game %s: the move's answer has log_head %s; the game now has %s, before it %s", id,
+             head, harness_str(now, "log_head"), before);
+  json_decref(now);
+}
+
 static void play_and_compare(struct harness_server *s, const char *title, int seats,
                              const char *options, uint64_t seed)
 {
@@ -124,6 +139,7 @@ static void play_and_compare(struct harness_server *s, const char *title, int se
   char name[32], id[64];
   json_t *created;
   long posts, final_seq = -1;
+  char last_head[80] = "";
   int i;
 
   for (i = 0; i < seats; i++) {
@@ -153,6 +169,9 @@ static void play_and_compare(struct harness_server *s, const char *title, int se
     move = harness_choose_move(mine, &rng);
     harness_post_move(s, &r, players[seat].token, id, harness_int(mine, "seq"), move);
     HARNESS_EXPECT_JSON(&r, 200);
+    expect_fresh_log_head(s, id, json_object_get(r.json, "game"), last_head);
+    snprintf(last_head, sizeof last_head, "%s",
+             harness_str(json_object_get(r.json, "game"), "log_head"));
     harness_response_free(&r);
     json_decref(move);
     json_decref(mine);
