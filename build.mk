@@ -128,21 +128,26 @@ check-engine-purity: $(ENGINE_OBJ)
 RELEASE_SERVER   := $(abspath build/release/cairn)
 RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records \
                       test_limits test_errors)
+# Each binary's own output is kept in build/test/logs/ and shown only when it
+# fails (CAIRN_TEST_VERBOSE=1 shows all of it), so a green run prints one
+# line a binary and the summary.
 run-tests: tests check-engine-purity
-	@passed=0; failed=0; failed_list=""; \
-	for t in $(TEST_BIN); do \
-	  echo "== $$t"; \
-	  if CAIRN_SERVER=$(abspath $(SERVER)) ASAN_OPTIONS=detect_leaks=1 $$t; then \
-	    passed=$$((passed+1)); else failed=$$((failed+1)); failed_list="$$failed_list $$t"; fi; \
-	done; \
+	@mkdir -p $(OUT)/logs; passed=0; failed=0; failed_list=""; \
+	run_one() { \
+	  log=$(OUT)/logs/$$(basename $$1)$$3.log; \
+	  if [ -n "$$CAIRN_TEST_VERBOSE" ]; then CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1; rc=$$?; \
+	  else CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1 >$$log 2>&1; rc=$$?; fi; \
+	  if [ $$rc -eq 0 ]; then echo "ok   $$1$$3"; passed=$$((passed+1)); \
+	  else [ -n "$$CAIRN_TEST_VERBOSE" ] || cat $$log; echo "FAIL $$1$$3"; \
+	    failed=$$((failed+1)); failed_list="$$failed_list $$1$$3"; fi; \
+	}; \
+	for t in $(TEST_BIN); do run_one $$t $(abspath $(SERVER)) ""; done; \
 	for t in $(filter $(TEST_BIN),$(RELEASE_SECURITY)); do \
 	  [ -x $(RELEASE_SERVER) ] || { echo "no release server at $(RELEASE_SERVER)"; failed=$$((failed+1)); break; }; \
-	  echo "== $$t (release server)"; \
-	  if CAIRN_SERVER=$(RELEASE_SERVER) ASAN_OPTIONS=detect_leaks=1 $$t; then \
-	    passed=$$((passed+1)); else failed=$$((failed+1)); failed_list="$$failed_list $$t(release)"; fi; \
+	  run_one $$t $(RELEASE_SERVER) " (release server)"; \
 	done; \
 	echo; [ -z "$$failed_list" ] || echo "failed:$$failed_list"; \
-	echo "test binaries: $$passed passed, $$failed failed"; \
+	echo "binaries: $$passed passed, $$failed failed"; \
 	[ $$failed -eq 0 ]
 
 run-benches: benches

@@ -119,6 +119,7 @@ struct takeback_scan {
   json_int_t to_ord; /* the open request's target */
   int requester;     /* the open request's seat */
   bool accepted[ENGINE_MAX_SEATS];
+  bool asked; /* the caller has asked since the last title move or rewind */
 };
 
 static void scan_log(const struct audit_log *log, int seat, struct takeback_scan *scan)
@@ -137,10 +138,13 @@ static void scan_log(const struct audit_log *log, int seat, struct takeback_scan
       if (m->seat == seat)
         scan->target = (long)m->ord;
       scan->request = -1; /* moving on cancels an open request */
+      scan->asked = false;
     } else if (strcmp(kind, KIND_REWIND) == 0) {
       scan->target = -1;
       scan->request = -1;
+      scan->asked = false;
     } else if (strcmp(kind, KIND_REQUEST) == 0) {
+      scan->asked = scan->asked || m->seat == seat;
       scan->request = (long)m->ord;
       scan->to_ord = json_integer_value(json_object_get(move, "to_ord"));
       scan->requester = m->seat;
@@ -296,6 +300,12 @@ static enum cairn_status ask(struct api_request *req, struct db_game *row, int s
   if (scan->target < 0)
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
                       "seat %d has no move to take back", seat);
+  /* Request and decline, again and again, grew the log without end and
+   * made every takeback replay more of it: one request a turn. */
+  if (scan->asked)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
+                      "seat %d has asked for a takeback since the last move; one request a turn",
+                      seat);
   st = check_fog(req, row, log, (size_t)scan->target, now, err);
   if (st != CAIRN_OK)
     return st;

@@ -190,17 +190,6 @@ static void test_an_earlier_harmless_move_is_taken_back_by_request(void **state)
   harness_response_free(&r);
   assert_int_equal(game_seq(s, d.id), seq_before); /* a request changes nothing */
 
-  post_takeback(s, &d, 1 - seat, "/decline", &r);
-  HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(harness_has_event(r.json, "takeback_declined"));
-  harness_response_free(&r);
-  post_takeback(s, &d, 1 - seat, "/accept", &r); /* nothing left to accept */
-  HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
-  harness_response_free(&r);
-
-  post_takeback(s, &d, seat, "", &r);
-  HARNESS_EXPECT_STATUS(&r, 200);
-  harness_response_free(&r);
   post_takeback(s, &d, seat, "/accept", &r); /* the asker cannot answer */
   HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
   harness_response_free(&r);
@@ -222,6 +211,52 @@ static void test_an_earlier_harmless_move_is_taken_back_by_request(void **state)
   assert_int_equal(json_integer_value(json_object_get(after, "seq")), seq_before + 2);
   json_decref(after);
   expect_verifies(s, d.id);
+}
+
+/* Issue "Abuse", 5: request and decline cycles appended rows forever. A
+ * seat asks once a turn: after a decline it may ask again only once a
+ * move has been made, and a refused request stores nothing. */
+static void test_a_seat_asks_for_a_takeback_once_a_turn(void **state)
+{
+  struct harness_server *s = *state;
+  struct duel d;
+  struct harness_response r;
+  json_t *g;
+  long moves;
+  int seat;
+
+  start_duel(s, &d);
+  seat = play_die(s, &d);
+  play_die(s, &d);
+  post_takeback(s, &d, seat, "", &r);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_true(harness_has_event(r.json, "takeback_requested"));
+  harness_response_free(&r);
+  post_takeback(s, &d, 1 - seat, "/decline", &r);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_true(harness_has_event(r.json, "takeback_declined"));
+  harness_response_free(&r);
+  post_takeback(s, &d, 1 - seat, "/accept", &r); /* nothing left to accept */
+  HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
+  harness_response_free(&r);
+
+  g = harness_get_game(s, NULL, d.id);
+  moves = harness_int(g, "moves");
+  json_decref(g);
+  for (int i = 0; i < 5; i++) {
+    post_takeback(s, &d, seat, "", &r);
+    HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
+    assert_non_null(strstr(harness_str(r.json, "detail"), "one request a turn"));
+    harness_response_free(&r);
+  }
+  g = harness_get_game(s, NULL, d.id);
+  assert_int_equal(harness_int(g, "moves"), moves);
+  json_decref(g);
+
+  play_die(s, &d); /* a move: a new turn */
+  post_takeback(s, &d, seat, "", &r);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
 }
 
 /* A move cancels an open request. */
@@ -284,6 +319,7 @@ int main(void)
       cmocka_unit_test(test_takeback_without_a_move_is_refused),
       cmocka_unit_test(test_takeback_after_a_draw_is_refused),
       cmocka_unit_test(test_an_earlier_harmless_move_is_taken_back_by_request),
+      cmocka_unit_test(test_a_seat_asks_for_a_takeback_once_a_turn),
       cmocka_unit_test(test_a_move_cancels_an_open_request),
       cmocka_unit_test(test_game_pinned_to_a_retired_rules_version_takes_no_moves),
   };

@@ -181,7 +181,7 @@ static void fuzz_route(const uint8_t *data, size_t size)
   char *path;
   struct api_request req = {0};
   api_handler handler = NULL;
-  const char *allow = NULL;
+  char allow[API_ALLOW_MAX] = "";
   struct cairn_error err = {0};
   enum cairn_status st;
 
@@ -192,7 +192,7 @@ static void fuzz_route(const uint8_t *data, size_t size)
     *path++ = '\0';
     req.method = text;
     req.path = path;
-    st = api_route(&req, &handler, &allow, &err);
+    st = api_route(&req, &handler, allow, &err);
     if ((st == CAIRN_OK) != (handler != NULL))
       fuzz_die("api_route: status %d with handler %p", st, (void *)handler);
     if (st != CAIRN_OK && !err.code)
