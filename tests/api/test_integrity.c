@@ -32,32 +32,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "chainref.h"
 #include "harness.h"
 
 #define HASH 32
 
-/* ---- the documented byte layouts, written again from openapi/cairn.yaml ---- */
-
-static void put_u64(crypto_generichash_state *h, uint64_t v)
-{
-  uint8_t b[8];
-  int i;
-
-  for (i = 0; i < 8; i++)
-    b[i] = (uint8_t)(v >> (8 * i));
-  crypto_generichash_update(h, b, 8);
-}
-
-static void put_str(crypto_generichash_state *h, const char *s)
-{
-  put_u64(h, strlen(s));
-  crypto_generichash_update(h, (const uint8_t *)s, strlen(s));
-}
-
-static void put_label(crypto_generichash_state *h, const char *s)
-{
-  crypto_generichash_update(h, (const uint8_t *)s, strlen(s));
-}
+/* ---- the documented byte layouts (chainref.c, written from openapi/cairn.yaml) ---- */
 
 /* One log row of an export, with its content as the server stores it. */
 struct row {
@@ -67,65 +47,30 @@ struct row {
   uint8_t hash[HASH];
 };
 
+static struct chainref_row as_ref(const struct row *r)
+{
+  return (struct chainref_row){r->ord, r->seq, r->seat, r->at_ms, r->move, r->events};
+}
+
 static void hash_v1(const uint8_t prev[HASH], const char *id, const struct row *r,
                     uint8_t out[HASH])
 {
-  crypto_generichash_state h;
+  struct chainref_row ref = as_ref(r);
 
-  crypto_generichash_init(&h, NULL, 0, HASH);
-  put_label(&h, "cairn-log-1");
-  crypto_generichash_update(&h, prev, HASH);
-  put_str(&h, id);
-  put_u64(&h, (uint64_t)r->ord);
-  put_u64(&h, (uint64_t)r->seq);
-  put_u64(&h, (uint64_t)r->seat);
-  put_u64(&h, (uint64_t)r->at_ms);
-  put_str(&h, r->move);
-  put_str(&h, r->events);
-  crypto_generichash_final(&h, out, HASH);
+  chainref_hash_v1(prev, id, &ref, out);
 }
 
-/* C = BLAKE2b-256(key, label || str(text)); key NULL: unkeyed. */
-static void commit(const uint8_t *key, const char *label, const char *text, uint8_t out[HASH])
-{
-  crypto_generichash_state h;
-
-  crypto_generichash_init(&h, key, key ? HASH : 0, HASH);
-  put_label(&h, label);
-  put_str(&h, text);
-  crypto_generichash_final(&h, out, HASH);
-}
-
-/* K = BLAKE2b-256(key = seed, "cairn-commit-key-2" || str(id)). */
 static void commit_key(const uint8_t seed[HASH], const char *id, uint8_t out[HASH])
 {
-  crypto_generichash_state h;
-
-  crypto_generichash_init(&h, seed, HASH, HASH);
-  put_label(&h, "cairn-commit-key-2");
-  put_str(&h, id);
-  crypto_generichash_final(&h, out, HASH);
+  chainref_commit_key(seed, HASH, id, out);
 }
 
 static void hash_v2(const uint8_t *key, const uint8_t prev[HASH], const char *id,
                     const struct row *r, uint8_t out[HASH])
 {
-  crypto_generichash_state h;
-  uint8_t c_move[HASH], c_events[HASH];
+  struct chainref_row ref = as_ref(r);
 
-  commit(key, "move", r->move, c_move);
-  commit(key, "events", r->events, c_events);
-  crypto_generichash_init(&h, NULL, 0, HASH);
-  put_label(&h, "cairn-log-2");
-  crypto_generichash_update(&h, prev, HASH);
-  put_str(&h, id);
-  put_u64(&h, (uint64_t)r->ord);
-  put_u64(&h, (uint64_t)r->seq);
-  put_u64(&h, (uint64_t)r->seat);
-  put_u64(&h, (uint64_t)r->at_ms);
-  crypto_generichash_update(&h, c_move, HASH);
-  crypto_generichash_update(&h, c_events, HASH);
-  crypto_generichash_final(&h, out, HASH);
+  chainref_hash_v2(key, prev, id, &ref, out);
 }
 
 static void unhex(const char *hex, uint8_t *out, size_t n)

@@ -38,31 +38,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/api/chainref.h"
 #include "tests/api/harness.h"
 
 #define MAX_SEATS 5
 #define MAX_POSTS 3000
 #define HASH      32
 
-/* One stored log row, as the database holds it. */
-struct truth_row {
-  long ord, seq;
-  int seat;
-  char *move;   /* compact JSON text, owned */
-  char *events; /* compact JSON text, owned */
-  int64_t at_ms;
-};
-
+/* A stored log row is a struct chainref_row whose strings the truth owns. */
 struct truth {
-  struct truth_row *rows; /* owned */
+  struct chainref_row *rows; /* owned */
   size_t n;
 };
 
 static void truth_clear(struct truth *t)
 {
   for (size_t i = 0; i < t->n; i++) {
-    free(t->rows[i].move);
-    free(t->rows[i].events);
+    free((char *)t->rows[i].move);
+    free((char *)t->rows[i].events);
   }
   free(t->rows);
   memset(t, 0, sizeof(*t));
@@ -85,7 +78,7 @@ static void truth_load(const struct harness_server *s, const char *game_id, stru
     fail_msg("cannot read moves: %s", sqlite3_errmsg(db));
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
   while (sqlite3_step(stmt) == SQLITE_ROW) {
-    struct truth_row *r;
+    struct chainref_row *r;
 
     if (t->n == cap) {
       cap = cap ? 2 * cap : 64;
@@ -106,7 +99,7 @@ static void truth_load(const struct harness_server *s, const char *game_id, stru
 
 /* ---- what the rules keep hidden, worked out here from the log alone ---- */
 
-static bool platform_row(const struct truth_row *r)
+static bool platform_row(const struct chainref_row *r)
 {
   return strstr(r->move, "\"cairn\":") != NULL;
 }
@@ -127,7 +120,7 @@ static bool event_private_from(const json_t *ev, int viewer)
   return true;
 }
 
-static bool any_event_private_from(const struct truth_row *r, int viewer)
+static bool any_event_private_from(const struct chainref_row *r, int viewer)
 {
   json_t *events = json_loads(r->events, 0, NULL);
   json_t *ev;
@@ -153,7 +146,7 @@ static bool unresolved_decision(const struct truth *t, size_t k)
   if (platform_row(&t->rows[k]) || t->rows[k].seq != before)
     return false;
   for (j = k + 1; j < t->n; j++) {
-    const struct truth_row *r = &t->rows[j];
+    const struct chainref_row *r = &t->rows[j];
 
     if (platform_row(r) && strstr(r->move, "\"rewind\"")) {
       json_t *move = json_loads(r->move, 0, NULL);
@@ -171,97 +164,14 @@ static bool unresolved_decision(const struct truth *t, size_t k)
 
 static bool hidden_from(const struct truth *t, size_t k, int viewer)
 {
-  const struct truth_row *r = &t->rows[k];
+  const struct chainref_row *r = &t->rows[k];
 
   if (r->seat == viewer || platform_row(r))
     return false;
   return any_event_private_from(r, viewer) || unresolved_decision(t, k);
 }
 
-/* ---- the attacker's recomputations ---- */
-
-static void put_u64(crypto_generichash_state *h, uint64_t v)
-{
-  uint8_t b[8];
-
-  for (int i = 0; i < 8; i++)
-    b[i] = (uint8_t)(v >> (8 * i));
-  crypto_generichash_update(h, b, sizeof(b));
-}
-
-static void put_text(crypto_generichash_state *h, const char *text)
-{
-  put_u64(h, strlen(text));
-  crypto_generichash_update(h, (const uint8_t *)text, strlen(text));
-}
-
-/* Format 1 (the unkeyed chain): BLAKE2b-256("cairn-log-1" || prev || id ||
- * ord || seq || seat || at_ms || move || events). */
-static void row_hash_v1(const uint8_t prev[HASH], const char *game_id, const struct truth_row *r,
-                        uint8_t out[HASH])
-{
-  crypto_generichash_state h;
-
-  crypto_generichash_init(&h, NULL, 0, HASH);
-  crypto_generichash_update(&h, (const uint8_t *)"cairn-log-1", 11);
-  crypto_generichash_update(&h, prev, HASH);
-  put_text(&h, game_id);
-  put_u64(&h, (uint64_t)r->ord);
-  put_u64(&h, (uint64_t)r->seq);
-  put_u64(&h, (uint64_t)r->seat);
-  put_u64(&h, (uint64_t)r->at_ms);
-  put_text(&h, r->move);
-  put_text(&h, r->events);
-  crypto_generichash_final(&h, out, HASH);
-}
-
-/* Format 2, from the documented layout: K = BLAKE2b-256 keyed with the
- * seed over "cairn-commit-key-2" || text(id); each of move and events is
- * committed as BLAKE2b-256 keyed with K over label || text(content); the
- * row hash is BLAKE2b-256("cairn-log-2" || prev || text(id) || ord || seq ||
- * seat || at_ms || C_move || C_events). `seed` NULL: the commitments are
- * made without a key, the attacker's first guess. */
-static void commitment_key(const uint8_t *seed, size_t seed_len, const char *game_id,
-                           uint8_t out[HASH])
-{
-  crypto_generichash_state h;
-
-  crypto_generichash_init(&h, seed, seed_len, HASH);
-  crypto_generichash_update(&h, (const uint8_t *)"cairn-commit-key-2", 18);
-  put_text(&h, game_id);
-  crypto_generichash_final(&h, out, HASH);
-}
-
-static void commit(const uint8_t *key, const char *label, const char *text, uint8_t out[HASH])
-{
-  crypto_generichash_state h;
-
-  crypto_generichash_init(&h, key, key ? HASH : 0, HASH);
-  crypto_generichash_update(&h, (const uint8_t *)label, strlen(label));
-  put_text(&h, text);
-  crypto_generichash_final(&h, out, HASH);
-}
-
-static void row_hash_v2(const uint8_t prev[HASH], const char *game_id, const struct truth_row *r,
-                        const uint8_t *key, uint8_t out[HASH])
-{
-  crypto_generichash_state h;
-  uint8_t c_move[HASH], c_events[HASH];
-
-  commit(key, "move", r->move, c_move);
-  commit(key, "events", r->events, c_events);
-  crypto_generichash_init(&h, NULL, 0, HASH);
-  crypto_generichash_update(&h, (const uint8_t *)"cairn-log-2", 11);
-  crypto_generichash_update(&h, prev, HASH);
-  put_text(&h, game_id);
-  put_u64(&h, (uint64_t)r->ord);
-  put_u64(&h, (uint64_t)r->seq);
-  put_u64(&h, (uint64_t)r->seat);
-  put_u64(&h, (uint64_t)r->at_ms);
-  crypto_generichash_update(&h, c_move, HASH);
-  crypto_generichash_update(&h, c_events, HASH);
-  crypto_generichash_final(&h, out, HASH);
-}
+/* ---- the attacker's recomputations: chainref.c, the documented layouts ---- */
 
 static bool hex_to_hash(const json_t *hex, uint8_t out[HASH])
 {
@@ -290,13 +200,13 @@ static void attack_row_hash(const char *game_id, const json_t *doc, const json_t
   if (!hex_to_hash(json_object_get(json_array_get(entries, k), "hash"), published))
     fail_msg("row %zu of game %s has no published hash", k, game_id);
   assert_true(hex_to_hash(json_object_get(doc, "seed_commitment"), commitment));
-  commitment_key(commitment, HASH, game_id, derived);
-  row_hash_v1(prev, game_id, &t->rows[k], guess);
+  chainref_commit_key(commitment, HASH, game_id, derived);
+  chainref_hash_v1(prev, game_id, &t->rows[k], guess);
   if (sodium_memcmp(guess, published, HASH) == 0)
     fail_msg("viewer %d recovered the secret of row %zu of game %s from its public hash (format 1)",
              viewer, k, game_id);
   for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
-    row_hash_v2(prev, game_id, &t->rows[k], keys[i], guess);
+    chainref_hash_v2(keys[i], prev, game_id, &t->rows[k], guess);
     if (sodium_memcmp(guess, published, HASH) == 0)
       fail_msg("viewer %d recovered the secret of row %zu of game %s from its public hash "
                "(format 2, public key guess %zu)",
@@ -359,7 +269,7 @@ static bool fetched_mention(const struct fetched *f, const char *needle)
 
 /* Every private event of row k hidden from `viewer` is absent from all it
  * fetched, compared as compact sorted JSON (how every answer is dumped). */
-static void attack_private_events(const struct fetched *f, const struct truth_row *r, int viewer,
+static void attack_private_events(const struct fetched *f, const struct chainref_row *r, int viewer,
                                   const char *game_id)
 {
   json_t *events = json_loads(r->events, 0, NULL);
@@ -424,26 +334,26 @@ static void expect_chain_recomputes(struct harness_server *s, const char *id)
   /* New games are format 2; the seed, revealed at the end, gives the key. */
   assert_int_equal(harness_int(doc, "chain_format"), 2);
   assert_true(hex_to_hash(json_object_get(doc, "seed"), seed));
-  commitment_key(seed, sizeof seed, id, key);
+  chainref_commit_key(seed, sizeof seed, id, key);
 
   json_array_foreach(entries, k, entry)
   {
-    struct truth_row r = {
+    struct chainref_row r = {
         .ord = harness_int(entry, "ord"),
         .seq = harness_int(entry, "seq"),
-        .seat = (int)harness_int(entry, "seat"),
+        .seat = harness_int(entry, "seat"),
         .move = harness_dump(json_object_get(entry, "move")),
         .events = harness_dump(json_object_get(entry, "events")),
         .at_ms = harness_int(entry, "at_ms"),
     };
 
     assert_true(hex_to_hash(json_object_get(entry, "hash"), published));
-    row_hash_v2(prev, id, &r, key, got);
+    chainref_hash_v2(key, prev, id, &r, got);
     if (sodium_memcmp(got, published, HASH) != 0)
       fail_msg("row %zu of finished game %s does not recompute from its export", k, id);
     memcpy(prev, published, HASH);
-    free(r.move);
-    free(r.events);
+    free((char *)r.move);
+    free((char *)r.events);
   }
   assert_true(hex_to_hash(json_object_get(doc, "log_head"), published));
   assert_memory_equal(prev, published, HASH);

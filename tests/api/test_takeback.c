@@ -213,6 +213,23 @@ static void test_an_earlier_harmless_move_is_taken_back_by_request(void **state)
   expect_verifies(s, d.id);
 }
 
+/* A duel two moves in, where the first mover has asked to take its move
+ * back (the other's move since makes it a request). Returns that seat. */
+static int duel_with_a_request(struct harness_server *s, struct duel *d)
+{
+  struct harness_response r;
+  int seat;
+
+  start_duel(s, d);
+  seat = play_die(s, d);
+  play_die(s, d);
+  post_takeback(s, d, seat, "", &r);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_true(harness_has_event(r.json, "takeback_requested"));
+  harness_response_free(&r);
+  return seat;
+}
+
 /* Issue "Abuse", 5: request and decline cycles appended rows forever. A
  * seat asks once a turn: after a decline it may ask again only once a
  * move has been made, and a refused request stores nothing. */
@@ -225,13 +242,7 @@ static void test_a_seat_asks_for_a_takeback_once_a_turn(void **state)
   long moves;
   int seat;
 
-  start_duel(s, &d);
-  seat = play_die(s, &d);
-  play_die(s, &d);
-  post_takeback(s, &d, seat, "", &r);
-  HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(harness_has_event(r.json, "takeback_requested"));
-  harness_response_free(&r);
+  seat = duel_with_a_request(s, &d);
   post_takeback(s, &d, 1 - seat, "/decline", &r);
   HARNESS_EXPECT_STATUS(&r, 200);
   assert_true(harness_has_event(r.json, "takeback_declined"));
@@ -267,13 +278,7 @@ static void test_a_move_cancels_an_open_request(void **state)
   struct harness_response r;
   int seat;
 
-  start_duel(s, &d);
-  seat = play_die(s, &d);
-  play_die(s, &d);
-  post_takeback(s, &d, seat, "", &r);
-  HARNESS_EXPECT_STATUS(&r, 200);
-  assert_true(harness_has_event(r.json, "takeback_requested"));
-  harness_response_free(&r);
+  seat = duel_with_a_request(s, &d);
   play_die(s, &d);
   post_takeback(s, &d, 1 - seat, "/accept", &r);
   HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
