@@ -46,9 +46,9 @@ test: deps
 	@$(MAKE) --no-print-directory -s -j$(JOBS) -f build.mk MODE=test tests
 	@if command -v clang-format >/dev/null; then $(MAKE) --no-print-directory check-format; \
 	  else echo "clang-format not installed: formatting not checked"; fi
-	@$(MAKE) --no-print-directory -f build.mk MODE=test run-tests
+	@$(MAKE) --no-print-directory -s -f build.mk MODE=test run-tests
 	@$(MAKE) --no-print-directory -s -j$(JOBS) -f build.mk MODE=fuzz CC=clang fuzzers
-	@$(MAKE) --no-print-directory -f build.mk MODE=fuzz CC=clang fuzz-short
+	@$(MAKE) --no-print-directory -s -f build.mk MODE=fuzz CC=clang fuzz-short
 	@$(MAKE) --no-print-directory test-web
 
 # Fuzz every tests/fuzz/fuzz_*.c harness for FUZZ_SECONDS each (libFuzzer,
