@@ -103,6 +103,12 @@ $(GEN_MIGRATIONS): $(MIGRATIONS) build.mk
 # real server binary and link no server code at all.
 links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/db/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),$(if $(filter tests/bench/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),$(if $(filter tests/core/%,$(1)),$(CORE_OBJ),))))
 
+# Support objects reach the test rule only through a pattern, which makes
+# them intermediate files that make deletes after a build, so the next make
+# (run-tests) rebuilt and relinked every test. Keep every built file: with
+# no prerequisites (and no other .SECONDARY line anywhere) this covers all.
+.SECONDARY:
+
 .SECONDEXPANSION:
 $(OUT)/tests/%: tests/%.c $$(call links_of,tests/%.c) $$(call support_of,tests/%.c)
 	@mkdir -p $(dir $@)
@@ -174,9 +180,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_SHORT_SECONDS ?= 10
 
 .PHONY: fuzzers fuzz-run fuzz-short
-# Support objects are reached only through the pattern rule below; keep
-# make from deleting them as intermediates.
-.SECONDARY: $(FUZZ_SUPPORT)
+# Support objects are reached only through the pattern rule below: the
+# .SECONDARY: above (every target) keeps make from deleting them.
 fuzzers: $(FUZZ_BIN)
 
 $(OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_OBJ) $(FUZZ_SUPPORT)
