@@ -206,20 +206,28 @@ struct api_export_stream {
   uint32_t n;              /* rows log_head covers: later ones are not this document's */
   uint32_t next;           /* the next row to write */
   struct api_fog_scan fog; /* live games: which rows the viewer may see */
-  char *text;              /* owned: written, not yet handed out */
-  size_t len, off;
+  char *text;              /* owned: written, not yet handed out; reused chunk to chunk */
+  size_t len, off, cap;
   bool ended; /* "]}" is in text */
 };
 
-/* Append `len` bytes to the stream's pending text. */
+/* Append `len` bytes to the stream's pending text. The buffer grows to the
+ * largest chunk and stays: no allocation per row. */
 static bool put(struct api_export_stream *x, const char *bytes, size_t len)
 {
-  char *grown = realloc(x->text, x->len + len);
+  if (len > x->cap - x->len) {
+    size_t cap = x->cap ? x->cap : 16 * 1024;
+    char *grown;
 
-  if (!grown)
-    return false;
-  memcpy(grown + x->len, bytes, len);
-  x->text = grown;
+    while (cap - x->len < len)
+      cap *= 2;
+    grown = realloc(x->text, cap);
+    if (!grown)
+      return false;
+    x->text = grown;
+    x->cap = cap;
+  }
+  memcpy(x->text + x->len, bytes, len);
   x->len += len;
   return true;
 }
