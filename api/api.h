@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "../db/db.h"
 #include "../engine/cairn.h"
@@ -124,6 +125,15 @@ struct api_response {
   char wait_game[DB_ID_MAX + 1];
   uint32_t wait_after;
   struct api_stream *stream; /* owned: answer with this SSE stream */
+  /* A JSON body written piece by piece (a long export), so its memory is
+   * bounded by a piece: read(cls, buf, max) gives the next bytes, 0 at the
+   * end, -1 when it cannot go on (the answer is cut short, never finished
+   * wrongly); free(cls) once the answer is over, or not sent. */
+  struct {
+    ssize_t (*read)(void *cls, char *buf, size_t max);
+    void (*free)(void *cls);
+    void *cls;
+  } reader;
 };
 
 /* A handler: fill `resp` and return CAIRN_OK, or return a failure from
@@ -245,6 +255,25 @@ bool api_fog_pending(const struct db_move *moves, size_t i);
  * later title move resolved the step (a pending decision undone by a
  * rewind is never shown while the game runs). */
 bool api_fog_move_visible(const struct db_move *moves, size_t n, size_t i, int viewer);
+
+/* The visibility of every row of a live log for one viewer, learned in one
+ * pass in log order: one byte per row, never the rows, so an export can
+ * stream a log of any length (a pending row's fate is known only when a
+ * later row moves seq on). Rows still pending at the end stay hidden. */
+struct api_fog_scan {
+  int viewer;    /* a seat or ENGINE_SPECTATOR */
+  uint8_t *rows; /* owned: per row, what fog.c knows of it */
+  size_t n, cap; /* rows added; bytes allocated */
+  size_t run;    /* first row sharing the last row's seq */
+  uint32_t last_seq;
+};
+void api_fog_scan_init(struct api_fog_scan *scan, int viewer);
+/* Add the next row of the log (CAIRN_ENOMEM only). */
+enum cairn_status api_fog_scan_add(struct api_fog_scan *scan, const struct db_move *m,
+                                   struct cairn_error *err);
+/* May the viewer see the move of row i, given the rows added so far? */
+bool api_fog_scan_visible(const struct api_fog_scan *scan, size_t i);
+void api_fog_scan_clear(struct api_fog_scan *scan);
 
 /* Static: why row r of `moves` (a `module` game) showed someone something
  * it must never take back (private events, revealed information, a

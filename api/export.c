@@ -144,28 +144,23 @@ static json_t *move_json(const struct db_move *m, int viewer, bool whole, bool v
   return entry;
 }
 
-json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer,
-                         const struct api_sign_key *key)
+/* New reference: the document without `moves`, which come last (so a
+ * stream can write them after it). */
+static json_t *head_json(const struct db_game *row, const struct api_sign_key *key)
 {
   bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
   uint8_t commitment[32];
-  json_t *moves = json_array();
   json_t *doc;
-  size_t i;
 
-  for (i = 0; i < log->n; i++)
-    json_array_append_new(
-        moves, move_json(&log->moves[i], viewer, finished,
-                         finished || api_fog_move_visible(log->moves, log->n, i, viewer)));
   audit_commitment(row->seed, row->id, commitment);
   doc = json_pack(
-      "{s:s, s:s, s:s, s:s, s:o?, s:s, s:I, s:o, s:o, s:o, s:o, s:o, s:o}", "format", EXPORT_FORMAT,
+      "{s:s, s:s, s:s, s:s, s:o?, s:s, s:I, s:o, s:o, s:o, s:o, s:o}", "format", EXPORT_FORMAT,
       "id", row->id, "title", row->title, "rules_version", row->rules_version, "options",
       json_loads(row->options_json ? row->options_json : "{}", 0, NULL), "status", row->status,
       "created_ms", (json_int_t)row->created_ms, "created_at", api_time_json(row->created_ms),
       "seats", seats_json(row), "seed_commitment", hex_json(commitment, sizeof(commitment)),
       "result", row->result_json ? json_loads(row->result_json, 0, NULL) : json_null(), "log_head",
-      hex_json(row->log_head, DB_HASH_BYTES), "moves", moves);
+      hex_json(row->log_head, DB_HASH_BYTES));
   if (!doc)
     return NULL;
   if (finished)
@@ -175,6 +170,192 @@ json_t *api_export_build(const struct db_game *row, const struct audit_log *log,
       json_integer(row->chain_format ? row->chain_format : DB_CHAIN_FORMAT_CURRENT));
   sign_json(doc, row, key);
   return doc;
+}
+
+json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer,
+                         const struct api_sign_key *key)
+{
+  bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
+  struct api_fog_scan fog;
+  struct cairn_error err = {0};
+  json_t *moves = json_array();
+  json_t *doc = head_json(row, key);
+  size_t i;
+
+  api_fog_scan_init(&fog, viewer);
+  for (i = 0; i < log->n && !finished; i++)
+    if (api_fog_scan_add(&fog, &log->moves[i], &err) != CAIRN_OK)
+      break;
+  for (i = 0; i < log->n; i++)
+    json_array_append_new(moves, move_json(&log->moves[i], viewer, finished,
+                                           finished || api_fog_scan_visible(&fog, i)));
+  api_fog_scan_clear(&fog);
+  json_object_set_new(doc, "moves", moves);
+  return doc;
+}
+
+/* ---- the same document streamed: memory bounded by a chunk of rows ---- */
+
+#define EXPORT_CHUNK 128 /* rows read and written at a time: moves_load's batch */
+
+struct api_export_stream {
+  struct api_server *server; /* borrowed: outlives every response */
+  char game[DB_ID_MAX + 1];
+  int viewer;
+  bool whole;              /* a finished game: nothing hidden */
+  uint32_t n;              /* rows log_head covers: later ones are not this document's */
+  uint32_t next;           /* the next row to write */
+  struct api_fog_scan fog; /* live games: which rows the viewer may see */
+  char *text;              /* owned: written, not yet handed out; reused chunk to chunk */
+  size_t len, off, cap;
+  bool ended; /* "]}" is in text */
+};
+
+/* Append `len` bytes to the stream's pending text. The buffer grows to the
+ * largest chunk and stays: no allocation per row. */
+static bool put(struct api_export_stream *x, const char *bytes, size_t len)
+{
+  if (len > x->cap - x->len) {
+    size_t cap = x->cap ? x->cap : 16 * 1024;
+    char *grown;
+
+    while (cap - x->len < len)
+      cap *= 2;
+    grown = realloc(x->text, cap);
+    if (!grown)
+      return false;
+    x->text = grown;
+    x->cap = cap;
+  }
+  memcpy(x->text + x->len, bytes, len);
+  x->len += len;
+  return true;
+}
+
+/* moves_load callback of the fog pass: every row of the document. */
+static enum cairn_status scan_row(void *arg, const struct db_move *m, struct cairn_error *err)
+{
+  struct api_export_stream *x = arg;
+
+  if (m->ord >= x->n)
+    return CAIRN_DONE;
+  return api_fog_scan_add(&x->fog, m, err);
+}
+
+/* moves_load callback of one chunk: each row serialized on its own. */
+static enum cairn_status write_row(void *arg, const struct db_move *m, struct cairn_error *err)
+{
+  struct api_export_stream *x = arg;
+  bool whole = x->whole;
+  json_t *entry;
+  char *text;
+  size_t len = 0;
+  bool ok;
+
+  /* A chunk ends at a multiple of EXPORT_CHUNK (refill empties text first). */
+  if (m->ord >= x->n || m->ord != x->next || (x->next % EXPORT_CHUNK == 0 && x->len))
+    return CAIRN_DONE;
+  entry = move_json(m, x->viewer, whole, whole || api_fog_scan_visible(&x->fog, m->ord));
+  text = entry ? api_json_text(entry, &len) : NULL;
+  json_decref(entry);
+  ok = text && (m->ord == 0 || put(x, ",", 1)) && put(x, text, len);
+  free(text);
+  if (!ok)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  x->next++;
+  return CAIRN_OK;
+}
+
+void api_export_close(void *cls)
+{
+  struct api_export_stream *x = cls;
+
+  if (!x)
+    return;
+  api_fog_scan_clear(&x->fog);
+  free(x->text);
+  free(x);
+}
+
+/* The document's text up to the first row: the head without its closing
+ * brace, then the opening of `moves`. */
+static enum cairn_status open_text(struct api_export_stream *x, const struct db_game *row,
+                                   const struct api_sign_key *key, struct cairn_error *err)
+{
+  json_t *head = head_json(row, key);
+  size_t len = 0;
+  char *text = head ? api_json_text(head, &len) : NULL;
+  bool ok = text && len > 1 && put(x, text, len - 1) && put(x, ",\"moves\":[", 10);
+
+  json_decref(head);
+  free(text);
+  return ok ? CAIRN_OK
+            : cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+}
+
+enum cairn_status api_export_open(struct api_server *server, const struct db_game *row, int viewer,
+                                  struct api_export_stream **out, struct cairn_error *err)
+{
+  struct api_export_stream *x = calloc(1, sizeof(*x));
+  enum cairn_status st;
+
+  *out = NULL;
+  if (!x)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  x->server = server;
+  snprintf(x->game, sizeof(x->game), "%s", row->id);
+  x->viewer = viewer;
+  x->whole = strcmp(row->status, DB_STATUS_FINISHED) == 0;
+  x->n = row->moves;
+  api_fog_scan_init(&x->fog, viewer);
+  st = open_text(x, row, &server->key, err);
+  if (st == CAIRN_OK && !x->whole && x->n)
+    st = server->db.moves_load(server->db.ctx, x->game, 0, scan_row, x, err);
+  if (st == CAIRN_OK && x->fog.n != (x->whole ? 0 : x->n))
+    st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                    "game %s: %zu log rows found, %u expected", x->game, x->fog.n, x->n);
+  if (st != CAIRN_OK) {
+    api_export_close(x);
+    return st;
+  }
+  *out = x;
+  return CAIRN_OK;
+}
+
+/* Refill x->text with the next chunk of rows, or the document's end. */
+static bool refill(struct api_export_stream *x)
+{
+  struct cairn_error err = {0};
+  uint32_t before = x->next;
+
+  x->len = x->off = 0;
+  if (x->next >= x->n) {
+    x->ended = true;
+    return put(x, "]}", 2);
+  }
+  if (x->server->db.moves_load(x->server->db.ctx, x->game, x->next, write_row, x, &err) !=
+      CAIRN_OK) {
+    fprintf(stderr, "cairn: export of %s cut at row %u: %s\n", x->game, x->next, err.detail);
+    return false;
+  }
+  return x->next > before; /* rows vanished: the document cannot be finished */
+}
+
+ssize_t api_export_read(void *cls, char *buf, size_t max)
+{
+  struct api_export_stream *x = cls;
+  size_t n;
+
+  while (x->off == x->len) {
+    if (x->ended)
+      return 0;
+    if (!refill(x))
+      return -1;
+  }
+  n = x->len - x->off < max ? x->len - x->off : max;
+  memcpy(buf, x->text + x->off, n);
+  x->off += n;
+  return (ssize_t)n;
 }
 
 /* ---- reading a document back: every member checked, named on failure ---- */

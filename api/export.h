@@ -9,6 +9,8 @@
 #include "audit.h"
 #include "sign.h"
 
+#include <sys/types.h>
+
 /* A game read from an export document. Owned strings inside; release with
  * api_record_clear(). */
 struct api_record {
@@ -31,6 +33,21 @@ struct api_record {
  * shown) or `key` is NULL (then the row's own, as for a parsed record). */
 json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer,
                          const struct api_sign_key *key);
+
+/* The export document of stored game `row` as `viewer` may see it, written
+ * piece by piece (api_response.reader): byte for byte the text of
+ * api_export_build, but holding only the head, a chunk of EXPORT_CHUNK rows
+ * and, for a live game, one byte per row (fog.c's scan, done here, before
+ * the first byte, so a failure is still a problem answer). The rows are the
+ * first row->moves of the log, the ones log_head covers. */
+struct api_export_stream;
+enum cairn_status api_export_open(struct api_server *server, const struct db_game *row, int viewer,
+                                  struct api_export_stream **out, struct cairn_error *err);
+/* The next bytes into buf (at most max): their count, 0 at the end, -1 when
+ * the log could not be read (the answer must be cut short). */
+ssize_t api_export_read(void *cls, char *buf, size_t max);
+/* Release the stream (NULL accepted). */
+void api_export_close(void *cls);
 
 /* What the signature of the export of stored game `row` covers; commitment
  * is the caller's 32 bytes, filled here. Borrows from row. */

@@ -15,6 +15,7 @@
  */
 #include "api.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Whether a stored row is the platform's own ({"cairn": ...}). */
@@ -56,25 +57,90 @@ static bool has_private_event(const struct db_move *m)
   return private;
 }
 
-/* The pending row i was resolved by a title move (not undone by a rewind,
- * nor still waiting). */
-static bool resolved_by_a_move(const struct db_move *moves, size_t n, size_t i)
-{
-  size_t j;
+/* What the scan knows of a row (api_fog_scan). */
+enum {
+  FOG_SHOWN = 1,   /* visible to the scan's viewer */
+  FOG_WAITING = 2, /* a pending decision: shown once a title move resolves its step */
+};
 
-  for (j = i + 1; j < n; j++)
-    if (moves[j].seq != moves[i].seq)
-      return !is_platform(&moves[j]);
-  return false;
+/* The one statement of the rule (api.h, api_fog_move_visible), decided as
+ * far as row m alone allows. */
+static uint8_t classify(const struct db_move *m, uint32_t seq_before_m, bool platform, int viewer)
+{
+  if (m->seat == viewer)
+    return FOG_SHOWN;
+  if (has_private_event(m))
+    return 0;
+  return m->seq == seq_before_m && !platform ? FOG_WAITING : FOG_SHOWN;
 }
 
+void api_fog_scan_init(struct api_fog_scan *scan, int viewer)
+{
+  *scan = (struct api_fog_scan){.viewer = viewer};
+}
+
+void api_fog_scan_clear(struct api_fog_scan *scan)
+{
+  free(scan->rows);
+  *scan = (struct api_fog_scan){0};
+}
+
+/* Rows run..n-1 share the seq of the last row; row m is the first whose seq
+ * differs, so it settles their pending decisions: a title move resolved
+ * the step, a platform row (a rewind) undid them unrevealed. */
+static void settle_run(struct api_fog_scan *scan, bool resolved)
+{
+  size_t k;
+
+  for (k = scan->run; k < scan->n; k++)
+    if (scan->rows[k] == FOG_WAITING)
+      scan->rows[k] = resolved ? FOG_SHOWN : 0;
+}
+
+enum cairn_status api_fog_scan_add(struct api_fog_scan *scan, const struct db_move *m,
+                                   struct cairn_error *err)
+{
+  uint32_t before = scan->n ? scan->last_seq : 0;
+  bool platform = is_platform(m);
+
+  if (scan->n == scan->cap) {
+    size_t cap = scan->cap ? 2 * scan->cap : 256;
+    uint8_t *grown = realloc(scan->rows, cap);
+
+    if (!grown)
+      return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+    scan->rows = grown;
+    scan->cap = cap;
+  }
+  if (scan->n && m->seq != scan->last_seq) {
+    settle_run(scan, !platform);
+    scan->run = scan->n;
+  }
+  scan->rows[scan->n++] = classify(m, before, platform, scan->viewer);
+  scan->last_seq = m->seq;
+  return CAIRN_OK;
+}
+
+bool api_fog_scan_visible(const struct api_fog_scan *scan, size_t i)
+{
+  return i < scan->n && scan->rows[i] == FOG_SHOWN;
+}
+
+/* One scan per question: O(n), for callers holding a short log in memory
+ * (tests); exports scan once (api_fog_scan). */
 bool api_fog_move_visible(const struct db_move *moves, size_t n, size_t i, int viewer)
 {
-  if (moves[i].seat == viewer)
-    return true;
-  if (has_private_event(&moves[i]))
-    return false;
-  return !api_fog_pending(moves, i) || resolved_by_a_move(moves, n, i);
+  struct api_fog_scan scan;
+  struct cairn_error err = {0};
+  bool visible = false;
+  size_t k;
+
+  api_fog_scan_init(&scan, viewer);
+  for (k = 0; k < n && api_fog_scan_add(&scan, &moves[k], &err) == CAIRN_OK; k++)
+    ;
+  visible = k == n && api_fog_scan_visible(&scan, i);
+  api_fog_scan_clear(&scan);
+  return visible;
 }
 
 /* Row r took part in a simultaneous step with another seat: it left the

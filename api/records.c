@@ -110,21 +110,24 @@ cleanup:
   return st;
 }
 
+/* Streamed (export.c, api_export_open): 16 concurrent exports of a long
+ * game built as jansson trees took the server from 16 MB to 599 MB. */
 enum cairn_status api_games_export(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
   struct db_game row = {0};
-  struct audit_log log = {0};
+  struct api_export_stream *stream = NULL;
   enum cairn_status st;
 
   st = api_load_game(req, &row, err);
   if (st == CAIRN_OK)
-    st = load_log(req, &row, &log, err);
+    st = api_export_open(req->server, &row, api_viewer_seat(req, &row), &stream, err);
   if (st == CAIRN_OK) {
     resp->status = 200;
-    resp->body = api_export_build(&row, &log, api_viewer_seat(req, &row), &req->server->key);
+    resp->reader.read = api_export_read;
+    resp->reader.free = api_export_close;
+    resp->reader.cls = stream;
   }
-  audit_log_clear(&log);
   db_game_clear(&row);
   return st;
 }

@@ -146,6 +146,50 @@ static enum MHD_Result queue_stream(struct MHD_Connection *conn, struct api_stre
   return ret;
 }
 
+static ssize_t read_piece(void *cls, uint64_t pos, char *buf, size_t max)
+{
+  const struct api_response *r = cls;
+  ssize_t n = r->reader.read(r->reader.cls, buf, max);
+
+  (void)pos; /* pieces come in order */
+  if (n < 0)
+    return MHD_CONTENT_READER_END_WITH_ERROR;
+  return n ? n : MHD_CONTENT_READER_END_OF_STREAM;
+}
+
+static void free_pieces(void *cls)
+{
+  struct api_response *r = cls;
+
+  r->reader.free(r->reader.cls);
+  free(r);
+}
+
+/* A JSON body written piece by piece (api_response.reader), chunked.
+ * Takes the reader on every path. */
+static enum MHD_Result queue_pieces(struct MHD_Connection *conn, const struct api_response *r)
+{
+  struct api_response *kept = malloc(sizeof(*kept));
+  struct MHD_Response *resp = NULL;
+  enum MHD_Result ret;
+
+  if (kept) {
+    *kept = *r;
+    resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 32 * 1024, read_piece, kept,
+                                             free_pieces);
+  }
+  if (!resp) {
+    r->reader.free(r->reader.cls);
+    free(kept);
+    return MHD_NO;
+  }
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  ret = MHD_queue_response(conn, r->status, resp);
+  MHD_destroy_response(resp);
+  return ret;
+}
+
 /* A body must be JSON; bots often omit the header, so absence is accepted. */
 static enum cairn_status check_media_type(const struct api_request *req, struct cairn_error *err)
 {
@@ -204,11 +248,15 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (st != CAIRN_OK) {
     json_decref(resp.body);
     free(resp.owned_text);
+    if (resp.reader.free)
+      resp.reader.free(resp.reader.cls);
     return queue_problem(conn, &err,
                          (struct extras){.allow = allow[0] ? allow : NULL, .why = &refused});
   }
   if (resp.stream)
     return queue_stream(conn, resp.stream);
+  if (resp.reader.read)
+    return queue_pieces(conn, &resp);
   if (resp.wait_until_ms) {
     if (api_notify_wait(server->notify, conn, resp.wait_game, resp.wait_after, resp.wait_until_ms))
       return MHD_YES;        /* parked: the handler runs again when woken */

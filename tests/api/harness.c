@@ -834,10 +834,26 @@ json_t *harness_get_game(struct harness_server *s, const char *token, const char
 json_t *harness_get_log(struct harness_server *s, const char *token, const char *game_id, long from)
 {
   struct harness_response r;
-  harness_call(s, &r, "GET", token, NULL, "/v1/games/%s/log?from=%ld", game_id, from);
-  HARNESS_EXPECT_JSON(&r, 200);
-  json_t *log = json_incref(r.json);
-  harness_response_free(&r);
+  json_t *log = NULL;
+  long from_ord = 0;
+
+  /* The log comes in pages (api/README.md): follow `next` to the end. */
+  for (;;) {
+    harness_call(s, &r, "GET", token, NULL, "/v1/games/%s/log?from=%ld&from_ord=%ld", game_id, from,
+                 from_ord);
+    HARNESS_EXPECT_JSON(&r, 200);
+    if (!log)
+      log = json_incref(r.json);
+    else
+      json_array_extend(json_object_get(log, "events"), json_object_get(r.json, "events"));
+    if (!json_is_integer(json_object_get(r.json, "next"))) {
+      harness_response_free(&r);
+      break;
+    }
+    from_ord = (long)json_integer_value(json_object_get(r.json, "next"));
+    harness_response_free(&r);
+  }
+  json_object_set_new(log, "next", json_null());
   return log;
 }
 
