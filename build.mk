@@ -132,7 +132,7 @@ check-engine-purity: $(ENGINE_OBJ)
 # server, which `make test` builds first: optimisation once broke the
 # webhook address check (strict aliasing) while the sanitizer build passed.
 RELEASE_SERVER   := $(abspath build/release/cairn)
-RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records \
+RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records test_pages \
                       test_limits test_errors)
 # Each binary's own output is kept in build/test/logs/ and shown only when it
 # fails (CAIRN_TEST_VERBOSE=1 shows all of it), so a green run prints one
