@@ -1025,3 +1025,18 @@ void harness_expect_title(struct harness_server *s, const char *id, const char *
     harness_fail_response(&r, __FILE__, __LINE__, "%s is not in the catalog", id);
   harness_response_free(&r);
 }
+
+int harness_run_tool(const char *args, json_t **out)
+{
+  char cmd[1024];
+  FILE *p;
+  int status;
+  json_error_t jerr;
+
+  snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", getenv("CAIRN_SERVER"), args);
+  p = popen(cmd, "r");
+  assert_non_null(p);
+  *out = json_loadf(p, JSON_DISABLE_EOF_CHECK, &jerr);
+  status = pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}

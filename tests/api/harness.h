@@ -235,6 +235,11 @@ bool harness_has_event(const json_t *answer, const char *type);
  * test, showing the report, otherwise. */
 void harness_expect_verifies(struct harness_server *s, const char *game_id);
 
+/* Run `$CAIRN_SERVER args` as an offline tool (`verify FILE`,
+ * `revalidate --db PATH`): its exit status, and in *out the JSON it printed
+ * (new reference, NULL when none). */
+int harness_run_tool(const char *args, json_t **out);
+
 /* OUT, caller frees with free(): compact, key-sorted JSON text. */
 char *harness_dump(const json_t *j);
 

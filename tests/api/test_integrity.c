@@ -328,8 +328,6 @@ static void test_a_live_private_draw_cannot_be_recovered_from_its_hash(void **st
 
 /* ---- 2. imports cannot impersonate ---- */
 
-static int run_tool(const char *args, json_t **out);
-
 struct bytes {
   uint8_t p[65536];
   size_t n;
@@ -553,7 +551,7 @@ static void test_a_forged_import_cannot_claim_another_players_seat(void **state)
     snprintf(path, sizeof path, "%s/forged.json", s->dir);
     assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
     snprintf(args, sizeof args, "verify %s", path);
-    assert_int_equal(run_tool(args, &report), 1);
+    assert_int_equal(harness_run_tool(args, &report), 1);
     assert_string_equal(harness_str(json_object_get(report, "signer"), "signature"), "bad");
     assert_true(json_is_true(json_object_get(json_object_get(report, "chain"), "ok")));
     json_decref(report);
@@ -623,21 +621,6 @@ static void test_an_own_signed_export_imports_linked(void **state)
 
 /* ---- 3. chain format 1 records still verify ---- */
 
-static int run_tool(const char *args, json_t **out)
-{
-  char cmd[1024];
-  FILE *p;
-  int status;
-  json_error_t jerr;
-
-  snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", getenv("CAIRN_SERVER"), args);
-  p = popen(cmd, "r");
-  assert_non_null(p);
-  *out = json_loadf(p, JSON_DISABLE_EOF_CHECK, &jerr);
-  status = pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* A finished export rewritten as the old server wrote it: cairn-export-1,
  * format 1 hashes, no chain format, no signature. */
 static void to_format_1(json_t *doc)
@@ -677,7 +660,7 @@ static void test_a_format_1_record_still_verifies(void **state)
   snprintf(path, sizeof path, "%s/old.json", s->dir);
   assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
   snprintf(args, sizeof args, "verify %s", path);
-  assert_int_equal(run_tool(args, &report), 0);
+  assert_int_equal(harness_run_tool(args, &report), 0);
   assert_true(json_is_true(json_object_get(json_object_get(report, "chain"), "ok")));
   assert_string_equal(harness_str(json_object_get(report, "signer"), "signature"), "absent");
   json_decref(report);

@@ -254,22 +254,6 @@ static void test_import_with_a_forged_move_is_refused_naming_it(void **state)
   assert_true(harness_stop(&other));
 }
 
-/* Run the server binary as an offline tool; its exit status and JSON. */
-static int run_tool(const char *args, json_t **out)
-{
-  char cmd[1024];
-  FILE *p;
-  int status;
-  json_error_t jerr;
-
-  snprintf(cmd, sizeof cmd, "%s %s 2>/dev/null", getenv("CAIRN_SERVER"), args);
-  p = popen(cmd, "r");
-  assert_non_null(p);
-  *out = json_loadf(p, JSON_DISABLE_EOF_CHECK, &jerr);
-  status = pclose(p);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 /* Issue "Replay and audit", 1: an offline command re-runs the whole log and
  * reports the first step that does not match. */
 static void test_offline_verify_checks_a_file_and_names_a_forged_move(void **state)
@@ -285,14 +269,14 @@ static void test_offline_verify_checks_a_file_and_names_a_forged_move(void **sta
   snprintf(path, sizeof path, "%s/export.json", s->dir);
   assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
   snprintf(args, sizeof args, "verify %s", path);
-  assert_int_equal(run_tool(args, &report), 0);
+  assert_int_equal(harness_run_tool(args, &report), 0);
   assert_true(json_is_true(json_object_get(report, "ok")));
   assert_true(json_is_true(json_object_get(json_object_get(report, "commitment"), "ok")));
   json_decref(report);
 
   forged = forge_a_move(doc);
   assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
-  assert_int_equal(run_tool(args, &report), 1);
+  assert_int_equal(harness_run_tool(args, &report), 1);
   assert_int_equal(bad_ord(report, "chain"), forged);
   assert_int_equal(bad_ord(report, "replay"), forged);
   json_decref(report);
@@ -315,7 +299,7 @@ static void test_revalidate_reports_a_diverging_game_with_its_step(void **state)
   play_three_seat_game(s, &bad, 19);
   harness_pause(s);
   snprintf(args, sizeof args, "revalidate --db %s", s->db_path);
-  assert_int_equal(run_tool(args, &report), 0);
+  assert_int_equal(harness_run_tool(args, &report), 0);
   json_decref(report);
   harness_resume(s);
 
@@ -327,7 +311,7 @@ static void test_revalidate_reports_a_diverging_game_with_its_step(void **state)
            bad.id);
   tamper(s, sql);
   harness_pause(s);
-  assert_int_equal(run_tool(args, &report), 1);
+  assert_int_equal(harness_run_tool(args, &report), 1);
   assert_int_equal(json_integer_value(json_object_get(report, "diverging")), 1);
   json_array_foreach(json_object_get(report, "results"), i, entry)
   {
