@@ -323,9 +323,13 @@ static void stop_and_free_space(struct harness_server *s, struct plays *all, enu
     harness_pause(s); /* fails the test unless the server exits with 0 */
   }
   if (how == STOP_RESTART_FULL) {
-    /* Starts and serves reads with the volume still full. */
+    /* Starts with the volume still full: reads are served, a move is
+     * refused with 503 and changes nothing. */
     harness_resume(s);
     expect_all_logs(s, all, 0);
+    struct played *g = game_to_play(s, all);
+    assert_int_equal(move_once(s, g->p, g->game_id, g->acked, "storage-unavailable"), 503);
+    expect_all_logs(s, all, 1);
     free_space();
     return;
   }
