@@ -161,6 +161,20 @@ static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
   return CAIRN_OK;
 }
 
+/* Without this, the last connection to close after a checkpoint deletes
+ * the -wal and the -shm, and the next start must write a new 32 KiB -shm
+ * before its first read: on a full disk that fails (SQLITE_IOERR_SHMSIZE)
+ * and the server would not start at all, reads included. Kept, the -shm
+ * is reused in place and the -wal is left empty (the TRUNCATE checkpoint
+ * at close), so a clean stop still leaves the whole database in the main
+ * file. */
+static void keep_wal_files(sqlite3 *db)
+{
+  int keep = 1;
+
+  sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &keep);
+}
+
 /* Webhooks registered so far: the count webhooks.c keeps from here on. */
 static enum cairn_status count_hooks(sqlite3 *db, long *out, struct cairn_error *err)
 {
@@ -199,6 +213,7 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
     st = db_sqlite_fail(db, rc, "opening the database", err);
     goto cleanup;
   }
+  keep_wal_files(db);
   st = configure(db, err);
   if (st != CAIRN_OK)
     goto cleanup;

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -395,6 +396,58 @@ static void test_checkpoint_full_then_restart_while_full(void **state)
   full_wal_case(state, CHECKPOINT_KIB, STOP_RESTART_FULL);
 }
 
+/* Something else takes every byte left on the volume. */
+static void fill_with_ballast(void)
+{
+  static const char block[4096];
+  char path[320];
+  FILE *f;
+
+  snprintf(path, sizeof path, "%s/ballast", small_fs.mnt);
+  f = fopen(path, "w");
+  if (!f)
+    fail_msg("fopen %s: %s", path, strerror(errno));
+  setvbuf(f, NULL, _IONBF, 0);
+  while (fwrite(block, 1, sizeof block, f) == sizeof block)
+    ;
+  fclose(f);
+}
+
+/* A clean stop whose checkpoint succeeds leaves no WAL to replay; the
+ * volume then fills (another program, a log) before the server starts
+ * again. It must start and serve reads, refuse writes with 503, and take
+ * them once space is back, with no restart. */
+static void test_a_start_on_a_full_volume_serves_reads(void **state)
+{
+  struct harness_server *s = *state;
+  struct plays *all;
+  char path[320];
+
+  move_onto_small_fs(s, WAL_APPEND_KIB);
+  all = calloc(1, sizeof *all);
+  assert_non_null(all);
+  all->n = 1;
+  new_game(s, &all->games[0]);
+  for (int i = 0; i < 4; i++)
+    assert_int_equal(
+        move_once(s, all->games[0].p, all->games[0].game_id, all->games[0].acked, NULL), 200);
+  harness_pause(s);
+  fill_with_ballast();
+  harness_resume(s);
+  expect_all_logs(s, all, 0);
+  assert_int_equal(move_once(s, all->games[0].p, all->games[0].game_id, all->games[0].acked,
+                             "storage-unavailable"),
+                   503);
+  snprintf(path, sizeof path, "%s/ballast", small_fs.mnt);
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(move_once(s, all->games[0].p, all->games[0].game_id, all->games[0].acked, NULL),
+                   200);
+  harness_restart(s);
+  expect_all_logs(s, all, 1);
+  json_decref(all->games[0].acked);
+  free(all);
+}
+
 #define FULL_WAL_TEST(f) cmocka_unit_test_setup_teardown(f, harness_setup, small_fs_teardown)
 
 int main(void)
@@ -408,6 +461,7 @@ int main(void)
       FULL_WAL_TEST(test_checkpoint_full_then_sigterm),
       FULL_WAL_TEST(test_checkpoint_full_then_sigkill),
       FULL_WAL_TEST(test_checkpoint_full_then_restart_while_full),
+      FULL_WAL_TEST(test_a_start_on_a_full_volume_serves_reads),
   };
 
   harness_global_init();
