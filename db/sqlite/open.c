@@ -45,6 +45,21 @@ static void free_context(struct db_sqlite *c)
   free(c);
 }
 
+/* A clean stop leaves the whole database in the main file: the next start
+ * (or a backup taken now) needs no WAL. On a full disk the copy cannot
+ * grow the main file and fails; the WAL then stays, whole, and the next
+ * start replays it (test_disk_full.c), so this only tells the operator. */
+static void checkpoint_at_close(sqlite3 *db)
+{
+  int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+
+  if (rc != SQLITE_OK)
+    fprintf(stderr,
+            "cairn: db: checkpoint at close: %s (%d); the WAL is kept and replayed at the next "
+            "start\n",
+            sqlite3_errmsg(db), rc);
+}
+
 static void close_backend(void *ctx)
 {
   struct db_sqlite *c = ctx;
@@ -59,9 +74,7 @@ static void close_backend(void *ctx)
    * need; its documentation asks long-lived connections to do this before
    * closing. Failure only costs plan quality. */
   sqlite3_exec(c->db, "PRAGMA optimize", NULL, NULL, NULL);
-  /* A clean stop leaves the whole database in the main file: the next
-   * start (or a backup taken now) needs no WAL. */
-  sqlite3_exec(c->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+  checkpoint_at_close(c->db);
   /* With every statement finalized, a busy close is a leak in this
    * backend. */
   db_sqlite_finalize_all(c->db);
@@ -148,6 +161,20 @@ static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
   return CAIRN_OK;
 }
 
+/* Without this, the last connection to close after a checkpoint deletes
+ * the -wal and the -shm, and the next start must write a new 32 KiB -shm
+ * before its first read: on a full disk that fails (SQLITE_IOERR_SHMSIZE)
+ * and the server would not start at all, reads included. Kept, the -shm
+ * is reused in place and the -wal is left empty (the TRUNCATE checkpoint
+ * at close), so a clean stop still leaves the whole database in the main
+ * file. */
+static void keep_wal_files(sqlite3 *db)
+{
+  int keep = 1;
+
+  sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &keep);
+}
+
 /* Webhooks registered so far: the count webhooks.c keeps from here on. */
 static enum cairn_status count_hooks(sqlite3 *db, long *out, struct cairn_error *err)
 {
@@ -186,6 +213,7 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
     st = db_sqlite_fail(db, rc, "opening the database", err);
     goto cleanup;
   }
+  keep_wal_files(db);
   st = configure(db, err);
   if (st != CAIRN_OK)
     goto cleanup;
