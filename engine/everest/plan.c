@@ -128,14 +128,22 @@ enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const 
   if (!json_is_array(list))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "plan: expected an array");
   n = json_array_size(list);
-  if (n > EVEREST_PLAN_LEN)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
-                      "plan: at most three coins, not %zu", n);
+  /* Every entry is read first, so a malformed one is a malformed request
+   * however long the plan; a well-formed plan of four or more coins is
+   * then a rule violation, not a malformed request: "A player builds a
+   * plan by secretly selecting three of the player's coins". */
   for (i = 0; i < n; i++) {
-    status = parse_coin(json_array_get(list, i), (int)i, &plan[i], err);
+    struct everest_coin coin;
+
+    status = parse_coin(json_array_get(list, i), (int)i, &coin, err);
     if (status != CAIRN_OK)
       return status;
+    if (i < EVEREST_PLAN_LEN)
+      plan[i] = coin;
   }
+  if (n > EVEREST_PLAN_LEN)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
+                      "a plan is at most three coins, not %zu", n);
   if (want > EVEREST_PLAN_LEN)
     want = EVEREST_PLAN_LEN;
   /* "If you have enough coins to plan three actions, then you must use

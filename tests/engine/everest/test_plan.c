@@ -35,6 +35,28 @@ static void test_three_coins_are_mandatory_when_available(void **state)
   engine_free(game);
 }
 
+/* everest, Making a Plan for your Yeti: "A player builds a plan by
+ * secretly selecting three of the player's coins": four well-formed coins
+ * break that rule (422 with the rule), they are not a malformed request;
+ * a malformed fourth entry still is. */
+static void test_a_plan_of_four_coins_breaks_the_planning_rule(void **state)
+{
+  struct engine_game *game = es_new(4, 1, 0);
+
+  kit_reject(game, 0,
+             "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"value\",\"dir\":\"N\"},"
+             "{\"coin\":5,\"face\":\"suit\",\"dir\":\"E\"},{\"coin\":2,\"face\":\"value\","
+             "\"dir\":\"W\"},{\"coin\":3,\"face\":\"value\",\"dir\":\"S\"}]}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  kit_reject(game, 0,
+             "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"value\",\"dir\":\"N\"},"
+             "{\"coin\":5,\"face\":\"suit\",\"dir\":\"E\"},{\"coin\":2,\"face\":\"value\","
+             "\"dir\":\"W\"},{\"coin\":9,\"face\":\"value\",\"dir\":\"S\"}]}",
+             CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL);
+  json_decref(kit_apply(&game, 0, PLAN3));
+  engine_free(game);
+}
+
 /* everest, Making a Plan for your Yeti: "It is possible for a player to
  * have fewer than three coins available ... in this case make a plan as
  * long as possible. A yeti's second or third action will then to be
@@ -90,7 +112,8 @@ static void test_malformed_plans_are_refused(void **state)
              CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
   kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"value\"}]}",
              CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
-  kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[1,2,3,4]}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE,
+  /* Entries are read before the length is judged: these are not coins. */
+  kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[1,2,3,4]}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE,
              NULL);
   kit_reject(game, 0, "{\"type\":\"plan\",\"plan\":[],\"extra\":1}", CAIRN_EINVAL,
              CAIRN_CODE_UNKNOWN_FIELD, NULL);
@@ -187,6 +210,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_three_coins_are_mandatory_when_available),
       cmocka_unit_test(test_fewer_coins_make_a_shorter_plan),
+      cmocka_unit_test(test_a_plan_of_four_coins_breaks_the_planning_rule),
       cmocka_unit_test(test_a_plan_uses_distinct_available_coins),
       cmocka_unit_test(test_malformed_plans_are_refused),
       cmocka_unit_test(test_a_submitted_plan_stays_secret_until_all_are_in),
