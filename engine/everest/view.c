@@ -63,7 +63,8 @@ static json_t *seat_json(const struct everest_state *st, int seat, int viewer, b
   }
   if (p->running || all) {
     json_object_set_new(obj, "running", json_boolean(p->running));
-    json_object_set_new(obj, "run_dir", json_integer(p->run_dir));
+    /* A direction as every other one in this title's moves and events. */
+    json_object_set_new(obj, "run_dir", json_string(everest_dir_name(p->run_dir)));
     json_object_set_new(obj, "run_mp", json_integer(p->run_mp));
   }
   if (all)

@@ -109,6 +109,27 @@ static void test_view_shows_the_mountain_and_the_yeti(void **state)
   engine_free(game);
 }
 
+/* Issue 20: a running yeti's direction reads N, E, S or W, as in every move
+ * and event of the title, not as a number. */
+static void test_a_running_yeti_shows_its_direction_by_name(void **state)
+{
+  static const char *const names[] = {"N", "E", "S", "W"};
+
+  for (int dir = 0; dir < 4; dir++) {
+    struct engine_game *game = es_new(4, 21, 0);
+    json_t *view;
+
+    es_state(game)->seat[1].running = true;
+    es_state(game)->seat[1].run_dir = dir;
+    es_state(game)->seat[1].run_mp = 2;
+    view = everest_module.view(game, ENGINE_SPECTATOR);
+    assert_string_equal(json_string_value(json_object_get(es_seat_view(view, 1), "run_dir")),
+                        names[dir]);
+    json_decref(view);
+    engine_free(game);
+  }
+}
+
 /* The omniscient view (finished-game audit) shows every plan. */
 static void test_the_omniscient_view_sees_unrevealed_plans(void **state)
 {
@@ -153,6 +174,7 @@ int main(void)
       cmocka_unit_test(test_every_described_plan_is_accepted),
       cmocka_unit_test(test_sample_move_is_deterministic_and_legal),
       cmocka_unit_test(test_view_shows_the_mountain_and_the_yeti),
+      cmocka_unit_test(test_a_running_yeti_shows_its_direction_by_name),
       cmocka_unit_test(test_the_omniscient_view_sees_unrevealed_plans),
       cmocka_unit_test(test_serialisation_covers_secrets),
   };
