@@ -32,6 +32,7 @@
 
 struct bucket {
   uint8_t key[16]; /* keyed hash of "a:" + address or "p:" + player id; zero = free */
+  double rate;     /* its caller's rate: an address's and a player's differ */
   double tokens;
   int64_t at_ms; /* when `tokens` was last brought up to date */
 };
@@ -73,12 +74,14 @@ void api_limits_free(struct api_limits *l)
   free(l);
 }
 
-/* Tokens the bucket holds at `now`, at most the burst. */
-static double level(const struct bucket *b, double rate, int64_t now)
+/* Tokens the bucket holds at `now`, at most its burst. Judged at the
+ * bucket's own rate: judged at a newcomer's, an address's half-spent
+ * bucket looked full to a player (whose burst is smaller) and was taken. */
+static double level(const struct bucket *b, int64_t now)
 {
-  double t = b->tokens + rate * (double)(now - b->at_ms) / 1000.0;
+  double t = b->tokens + b->rate * (double)(now - b->at_ms) / 1000.0;
 
-  return t > 2 * rate ? 2 * rate : t;
+  return t > 2 * b->rate ? 2 * b->rate : t;
 }
 
 static bool is_free(const struct bucket *b)
@@ -99,11 +102,12 @@ static struct bucket *find(struct limit_set *set, const uint8_t key[16], double 
 
     if (memcmp(b->key, key, 16) == 0)
       return b;
-    if (!spare && (is_free(b) || level(b, rate, now) >= 2 * rate))
+    if (!spare && (is_free(b) || level(b, now) >= 2 * b->rate))
       spare = b;
   }
   if (spare) {
     memcpy(spare->key, key, 16);
+    spare->rate = rate;
     spare->tokens = 2 * rate;
     spare->at_ms = now;
   }
@@ -111,9 +115,9 @@ static struct bucket *find(struct limit_set *set, const uint8_t key[16], double 
 }
 
 /* Seconds until `b` holds `want` tokens, at least 1. */
-static int seconds_until(const struct bucket *b, double want, double rate)
+static int seconds_until(const struct bucket *b, double want)
 {
-  double s = ceil((want - b->tokens) / rate);
+  double s = ceil((want - b->tokens) / b->rate);
 
   return s < 1 ? 1 : (int)s;
 }
@@ -133,15 +137,15 @@ static bool take(struct api_limits *l, const char *key, double rate, int64_t now
   pthread_mutex_lock(&set->lock);
   b = find(set, h, rate, now);
   if (b) {
-    b->tokens = level(b, rate, now);
+    b->tokens = level(b, now);
     b->at_ms = now;
   }
   ok = b && b->tokens >= 1;
   if (ok)
     b->tokens -= 1;
   out->limit = (int)ceil(2 * rate);
-  out->retry_after = b ? seconds_until(b, 1, rate) : 2;
-  out->reset = b ? seconds_until(b, 2 * rate, rate) : 2;
+  out->retry_after = b ? seconds_until(b, 1) : 2;
+  out->reset = b ? seconds_until(b, 2 * rate) : 2;
   pthread_mutex_unlock(&set->lock);
   return ok;
 }
