@@ -93,6 +93,7 @@ static bool parse_port(const char *text, unsigned *out)
   return true;
 }
 
+/* A numeric environment variable, or `fallback` when it is not set. */
 static long env_long(const char *name, long fallback)
 {
   const char *v = getenv(name);
@@ -113,23 +114,17 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->allow_private_webhooks = getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS") &&
                                 strcmp(getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS"), "1") == 0;
   cfg->test_clock = getenv("CAIRN_TEST_CLOCK") && strcmp(getenv("CAIRN_TEST_CLOCK"), "1") == 0;
-  cfg->vacation_days =
-      getenv("CAIRN_VACATION_DAYS") ? strtol(getenv("CAIRN_VACATION_DAYS"), NULL, 10) : 21;
+  cfg->vacation_days = env_long("CAIRN_VACATION_DAYS", 21);
   cfg->rate_per_address = 100;
   cfg->rate_per_token = 50;
   if (getenv("CAIRN_RATE_LIMIT") && !parse_rates(getenv("CAIRN_RATE_LIMIT"), cfg))
     return false;
-  cfg->max_open_games =
-      getenv("CAIRN_MAX_OPEN_GAMES") ? strtol(getenv("CAIRN_MAX_OPEN_GAMES"), NULL, 10) : 100;
-  cfg->max_connections = getenv("CAIRN_MAX_CONNECTIONS")
-                             ? strtol(getenv("CAIRN_MAX_CONNECTIONS"), NULL, 10)
-                             : API_CONNECTION_LIMIT;
+  cfg->max_open_games = env_long("CAIRN_MAX_OPEN_GAMES", 100);
+  cfg->max_connections = env_long("CAIRN_MAX_CONNECTIONS", API_CONNECTION_LIMIT);
   cfg->per_address = env_long("CAIRN_MAX_CONNECTIONS_PER_ADDRESS", API_CONNECTIONS_PER_ADDRESS);
   cfg->head_timeout_s = env_long("CAIRN_HEAD_TIMEOUT", API_HEAD_TIMEOUT_S);
   cfg->body_timeout_s = env_long("CAIRN_BODY_TIMEOUT", API_BODY_TIMEOUT_S);
-  cfg->webhook_backoff_ms = getenv("CAIRN_WEBHOOK_BACKOFF_MS")
-                                ? strtol(getenv("CAIRN_WEBHOOK_BACKOFF_MS"), NULL, 10)
-                                : 1000;
+  cfg->webhook_backoff_ms = env_long("CAIRN_WEBHOOK_BACKOFF_MS", 1000);
   if (port && !parse_port(port, &cfg->port))
     return false;
   for (i = 1; i < argc; i++) {
