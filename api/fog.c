@@ -34,9 +34,16 @@ static uint32_t seq_before(const struct db_move *moves, size_t i)
   return i ? moves[i - 1].seq : 0;
 }
 
+/* The one statement of "pending": a title move after which the game's seq
+ * did not move on, so its step still awaited other seats. */
+static bool left_pending(const struct db_move *m, uint32_t seq_before_m, bool platform)
+{
+  return m->seq == seq_before_m && !platform;
+}
+
 bool api_fog_pending(const struct db_move *moves, size_t i)
 {
-  return moves[i].seq == seq_before(moves, i) && !is_platform(&moves[i]);
+  return left_pending(&moves[i], seq_before(moves, i), is_platform(&moves[i]));
 }
 
 /* True when some event of `m` is private_to seats (or the row is unreadable:
@@ -71,7 +78,7 @@ static uint8_t classify(const struct db_move *m, uint32_t seq_before_m, bool pla
     return FOG_SHOWN;
   if (has_private_event(m))
     return 0;
-  return m->seq == seq_before_m && !platform ? FOG_WAITING : FOG_SHOWN;
+  return left_pending(m, seq_before_m, platform) ? FOG_WAITING : FOG_SHOWN;
 }
 
 void api_fog_scan_init(struct api_fog_scan *scan, int viewer)
