@@ -156,8 +156,18 @@ run-tests: tests check-engine-purity
 	echo "binaries: $$passed passed, $$failed failed"; \
 	[ $$failed -eq 0 ]
 
+# Each bench prints its figures and appends them, under a line naming the
+# time, the commit and the bench, to $(BENCH_HISTORY) (tracked: the history
+# of the figures is kept with the code that produced them).
+BENCH_HISTORY ?= tests/bench/history.log
 run-benches: benches
-	@for b in $(BENCH_BIN); do echo "== $$b"; CAIRN_SERVER=$(abspath $(SERVER)) $$b || exit 1; done
+	@commit=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	for b in $(BENCH_BIN); do \
+	  echo "== $$b"; \
+	  { echo; echo "## $$(date -u +%Y-%m-%dT%H:%M:%SZ) $$commit $$(basename $$b)"; } >>$(BENCH_HISTORY); \
+	  { CAIRN_SERVER=$(abspath $(SERVER)) $$b; echo $$? >$(OUT)/bench.rc; } | tee -a $(BENCH_HISTORY); \
+	  [ "$$(cat $(OUT)/bench.rc)" = 0 ] || { echo "FAIL $$b"; exit 1; }; \
+	done
 
 -include $(shell find $(OUT) -name '*.d' 2>/dev/null)
 
