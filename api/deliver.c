@@ -10,7 +10,7 @@
  * to DELIVER_ATTEMPTS tries; every attempt is recorded in the delivery log.
  *
  * What is owed survives a restart: the worker writes a delivery to the
- * outbox (db_ops outbox_*) before its first attempt, moves it on after each
+ * outbox (db_outbox_*) before its first attempt, moves it on after each
  * failed attempt and deletes it when delivered or given up, and a starting
  * server queues again whatever the outbox holds, due when it was due, under
  * the same X-Cairn-Delivery id. (An event raised in the moments between a
@@ -68,7 +68,7 @@ struct job {
 };
 
 struct api_deliver {
-  struct db_ops *db;
+  struct db *db;
   int64_t (*now_ms)(void);
   bool allow_private;
   int64_t backoff_ms;
@@ -319,12 +319,28 @@ static void free_job(struct job *j)
   free(j);
 }
 
+static bool owe(struct api_deliver *d, const struct job *j);
+
+/* Queue `j` (the queue owns it from here). Once api_deliver_free has
+ * drained the queue, a job the worker puts back (not startable yet, or
+ * due for a retry) would outlive the worker: it stays owed in the outbox
+ * for the next start instead, and is freed now. */
 static void queue_job(struct api_deliver *d, struct job *j)
 {
+  bool stopping;
+
   pthread_mutex_lock(&d->lock);
-  j->next = d->queue;
-  d->queue = j;
+  stopping = d->stopping;
+  if (!stopping) {
+    j->next = d->queue;
+    d->queue = j;
+  }
   pthread_mutex_unlock(&d->lock);
+  if (stopping) {
+    if (!j->owed)
+      owe(d, j);
+    free_job(j);
+  }
 }
 
 /* Write j to the outbox as owed (its next attempt and when it is due).
@@ -341,7 +357,7 @@ static bool owe(struct api_deliver *d, const struct job *j)
   snprintf(owed.webhook_id, sizeof(owed.webhook_id), "%s", j->hook.id);
   snprintf(owed.event, sizeof(owed.event), "%s", j->event);
   snprintf(owed.game_id, sizeof(owed.game_id), "%s", j->game_id);
-  st = d->db->outbox_put(d->db->ctx, &owed, &err);
+  st = db_outbox_put(d->db, &owed, &err);
   if (st != CAIRN_OK && st != CAIRN_ENOTFOUND)
     fprintf(stderr, "cairn: webhooks: cannot store an owed delivery: %s\n", err.detail);
   return st != CAIRN_ENOTFOUND;
@@ -352,7 +368,7 @@ static void settle(struct api_deliver *d, const struct job *j)
 {
   struct cairn_error err = {0};
 
-  if (d->db->outbox_remove(d->db->ctx, j->delivery_id, &err) != CAIRN_OK)
+  if (db_outbox_remove(d->db, j->delivery_id, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: webhooks: cannot settle a delivery: %s\n", err.detail);
 }
 
@@ -383,7 +399,7 @@ static void finish(struct api_deliver *d, struct job *j, long status, bool retry
   } else {
     settle(d, j);
   }
-  if (d->db->delivery_record(d->db->ctx, &rec, &err) != CAIRN_OK)
+  if (db_delivery_record(d->db, &rec, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: webhooks: cannot record a delivery: %s\n", err.detail);
   if (!again) {
     free_job(j);
@@ -541,7 +557,7 @@ static enum cairn_status requeue_owed(void *arg, const struct db_outbox *owed,
   return CAIRN_OK;
 }
 
-struct api_deliver *api_deliver_new(struct db_ops *db, int64_t (*now_ms)(void), bool allow_private,
+struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool allow_private,
                                     int64_t backoff_ms)
 {
   struct cairn_error err = {0};
@@ -554,7 +570,7 @@ struct api_deliver *api_deliver_new(struct db_ops *db, int64_t (*now_ms)(void), 
   d->allow_private = allow_private;
   d->backoff_ms = backoff_ms;
   pthread_mutex_init(&d->lock, NULL);
-  if (db->outbox_each(db->ctx, requeue_owed, d, &err) != CAIRN_OK)
+  if (db_outbox_each(db, requeue_owed, d, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: webhooks: cannot read the deliveries owed: %s\n", err.detail);
   d->multi = curl_multi_init();
   if (!d->multi || pthread_create(&d->worker, NULL, worker_main, d) != 0) {
