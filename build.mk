@@ -140,17 +140,17 @@ RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets tes
 run-tests: tests check-engine-purity
 	@mkdir -p $(OUT)/logs; passed=0; failed=0; failed_list=""; \
 	run_one() { \
-	  log=$(OUT)/logs/$$(basename $$1)$$3.log; \
+	  log="$(OUT)/logs/$$(basename $$1)$$4.log"; \
 	  if [ -n "$$CAIRN_TEST_VERBOSE" ]; then CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1; rc=$$?; \
-	  else CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1 >$$log 2>&1; rc=$$?; fi; \
+	  else CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1 >"$$log" 2>&1; rc=$$?; fi; \
 	  if [ $$rc -eq 0 ]; then echo "ok   $$1$$3"; passed=$$((passed+1)); \
-	  else [ -n "$$CAIRN_TEST_VERBOSE" ] || cat $$log; echo "FAIL $$1$$3"; \
+	  else [ -n "$$CAIRN_TEST_VERBOSE" ] || cat "$$log"; echo "FAIL $$1$$3"; \
 	    failed=$$((failed+1)); failed_list="$$failed_list $$1$$3"; fi; \
 	}; \
 	for t in $(TEST_BIN); do run_one $$t $(abspath $(SERVER)) ""; done; \
 	for t in $(filter $(TEST_BIN),$(RELEASE_SECURITY)); do \
 	  [ -x $(RELEASE_SERVER) ] || { echo "no release server at $(RELEASE_SERVER)"; failed=$$((failed+1)); break; }; \
-	  run_one $$t $(RELEASE_SERVER) " (release server)"; \
+	  run_one $$t $(RELEASE_SERVER) " (release server)" .release; \
 	done; \
 	echo; [ -z "$$failed_list" ] || echo "failed:$$failed_list"; \
 	echo "binaries: $$passed passed, $$failed failed"; \
