@@ -29,7 +29,8 @@ TITLES     := $(shell sed -n 's/^ENGINE_TITLE.\([^,]*\),.*/\1/p' engine/titles.d
 ENGINE_SRC := $(wildcard engine/*.c) $(foreach t,$(TITLES),$(wildcard engine/$(t)/*.c))
 DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
 API_SRC    := $(filter-out api/main.c,$(wildcard api/*.c))
-MIGRATIONS := $(sort $(wildcard migrations/*.sql))
+# Each backend keeps its own migrations (migrations/<backend>/).
+MIGRATIONS := $(sort $(wildcard migrations/sqlite/*.sql))
 GEN_MIGRATIONS := $(OUT)/gen/migrations.c
 GEN_OPENAPI    := $(OUT)/gen/openapi.c
 
@@ -81,11 +82,11 @@ $(GEN_OPENAPI): openapi/cairn.yaml build.mk
 	  echo '0};'; \
 	  echo 'const size_t api_openapi_yaml_len = sizeof(api_openapi_yaml) - 1;'; } > $@
 
-# Each migrations/NNNN_name.sql becomes one C string in a table ordered by
+# Each migrations/sqlite/NNNN_name.sql becomes one C string in a table ordered by
 # number, so the binary carries its schema and never depends on the cwd.
 $(GEN_MIGRATIONS): $(MIGRATIONS) build.mk
 	@mkdir -p $(dir $@)
-	@{ echo '/* generated from the migrations folder by build.mk; do not edit */'; \
+	@{ echo '/* generated from migrations/sqlite/ by build.mk; do not edit */'; \
 	  echo '#include "db/sqlite/migrations.h"'; \
 	  echo 'const struct db_migration db_migrations[] = {'; \
 	  for f in $(MIGRATIONS); do \

@@ -61,7 +61,7 @@ struct api_checkpoints; /* replay.c: states every API_CHECKPOINT_EVERY rows, der
 
 /* The server: one per process, built by main.c, shared by request threads. */
 struct api_server {
-  struct db_ops db;                    /* storage, the only way to the database */
+  struct db *db;                       /* storage, the only way to the database */
   struct api_live *live;               /* owned: cache of live engine states */
   struct api_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
   struct api_deliver *deliver;         /* owned: the webhook worker, may be NULL */

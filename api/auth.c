@@ -59,7 +59,7 @@ enum cairn_status api_authenticate(struct api_request *req, struct cairn_error *
   if (strncmp(token, TOKEN_PREFIX, sizeof(TOKEN_PREFIX) - 1) != 0 || strlen(token) > 63)
     return cairn_fail(err, CAIRN_EAUTH, CAIRN_CODE_BAD_TOKEN, NULL, "token is not a Cairn token");
   hash_token(token, hash);
-  st = req->server->db.player_by_token(req->server->db.ctx, hash, &req->player, err);
+  st = db_player_by_token(req->server->db, hash, &req->player, err);
   if (st == CAIRN_ENOTFOUND)
     return cairn_fail(err, CAIRN_EAUTH, CAIRN_CODE_BAD_TOKEN, NULL, "no player holds this token");
   if (st != CAIRN_OK)

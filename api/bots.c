@@ -33,7 +33,7 @@ enum cairn_status api_bot_player(struct api_server *server, struct db_player *ou
   snprintf(out->id, sizeof(out->id), "%s%.20s", API_BOT_PREFIX, id); /* ids are 20 hex */
   snprintf(out->name, sizeof(out->name), "Random bot");
   randombytes_buf(hash, sizeof(hash));
-  return server->db.player_create(server->db.ctx, out, hash, err);
+  return db_player_create(server->db, out, hash, err);
 }
 
 /* The first bot seat that owes a decision, or -1. */

@@ -38,7 +38,7 @@ static int load_vacations(struct api_server *server, const char *player, int64_t
   int n = 0;
 
   if (!player[0] ||
-      server->db.vacations_of(server->db.ctx, player, from, v, VACATIONS_MAX, &n, &err) != CAIRN_OK)
+      db_vacations_of(server->db, player, from, v, VACATIONS_MAX, &n, &err) != CAIRN_OK)
     return 0;
   return n;
 }
@@ -101,7 +101,7 @@ int api_clocks_next(struct api_server *server, const struct db_game *row,
 
   if (!api_has_time_control(row))
     return 0;
-  if (server->db.clocks_load(server->db.ctx, row->id, clocks, &n, &err) != CAIRN_OK)
+  if (db_clocks_load(server->db, row->id, clocks, &n, &err) != CAIRN_OK)
     return 0;
   if (n != row->seats) {
     for (seat = 0; seat < row->seats; seat++)
@@ -147,7 +147,7 @@ void api_clocks_update(struct api_server *server, const struct db_game *row,
   struct cairn_error err = {0};
   int n = api_clocks_next(server, row, state, strcmp(row->status, DB_STATUS_ACTIVE) == 0, clocks);
 
-  if (n > 0 && server->db.clocks_save(server->db.ctx, row->id, clocks, n, &err) != CAIRN_OK)
+  if (n > 0 && db_clocks_save(server->db, row->id, clocks, n, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: clocks of game %s not saved: %s\n", row->id, err.detail);
 }
 
@@ -158,7 +158,7 @@ int api_clocks_overdue(struct api_server *server, const struct db_game *row, int
   int n = 0, i, out = 0;
   int64_t now = server->now_ms();
 
-  if (server->db.clocks_load(server->db.ctx, row->id, clocks, &n, &err) != CAIRN_OK)
+  if (db_clocks_load(server->db, row->id, clocks, &n, &err) != CAIRN_OK)
     return 0;
   for (i = 0; i < n; i++)
     if (clocks[i].deadline_ms && clocks[i].deadline_ms <= now)
@@ -176,7 +176,7 @@ json_t *api_deadline_json(struct api_server *server, const struct db_game *row, 
   if (per_seat)
     *per_seat = json_array();
   if (!api_has_time_control(row) || strcmp(row->status, DB_STATUS_ACTIVE) != 0 ||
-      server->db.clocks_load(server->db.ctx, row->id, clocks, &n, &err) != CAIRN_OK)
+      db_clocks_load(server->db, row->id, clocks, &n, &err) != CAIRN_OK)
     return json_null();
   for (i = 0; i < n; i++) {
     if (per_seat)
@@ -256,8 +256,8 @@ static enum cairn_status recompute_game(void *arg, const char *game_id, int seat
   const struct engine_game *state = NULL;
 
   api_game_lock(r->server, game_id);
-  if (r->server->db.game_load(r->server->db.ctx, game_id, &row, err) == CAIRN_OK &&
-      api_has_time_control(&row) && strcmp(row.status, DB_STATUS_ACTIVE) == 0 &&
+  if (db_game_load(r->server->db, game_id, &row, err) == CAIRN_OK && api_has_time_control(&row) &&
+      strcmp(row.status, DB_STATUS_ACTIVE) == 0 &&
       api_live_get(r->server, &row, &state, err) == CAIRN_OK)
     api_clocks_update(r->server, &row, state);
   api_game_unlock(r->server, game_id);
@@ -328,9 +328,9 @@ enum cairn_status api_vacation_declare(struct api_request *req, struct api_respo
     goto cleanup;
   }
   v.end_ms = v.start_ms + hours * HOUR_MS;
-  st = req->server->db.vacation_add(req->server->db.ctx, req->player.id, &v, err);
+  st = db_vacation_add(req->server->db, req->player.id, &v, err);
   if (st == CAIRN_OK)
-    st = req->server->db.player_games(req->server->db.ctx, req->player.id, recompute_game, &r, err);
+    st = db_player_games(req->server->db, req->player.id, recompute_game, &r, err);
   if (st == CAIRN_OK) {
     resp->status = 201;
     resp->body = vacations_json(req->server, req->player.id);

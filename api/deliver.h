@@ -14,7 +14,7 @@ struct api_deliver;
 
 /* Start the worker. `db` is borrowed for its lifetime; deliveries are
  * retried after backoff_ms, 2 x backoff_ms, ... NULL on failure. */
-struct api_deliver *api_deliver_new(struct db_ops *db, int64_t (*now_ms)(void), bool allow_private,
+struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool allow_private,
                                     int64_t backoff_ms);
 
 /* Stop the worker (in-flight deliveries finish, queued retries are dropped). */

@@ -310,7 +310,7 @@ enum cairn_status api_export_open(struct api_server *server, const struct db_gam
   api_fog_scan_init(&x->fog, viewer);
   st = open_text(x, row, &server->key, err);
   if (st == CAIRN_OK && !x->whole && x->n)
-    st = server->db.moves_load(server->db.ctx, x->game, 0, scan_row, x, err);
+    st = db_moves_load(server->db, x->game, 0, scan_row, x, err);
   if (st == CAIRN_OK && x->fog.n != (x->whole ? 0 : x->n))
     st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                     "game %s: %zu log rows found, %u expected", x->game, x->fog.n, x->n);
@@ -333,8 +333,7 @@ static bool refill(struct api_export_stream *x)
     x->ended = true;
     return put(x, "]}", 2);
   }
-  if (x->server->db.moves_load(x->server->db.ctx, x->game, x->next, write_row, x, &err) !=
-      CAIRN_OK) {
+  if (db_moves_load(x->server->db, x->game, x->next, write_row, x, &err) != CAIRN_OK) {
     fprintf(stderr, "cairn: export of %s cut at row %u: %s\n", x->game, x->next, err.detail);
     return false;
   }

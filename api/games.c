@@ -29,7 +29,7 @@ int api_viewer_seat(const struct api_request *req, const struct db_game *row)
 enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
                                 struct cairn_error *err)
 {
-  enum cairn_status st = req->server->db.game_load(req->server->db.ctx, req->id, row, err);
+  enum cairn_status st = db_game_load(req->server->db, req->id, row, err);
 
   if (st == CAIRN_ENOTFOUND)
     return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", req->id);
@@ -332,7 +332,7 @@ static enum cairn_status check_game_cap(struct api_request *req, struct cairn_er
 
   if (req->server->max_open_games <= 0)
     return CAIRN_OK;
-  st = req->server->db.games_unfinished_by(req->server->db.ctx, req->player.id, &count, err);
+  st = db_games_unfinished_by(req->server->db, req->player.id, &count, err);
   if (st == CAIRN_OK && count >= req->server->max_open_games)
     st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_TOO_MANY_GAMES, NULL,
                     "you have %d unfinished games; finish some before creating more", count);
@@ -369,7 +369,7 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   if (st == CAIRN_OK)
     st = bot_players(req, &row, bot, err);
   if (st == CAIRN_OK)
-    st = req->server->db.game_create(req->server->db.ctx, &row, err);
+    st = db_game_create(req->server->db, &row, err);
   pthread_mutex_unlock(&req->server->caps_lock);
   if (st != CAIRN_OK)
     goto cleanup;
@@ -458,7 +458,7 @@ static enum cairn_status take_a_seat(struct api_request *req, struct db_game *ro
     if (seat < 0)
       return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
                         "every seat of game %s is taken", row->id);
-    st = req->server->db.seat_take(req->server->db.ctx, row->id, seat, req->player.id, err);
+    st = db_seat_take(req->server->db, row->id, seat, req->player.id, err);
     if (st != CAIRN_ECONFLICT || wanted || !err->code ||
         strcmp(err->code, CAIRN_CODE_SEAT_TAKEN) != 0)
       return st;
@@ -506,7 +506,7 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
     /* This join filled the last seat: the first clocks run from now. */
     if (strcmp(row.status, DB_STATUS_ACTIVE) == 0 && row.moves == 0) {
       row.updated_ms = req->server->now_ms();
-      req->server->db.game_touch(req->server->db.ctx, row.id, row.updated_ms, err);
+      db_game_touch(req->server->db, row.id, row.updated_ms, err);
       api_clocks_update(req->server, &row, state);
     }
     /* Joined, maybe started: announce it before any bot moves. */

@@ -101,7 +101,7 @@ enum cairn_status api_log_get(struct api_request *req, struct api_response *resp
   walk.end = row.moves;
   walk.out = json_array();
   if (from_ord < walk.end)
-    st = req->server->db.moves_load(req->server->db.ctx, row.id, from_ord, add_row, &walk, err);
+    st = db_moves_load(req->server->db, row.id, from_ord, add_row, &walk, err);
   if (st != CAIRN_OK)
     goto cleanup;
   resp->status = 200;

@@ -32,7 +32,7 @@ struct config {
   long webhook_backoff_ms;
   const char *host;
   unsigned port;
-  const char *db_path;
+  const char *db_url; /* --db, CAIRN_DB: a path or a storage URL (db_open) */
   const char *web_dir;
 };
 
@@ -40,12 +40,13 @@ static void usage(FILE *out)
 {
   fprintf(
       out,
-      "usage: cairn [--host ADDR] [--port N] [--db PATH]\n"
+      "usage: cairn [--host ADDR] [--port N] [--db PATH|URL]\n"
       "       cairn verify FILE           check an exported game offline\n"
-      "       cairn revalidate [--db PATH] replay every stored game, report divergence\n"
+      "       cairn revalidate [--db PATH|URL] replay every stored game, report divergence\n"
       "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
       "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
-      "  --db    SQLite file (env CAIRN_DB, default ./data/cairn.db)\n"
+      "  --db    storage: a SQLite file, or a URL (sqlite:PATH) (env CAIRN_DB,\n"
+      "          default ./data/cairn.db)\n"
       "  --web   folder of the web client served at / (env CAIRN_WEB, default ./web)\n"
       "  --allow-private-webhooks  let webhooks reach loopback and private addresses\n"
       "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
@@ -108,7 +109,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   int i;
 
   cfg->host = getenv("CAIRN_HOST") ? getenv("CAIRN_HOST") : "127.0.0.1";
-  cfg->db_path = getenv("CAIRN_DB") ? getenv("CAIRN_DB") : "data/cairn.db";
+  cfg->db_url = getenv("CAIRN_DB") ? getenv("CAIRN_DB") : "data/cairn.db";
   cfg->port = 8080;
   cfg->web_dir = getenv("CAIRN_WEB") ? getenv("CAIRN_WEB") : "web";
   cfg->allow_private_webhooks = getenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS") &&
@@ -148,7 +149,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
       if (!parse_port(argv[++i], &cfg->port))
         return false;
     } else if (strcmp(argv[i], "--db") == 0) {
-      cfg->db_path = argv[++i];
+      cfg->db_url = argv[++i];
     } else if (strcmp(argv[i], "--web") == 0) {
       cfg->web_dir = argv[++i];
     } else if (strcmp(argv[i], "--rate-limit") == 0) {
@@ -268,7 +269,7 @@ int main(int argc, char **argv)
   struct sockaddr_in addr = {0};
   struct cairn_error err = {0};
   struct MHD_Daemon *daemon = NULL;
-  bool db_open = false;
+  char db_file[4096]; /* the store's local file, "" for none */
   bool sweeper = false;
   sigset_t set;
   int status = 1;
@@ -289,7 +290,7 @@ int main(int argc, char **argv)
       usage(stderr);
       return 2;
     }
-    return api_tool_revalidate(cfg.db_path);
+    return api_tool_revalidate(cfg.db_url);
   }
   if (!parse_config(argc, argv, &cfg)) {
     usage(stderr);
@@ -325,17 +326,18 @@ int main(int argc, char **argv)
    * the signing key): readable by its owner only, -wal and -shm included,
    * which SQLite creates later with the process's umask. */
   umask(077);
-  ensure_parent_dir(cfg.db_path);
-  close_up_db_files(cfg.db_path);
+  if (db_local_file(cfg.db_url, db_file, sizeof(db_file))) {
+    ensure_parent_dir(db_file);
+    close_up_db_files(db_file);
+  }
   raise_fd_limit();
   tune_malloc();
-  if (!load_key(cfg.db_path, &server.key))
+  if (!load_key(db_file, &server.key))
     goto cleanup;
-  if (db_sqlite_open(cfg.db_path, &server.db, &err) != CAIRN_OK) {
-    fprintf(stderr, "cairn: cannot open %s: %s\n", cfg.db_path, err.detail);
+  if (db_open(cfg.db_url, &server.db, &err) != CAIRN_OK) {
+    fprintf(stderr, "cairn: cannot open %s: %s\n", cfg.db_url, err.detail);
     goto cleanup;
   }
-  db_open = true;
   server.now_ms = cfg.test_clock ? api_clock_test : api_clock_realtime;
   server.web_dir = cfg.web_dir;
   server.live = api_live_new(API_LIVE_STATES);
@@ -348,7 +350,7 @@ int main(int argc, char **argv)
   server.max_connections =
       (int)(cfg.max_connections > 0 && cfg.max_connections <= INT_MAX ? cfg.max_connections
                                                                       : API_CONNECTION_LIMIT);
-  server.deliver = api_deliver_new(&server.db, server.now_ms, cfg.allow_private_webhooks,
+  server.deliver = api_deliver_new(server.db, server.now_ms, cfg.allow_private_webhooks,
                                    cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
   server.conns =
       api_conns_new((int)(cfg.per_address > 0 && cfg.per_address <= INT_MAX ? cfg.per_address : 0),
@@ -389,8 +391,7 @@ cleanup:
   api_conns_free(server.conns);
   api_live_free(server.live);
   api_checkpoints_free(server.checkpoints);
-  if (db_open)
-    server.db.close(server.db.ctx);
+  db_close(server.db);
   sodium_memzero(&server.key, sizeof(server.key));
   return status;
 }

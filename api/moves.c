@@ -88,7 +88,7 @@ static enum cairn_status commit_move(struct api_server *server, struct db_game *
   if (!move_text || !events_text || (result && !result_text))
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   else
-    st = server->db.move_append(server->db.ctx, row->id, &entry, result_text, err);
+    st = db_move_append(server->db, row->id, &entry, result_text, err);
   /* The answer to this move publishes the chain's new head, not the one
    * the row was loaded with. */
   if (st == CAIRN_OK && entry.has_hash)

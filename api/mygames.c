@@ -29,7 +29,7 @@ static enum cairn_status add_game(void *arg, const char *game_id, int seat, stru
   int n = 0, i;
   enum cairn_status st;
 
-  st = server->db.game_load(server->db.ctx, game_id, &row, err);
+  st = db_game_load(server->db, game_id, &row, err);
   if (st != CAIRN_OK || (l->status && strcmp(row.status, l->status) != 0))
     goto cleanup;
   if (strcmp(row.status, DB_STATUS_ACTIVE) == 0) {
@@ -101,7 +101,7 @@ enum cairn_status api_players_my_games(struct api_request *req, struct api_respo
     goto cleanup;
   }
   l.status = status;
-  st = req->server->db.player_games(req->server->db.ctx, req->player.id, add_game, &l, err);
+  st = db_player_games(req->server->db, req->player.id, add_game, &l, err);
   if (st != CAIRN_OK)
     goto cleanup;
   n = json_array_size(l.games);

@@ -49,7 +49,7 @@ enum cairn_status api_players_create(struct api_request *req, struct api_respons
   api_new_id(player.id);
   snprintf(player.name, sizeof(player.name), "%s", name);
   api_new_token(token, hash);
-  st = req->server->db.player_create(req->server->db.ctx, &player, hash, err);
+  st = db_player_create(req->server->db, &player, hash, err);
   if (st != CAIRN_OK)
     goto cleanup;
   resp->status = 201;

@@ -24,7 +24,7 @@
 static enum cairn_status load_log(struct api_request *req, const struct db_game *row,
                                   struct audit_log *log, struct cairn_error *err)
 {
-  return req->server->db.moves_load(req->server->db.ctx, row->id, 0, audit_log_collect, log, err);
+  return db_moves_load(req->server->db, row->id, 0, audit_log_collect, log, err);
 }
 
 /* New reference: who vouches for stored game `row` (api_signer_report): this
@@ -258,9 +258,8 @@ enum cairn_status api_games_import(struct api_request *req, struct api_response 
   /* Imported players get a token nobody holds: they exist to be named. */
   randombytes_buf(hashes, sizeof(hashes));
   snprintf(r.row.creator, sizeof(r.row.creator), "%s", req->player.id);
-  st = req->server->db.game_import(req->server->db.ctx, &r.row, r.players,
-                                   (const uint8_t(*)[DB_HASH_BYTES])hashes, r.log.moves, r.log.n,
-                                   err);
+  st = db_game_import(req->server->db, &r.row, r.players, (const uint8_t(*)[DB_HASH_BYTES])hashes,
+                      r.log.moves, r.log.n, err);
   if (st != CAIRN_OK)
     goto cleanup;
   memcpy(req->id, r.row.id, sizeof(r.row.id));

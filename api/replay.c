@@ -245,7 +245,7 @@ static enum cairn_status replay(struct api_server *server, const struct db_game 
   if (!walk.game)
     st = start_position(row, &walk.game, err);
   if (st == CAIRN_OK && walk.rows < upto_rows)
-    st = server->db.moves_load(server->db.ctx, row->id, walk.rows, apply_row, &walk, err);
+    st = db_moves_load(server->db, row->id, walk.rows, apply_row, &walk, err);
   if (st != CAIRN_OK) {
     engine_free(walk.game);
     return st;

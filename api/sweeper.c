@@ -135,9 +135,8 @@ static enum cairn_status sweep_game(void *arg, const char *game_id, struct cairn
   enum cairn_status st;
 
   api_game_lock(server, game_id);
-  st = server->db.game_load(
-      server->db.ctx, game_id, &row,
-      err); /* Re-checked under the lock: a move may have landed since the query. */
+  /* Re-checked under the lock: a move may have landed since the query. */
+  st = db_game_load(server->db, game_id, &row, err);
   if (st == CAIRN_OK && strcmp(row.status, DB_STATUS_ACTIVE) == 0 &&
       (n = api_clocks_overdue(server, &row, seats)) > 0) {
     st = api_live_get(server, &row, &state, err);
@@ -161,7 +160,7 @@ static void *sweeper_main(void *arg)
 
   while (!atomic_load(&server->stopping)) {
     nanosleep(&pause, NULL);
-    server->db.games_overdue(server->db.ctx, server->now_ms(), sweep_game, server, &err);
+    db_games_overdue(server->db, server->now_ms(), sweep_game, server, &err);
   }
   return NULL;
 }

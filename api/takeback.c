@@ -369,7 +369,7 @@ static enum cairn_status takeback(struct api_request *req, enum takeback_action 
   if (st == CAIRN_OK)
     st = api_live_get(req->server, &row, &now, err);
   if (st == CAIRN_OK)
-    st = req->server->db.moves_load(req->server->db.ctx, row.id, 0, audit_log_collect, &log, err);
+    st = db_moves_load(req->server->db, row.id, 0, audit_log_collect, &log, err);
   if (st == CAIRN_OK)
     st = decide(req, &row, seat, action, &log, now, resp, err);
 cleanup:

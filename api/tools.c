@@ -85,7 +85,7 @@ cleanup:
 }
 
 struct revalidation {
-  struct db_ops *db;
+  struct db *db;
   json_t *games; /* borrowed: the report's list */
   int diverging;
 };
@@ -102,9 +102,9 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
   json_t *entry;
   enum cairn_status st;
 
-  st = rv->db->game_load(rv->db->ctx, game_id, &row, err);
+  st = db_game_load(rv->db, game_id, &row, err);
   if (st == CAIRN_OK)
-    st = rv->db->moves_load(rv->db->ctx, game_id, 0, audit_log_collect, &log, err);
+    st = db_moves_load(rv->db, game_id, 0, audit_log_collect, &log, err);
   if (st != CAIRN_OK)
     goto cleanup;
   m = engine_find(row.title);
@@ -143,20 +143,21 @@ cleanup:
   return st;
 }
 
-int api_tool_revalidate(const char *db_path)
+int api_tool_revalidate(const char *db_url)
 {
-  struct db_ops db;
+  struct db *db = NULL;
   struct cairn_error err = {0};
-  struct revalidation rv = {.db = &db, .games = json_array()};
+  struct revalidation rv = {.games = json_array()};
   json_t *report;
   int status = 2;
 
-  if (db_sqlite_open(db_path, &db, &err) != CAIRN_OK) {
-    fprintf(stderr, "cairn revalidate: cannot open %s: %s\n", db_path, err.detail);
+  if (db_open(db_url, &db, &err) != CAIRN_OK) {
+    fprintf(stderr, "cairn revalidate: cannot open %s: %s\n", db_url, err.detail);
     json_decref(rv.games);
     return 2;
   }
-  if (db.games_each(db.ctx, revalidate_game, &rv, &err) != CAIRN_OK) {
+  rv.db = db;
+  if (db_games_each(db, revalidate_game, &rv, &err) != CAIRN_OK) {
     fprintf(stderr, "cairn revalidate: %s\n", err.detail);
   } else {
     report = json_pack("{s:I, s:i, s:O}", "games", (json_int_t)json_array_size(rv.games),
@@ -166,6 +167,6 @@ int api_tool_revalidate(const char *db_path)
     status = rv.diverging ? 1 : 0;
   }
   json_decref(rv.games);
-  db.close(db.ctx);
+  db_close(db);
   return status;
 }

@@ -8,6 +8,6 @@
 int api_tool_verify(const char *path);
 
 /* `cairn revalidate [--db PATH]`: 0 none diverge, 1 some do, 2 error. */
-int api_tool_revalidate(const char *db_path);
+int api_tool_revalidate(const char *db_url);
 
 #endif

@@ -101,12 +101,12 @@ static enum cairn_status check_hook_caps(struct api_request *req, const struct d
   struct hook_count mine = {NULL, 0}, game = {h->game_id, 0};
   enum cairn_status st;
 
-  st = req->server->db.webhooks_of_owner(req->server->db.ctx, h->owner, count_hook, &mine, err);
+  st = db_webhooks_of_owner(req->server->db, h->owner, count_hook, &mine, err);
   if (st == CAIRN_OK && mine.n >= API_WEBHOOKS_PER_PLAYER)
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_TOO_MANY_HOOKS, NULL,
                       "you have %d webhooks, the most a player may hold; delete one first", mine.n);
   if (st == CAIRN_OK && h->game_id[0])
-    st = req->server->db.webhooks_of_game(req->server->db.ctx, h->game_id, count_hook, &game, err);
+    st = db_webhooks_of_game(req->server->db, h->game_id, count_hook, &game, err);
   if (st == CAIRN_OK && game.n >= API_WEBHOOKS_PER_GAME)
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_TOO_MANY_HOOKS, NULL,
                       "game %s is followed by %d webhooks, the most a game may have", h->game_id,
@@ -131,7 +131,7 @@ enum cairn_status api_webhooks_create(struct api_request *req, struct api_respon
     pthread_mutex_lock(&req->server->caps_lock);
     st = check_hook_caps(req, &h, err);
     if (st == CAIRN_OK)
-      st = req->server->db.webhook_create(req->server->db.ctx, &h, err);
+      st = db_webhook_create(req->server->db, &h, err);
     pthread_mutex_unlock(&req->server->caps_lock);
   }
   if (st == CAIRN_OK) {
@@ -159,8 +159,7 @@ enum cairn_status api_webhooks_list(struct api_request *req, struct api_response
   enum cairn_status st = api_require_player(req, err);
 
   if (st == CAIRN_OK)
-    st = req->server->db.webhooks_of_owner(req->server->db.ctx, req->player.id, list_hook, list,
-                                           err);
+    st = db_webhooks_of_owner(req->server->db, req->player.id, list_hook, list, err);
   if (st == CAIRN_OK) {
     resp->status = 200;
     resp->body = json_pack("{s:O}", "webhooks", list);
@@ -175,7 +174,7 @@ enum cairn_status api_webhooks_delete(struct api_request *req, struct api_respon
   enum cairn_status st = api_require_player(req, err);
 
   if (st == CAIRN_OK)
-    st = req->server->db.webhook_delete(req->server->db.ctx, req->id, req->player.id, err);
+    st = db_webhook_delete(req->server->db, req->id, req->player.id, err);
   if (st == CAIRN_OK) {
     resp->status = 200;
     resp->body = json_pack("{s:s}", "deleted", req->id);
@@ -216,13 +215,12 @@ enum cairn_status api_webhooks_deliveries(struct api_request *req, struct api_re
   enum cairn_status st = api_require_player(req, err);
 
   if (st == CAIRN_OK)
-    st =
-        req->server->db.webhooks_of_owner(req->server->db.ctx, req->player.id, find_owned, &o, err);
+    st = db_webhooks_of_owner(req->server->db, req->player.id, find_owned, &o, err);
   if (st == CAIRN_OK && !o.found)
     st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "you have no webhook %s",
                     req->id);
   if (st == CAIRN_OK)
-    st = req->server->db.deliveries_of(req->server->db.ctx, req->id, 100, list_delivery, list, err);
+    st = db_deliveries_of(req->server->db, req->id, 100, list_delivery, list, err);
   if (st == CAIRN_OK) {
     resp->status = 200;
     resp->body = json_pack("{s:O}", "deliveries", list);
@@ -346,15 +344,15 @@ void api_webhooks_publish(struct api_server *server, const struct db_game *row,
     c.changed = c.newly[c.to_act[i]];
   if (strcmp(prev_status, row->status) != 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0) {
     c.event = "start";
-    server->db.webhooks_of_game(server->db.ctx, row->id, consider, &c, &err);
+    db_webhooks_of_game(server->db, row->id, consider, &c, &err);
   }
   if (strcmp(prev_status, row->status) != 0 && strcmp(row->status, DB_STATUS_FINISHED) == 0) {
     c.event = "end";
     c.result = state ? state->module->result(state) : NULL;
-    server->db.webhooks_of_game(server->db.ctx, row->id, consider, &c, &err);
+    db_webhooks_of_game(server->db, row->id, consider, &c, &err);
     json_decref(c.result);
     return;
   }
   c.event = "turn";
-  server->db.webhooks_of_game(server->db.ctx, row->id, consider, &c, &err);
+  db_webhooks_of_game(server->db, row->id, consider, &c, &err);
 }

@@ -1,12 +1,137 @@
 /*
- * db.c - what db.h defines for every backend alike: releasing a game row,
- * hashing an id.
- * The backends themselves live in their own folders (db/sqlite/).
+ * db.c - what db.h defines for every backend alike: opening a store by
+ * URL, the db_* calls into its methods, releasing a game row, hashing an
+ * id. The backends themselves live in their own folders (db/sqlite/).
  */
 #include "db.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "backends.h"
+
+/* URL schemes and the backend each opens. */
+static const struct db_backend {
+  const char *scheme;
+  const struct db_methods *methods;
+  db_backend_open_fn open;
+} db_backends[] = {
+    {"sqlite", &db_sqlite_methods, db_sqlite_open},
+};
+
+/* Backends other builds (or later versions) have: named, so a URL for one
+ * is told apart from a typo. */
+static const char *const db_known_elsewhere[] = {"postgres", "postgresql"};
+
+/* The length of `url`'s scheme ("sqlite" in "sqlite:x.db"), or 0 when it
+ * has none: RFC 3986's ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) then ":".
+ * One letter before the colon is not a scheme (a Windows drive), and a
+ * plain path such as "./a:b" or ":memory:" has none. */
+static size_t scheme_length(const char *url)
+{
+  size_t n = 0;
+
+  if (!((url[0] >= 'a' && url[0] <= 'z') || (url[0] >= 'A' && url[0] <= 'Z')))
+    return 0;
+  while (url[n] && url[n] != ':') {
+    char c = url[n];
+
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '+' ||
+          c == '-' || c == '.'))
+      return 0;
+    n++;
+  }
+  return url[n] == ':' && n > 1 ? n : 0;
+}
+
+static bool scheme_is(const char *url, size_t n, const char *scheme)
+{
+  return strlen(scheme) == n && strncmp(url, scheme, n) == 0;
+}
+
+/* The backend for `url` and where it points (*location, inside url). */
+static enum cairn_status find_backend(const char *url, const struct db_backend **out,
+                                      const char **location, struct cairn_error *err)
+{
+  size_t n = scheme_length(url), i;
+
+  if (n == 0) { /* a plain path: the embedded default */
+    *out = &db_backends[0];
+    *location = url;
+    return CAIRN_OK;
+  }
+  for (i = 0; i < sizeof(db_backends) / sizeof(db_backends[0]); i++)
+    if (scheme_is(url, n, db_backends[i].scheme)) {
+      *out = &db_backends[i];
+      *location = url + n + 1;
+      /* "sqlite://PATH": the URL form of "sqlite:PATH" */
+      if (strncmp(*location, "//", 2) == 0)
+        *location += 2;
+      return CAIRN_OK;
+    }
+  for (i = 0; i < sizeof(db_known_elsewhere) / sizeof(db_known_elsewhere[0]); i++)
+    if (scheme_is(url, n, db_known_elsewhere[i]))
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, "db",
+                        "this build has no %.*s backend (it has sqlite)", (int)n, url);
+  return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, "db",
+                    "unknown storage scheme \"%.*s:\" (this build has sqlite)", (int)n, url);
+}
+
+enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *err)
+{
+  const struct db_backend *backend = NULL;
+  const char *location = NULL;
+  enum cairn_status st;
+  struct db *db;
+
+  *out = NULL;
+  st = find_backend(url, &backend, &location, err);
+  if (st != CAIRN_OK)
+    return st;
+  if (!location[0])
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, "db",
+                      "the storage URL names no database");
+  db = calloc(1, sizeof(*db));
+  if (!db)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                      "out of memory while opening the database");
+  st = backend->open(location, &db->ctx, err);
+  if (st != CAIRN_OK) {
+    free(db);
+    return st;
+  }
+  db->methods = backend->methods;
+  *out = db;
+  return CAIRN_OK;
+}
+
+bool db_local_file(const char *url, char *out, size_t size)
+{
+  const struct db_backend *backend = NULL;
+  const char *location = NULL;
+  int n;
+
+  out[0] = '\0';
+  if (find_backend(url, &backend, &location, NULL) != CAIRN_OK ||
+      backend->methods != &db_sqlite_methods || !location[0] || strcmp(location, ":memory:") == 0)
+    return false;
+  n = snprintf(out, size, "%s", location);
+  if (n < 0 || (size_t)n >= size) {
+    out[0] = '\0';
+    return false;
+  }
+  return true;
+}
+
+void db_close(struct db *db)
+{
+  if (!db)
+    return;
+  db->methods->close(db->ctx);
+  free(db);
+}
+
+/* ---- one call into the backend per method (db.h has each contract) ---- */
 
 uint32_t db_id_hash(const char *id)
 {
@@ -24,4 +149,159 @@ void db_game_clear(struct db_game *game)
   free(game->options_json);
   free(game->result_json);
   memset(game, 0, sizeof(*game));
+}
+
+enum cairn_status db_player_create(struct db *db, const struct db_player *player,
+                                   const uint8_t token_hash[DB_HASH_BYTES], struct cairn_error *err)
+{
+  return db->methods->player_create(db->ctx, player, token_hash, err);
+}
+
+enum cairn_status db_player_by_token(struct db *db, const uint8_t token_hash[DB_HASH_BYTES],
+                                     struct db_player *out, struct cairn_error *err)
+{
+  return db->methods->player_by_token(db->ctx, token_hash, out, err);
+}
+
+enum cairn_status db_game_create(struct db *db, const struct db_game *game, struct cairn_error *err)
+{
+  return db->methods->game_create(db->ctx, game, err);
+}
+
+enum cairn_status db_game_load(struct db *db, const char *game_id, struct db_game *out,
+                               struct cairn_error *err)
+{
+  return db->methods->game_load(db->ctx, game_id, out, err);
+}
+
+enum cairn_status db_seat_take(struct db *db, const char *game_id, int seat, const char *player_id,
+                               struct cairn_error *err)
+{
+  return db->methods->seat_take(db->ctx, game_id, seat, player_id, err);
+}
+
+enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_move *move,
+                                 const char *result_json, struct cairn_error *err)
+{
+  return db->methods->move_append(db->ctx, game_id, move, result_json, err);
+}
+
+enum cairn_status db_moves_load(struct db *db, const char *game_id, uint32_t from_ord,
+                                db_move_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->moves_load(db->ctx, game_id, from_ord, cb, arg, err);
+}
+
+enum cairn_status db_game_import(struct db *db, const struct db_game *game,
+                                 const struct db_player *players,
+                                 const uint8_t (*token_hashes)[DB_HASH_BYTES],
+                                 const struct db_move *moves, size_t n_moves,
+                                 struct cairn_error *err)
+{
+  return db->methods->game_import(db->ctx, game, players, token_hashes, moves, n_moves, err);
+}
+
+enum cairn_status db_player_games(struct db *db, const char *player_id, db_game_seat_cb cb,
+                                  void *arg, struct cairn_error *err)
+{
+  return db->methods->player_games(db->ctx, player_id, cb, arg, err);
+}
+
+enum cairn_status db_games_unfinished_by(struct db *db, const char *creator, int *count,
+                                         struct cairn_error *err)
+{
+  return db->methods->games_unfinished_by(db->ctx, creator, count, err);
+}
+
+enum cairn_status db_game_touch(struct db *db, const char *game_id, int64_t at_ms,
+                                struct cairn_error *err)
+{
+  return db->methods->game_touch(db->ctx, game_id, at_ms, err);
+}
+
+enum cairn_status db_games_overdue(struct db *db, int64_t now_ms, db_game_id_cb cb, void *arg,
+                                   struct cairn_error *err)
+{
+  return db->methods->games_overdue(db->ctx, now_ms, cb, arg, err);
+}
+
+enum cairn_status db_clocks_load(struct db *db, const char *game_id, struct db_clock *out, int *n,
+                                 struct cairn_error *err)
+{
+  return db->methods->clocks_load(db->ctx, game_id, out, n, err);
+}
+
+enum cairn_status db_clocks_save(struct db *db, const char *game_id, const struct db_clock *clocks,
+                                 int n, struct cairn_error *err)
+{
+  return db->methods->clocks_save(db->ctx, game_id, clocks, n, err);
+}
+
+enum cairn_status db_vacation_add(struct db *db, const char *player_id, const struct db_vacation *v,
+                                  struct cairn_error *err)
+{
+  return db->methods->vacation_add(db->ctx, player_id, v, err);
+}
+
+enum cairn_status db_vacations_of(struct db *db, const char *player_id, int64_t from_ms,
+                                  struct db_vacation *out, int max, int *n, struct cairn_error *err)
+{
+  return db->methods->vacations_of(db->ctx, player_id, from_ms, out, max, n, err);
+}
+
+enum cairn_status db_webhook_create(struct db *db, const struct db_webhook *hook,
+                                    struct cairn_error *err)
+{
+  return db->methods->webhook_create(db->ctx, hook, err);
+}
+
+enum cairn_status db_webhooks_of_owner(struct db *db, const char *owner, db_webhook_cb cb,
+                                       void *arg, struct cairn_error *err)
+{
+  return db->methods->webhooks_of_owner(db->ctx, owner, cb, arg, err);
+}
+
+enum cairn_status db_webhooks_of_game(struct db *db, const char *game_id, db_webhook_cb cb,
+                                      void *arg, struct cairn_error *err)
+{
+  return db->methods->webhooks_of_game(db->ctx, game_id, cb, arg, err);
+}
+
+enum cairn_status db_webhook_delete(struct db *db, const char *id, const char *owner,
+                                    struct cairn_error *err)
+{
+  return db->methods->webhook_delete(db->ctx, id, owner, err);
+}
+
+enum cairn_status db_delivery_record(struct db *db, const struct db_delivery *delivery,
+                                     struct cairn_error *err)
+{
+  return db->methods->delivery_record(db->ctx, delivery, err);
+}
+
+enum cairn_status db_deliveries_of(struct db *db, const char *webhook_id, int limit,
+                                   db_delivery_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->deliveries_of(db->ctx, webhook_id, limit, cb, arg, err);
+}
+
+enum cairn_status db_games_each(struct db *db, db_game_id_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->games_each(db->ctx, cb, arg, err);
+}
+
+enum cairn_status db_outbox_put(struct db *db, const struct db_outbox *owed,
+                                struct cairn_error *err)
+{
+  return db->methods->outbox_put(db->ctx, owed, err);
+}
+
+enum cairn_status db_outbox_remove(struct db *db, const char *delivery_id, struct cairn_error *err)
+{
+  return db->methods->outbox_remove(db->ctx, delivery_id, err);
+}
+
+enum cairn_status db_outbox_each(struct db *db, db_outbox_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->outbox_each(db->ctx, cb, arg, err);
 }

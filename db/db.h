@@ -1,9 +1,12 @@
 /*
- * db.h - the storage interface. The API talks to storage only through
- * `struct db_ops`, a struct of function pointers with a version field and an
- * opaque context, in the manner of sqlite3_vfs, so another backend (an
- * in-memory one for tests, PostgreSQL for users who outgrow one machine) can
- * be added without touching api/ or engine/.
+ * db.h - the storage interface. Storage is opened by URL (db_open:
+ * "path", "sqlite:path"; "postgres://..." once that backend exists) and
+ * reached only through the db_* functions below, each a one-line call
+ * into the backend's const method table (`struct db_methods`, one per
+ * backend, in the manner of sqlite3_io_methods), so another backend can be
+ * added without touching api/ or engine/ and nothing outside db/ names a
+ * backend. Every backend passes the same conformance suite
+ * (tests/db/test_conformance.c).
  *
  * Storage does not look inside what the engine produces: moves, events,
  * options and results are stored as JSON text, opaque to it.
@@ -34,14 +37,13 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define DB_OPS_VERSION 5
-#define DB_ID_MAX      32 /* ids are short ASCII strings */
-#define DB_NAME_MAX    64 /* player names, bytes of UTF-8 */
-#define DB_TITLE_MAX   64
-#define DB_STATUS_MAX  16
-#define DB_HASH_BYTES  32 /* token hashes */
-#define DB_SIG_BYTES   64 /* an Ed25519 signature */
-#define DB_KEY_BYTES   32 /* an Ed25519 public key */
+#define DB_ID_MAX     32 /* ids are short ASCII strings */
+#define DB_NAME_MAX   64 /* player names, bytes of UTF-8 */
+#define DB_TITLE_MAX  64
+#define DB_STATUS_MAX 16
+#define DB_HASH_BYTES 32 /* token hashes */
+#define DB_SIG_BYTES  64 /* an Ed25519 signature */
+#define DB_KEY_BYTES  32 /* an Ed25519 public key */
 
 /* The hash chain's formats (chain.c has the bytes). A game keeps the
  * format it was created with (games.chain_format, migration 0008). */
@@ -86,8 +88,7 @@ struct db_game {
   int64_t increment_ms; /* pace: added to the bank after each decision */
   int64_t cap_ms;       /* pace: the bank's ceiling */
   char on_timeout[16];  /* "move" or "adjudicate" */
-  /* ---- version 5 ---- */
-  int chain_format; /* DB_CHAIN_FORMAT_*; 0 in a new row means the current one */
+  int chain_format;     /* DB_CHAIN_FORMAT_*; 0 in a new row means the current one */
   /* An import this server cannot vouch for (not signed by its own key):
    * its seats are names only (seat_name; seat_player stays ""), never
    * linked to a player here, and import_ids keeps the ids the document
@@ -177,6 +178,12 @@ struct db_outbox {
 typedef enum cairn_status (*db_outbox_cb)(void *arg, const struct db_outbox *owed,
                                           const struct db_webhook *hook, struct cairn_error *err);
 
+/* Called with one game id (games_each, games_overdue), or a game id and
+ * the seat the player holds in it (player_games). */
+typedef enum cairn_status (*db_game_id_cb)(void *arg, const char *game_id, struct cairn_error *err);
+typedef enum cairn_status (*db_game_seat_cb)(void *arg, const char *game_id, int seat,
+                                             struct cairn_error *err);
+
 typedef enum cairn_status (*db_webhook_cb)(void *arg, const struct db_webhook *hook,
                                            struct cairn_error *err);
 typedef enum cairn_status (*db_delivery_cb)(void *arg, const struct db_delivery *delivery,
@@ -190,11 +197,13 @@ typedef enum cairn_status (*db_delivery_cb)(void *arg, const struct db_delivery 
 typedef enum cairn_status (*db_move_cb)(void *arg, const struct db_move *move,
                                         struct cairn_error *err);
 
-struct db_ops {
-  int version; /* DB_OPS_VERSION */
-  void *ctx;   /* the backend's own state, passed back to every slot */
+/* A backend's methods: one const table per backend. Each slot receives the
+ * backend's own state (`ctx`) first; its contract is beside it, and the
+ * db_* function of the same name (below) is the only way to call it. */
+struct db_methods {
+  const char *name; /* the backend, for logs: "sqlite" */
 
-  /* Close and free the backend (ctx). After this the ops struct is dead. */
+  /* Close and free the backend (ctx). */
   void (*close)(void *ctx);
 
   /* Insert a player. `token_hash` is a hash of the bearer token; the token
@@ -242,8 +251,6 @@ struct db_ops {
   enum cairn_status (*moves_load)(void *ctx, const char *game_id, uint32_t from_ord, db_move_cb cb,
                                   void *arg, struct cairn_error *err);
 
-  /* ---- version 2 and later ---- */
-
   /* Store a whole game in one transaction, or nothing: the game row (its
    * creation fields; status, seq, move count and result follow from the
    * moves and `game->result_json`), players[i] for each seat i whose
@@ -261,31 +268,26 @@ struct db_ops {
                                    const struct db_move *moves, size_t n_moves,
                                    struct cairn_error *err);
 
-  /* Call `cb` with the id of every stored game, oldest first. The ids are
-   * read up front, so `cb` may call other slots. */
   /* Call `cb` with the id of every game in which `player_id` holds a seat,
    * and that seat. Ids are read up front, so `cb` may call other slots. */
-  enum cairn_status (*player_games)(void *ctx, const char *player_id,
-                                    enum cairn_status (*cb)(void *arg, const char *game_id,
-                                                            int seat, struct cairn_error *err),
-                                    void *arg, struct cairn_error *err);
-
-  /* ---- version 3 and later ---- */
+  enum cairn_status (*player_games)(void *ctx, const char *player_id, db_game_seat_cb cb, void *arg,
+                                    struct cairn_error *err);
 
   /* How many games `creator` created that are not finished. */
   enum cairn_status (*games_unfinished_by)(void *ctx, const char *creator, int *count,
                                            struct cairn_error *err);
 
   /* Set the game's updated_ms (its clock's start) to `at_ms`. */
-  enum cairn_status (*game_touch)(
-      void *ctx, const char *game_id, int64_t at_ms,
-      struct cairn_error *err); /* Call `cb` with every active game in which a seat's clock has a
-                                 * deadline at or before `now_ms`. Ids are read up front. */
-  enum cairn_status (*games_overdue)(
-      void *ctx, int64_t now_ms,
-      enum cairn_status (*cb)(void *arg, const char *game_id, struct cairn_error *err), void *arg,
-      struct cairn_error *err); /* The clocks of `game_id` into out[] (at most ENGINE_MAX_SEATS),
-                                 * their number in *n; none for a game without them yet. */
+  enum cairn_status (*game_touch)(void *ctx, const char *game_id, int64_t at_ms,
+                                  struct cairn_error *err);
+
+  /* Call `cb` with every active game in which a seat's clock has a
+   * deadline at or before `now_ms`. Ids are read up front. */
+  enum cairn_status (*games_overdue)(void *ctx, int64_t now_ms, db_game_id_cb cb, void *arg,
+                                     struct cairn_error *err);
+
+  /* The clocks of `game_id` into out[] (at most ENGINE_MAX_SEATS), their
+   * number in *n; none for a game without them yet. */
   enum cairn_status (*clocks_load)(void *ctx, const char *game_id, struct db_clock *out, int *n,
                                    struct cairn_error *err);
 
@@ -326,12 +328,11 @@ struct db_ops {
   enum cairn_status (*deliveries_of)(void *ctx, const char *webhook_id, int limit,
                                      db_delivery_cb cb, void *arg, struct cairn_error *err);
 
-  enum cairn_status (*games_each)(void *ctx,
-                                  enum cairn_status (*cb)(void *arg, const char *game_id,
-                                                          struct cairn_error *err),
-                                  void *arg, struct cairn_error *err);
+  /* Call `cb` with the id of every stored game, oldest first. The ids are
+   * read up front, so `cb` may call other slots. */
+  enum cairn_status (*games_each)(void *ctx, db_game_id_cb cb, void *arg, struct cairn_error *err);
 
-  /* ---- version 4 and later: deliveries owed survive a restart ---- */
+  /* Deliveries owed survive a restart: */
 
   /* Store `owed`, or move on the one with its delivery_id (attempt and
    * due_ms). CAIRN_ENOTFOUND if its webhook is gone. */
@@ -344,6 +345,90 @@ struct db_ops {
    * (Deleting a webhook deletes what it was owed.) */
   enum cairn_status (*outbox_each)(void *ctx, db_outbox_cb cb, void *arg, struct cairn_error *err);
 };
+
+/* An open store: a backend's const methods and its state. Made by db_open,
+ * released by db_close; tests may point one at a method table of their own
+ * (a fake log, a failing disk). Call it only through the db_* functions. */
+struct db {
+  const struct db_methods *methods;
+  void *ctx; /* the backend's own state, handed to every method */
+};
+
+/* Open the store named by `url` and apply its pending migrations:
+ *   "sqlite:PATH", "sqlite://PATH" or a plain PATH: the embedded SQLite
+ *   backend on that file (created if missing; ":memory:" for a store that
+ *   lives as long as the process).
+ * A URL of another scheme ("postgres://...") names a backend this build
+ * does not have: CAIRN_EINVAL code bad-value, saying which. On success
+ * *out is the caller's, released with db_close. */
+enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *err);
+
+/* The file the store named by `url` lives in, written to out[size]: the
+ * server keeps its own files (the signing key) beside it and makes them
+ * private. False, with out empty, for a store that is not a local file
+ * (":memory:", or a database server). */
+bool db_local_file(const char *url, char *out, size_t size);
+
+/* Close the store and free it. Accepts NULL. */
+void db_close(struct db *db);
+
+/* Each calls the method of the same name: see its contract above. */
+enum cairn_status db_player_create(struct db *db, const struct db_player *player,
+                                   const uint8_t token_hash[DB_HASH_BYTES],
+                                   struct cairn_error *err);
+enum cairn_status db_player_by_token(struct db *db, const uint8_t token_hash[DB_HASH_BYTES],
+                                     struct db_player *out, struct cairn_error *err);
+enum cairn_status db_game_create(struct db *db, const struct db_game *game,
+                                 struct cairn_error *err);
+enum cairn_status db_game_load(struct db *db, const char *game_id, struct db_game *out,
+                               struct cairn_error *err);
+enum cairn_status db_seat_take(struct db *db, const char *game_id, int seat, const char *player_id,
+                               struct cairn_error *err);
+enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_move *move,
+                                 const char *result_json, struct cairn_error *err);
+enum cairn_status db_moves_load(struct db *db, const char *game_id, uint32_t from_ord,
+                                db_move_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_game_import(struct db *db, const struct db_game *game,
+                                 const struct db_player *players,
+                                 const uint8_t (*token_hashes)[DB_HASH_BYTES],
+                                 const struct db_move *moves, size_t n_moves,
+                                 struct cairn_error *err);
+enum cairn_status db_player_games(struct db *db, const char *player_id, db_game_seat_cb cb,
+                                  void *arg, struct cairn_error *err);
+enum cairn_status db_games_unfinished_by(struct db *db, const char *creator, int *count,
+                                         struct cairn_error *err);
+enum cairn_status db_game_touch(struct db *db, const char *game_id, int64_t at_ms,
+                                struct cairn_error *err);
+enum cairn_status db_games_overdue(struct db *db, int64_t now_ms, db_game_id_cb cb, void *arg,
+                                   struct cairn_error *err);
+enum cairn_status db_clocks_load(struct db *db, const char *game_id, struct db_clock *out, int *n,
+                                 struct cairn_error *err);
+enum cairn_status db_clocks_save(struct db *db, const char *game_id, const struct db_clock *clocks,
+                                 int n, struct cairn_error *err);
+enum cairn_status db_vacation_add(struct db *db, const char *player_id, const struct db_vacation *v,
+                                  struct cairn_error *err);
+enum cairn_status db_vacations_of(struct db *db, const char *player_id, int64_t from_ms,
+                                  struct db_vacation *out, int max, int *n,
+                                  struct cairn_error *err);
+enum cairn_status db_webhook_create(struct db *db, const struct db_webhook *hook,
+                                    struct cairn_error *err);
+enum cairn_status db_webhooks_of_owner(struct db *db, const char *owner, db_webhook_cb cb,
+                                       void *arg, struct cairn_error *err);
+enum cairn_status db_webhooks_of_game(struct db *db, const char *game_id, db_webhook_cb cb,
+                                      void *arg, struct cairn_error *err);
+enum cairn_status db_webhook_delete(struct db *db, const char *id, const char *owner,
+                                    struct cairn_error *err);
+enum cairn_status db_delivery_record(struct db *db, const struct db_delivery *delivery,
+                                     struct cairn_error *err);
+enum cairn_status db_deliveries_of(struct db *db, const char *webhook_id, int limit,
+                                   db_delivery_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_games_each(struct db *db, db_game_id_cb cb, void *arg,
+                                struct cairn_error *err);
+enum cairn_status db_outbox_put(struct db *db, const struct db_outbox *owed,
+                                struct cairn_error *err);
+enum cairn_status db_outbox_remove(struct db *db, const char *delivery_id, struct cairn_error *err);
+enum cairn_status db_outbox_each(struct db *db, db_outbox_cb cb, void *arg,
+                                 struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {
@@ -377,10 +462,5 @@ void db_game_clear(struct db_game *game);
 /* FNV-1a of an id: where a cache or a lock stripe keeps it. Ids are random
  * already, so any spread will do. */
 uint32_t db_id_hash(const char *id);
-
-/* Open the SQLite backend on `path` (created if missing), apply pending
- * migrations from the compiled-in list, and fill *out. Close with
- * out->close(out->ctx). */
-enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct cairn_error *err);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * clocks.c - the time-control slots of db_ops: each seat's clock, and the
+ * clocks.c - the time-control methods of the SQLite backend: each seat's clock, and the
  * players' declared vacations. The rules for how clocks move are
  * api/clocks.c's; this file only keeps them.
  */

@@ -1,5 +1,5 @@
 /*
- * games.c - the game-row slots of db_ops: creating a game and loading it
+ * games.c - the game-row methods of the SQLite backend: creating a game and loading it
  * with its seats. Taking a seat is in seats.c; the bookkeeping a move
  * changes (seq, move count, status, result) is written by moves.c.
  */

@@ -1,6 +1,6 @@
 /*
  * internal.h - what the files of the SQLite backend share: the context
- * behind db_ops.ctx and the plumbing every query file uses. Nothing here is
+ * behind struct db's ctx and the plumbing every query file uses. Nothing here is
  * visible outside db/sqlite/ (tests of the backend excepted).
  *
  * Two connections, one lock each. `db` does every write: a transaction is
@@ -14,7 +14,7 @@
  * guarantee, so both are opened without it (SQLITE_OPEN_NOMUTEX) and these
  * locks are the only ones. More writers would gain nothing (SQLite takes
  * one at a time, and group commit already shares an fsync among moves);
- * more readers could be added behind the same ops without touching callers.
+ * more readers could be added behind the same methods without touching callers.
  *
  * Each connection caches its prepared statements (common.c). Parsing SQL
  * was a fifth of the server's CPU per move, and every query's text is a
@@ -31,6 +31,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "../backends.h"
 #include "../db.h"
 #include "migrations.h"
 
@@ -43,8 +44,6 @@
  * hanging. */
 #define DB_SQLITE_BUSY_MS 5000
 
-/* The backend behind db_ops.ctx. Owned by the ops: created by
- * db_sqlite_open, freed by its close slot. */
 /* One move waiting for a group commit (moves.c): lives on its caller's
  * stack until `done`. */
 struct db_append {
@@ -59,6 +58,8 @@ struct db_append {
   struct db_append *next;
 };
 
+/* The backend behind struct db's ctx: created by db_sqlite_open, freed by
+ * its close method. */
 struct db_sqlite {
   sqlite3 *db;          /* the writing connection; use it only while holding lock */
   pthread_mutex_t lock; /* serialises every use of db */
@@ -199,7 +200,7 @@ enum cairn_status db_sqlite_migrate(sqlite3 *db, const struct db_migration *list
  * Caches nothing, so a plain connection can be closed plainly after it. */
 enum cairn_status db_sqlite_schema_version(sqlite3 *db, int *out, struct cairn_error *err);
 
-/* ---- the db_ops slots, one file per concern ---- */
+/* ---- the methods, one file per concern ---- */
 
 /* players.c */
 /* A game's status, seat count and move count (either pointer may be NULL).

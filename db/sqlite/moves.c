@@ -1,5 +1,5 @@
 /*
- * moves.c - the move-log slots of db_ops: appending one move together with
+ * moves.c - the move-log methods of the SQLite backend: appending one move together with
  * the game-row bookkeeping it changes, and walking the log in order.
  *
  * The log is the truth (db.h), so an append is all or nothing: the log row
@@ -389,7 +389,7 @@ cleanup:
  * The walk copies rows out in batches and calls `cb` with the lock
  * released: a callback typically replays each move through the engine,
  * which must not stall every other request's storage access, and it may
- * itself call a db_ops slot, which would deadlock on a held lock.
+ * itself call a method of this backend, which would deadlock on a held lock.
  *
  * Between batches other moves may be appended. The log is append-only and
  * dense, so the rows seen are still exactly the log's first rows from

@@ -1,8 +1,8 @@
 /*
  * open.c - opening and closing the SQLite backend: the connection, the
  * settings every later query relies on, the start-up migrations, and the
- * db_ops table that hands the slots (players.c, games.c, seats.c, moves.c)
- * to the API.
+ * method table that hands the slots (players.c, games.c, seats.c, moves.c)
+ * to db_open.
  */
 #include "internal.h"
 
@@ -185,7 +185,7 @@ static enum cairn_status count_hooks(sqlite3 *db, long *out, struct cairn_error 
   return st;
 }
 
-enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct cairn_error *err)
+enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_error *err)
 {
   struct db_sqlite *c = NULL;
   sqlite3 *db = NULL;
@@ -193,7 +193,7 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   long hooks = 0;
   int rc;
 
-  memset(out, 0, sizeof(*out));
+  *ctx = NULL;
   if (sqlite3_libversion_number() < DB_SQLITE_MIN_VERSION) {
     fprintf(stderr, "cairn: db: SQLite %s is too old\n", sqlite3_libversion());
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
@@ -243,38 +243,42 @@ enum cairn_status db_sqlite_open(const char *path, struct db_ops *out, struct ca
   c->db = db;
   db = NULL; /* the backend owns it now */
 
-  out->version = DB_OPS_VERSION;
-  out->ctx = c;
-  out->close = close_backend;
-  out->player_create = db_sqlite_player_create;
-  out->player_by_token = db_sqlite_player_by_token;
-  out->game_create = db_sqlite_game_create;
-  out->game_load = db_sqlite_game_load;
-  out->seat_take = db_sqlite_seat_take;
-  out->move_append = db_sqlite_move_append;
-  out->moves_load = db_sqlite_moves_load;
-  out->game_import = db_sqlite_game_import;
-  out->games_each = db_sqlite_games_each;
-  out->player_games = db_sqlite_player_games;
-  out->games_unfinished_by = db_sqlite_games_unfinished_by;
-  out->game_touch = db_sqlite_game_touch;
-  out->games_overdue = db_sqlite_games_overdue;
-  out->clocks_load = db_sqlite_clocks_load;
-  out->clocks_save = db_sqlite_clocks_save;
-  out->vacation_add = db_sqlite_vacation_add;
-  out->vacations_of = db_sqlite_vacations_of;
-  out->webhook_create = db_sqlite_webhook_create;
-  out->webhooks_of_owner = db_sqlite_webhooks_of_owner;
-  out->webhooks_of_game = db_sqlite_webhooks_of_game;
-  out->webhook_delete = db_sqlite_webhook_delete;
-  out->delivery_record = db_sqlite_delivery_record;
-  out->deliveries_of = db_sqlite_deliveries_of;
-  out->outbox_put = db_sqlite_outbox_put;
-  out->outbox_remove = db_sqlite_outbox_remove;
-  out->outbox_each = db_sqlite_outbox_each;
+  *ctx = c;
 
 cleanup:
   db_sqlite_finalize_all(db);
   sqlite3_close(db); /* accepts NULL; also frees the handle a failed open returns */
   return st;
 }
+
+/* The slots, each defined in the file for its rows (internal.h). */
+const struct db_methods db_sqlite_methods = {
+    .name = "sqlite",
+    .close = close_backend,
+    .player_create = db_sqlite_player_create,
+    .player_by_token = db_sqlite_player_by_token,
+    .game_create = db_sqlite_game_create,
+    .game_load = db_sqlite_game_load,
+    .seat_take = db_sqlite_seat_take,
+    .move_append = db_sqlite_move_append,
+    .moves_load = db_sqlite_moves_load,
+    .game_import = db_sqlite_game_import,
+    .player_games = db_sqlite_player_games,
+    .games_unfinished_by = db_sqlite_games_unfinished_by,
+    .game_touch = db_sqlite_game_touch,
+    .games_overdue = db_sqlite_games_overdue,
+    .clocks_load = db_sqlite_clocks_load,
+    .clocks_save = db_sqlite_clocks_save,
+    .vacation_add = db_sqlite_vacation_add,
+    .vacations_of = db_sqlite_vacations_of,
+    .webhook_create = db_sqlite_webhook_create,
+    .webhooks_of_owner = db_sqlite_webhooks_of_owner,
+    .webhooks_of_game = db_sqlite_webhooks_of_game,
+    .webhook_delete = db_sqlite_webhook_delete,
+    .delivery_record = db_sqlite_delivery_record,
+    .deliveries_of = db_sqlite_deliveries_of,
+    .games_each = db_sqlite_games_each,
+    .outbox_put = db_sqlite_outbox_put,
+    .outbox_remove = db_sqlite_outbox_remove,
+    .outbox_each = db_sqlite_outbox_each,
+};

@@ -1,5 +1,5 @@
 /*
- * players.c - the player slots of db_ops: creating a player and finding one
+ * players.c - the player methods of the SQLite backend: creating a player and finding one
  * by the hash of a bearer token. Tokens are minted and hashed in api/auth.c;
  * storage sees only the hash.
  */

@@ -1,5 +1,5 @@
 /*
- * seats.c - the seat_take slot of db_ops: seating a player in an open game
+ * seats.c - the seat_take method of the SQLite backend: seating a player in an open game
  * and starting the game when the last seat fills. Every check runs inside
  * the write transaction that inserts the seat, so two players racing for
  * the last seat (or one player racing for two seats) cannot both win.

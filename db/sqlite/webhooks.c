@@ -1,5 +1,5 @@
 /*
- * webhooks.c - the webhook slots of db_ops: registrations and their
+ * webhooks.c - the webhook methods of the SQLite backend: registrations and their
  * delivery log. Rows are copied out before any callback runs, so callbacks
  * run unlocked and may use other slots.
  */

@@ -99,6 +99,9 @@ static enum cairn_status fake_moves_load(void *ctx, const char *game_id, uint32_
   return CAIRN_OK;
 }
 
+/* A store whose log is the fake one: the only method the export calls. */
+static const struct db_methods fake_methods = {.name = "fake-log", .moves_load = fake_moves_load};
+
 static void make_row(struct db_game *row, const char *status)
 {
   memset(row, 0, sizeof(*row));
@@ -168,6 +171,7 @@ static void expect_same_text(struct api_server *server, struct fake_log *log, co
 static void test_streamed_is_built_byte_for_byte(void **state)
 {
   static struct fake_log log;
+  struct db store = {.methods = &fake_methods};
   struct api_server server;
   static const size_t pieces[] = {1, 7, 4096, 32 * 1024};
   static const char *const statuses[] = {DB_STATUS_ACTIVE, DB_STATUS_FINISHED};
@@ -176,8 +180,8 @@ static void test_streamed_is_built_byte_for_byte(void **state)
 
   memset(&server, 0, sizeof(server));
   crypto_sign_keypair(server.key.pk, server.key.sk);
-  server.db.ctx = &log;
-  server.db.moves_load = fake_moves_load;
+  store.ctx = &log;
+  server.db = &store;
   make_log(&log, 11);
   for (s = 0; s < 2; s++)
     for (v = 0; v < sizeof(viewers) / sizeof(viewers[0]); v++)
@@ -191,6 +195,7 @@ static void test_streamed_is_built_byte_for_byte(void **state)
 static void test_short_log_is_cut(void **state)
 {
   static struct fake_log log;
+  struct db store = {.methods = &fake_methods};
   struct api_server server;
   struct db_game row;
   struct api_export_stream *x = NULL;
@@ -199,8 +204,8 @@ static void test_short_log_is_cut(void **state)
 
   memset(&server, 0, sizeof(server));
   crypto_sign_keypair(server.key.pk, server.key.sk);
-  server.db.ctx = &log;
-  server.db.moves_load = fake_moves_load;
+  store.ctx = &log;
+  server.db = &store;
   make_log(&log, 12);
   log.served = 200;
   make_row(&row, DB_STATUS_ACTIVE);

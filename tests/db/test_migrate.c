@@ -185,7 +185,7 @@ static void test_version_table_without_its_row_is_refused(void **state)
   assert_false(table_exists(f->db, "a"));
 }
 
-/* The real list: what build.mk compiled from migrations/. */
+/* The real list: what build.mk compiled from migrations/sqlite/. */
 static void test_compiled_migrations_are_ordered_and_apply(void **state)
 {
   struct fixture *f = *state;

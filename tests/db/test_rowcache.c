@@ -63,16 +63,16 @@ static void assert_same_row(const struct db_game *a, const struct db_game *b)
 static void assert_cache_matches_file(struct tmpdb_backend *f, const char *id)
 {
   struct cairn_error err = {0};
-  struct db_ops fresh = {0};
+  struct db *fresh = NULL;
   struct db_game cached = {0}, stored = {0};
 
-  assert_int_equal(db_sqlite_open(f->t.path, &fresh, &err), CAIRN_OK);
-  tmpdb_load(&f->ops, id, &cached);
-  tmpdb_load(&fresh, id, &stored);
+  assert_int_equal(db_open(f->t.path, &fresh, &err), CAIRN_OK);
+  tmpdb_load(f->db, id, &cached);
+  tmpdb_load(fresh, id, &stored);
   assert_same_row(&cached, &stored);
   db_game_clear(&cached);
   db_game_clear(&stored);
-  fresh.close(fresh.ctx);
+  db_close(fresh);
 }
 
 /* Load `id` through the fixture's backend, so its cache holds the row. */
@@ -80,7 +80,7 @@ static void warm(struct tmpdb_backend *f, const char *id)
 {
   struct db_game g = {0};
 
-  tmpdb_load(&f->ops, id, &g);
+  tmpdb_load(f->db, id, &g);
   db_game_clear(&g);
 }
 
@@ -89,14 +89,14 @@ static void test_a_cached_row_sees_every_seat_taken(void **state)
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
-  tmpdb_add_player(&f->ops, "alice", 0x01);
-  tmpdb_add_player(&f->ops, "bob", 0x02);
-  tmpdb_add_game(&f->ops, "g1", 2, "alice");
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
   warm(f, "g1");
-  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
   assert_cache_matches_file(f, "g1");
   /* The last seat also flips the game to active. */
-  assert_int_equal(f->ops.seat_take(f->ops.ctx, "g1", 1, "bob", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
   assert_cache_matches_file(f, "g1");
 }
 
@@ -106,13 +106,13 @@ static void test_a_cached_row_follows_every_append(void **state)
   struct cairn_error err = {0};
   uint32_t ord;
 
-  tmpdb_add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(f->db, "g1", 2);
   for (ord = 0; ord < 5; ord++) {
     warm(f, "g1");
-    assert_int_equal(tmpdb_append(&f->ops, "g1", ord, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(f->db, "g1", ord, NULL, &err), CAIRN_OK);
     assert_cache_matches_file(f, "g1"); /* seq, moves, updated_ms, log_head */
   }
-  assert_int_equal(tmpdb_append(&f->ops, "g1", ord, "{\"winner\":1}", &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(f->db, "g1", ord, "{\"winner\":1}", &err), CAIRN_OK);
   assert_cache_matches_file(f, "g1"); /* finished, with its result */
 }
 
@@ -121,10 +121,10 @@ static void test_a_refused_append_leaves_the_cached_row_as_stored(void **state)
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
-  tmpdb_add_active_game(&f->ops, "g1", 2);
-  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, NULL, &err), CAIRN_OK);
   warm(f, "g1");
-  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_ESTALE);
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, NULL, &err), CAIRN_ESTALE);
   assert_cache_matches_file(f, "g1");
 }
 
@@ -133,9 +133,9 @@ static void test_a_cached_row_sees_a_touch(void **state)
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
 
-  tmpdb_add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(f->db, "g1", 2);
   warm(f, "g1");
-  assert_int_equal(f->ops.game_touch(f->ops.ctx, "g1", 1800000000000, &err), CAIRN_OK);
+  assert_int_equal(db_game_touch(f->db, "g1", 1800000000000, &err), CAIRN_OK);
   assert_cache_matches_file(f, "g1");
 }
 
@@ -148,14 +148,14 @@ static void test_a_stale_copy_cannot_append_over_another_writer(void **state)
 {
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
-  struct db_ops other = {0};
+  struct db *other = NULL;
 
-  tmpdb_add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(f->db, "g1", 2);
   warm(f, "g1");
-  assert_int_equal(db_sqlite_open(f->t.path, &other, &err), CAIRN_OK);
-  assert_int_equal(tmpdb_append(&other, "g1", 0, NULL, &err), CAIRN_OK);
-  other.close(other.ctx);
-  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_ESTALE);
+  assert_int_equal(db_open(f->t.path, &other, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(other, "g1", 0, NULL, &err), CAIRN_OK);
+  db_close(other);
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, NULL, &err), CAIRN_ESTALE);
 }
 
 static void test_a_player_is_found_again_and_a_miss_is_not_kept(void **state)
@@ -167,16 +167,16 @@ static void test_a_player_is_found_again_and_a_miss_is_not_kept(void **state)
   int round;
 
   tmpdb_hash_of(hash, 0x05);
-  assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &p, &err), CAIRN_ENOTFOUND);
-  tmpdb_add_player(&f->ops, "carol", 0x05); /* the token that just missed */
-  for (round = 0; round < 2; round++) {     /* from the file, then from the copy */
+  assert_int_equal(db_player_by_token(f->db, hash, &p, &err), CAIRN_ENOTFOUND);
+  tmpdb_add_player(f->db, "carol", 0x05); /* the token that just missed */
+  for (round = 0; round < 2; round++) {   /* from the file, then from the copy */
     memset(&p, 0, sizeof(p));
-    assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &p, &err), CAIRN_OK);
+    assert_int_equal(db_player_by_token(f->db, hash, &p, &err), CAIRN_OK);
     assert_string_equal(p.id, "carol");
     assert_string_equal(p.name, "Name of carol");
   }
   tmpdb_hash_of(hash, 0x06);
-  assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &p, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_player_by_token(f->db, hash, &p, &err), CAIRN_ENOTFOUND);
 }
 
 static enum cairn_status count_hook(void *arg, const struct db_webhook *hook,
@@ -188,12 +188,12 @@ static enum cairn_status count_hook(void *arg, const struct db_webhook *hook,
   return CAIRN_OK;
 }
 
-static int hooks_of_game(struct db_ops *ops, const char *game_id)
+static int hooks_of_game(struct db *db, const char *game_id)
 {
   struct cairn_error err = {0};
   int n = 0;
 
-  assert_int_equal(ops->webhooks_of_game(ops->ctx, game_id, count_hook, &n, &err), CAIRN_OK);
+  assert_int_equal(db_webhooks_of_game(db, game_id, count_hook, &n, &err), CAIRN_OK);
   return n;
 }
 
@@ -207,21 +207,22 @@ static void test_webhooks_are_found_after_create_and_restart_and_not_after_delet
                             .format = "json",
                             .created_ms = 1700000000000};
 
-  tmpdb_add_active_game(&f->ops, "g1", 2);
-  assert_int_equal(hooks_of_game(&f->ops, "g1"), 0);
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(hooks_of_game(f->db, "g1"), 0);
   snprintf(hook.id, sizeof(hook.id), "hook1");
-  assert_int_equal(f->ops.webhook_create(f->ops.ctx, &hook, &err), CAIRN_OK);
-  assert_int_equal(hooks_of_game(&f->ops, "g1"), 1);
+  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
+  assert_int_equal(hooks_of_game(f->db, "g1"), 1);
   /* A restart counts the hooks already stored. */
-  f->ops.close(f->ops.ctx);
-  assert_int_equal(db_sqlite_open(f->t.path, &f->ops, &err), CAIRN_OK);
-  assert_int_equal(hooks_of_game(&f->ops, "g1"), 1);
-  assert_int_equal(f->ops.webhook_delete(f->ops.ctx, "hook1", "g1-p0", &err), CAIRN_OK);
-  assert_int_equal(hooks_of_game(&f->ops, "g1"), 0);
+  db_close(f->db);
+  f->db = NULL;
+  assert_int_equal(db_open(f->t.path, &f->db, &err), CAIRN_OK);
+  assert_int_equal(hooks_of_game(f->db, "g1"), 1);
+  assert_int_equal(db_webhook_delete(f->db, "hook1", "g1-p0", &err), CAIRN_OK);
+  assert_int_equal(hooks_of_game(f->db, "g1"), 0);
   /* A refused delete leaves the count alone. */
-  assert_int_equal(f->ops.webhook_create(f->ops.ctx, &hook, &err), CAIRN_OK);
-  assert_int_equal(f->ops.webhook_delete(f->ops.ctx, "hook1", "g1-p1", &err), CAIRN_ENOTFOUND);
-  assert_int_equal(hooks_of_game(&f->ops, "g1"), 1);
+  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
+  assert_int_equal(db_webhook_delete(f->db, "hook1", "g1-p1", &err), CAIRN_ENOTFOUND);
+  assert_int_equal(hooks_of_game(f->db, "g1"), 1);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, tmpdb_backend_setup, tmpdb_backend_teardown)

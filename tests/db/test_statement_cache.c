@@ -24,10 +24,10 @@
 
 /* ---- helpers ---- */
 
-/* The backend behind the fixture's ops, to look at its connections. */
+/* The backend behind the fixture's store, to look at its connections. */
 static struct db_sqlite *backend(const struct tmpdb_backend *f)
 {
-  return f->ops.ctx;
+  return f->db->ctx;
 }
 
 /* How many statements `db` holds; fails the test if one is still busy,
@@ -62,13 +62,13 @@ static void play_one(struct tmpdb_backend *f, uint32_t ord)
   size_t n = 0;
 
   tmpdb_seat_token_hash(hash, "g1", 0);
-  assert_int_equal(f->ops.player_by_token(f->ops.ctx, hash, &p, &err), CAIRN_OK);
-  assert_int_equal(f->ops.game_load(f->ops.ctx, "g1", &g, &err), CAIRN_OK);
+  assert_int_equal(db_player_by_token(f->db, hash, &p, &err), CAIRN_OK);
+  assert_int_equal(db_game_load(f->db, "g1", &g, &err), CAIRN_OK);
   assert_int_equal(g.moves, ord);
   db_game_clear(&g);
-  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, count_cb, &n, &err), CAIRN_OK);
+  assert_int_equal(db_moves_load(f->db, "g1", 0, count_cb, &n, &err), CAIRN_OK);
   assert_int_equal(n, ord);
-  assert_int_equal(tmpdb_append(&f->ops, "g1", ord, NULL, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(f->db, "g1", ord, NULL, &err), CAIRN_OK);
 }
 
 /* ---- reuse ---- */
@@ -79,7 +79,7 @@ static void test_repeated_queries_reuse_their_statements(void **state)
   int writer, reader;
   uint32_t ord;
 
-  tmpdb_add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(f->db, "g1", 2);
   play_one(f, 0);
   play_one(f, 1); /* the first to read the hash chain */
   writer = statements(backend(f)->db);
@@ -126,23 +126,23 @@ static void test_refused_writes_leave_no_transaction(void **state)
   struct db_player p = {0};
   uint8_t hash[DB_HASH_BYTES];
 
-  tmpdb_add_active_game(&f->ops, "g1", 2);
-  assert_int_equal(tmpdb_append(&f->ops, "g1", 0, NULL, &err), CAIRN_OK);
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, NULL, &err), CAIRN_OK);
 
   /* Refused inside its transaction: stale, then a repeated player id. */
-  assert_int_equal(tmpdb_append(&f->ops, "g1", 5, NULL, &err), CAIRN_ESTALE);
+  assert_int_equal(tmpdb_append(f->db, "g1", 5, NULL, &err), CAIRN_ESTALE);
   assert_true(sqlite3_get_autocommit(backend(f)->db));
   snprintf(p.id, sizeof(p.id), "g1-p0"); /* seated by tmpdb_add_active_game */
   memset(hash, 0x77, sizeof(hash));
-  assert_int_equal(f->ops.player_create(f->ops.ctx, &p, hash, &err), CAIRN_EINTERNAL);
+  assert_int_equal(db_player_create(f->db, &p, hash, &err), CAIRN_EINTERNAL);
   assert_true(sqlite3_get_autocommit(backend(f)->db));
-  assert_int_equal(f->ops.webhook_delete(f->ops.ctx, "nope", "g1-p0", &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_webhook_delete(f->db, "nope", "g1-p0", &err), CAIRN_ENOTFOUND);
   assert_true(sqlite3_get_autocommit(backend(f)->db));
   statements(backend(f)->db); /* none busy */
 
   /* ... so the next writes go through. */
-  assert_int_equal(tmpdb_append(&f->ops, "g1", 1, NULL, &err), CAIRN_OK);
-  tmpdb_add_player(&f->ops, "c", 0xc3);
+  assert_int_equal(tmpdb_append(f->db, "g1", 1, NULL, &err), CAIRN_OK);
+  tmpdb_add_player(f->db, "c", 0xc3);
 }
 
 static void test_a_read_stopped_early_keeps_no_snapshot(void **state)
@@ -153,21 +153,21 @@ static void test_a_read_stopped_early_keeps_no_snapshot(void **state)
   int n = 0;
   int i;
 
-  tmpdb_add_player(&f->ops, "a", 0xa1);
+  tmpdb_add_player(f->db, "a", 0xa1);
   for (i = 0; i < 2; i++) {
     v.start_ms = 1000 * (i + 1);
     v.end_ms = v.start_ms + 500;
-    assert_int_equal(f->ops.vacation_add(f->ops.ctx, "a", &v, &err), CAIRN_OK);
+    assert_int_equal(db_vacation_add(f->db, "a", &v, &err), CAIRN_OK);
   }
   /* max 1 leaves the query on its first row; the release must end the
    * read, or the reader would stay on this snapshot. */
-  assert_int_equal(f->ops.vacations_of(f->ops.ctx, "a", 0, out, 1, &n, &err), CAIRN_OK);
+  assert_int_equal(db_vacations_of(f->db, "a", 0, out, 1, &n, &err), CAIRN_OK);
   assert_int_equal(n, 1);
   statements(backend(f)->rdb);
   v.start_ms = 5000;
   v.end_ms = 5500;
-  assert_int_equal(f->ops.vacation_add(f->ops.ctx, "a", &v, &err), CAIRN_OK);
-  assert_int_equal(f->ops.vacations_of(f->ops.ctx, "a", 0, out, 8, &n, &err), CAIRN_OK);
+  assert_int_equal(db_vacation_add(f->db, "a", &v, &err), CAIRN_OK);
+  assert_int_equal(db_vacations_of(f->db, "a", 0, out, 8, &n, &err), CAIRN_OK);
   assert_int_equal(n, 3);
 }
 
@@ -183,20 +183,19 @@ static void test_failed_walks_keep_no_transaction(void **state)
   struct db_game g;
   uint32_t ord;
 
-  tmpdb_add_active_game(&f->ops, "g1", 2);
+  tmpdb_add_active_game(f->db, "g1", 2);
   for (ord = 0; ord < 3; ord++)
-    assert_int_equal(tmpdb_append(&f->ops, "g1", ord, NULL, &err), CAIRN_OK);
+    assert_int_equal(tmpdb_append(f->db, "g1", ord, NULL, &err), CAIRN_OK);
   /* Ended inside its read transaction (no such game), and by the
    * callback. */
-  assert_int_equal(f->ops.moves_load(f->ops.ctx, "nope", 0, count_cb, &(size_t){0}, &err),
-                   CAIRN_ENOTFOUND);
+  assert_int_equal(db_moves_load(f->db, "nope", 0, count_cb, &(size_t){0}, &err), CAIRN_ENOTFOUND);
   assert_true(sqlite3_get_autocommit(backend(f)->rdb));
-  assert_int_equal(f->ops.moves_load(f->ops.ctx, "g1", 0, stop_cb, NULL, &err), CAIRN_ECONFLICT);
+  assert_int_equal(db_moves_load(f->db, "g1", 0, stop_cb, NULL, &err), CAIRN_ECONFLICT);
   assert_true(sqlite3_get_autocommit(backend(f)->rdb));
   statements(backend(f)->rdb);
   /* A later write is seen by the next read. */
-  assert_int_equal(tmpdb_append(&f->ops, "g1", 3, NULL, &err), CAIRN_OK);
-  assert_int_equal(f->ops.game_load(f->ops.ctx, "g1", &g, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(f->db, "g1", 3, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_game_load(f->db, "g1", &g, &err), CAIRN_OK);
   assert_int_equal(g.moves, 4);
   db_game_clear(&g);
 }
@@ -242,7 +241,7 @@ static void test_begin_immediate_reports_a_busy_database(void **state)
   assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL), SQLITE_OK);
   sqlite3_close(other);
   sqlite3_busy_timeout(backend(f)->db, DB_SQLITE_BUSY_MS);
-  tmpdb_add_player(&f->ops, "a", 0xa1);
+  tmpdb_add_player(f->db, "a", 0xa1);
 }
 
 /* ---- close ---- */
@@ -255,17 +254,17 @@ static void test_close_after_use_leaves_nothing(void **state)
   int i;
 
   for (i = 0; i < 3; i++) {
-    tmpdb_add_active_game(&f->ops, "g1", 2);
+    tmpdb_add_active_game(f->db, "g1", 2);
     for (ord = 0; ord < 5; ord++)
       play_one(f, ord);
     assert_true(statements(backend(f)->db) > 0);
-    f->ops.close(f->ops.ctx);
-    memset(&f->ops, 0, sizeof(f->ops));
+    db_close(f->db);
+    f->db = NULL;
     /* sqlite3_close refuses a connection with statements; every one of
      * them, and the connection, would then be reported as leaked. */
     tmpdb_remove(&f->t);
     assert_int_equal(tmpdb_make(&f->t), 0);
-    assert_int_equal(db_sqlite_open(f->t.path, &f->ops, &err), CAIRN_OK);
+    assert_int_equal(db_open(f->t.path, &f->db, &err), CAIRN_OK);
     /* Opening caches nothing: the start-up statements are gone. */
     assert_int_equal(statements(backend(f)->db), 0);
     assert_int_equal(statements(backend(f)->rdb), 0);

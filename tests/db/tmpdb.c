@@ -53,7 +53,8 @@ int tmpdb_backend_setup(void **state)
     free(b);
     return -1;
   }
-  if (db_sqlite_open(b->t.path, &b->ops, &err) != CAIRN_OK) {
+  snprintf(b->url, sizeof(b->url), "sqlite:%s", b->t.path);
+  if (db_open(b->url, &b->db, &err) != CAIRN_OK) {
     fprintf(stderr, "open: %s\n", err.detail);
     tmpdb_remove(&b->t);
     free(b);
@@ -67,8 +68,7 @@ int tmpdb_backend_teardown(void **state)
 {
   struct tmpdb_backend *b = *state;
 
-  if (b->ops.close)
-    b->ops.close(b->ops.ctx);
+  db_close(b->db); /* NULL when a test closed it already */
   tmpdb_remove(&b->t);
   free(b);
   return 0;
@@ -93,7 +93,7 @@ void tmpdb_hash_of(uint8_t hash[DB_HASH_BYTES], uint8_t fill)
   hash[0] = 0xc0; /* not all one byte, so a truncated blob would not match */
 }
 
-void tmpdb_add_player(struct db_ops *ops, const char *id, uint8_t fill)
+void tmpdb_add_player(struct db *db, const char *id, uint8_t fill)
 {
   struct db_player p = {0};
   struct cairn_error err = {0};
@@ -102,10 +102,10 @@ void tmpdb_add_player(struct db_ops *ops, const char *id, uint8_t fill)
   snprintf(p.id, sizeof(p.id), "%s", id);
   snprintf(p.name, sizeof(p.name), "Name of %s", id);
   tmpdb_hash_of(hash, fill);
-  assert_int_equal(ops->player_create(ops->ctx, &p, hash, &err), CAIRN_OK);
+  assert_int_equal(db_player_create(db, &p, hash, &err), CAIRN_OK);
 }
 
-void tmpdb_add_game(struct db_ops *ops, const char *id, int seats, const char *creator)
+void tmpdb_add_game(struct db *db, const char *id, int seats, const char *creator)
 {
   struct db_game g = {0};
   struct cairn_error err = {0};
@@ -120,10 +120,10 @@ void tmpdb_add_game(struct db_ops *ops, const char *id, int seats, const char *c
   for (i = 0; i < ENGINE_SEED_BYTES; i++)
     g.seed[i] = (uint8_t)(i * 7 + 1);
   g.created_ms = 1700000000000;
-  assert_int_equal(ops->game_create(ops->ctx, &g, &err), CAIRN_OK);
+  assert_int_equal(db_game_create(db, &g, &err), CAIRN_OK);
 }
 
-void tmpdb_add_active_game(struct db_ops *ops, const char *id, int seats)
+void tmpdb_add_active_game(struct db *db, const char *id, int seats)
 {
   struct cairn_error err = {0};
   char pid[DB_ID_MAX + 1];
@@ -131,24 +131,24 @@ void tmpdb_add_active_game(struct db_ops *ops, const char *id, int seats)
 
   for (i = 0; i < seats; i++) {
     snprintf(pid, sizeof(pid), "%s-p%d", id, i);
-    tmpdb_add_player(ops, pid, seat_fill(id, i));
+    tmpdb_add_player(db, pid, seat_fill(id, i));
   }
   snprintf(pid, sizeof(pid), "%s-p0", id);
-  tmpdb_add_game(ops, id, seats, pid);
+  tmpdb_add_game(db, id, seats, pid);
   for (i = 0; i < seats; i++) {
     snprintf(pid, sizeof(pid), "%s-p%d", id, i);
-    assert_int_equal(ops->seat_take(ops->ctx, id, i, pid, &err), CAIRN_OK);
+    assert_int_equal(db_seat_take(db, id, i, pid, &err), CAIRN_OK);
   }
 }
 
-void tmpdb_load(struct db_ops *ops, const char *id, struct db_game *g)
+void tmpdb_load(struct db *db, const char *id, struct db_game *g)
 {
   struct cairn_error err = {0};
 
-  assert_int_equal(ops->game_load(ops->ctx, id, g, &err), CAIRN_OK);
+  assert_int_equal(db_game_load(db, id, g, &err), CAIRN_OK);
 }
 
-enum cairn_status tmpdb_append(struct db_ops *ops, const char *game, uint32_t ord,
+enum cairn_status tmpdb_append(struct db *db, const char *game, uint32_t ord,
                                const char *result_json, struct cairn_error *err)
 {
   char move_json[64];
@@ -163,5 +163,18 @@ enum cairn_status tmpdb_append(struct db_ops *ops, const char *game, uint32_t or
   m.move_json = move_json;
   m.events_json = events_json;
   m.at_ms = 1700000000000 + ord;
-  return ops->move_append(ops->ctx, game, &m, result_json, err);
+  return db_move_append(db, game, &m, result_json, err);
+}
+
+enum cairn_status tmpdb_check_link(void *arg, const struct db_move *move, struct cairn_error *err)
+{
+  struct tmpdb_chain_walk *w = arg;
+  uint8_t expected[DB_HASH_BYTES];
+
+  assert_true(move->has_hash);
+  db_chain_hash(&w->chain, w->prev, move, expected);
+  assert_memory_equal(move->hash, expected, DB_HASH_BYTES);
+  memcpy(w->prev, move->hash, DB_HASH_BYTES);
+  w->rows++;
+  return CAIRN_OK;
 }

@@ -22,15 +22,16 @@ int tmpdb_make(struct tmpdb *t);
  * tmpdb_make failed (dir empty). */
 void tmpdb_remove(struct tmpdb *t);
 
-/* The SQLite backend opened on a fresh throwaway file. */
+/* The SQLite backend opened on a fresh throwaway file, by its URL. */
 struct tmpdb_backend {
   struct tmpdb t;
-  struct db_ops ops;
+  char url[sizeof(((struct tmpdb *)0)->path) + 16]; /* what db_open was given */
+  struct db *db;
 };
 
 /* cmocka fixtures: *state becomes a struct tmpdb_backend * (setup returns
  * -1 when the file or the backend cannot be made); teardown closes the
- * backend unless a test already did (ops.close NULL) and removes the files. */
+ * backend unless a test already did (db NULL) and removes the files. */
 int tmpdb_backend_setup(void **state);
 int tmpdb_backend_teardown(void **state);
 
@@ -40,21 +41,31 @@ int tmpdb_backend_teardown(void **state);
  * blob would not match. */
 void tmpdb_hash_of(uint8_t hash[DB_HASH_BYTES], uint8_t fill);
 /* Player `id`, "Name of <id>", with the token hash of `fill`. */
-void tmpdb_add_player(struct db_ops *ops, const char *id, uint8_t fill);
+void tmpdb_add_player(struct db *db, const char *id, uint8_t fill);
 /* An open himalaya game `id` of `seats` seats created by `creator`. */
-void tmpdb_add_game(struct db_ops *ops, const char *id, int seats, const char *creator);
+void tmpdb_add_game(struct db *db, const char *id, int seats, const char *creator);
 /* Players <id>-p0..<id>-p(seats-1) and game `id` with them all seated:
  * active. Distinct first letters of `id` give distinct tokens. */
-void tmpdb_add_active_game(struct db_ops *ops, const char *id, int seats);
+void tmpdb_add_active_game(struct db *db, const char *id, int seats);
 /* The token hash of seat `seat`'s player in tmpdb_add_active_game(`id`). */
 void tmpdb_seat_token_hash(uint8_t hash[DB_HASH_BYTES], const char *id, int seat);
 /* Load game `id` into *g (the caller's, db_game_clear); fails the test
  * unless found. */
-void tmpdb_load(struct db_ops *ops, const char *id, struct db_game *g);
+void tmpdb_load(struct db *db, const char *id, struct db_game *g);
 /* Log row `ord` of `game` (seq ord + 1, seat ord % 2, move
  * {"type":"pass","n":ord}, events [{"type":"passed","n":ord}], at
  * 1700000000000 + ord); `result_json` finishes the game. */
-enum cairn_status tmpdb_append(struct db_ops *ops, const char *game, uint32_t ord,
+enum cairn_status tmpdb_append(struct db *db, const char *game, uint32_t ord,
                                const char *result_json, struct cairn_error *err);
+
+/* Walks a log with moves_load, checking that each row's stored hash is
+ * db_chain_hash of the row after the previous one. Set `chain` (and
+ * `prev`, all zero for a walk from ord 0) before the walk. */
+struct tmpdb_chain_walk {
+  struct db_chain chain;
+  uint8_t prev[DB_HASH_BYTES];
+  int rows;
+};
+enum cairn_status tmpdb_check_link(void *arg, const struct db_move *move, struct cairn_error *err);
 
 #endif

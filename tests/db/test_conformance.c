@@ -1,0 +1,875 @@
+/*
+ * test_conformance.c - the storage contract of db/db.h, run against every
+ * backend this build has (today SQLite; a new backend adds one row to
+ * `backends` below and must pass all of it, no test skipped). Every test
+ * reaches storage only through db_open and the db_* calls: what a backend
+ * keeps on disk is its own test's business (test_sqlite.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <pthread.h>
+
+#include "db/db.h"
+#include "tmpdb.h"
+
+/* ---- helpers ---- */
+
+/* Records what moves_load hands over. */
+struct walk {
+  uint32_t ords[512];
+  size_t n;
+  size_t stop_after;  /* return CAIRN_ECONFLICT after this many rows; 0: never */
+  size_t done_after;  /* return CAIRN_DONE after this many rows; 0: never */
+  struct db *reenter; /* when set, call game_load from inside the callback */
+  const char *game;
+  int bad_text; /* rows whose strings did not match their ord */
+};
+
+static enum cairn_status walk_cb(void *arg, const struct db_move *move, struct cairn_error *err)
+{
+  struct walk *w = arg;
+  char want[64];
+
+  if (w->n < sizeof(w->ords) / sizeof(w->ords[0]))
+    w->ords[w->n] = move->ord;
+  w->n++;
+  snprintf(want, sizeof(want), "{\"type\":\"pass\",\"n\":%u}", (unsigned)move->ord);
+  if (strcmp(move->move_json, want) != 0 || move->seq != move->ord + 1 ||
+      move->seat != (int)(move->ord % 2) || move->at_ms != 1700000000000 + move->ord)
+    w->bad_text++;
+  snprintf(want, sizeof(want), "[{\"type\":\"passed\",\"n\":%u}]", (unsigned)move->ord);
+  if (strcmp(move->events_json, want) != 0)
+    w->bad_text++;
+  if (w->reenter) {
+    struct db_game g = {0};
+    enum cairn_status st = db_game_load(w->reenter, w->game, &g, err);
+
+    db_game_clear(&g);
+    if (st != CAIRN_OK)
+      return st;
+  }
+  if (w->stop_after && w->n == w->stop_after)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_INTERNAL, NULL, "stop");
+  if (w->done_after && w->n == w->done_after)
+    return CAIRN_DONE;
+  return CAIRN_OK;
+}
+
+static size_t count_moves(struct db *db, const char *game)
+{
+  struct walk w = {0};
+  struct cairn_error err = {0};
+
+  assert_int_equal(db_moves_load(db, game, 0, walk_cb, &w, &err), CAIRN_OK);
+  return w.n;
+}
+
+/* ---- opening and the schema ---- */
+
+/* ---- players ---- */
+
+static void test_player_is_found_by_token_hash(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_player out;
+  uint8_t hash[DB_HASH_BYTES];
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_hash_of(hash, 0x02);
+  assert_int_equal(db_player_by_token(f->db, hash, &out, &err), CAIRN_OK);
+  assert_string_equal(out.id, "bob");
+  assert_string_equal(out.name, "Name of bob");
+  tmpdb_hash_of(hash, 0x01);
+  assert_int_equal(db_player_by_token(f->db, hash, &out, &err), CAIRN_OK);
+  assert_string_equal(out.id, "alice");
+}
+
+/* ---- players ---- */
+
+static void test_unknown_token_hash_is_bad_token(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_player out;
+  uint8_t hash[DB_HASH_BYTES];
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_hash_of(hash, 0x03);
+  assert_int_equal(db_player_by_token(f->db, hash, &out, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_BAD_TOKEN);
+  assert_string_equal(out.id, "");
+}
+
+/* ---- games ---- */
+
+static void test_game_round_trips_through_create_and_load(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+  int i;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_game(f->db, "g1", 3, "alice");
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "alice", &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.id, "g1");
+  assert_string_equal(g.title, "himalaya");
+  assert_string_equal(g.rules_version, "1.0");
+  assert_string_equal(g.status, DB_STATUS_OPEN);
+  assert_string_equal(g.creator, "alice");
+  assert_int_equal(g.seats, 3);
+  assert_string_equal(g.options_json, "{\"scenario\":\"basic\"}");
+  assert_null(g.result_json);
+  for (i = 0; i < ENGINE_SEED_BYTES; i++)
+    assert_int_equal(g.seed[i], (uint8_t)(i * 7 + 1));
+  assert_int_equal(g.created_ms, 1700000000000);
+  assert_int_equal(g.seq, 0);
+  assert_int_equal(g.moves, 0);
+  assert_string_equal(g.seat_player[0], "");
+  assert_string_equal(g.seat_player[1], "alice");
+  assert_string_equal(g.seat_player[2], "");
+  assert_string_equal(g.seat_name[1], "Name of alice");
+  assert_string_equal(g.seat_name[0], "");
+  db_game_clear(&g);
+  assert_null(g.options_json);
+  db_game_clear(&g); /* a cleared struct may be cleared again */
+}
+
+/* ---- games ---- */
+
+static void test_game_without_options_stores_empty_object(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {.id = "g2",
+                      .title = "himalaya",
+                      .rules_version = "1",
+                      .seats = 2,
+                      .creator = "alice",
+                      .created_ms = 5};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  assert_int_equal(db_game_create(f->db, &g, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g2", &g);
+  assert_string_equal(g.options_json, "{}");
+  db_game_clear(&g);
+}
+
+static void test_unknown_game_is_not_found(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g;
+
+  assert_int_equal(db_game_load(f->db, "nope", &g, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+  assert_null(g.options_json);
+  db_game_clear(&g);
+}
+
+static void test_game_with_unknown_creator_is_not_found(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {.id = "g3",
+                      .title = "himalaya",
+                      .rules_version = "1",
+                      .seats = 2,
+                      .creator = "ghost",
+                      .options_json = "{}"};
+
+  assert_int_equal(db_game_create(f->db, &g, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+  assert_int_equal(db_game_load(f->db, "g3", &g, &err), CAIRN_ENOTFOUND);
+}
+
+static void test_repeated_game_id_is_refused(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {.id = "g1",
+                      .title = "other",
+                      .rules_version = "1",
+                      .seats = 1,
+                      .creator = "alice",
+                      .options_json = "{}"};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  assert_int_equal(db_game_create(f->db, &g, &err), CAIRN_EINTERNAL);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.title, "himalaya");
+  db_game_clear(&g);
+}
+
+/* game_create seats the players its row names in the same transaction
+ * (the API's bots): the game is open with them seated, active if they fill
+ * it, and absent altogether if one of them does not exist. */
+static void test_game_created_with_seated_players(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {
+      .id = "g4", .title = "himalaya", .rules_version = "1", .seats = 3, .creator = "alice"};
+  struct db_game loaded = {0};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bot1", 0x02);
+  tmpdb_add_player(f->db, "bot2", 0x03);
+  snprintf(g.seat_player[1], sizeof g.seat_player[1], "bot1");
+  assert_int_equal(db_game_create(f->db, &g, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g4", &loaded);
+  assert_string_equal(loaded.status, DB_STATUS_OPEN);
+  assert_string_equal(loaded.seat_player[0], "");
+  assert_string_equal(loaded.seat_player[1], "bot1");
+  assert_string_equal(loaded.seat_name[1], "Name of bot1");
+  db_game_clear(&loaded);
+
+  snprintf(g.id, sizeof g.id, "g5");
+  g.seats = 2;
+  snprintf(g.seat_player[0], sizeof g.seat_player[0], "bot2");
+  assert_int_equal(db_game_create(f->db, &g, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g5", &loaded);
+  assert_string_equal(loaded.status, DB_STATUS_ACTIVE);
+  db_game_clear(&loaded);
+
+  snprintf(g.id, sizeof g.id, "g6");
+  snprintf(g.seat_player[1], sizeof g.seat_player[1], "ghost");
+  assert_int_equal(db_game_create(f->db, &g, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_game_load(f->db, "g6", &loaded, &err), CAIRN_ENOTFOUND);
+  db_game_clear(&loaded);
+}
+
+/* A move's clocks are written in the move's transaction: both or neither.
+ * (api/moves.c passes the deadlines a move sets; a crash between two
+ * commits once could leave a new move with the old deadlines.) */
+static void test_a_move_and_its_clocks_commit_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_clock clocks[2] = {{.seat = 0, .bank_ms = 500, .since_ms = 0, .deadline_ms = 0},
+                               {.seat = 1, .bank_ms = 900, .since_ms = 1000, .deadline_ms = 1900}};
+  struct db_clock got[ENGINE_MAX_SEATS];
+  struct db_move m = {.ord = 0,
+                      .seq = 1,
+                      .seat = 0,
+                      .move_json = "{}",
+                      .events_json = "[]",
+                      .at_ms = 1000,
+                      .clocks = clocks,
+                      .n_clocks = 2};
+  int n = -1;
+
+  tmpdb_add_active_game(f->db, "g", 2);
+  assert_int_equal(db_move_append(f->db, "g", &m, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_clocks_load(f->db, "g", got, &n, &err), CAIRN_OK);
+  assert_int_equal(n, 2);
+  assert_int_equal(got[0].bank_ms, 500);
+  assert_int_equal(got[0].deadline_ms, 0);
+  assert_int_equal(got[1].since_ms, 1000);
+  assert_int_equal(got[1].deadline_ms, 1900);
+
+  /* Stale: refused, and the clocks it carried are not written either. */
+  clocks[1].deadline_ms = 7777;
+  assert_int_equal(db_move_append(f->db, "g", &m, NULL, &err), CAIRN_ESTALE);
+  assert_int_equal(db_clocks_load(f->db, "g", got, &n, &err), CAIRN_OK);
+  assert_int_equal(got[1].deadline_ms, 1900);
+}
+
+/* ---- the webhook outbox ---- */
+
+/* ---- the webhook outbox ---- */
+
+struct owed_seen {
+  int n;
+  struct db_outbox first;
+  char body[64];
+  char url[sizeof(((struct db_webhook *)0)->url)];
+};
+
+static enum cairn_status see_owed(void *arg, const struct db_outbox *owed,
+                                  const struct db_webhook *hook, struct cairn_error *err)
+{
+  struct owed_seen *seen = arg;
+
+  (void)err;
+  if (seen->n++ == 0) {
+    seen->first = *owed;
+    snprintf(seen->body, sizeof seen->body, "%s", owed->body);
+    snprintf(seen->url, sizeof seen->url, "%s", hook->url);
+    seen->first.body = seen->body;
+  }
+  return CAIRN_OK;
+}
+
+/* Owed deliveries are stored, moved on (attempt, due), listed with their
+ * webhook soonest first, forgotten, and deleted with their webhook; one
+ * for a webhook that is gone is refused. */
+static void test_the_outbox_keeps_what_is_owed(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_webhook hook = {.id = "hook1",
+                            .owner = "g1-p0",
+                            .url = "https://example.org/h",
+                            .format = "json",
+                            .created_ms = 1};
+  struct db_outbox owed = {.delivery_id = "00000000000000a1",
+                           .webhook_id = "hook1",
+                           .event = "turn",
+                           .game_id = "g1",
+                           .body = "{\"a\":1}",
+                           .attempt = 1,
+                           .due_ms = 500};
+  struct owed_seen seen = {0};
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
+  assert_int_equal(db_outbox_put(f->db, &owed, &err), CAIRN_OK);
+  snprintf(owed.delivery_id, sizeof owed.delivery_id, "00000000000000b2");
+  owed.due_ms = 100;
+  assert_int_equal(db_outbox_put(f->db, &owed, &err), CAIRN_OK);
+  owed.attempt = 3; /* moved on: same id */
+  owed.due_ms = 900;
+  assert_int_equal(db_outbox_put(f->db, &owed, &err), CAIRN_OK);
+
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 2);
+  assert_string_equal(seen.first.delivery_id, "00000000000000a1"); /* due 500 before 900 */
+  assert_string_equal(seen.first.webhook_id, "hook1");
+  assert_string_equal(seen.first.event, "turn");
+  assert_string_equal(seen.body, "{\"a\":1}");
+  assert_string_equal(seen.url, "https://example.org/h");
+
+  assert_int_equal(db_outbox_remove(f->db, "00000000000000a1", &err), CAIRN_OK);
+  assert_int_equal(db_outbox_remove(f->db, "00000000000000a1", &err), CAIRN_OK);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_int_equal(seen.first.attempt, 3);
+  assert_int_equal(seen.first.due_ms, 900);
+
+  assert_int_equal(db_webhook_delete(f->db, "hook1", "g1-p0", &err), CAIRN_OK);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+  assert_int_equal(db_outbox_put(f->db, &owed, &err), CAIRN_ENOTFOUND);
+}
+
+/* ---- seats ---- */
+
+static void test_filling_the_last_seat_makes_the_game_active(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_OPEN);
+  db_game_clear(&g);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  assert_string_equal(g.seat_player[0], "alice");
+  assert_string_equal(g.seat_player[1], "bob");
+  db_game_clear(&g);
+}
+
+/* ---- seats ---- */
+
+static void test_taken_seat_is_seat_taken(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_game(f->db, "g1", 3, "alice");
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "bob", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_SEAT_TAKEN);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.seat_player[0], "alice");
+  assert_string_equal(g.seat_player[1], "");
+  db_game_clear(&g);
+}
+
+static void test_second_seat_for_a_player_is_already_seated(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_game(f->db, "g1", 3, "alice");
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 2, "alice", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_ALREADY_SEATED);
+  /* repeating the same join also says "you are in", not "seat taken" */
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_ALREADY_SEATED);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.seat_player[2], "");
+  db_game_clear(&g);
+}
+
+static void test_joining_a_started_game_is_game_not_open(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  tmpdb_add_player(f->db, "late", 0x05);
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "late", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
+}
+
+static void test_seat_outside_the_game_is_bad_value(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  assert_int_equal(db_seat_take(f->db, "g1", 2, "alice", &err), CAIRN_EINVAL);
+  assert_string_equal(err.code, CAIRN_CODE_BAD_VALUE);
+  assert_int_equal(db_seat_take(f->db, "g1", -1, "alice", &err), CAIRN_EINVAL);
+}
+
+static void test_seat_in_unknown_game_or_for_unknown_player_is_not_found(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  assert_int_equal(db_seat_take(f->db, "nope", 0, "alice", &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "ghost", &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+}
+
+/* ---- moves ---- */
+
+static void test_moves_append_with_dense_ords(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+  uint32_t i;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  for (i = 0; i < 5; i++)
+    assert_int_equal(tmpdb_append(f->db, "g1", i, NULL, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_int_equal(g.moves, 5);
+  assert_int_equal(g.seq, 5);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  db_game_clear(&g);
+}
+
+/* ---- moves ---- */
+
+static void test_stale_ord_is_stale_seq_and_writes_nothing(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, NULL, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(f->db, "g1", 1, NULL, &err), CAIRN_OK);
+  /* behind the log */
+  assert_int_equal(tmpdb_append(f->db, "g1", 1, NULL, &err), CAIRN_ESTALE);
+  assert_string_equal(err.code, CAIRN_CODE_STALE_SEQ);
+  /* ahead of it: a gap would break density just as badly */
+  assert_int_equal(tmpdb_append(f->db, "g1", 3, NULL, &err), CAIRN_ESTALE);
+  /* and a result on a stale move does not finish the game */
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, "{\"winners\":[0]}", &err), CAIRN_ESTALE);
+  tmpdb_load(f->db, "g1", &g);
+  assert_int_equal(g.moves, 2);
+  assert_int_equal(g.seq, 2);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  assert_null(g.result_json);
+  db_game_clear(&g);
+  assert_int_equal(count_moves(f->db, "g1"), 2);
+}
+
+static void test_result_finishes_the_game(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g = {0};
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, NULL, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(f->db, "g1", 1, "{\"winners\":[1]}", &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_FINISHED);
+  assert_string_equal(g.result_json, "{\"winners\":[1]}");
+  assert_int_equal(g.moves, 2);
+  db_game_clear(&g);
+  /* a finished game takes no more moves, even with the right ord */
+  assert_int_equal(tmpdb_append(f->db, "g1", 2, NULL, &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_ACTIVE);
+  assert_int_equal(count_moves(f->db, "g1"), 2);
+}
+
+static void test_moves_on_open_or_unknown_game_are_refused(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, NULL, &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_ACTIVE);
+  assert_int_equal(tmpdb_append(f->db, "nope", 0, NULL, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+}
+
+/* 300 rows: more than one of moves_load's batches of 128. */
+static void test_moves_load_walks_in_order_from_ord(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {0};
+  uint32_t i;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  tmpdb_add_active_game(f->db, "h2", 2); /* another game's rows must not leak in */
+  for (i = 0; i < 300; i++)
+    assert_int_equal(tmpdb_append(f->db, "g1", i, NULL, &err), CAIRN_OK);
+  for (i = 0; i < 3; i++)
+    assert_int_equal(tmpdb_append(f->db, "h2", i, NULL, &err), CAIRN_OK);
+
+  assert_int_equal(db_moves_load(f->db, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 300);
+  assert_int_equal(w.bad_text, 0);
+  for (i = 0; i < 300; i++)
+    assert_int_equal(w.ords[i], i);
+
+  memset(&w, 0, sizeof(w));
+  assert_int_equal(db_moves_load(f->db, "g1", 250, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 50);
+  for (i = 0; i < 50; i++)
+    assert_int_equal(w.ords[i], 250 + i);
+
+  memset(&w, 0, sizeof(w));
+  assert_int_equal(db_moves_load(f->db, "g1", 300, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 0);
+  assert_int_equal(db_moves_load(f->db, "g1", UINT32_MAX, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 0);
+}
+
+static void test_moves_load_stops_when_the_callback_says_so(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {.stop_after = 3};
+  uint32_t i;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  for (i = 0; i < 200; i++)
+    assert_int_equal(tmpdb_append(f->db, "g1", i, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_moves_load(f->db, "g1", 1, walk_cb, &w, &err), CAIRN_ECONFLICT);
+  assert_int_equal(w.n, 3);
+  assert_string_equal(err.detail, "stop");
+  /* and stopping in a later batch releases everything too (LeakSanitizer) */
+  memset(&w, 0, sizeof(w));
+  w.stop_after = 150;
+  assert_int_equal(db_moves_load(f->db, "g1", 0, walk_cb, &w, &err), CAIRN_ECONFLICT);
+  assert_int_equal(w.n, 150);
+}
+
+/* CAIRN_DONE ends a walk early with success and reads no further batch: a
+ * replay to ?at=N near the start of a long game must not walk the rest. */
+static void test_moves_load_ends_with_success_when_the_callback_is_done(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {.done_after = 5};
+  uint32_t i;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  for (i = 0; i < 300; i++)
+    assert_int_equal(tmpdb_append(f->db, "g1", i, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_moves_load(f->db, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 5);
+  memset(&w, 0, sizeof(w));
+  w.done_after = 140; /* in the second batch */
+  assert_int_equal(db_moves_load(f->db, "g1", 10, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 140);
+  assert_int_equal(w.ords[139], 149);
+  /* and the connection is free again: a write goes through */
+  assert_int_equal(tmpdb_append(f->db, "g1", 300, NULL, &err), CAIRN_OK);
+}
+
+/* The callback runs without the connection's lock: it may use storage. */
+static void test_moves_load_callback_may_call_storage(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {.reenter = f->db, .game = "g1"};
+  uint32_t i;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  for (i = 0; i < 4; i++)
+    assert_int_equal(tmpdb_append(f->db, "g1", i, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_moves_load(f->db, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 4);
+}
+
+static void test_moves_load_of_unknown_game_is_not_found(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {0};
+
+  assert_int_equal(db_moves_load(f->db, "nope", 0, walk_cb, &w, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+  assert_int_equal(w.n, 0);
+}
+
+/* Each stored row carries the hash of its content chained to the previous
+ * row's, and the game row exposes the last one as log_head. */
+static void test_appended_rows_form_a_hash_chain(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct tmpdb_chain_walk walk = {0};
+  struct db_game g;
+  int i;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  for (i = 0; i < 3; i++)
+    assert_int_equal(tmpdb_append(f->db, "g1", (uint32_t)i, NULL, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  /* A new game is chained in the current, hiding format. */
+  assert_int_equal(g.chain_format, DB_CHAIN_FORMAT_2);
+  db_chain_init(&walk.chain, g.chain_format, "g1", g.seed);
+  assert_int_equal(db_moves_load(f->db, "g1", 0, tmpdb_check_link, &walk, &err), CAIRN_OK);
+  assert_int_equal(walk.rows, 3);
+  assert_memory_equal(g.log_head, walk.prev, DB_HASH_BYTES);
+  db_game_clear(&g);
+}
+
+/* ---- concurrency ---- */
+
+#define RACE_ROUNDS 40
+
+struct racer {
+  struct db *db;
+  pthread_barrier_t *start;
+  uint32_t ord;
+  enum cairn_status st;
+  const char *code;
+};
+
+static void *race(void *arg)
+{
+  struct racer *r = arg;
+  struct cairn_error err = {0};
+
+  pthread_barrier_wait(r->start);
+  r->st = tmpdb_append(r->db, "g1", r->ord, NULL, &err);
+  r->code = err.code;
+  return NULL;
+}
+
+/* Two appends with the same ord at once; `a` and `b` may be the same store
+ * (threads sharing the connection) or two opens (two connections). */
+static void race_rounds(struct db *a, struct db *b)
+{
+  pthread_barrier_t start;
+  struct racer r[2];
+  pthread_t t[2];
+  uint32_t round;
+  int i, wins;
+
+  for (round = 0; round < RACE_ROUNDS; round++) {
+    assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+    for (i = 0; i < 2; i++) {
+      r[i] = (struct racer){.db = i ? b : a, .start = &start, .ord = round};
+      assert_int_equal(pthread_create(&t[i], NULL, race, &r[i]), 0);
+    }
+    for (i = 0; i < 2; i++)
+      pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    wins = 0;
+    for (i = 0; i < 2; i++) {
+      if (r[i].st == CAIRN_OK) {
+        wins++;
+      } else {
+        assert_int_equal(r[i].st, CAIRN_ESTALE);
+        assert_string_equal(r[i].code, CAIRN_CODE_STALE_SEQ);
+      }
+    }
+    assert_int_equal(wins, 1);
+  }
+}
+
+static void test_racing_appends_on_one_connection_one_wins(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct db_game g = {0};
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  race_rounds(f->db, f->db);
+  tmpdb_load(f->db, "g1", &g);
+  assert_int_equal(g.moves, RACE_ROUNDS);
+  db_game_clear(&g);
+  assert_int_equal(count_moves(f->db, "g1"), RACE_ROUNDS);
+}
+
+/* Group commit under load: many threads appending to their own games at
+ * once share commits, and every one of them hears its own verdict (none is
+ * left waiting, none is lost). */
+#define WRITERS        16
+#define WRITER_APPENDS 40
+
+struct writer {
+  struct db *db;
+  pthread_barrier_t *start;
+  char game[16];
+  int failures;
+};
+
+static void *write_many(void *arg)
+{
+  struct writer *w = arg;
+  struct cairn_error err = {0};
+  uint32_t ord;
+
+  pthread_barrier_wait(w->start);
+  for (ord = 0; ord < WRITER_APPENDS; ord++)
+    if (tmpdb_append(w->db, w->game, ord, NULL, &err) != CAIRN_OK)
+      w->failures++;
+  return NULL;
+}
+
+static void test_concurrent_appends_share_commits_and_all_land(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct writer w[WRITERS];
+  pthread_t t[WRITERS];
+  pthread_barrier_t start;
+  int i;
+
+  assert_int_equal(pthread_barrier_init(&start, NULL, WRITERS), 0);
+  for (i = 0; i < WRITERS; i++) {
+    w[i] = (struct writer){.db = f->db, .start = &start};
+    /* add_active_game derives token hashes from the first letter */
+    snprintf(w[i].game, sizeof w[i].game, "%cw", 'a' + i);
+    tmpdb_add_active_game(f->db, w[i].game, 2);
+  }
+  for (i = 0; i < WRITERS; i++)
+    assert_int_equal(pthread_create(&t[i], NULL, write_many, &w[i]), 0);
+  for (i = 0; i < WRITERS; i++)
+    pthread_join(t[i], NULL);
+  pthread_barrier_destroy(&start);
+  for (i = 0; i < WRITERS; i++) {
+    struct db_game g = {0};
+
+    assert_int_equal(w[i].failures, 0);
+    tmpdb_load(f->db, w[i].game, &g);
+    assert_int_equal(g.moves, WRITER_APPENDS);
+    db_game_clear(&g);
+    assert_int_equal(count_moves(f->db, w[i].game), WRITER_APPENDS);
+  }
+}
+
+/* As two server processes on one file would: each has its own connection,
+ * and BEGIN IMMEDIATE plus the busy timeout keep them apart. */
+static void test_racing_appends_on_two_connections_one_wins(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db *other = NULL;
+  struct db_game g = {0};
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(db_open(f->url, &other, &err), CAIRN_OK);
+  race_rounds(f->db, other);
+  db_close(other);
+  tmpdb_load(f->db, "g1", &g);
+  assert_int_equal(g.moves, RACE_ROUNDS);
+  db_game_clear(&g);
+  assert_int_equal(count_moves(f->db, "g1"), RACE_ROUNDS);
+}
+
+/* The backends under test: each opens a fresh, empty store per test. */
+static const struct backend {
+  const char *name;
+  int (*setup)(void **state);
+  int (*teardown)(void **state);
+} backends[] = {
+    {"sqlite", tmpdb_backend_setup, tmpdb_backend_teardown},
+};
+
+#define T(name)                                                                                    \
+  {                                                                                                \
+#name, name, NULL, NULL, NULL                                                                  \
+  }
+
+int main(void)
+{
+  struct CMUnitTest tests[] = {
+      T(test_player_is_found_by_token_hash),
+      T(test_unknown_token_hash_is_bad_token),
+      T(test_game_round_trips_through_create_and_load),
+      T(test_game_without_options_stores_empty_object),
+      T(test_unknown_game_is_not_found),
+      T(test_game_with_unknown_creator_is_not_found),
+      T(test_repeated_game_id_is_refused),
+      T(test_game_created_with_seated_players),
+      T(test_a_move_and_its_clocks_commit_together),
+      T(test_the_outbox_keeps_what_is_owed),
+      T(test_filling_the_last_seat_makes_the_game_active),
+      T(test_taken_seat_is_seat_taken),
+      T(test_second_seat_for_a_player_is_already_seated),
+      T(test_joining_a_started_game_is_game_not_open),
+      T(test_seat_outside_the_game_is_bad_value),
+      T(test_seat_in_unknown_game_or_for_unknown_player_is_not_found),
+      T(test_moves_append_with_dense_ords),
+      T(test_stale_ord_is_stale_seq_and_writes_nothing),
+      T(test_result_finishes_the_game),
+      T(test_moves_on_open_or_unknown_game_are_refused),
+      T(test_moves_load_walks_in_order_from_ord),
+      T(test_moves_load_stops_when_the_callback_says_so),
+      T(test_moves_load_ends_with_success_when_the_callback_is_done),
+      T(test_moves_load_callback_may_call_storage),
+      T(test_moves_load_of_unknown_game_is_not_found),
+      T(test_appended_rows_form_a_hash_chain),
+      T(test_racing_appends_on_one_connection_one_wins),
+      T(test_concurrent_appends_share_commits_and_all_land),
+      T(test_racing_appends_on_two_connections_one_wins),
+  };
+  size_t i, j;
+  int failed = 0;
+
+  for (i = 0; i < sizeof(backends) / sizeof(backends[0]); i++) {
+    for (j = 0; j < sizeof(tests) / sizeof(tests[0]); j++) {
+      tests[j].setup_func = backends[i].setup;
+      tests[j].teardown_func = backends[i].teardown;
+    }
+    failed += _cmocka_run_group_tests(backends[i].name, tests, sizeof(tests) / sizeof(tests[0]),
+                                      NULL, NULL);
+  }
+  return failed;
+}
