@@ -247,7 +247,7 @@ const struct engine_module bit_module = {
     .name = "Because It's There!",
     .min_seats = 1,
     .max_seats = 2,
-    .rules_version = "bit-1",
+    .rules_version = "bit-2",
     .options_json =
         "{\"scenario\": {\"type\": \"string\", \"default\": \"1953\", \"values\": [\"1924\", "
         "\"1953\", \"1963\", \"dream-teams\"], \"description\": \"XII. Scenarios: 1924 and 1953 "
