@@ -61,8 +61,8 @@ enum cairn_status bit_setup_camp(struct bit_state *st, int seat, int camp, int a
 
   if (why)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_CAMPS,
-                      "card %d may not be placed as a Camp on %s: %s", camp, bit_place_name(at),
-                      why);
+                      "%s (card %d) may not be placed as a Camp on %s: %s", bit_cards[camp].name,
+                      camp, bit_place_name(at), why);
   bit_place(st, camp, seat, at, -1, BIT_R_CAMP);
   return bit_emit(events,
                   json_pack("{s:s, s:i, s:i, s:s, s:i, s:s}", "type", "camp", "seat", seat, "card",
@@ -100,6 +100,6 @@ enum cairn_status bit_strike_camp(struct bit_state *st, int seat, int camp, json
 
   if (why)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_CAMPS,
-                      "card %d may not be struck: %s", camp, why);
+                      "%s (card %d) may not be struck: %s", bit_cards[camp].name, camp, why);
   return bit_to_discard(st, camp, events, "camp struck", err);
 }

@@ -42,7 +42,7 @@ enum cairn_status bit_use_supplies(struct bit_state *st, int seat, int card,
 
   if (why)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_NIGHT,
-                      "card %d may not be used tonight: %s", card, why);
+                      "%s (card %d) may not be used tonight: %s", bit_cards[card].name, card, why);
   st->use_supplies[card] = 1;
   return CAIRN_OK;
 }
