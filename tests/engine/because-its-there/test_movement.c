@@ -414,6 +414,34 @@ static void test_X_2_carried_near_death_by_an_event_does_not_end_the_team(void *
   engine_free(g);
 }
 
+/* X.2 "Climbers which reach Near Death as a result of ... Event card
+ * effects must end movement immediately", X.C.3 "ALL Climbers in the
+ * Terrain card": a Climber of another team on the card that an Event
+ * takes to Near Death ends its own team's movement for the phase
+ * (RULES.md "Near Death"). */
+static void test_X_2_near_death_by_an_event_ends_another_team_on_the_card(void **state)
+{
+  struct engine_game *g = moving_1953();
+  int low = bt_route(g, 0, 0);
+  int waiting = bt_team(g, 0, low, (int[]){TENZING, -1});
+  int team = bt_team(g, 0, BIT_ABC, (int[]){HILLARY, -1});
+  json_t *ev, *ended;
+
+  (void)state;
+  bt_state(g)->strength[TENZING] = 1;
+  bt_event_top(g, LASSITUDE);
+  ev = kit_apply(&g, 0, move_text(team, "up"));
+  assert_int_equal(bt_state(g)->strength[TENZING], 0);
+  ended = kit_event(ev, "movement-ended", 0);
+  assert_non_null(ended);
+  assert_int_equal(kit_int(ended, "team"), waiting);
+  assert_true(bt_state(g)->team[0][waiting].moved);
+  /* the moving team itself goes on */
+  assert_int_equal(bt_state(g)->moving, team);
+  json_decref(ev);
+  engine_free(g);
+}
+
 /* Refusals say why (issue 20): the Climber and the rule that hold a team
  * at Near Death are named. */
 static void test_X_2_refusal_names_the_near_death_climber(void **state)
@@ -474,6 +502,7 @@ int main(void)
       cmocka_unit_test(test_X_2_carried_near_death_by_movement_does_not_end_the_team),
       cmocka_unit_test(test_X_2_on_foot_near_death_by_an_event_ends_the_team),
       cmocka_unit_test(test_X_2_carried_near_death_by_an_event_does_not_end_the_team),
+      cmocka_unit_test(test_X_2_near_death_by_an_event_ends_another_team_on_the_card),
       cmocka_unit_test(test_X_2_refusal_names_the_near_death_climber),
       cmocka_unit_test(test_movement_events_carry_names),
   };
