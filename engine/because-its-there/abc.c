@@ -114,49 +114,67 @@ enum cairn_status bit_abc_tidy(struct bit_state *st, int seat, json_t *events,
   return CAIRN_OK;
 }
 
-static bool deployable(const struct bit_state *st, int seat, int card)
-{
-  const struct bit_loc *l = &st->loc[card];
-  int kind = bit_cards[card].kind;
-
-  if (kind != BIT_CLIMBER && kind != BIT_SHERPA && kind != BIT_SUPPLIES)
-    return false;
-  if (l->seat != seat)
-    return false;
-  return l->zone == BIT_Z_HAND || (l->zone == BIT_Z_MOUNTAIN && l->at == BIT_ABC && l->team >= 0);
-}
-
 /* IX's team composition: at most one Sherpas and one Supplies, Supplies
- * only with a Sherpas, a Sherpas only with a Climber. */
-bool bit_deploy_ok(const struct bit_state *st, int seat, int card, int team)
+ * only with a Sherpas, a Sherpas only with a Climber. Why `card` may not
+ * join `team` (static text), or NULL when it may. */
+static const char *deploy_refusal(const struct bit_state *st, int seat, int card, int team)
 {
+  const struct bit_loc *l;
   int kind, from;
 
-  if (st->phase != BIT_P_ABC || st->done[seat] || card < 0 || card >= BIT_CARDS ||
-      !deployable(st, seat, card))
-    return false;
+  if (st->phase != BIT_P_ABC)
+    return "VI: cards are deployed in the Advance Base Camp Phase";
+  if (st->done[seat])
+    return "you are already ready in this Advance Base Camp Phase";
+  if (card < 0 || card >= BIT_CARDS)
+    return "no such card";
+  l = &st->loc[card];
   kind = bit_cards[card].kind;
-  from = st->loc[card].zone == BIT_Z_MOUNTAIN ? st->loc[card].team : -1;
-  if (team >= 0 && (team >= BIT_TEAMS || team == from || bit_team_at(st, seat, team) != BIT_ABC))
-    return false;
-  if (team < 0 && (kind != BIT_CLIMBER || bit_free_team(st, seat) < 0))
-    return false;
+  if (kind != BIT_CLIMBER && kind != BIT_SHERPA && kind != BIT_SUPPLIES)
+    return "IX Only Climber, Sherpas, and Supplies cards may be deployed to Advance Base Camp";
+  if (l->seat != seat ||
+      !(l->zone == BIT_Z_HAND || (l->zone == BIT_Z_MOUNTAIN && l->at == BIT_ABC && l->team >= 0)))
+    return "IX cards are deployed from your hand or from a team already in Advance Base Camp";
+  from = l->zone == BIT_Z_MOUNTAIN ? l->team : -1;
+  if (team >= 0 && team == from)
+    return "the card is already in that team";
+  if (team >= 0 && (team >= BIT_TEAMS || bit_team_at(st, seat, team) != BIT_ABC))
+    return "that team is not one of your teams in Advance Base Camp";
+  if (team < 0 && kind != BIT_CLIMBER)
+    return "IX a Climbing Team is formed around a Climber: a Sherpas or Supplies joins an "
+           "existing team";
+  if (team < 0 && bit_free_team(st, seat) < 0)
+    return "every team slot is in use";
   if (team < 0 && from >= 0 && bit_team_count(st, seat, from, -1, -1) == 1)
-    return false; /* already alone: a no-op */
+    return "the Climber already forms a team alone";
   switch (kind) {
   case BIT_CLIMBER:
     /* Leaving must not strand the old team's Sherpas. */
     return from < 0 || bit_team_count(st, seat, from, BIT_CLIMBER, -1) > 1 ||
-           bit_team_count(st, seat, from, BIT_SHERPA, -1) == 0;
+                   bit_team_count(st, seat, from, BIT_SHERPA, -1) == 0
+               ? NULL
+               : "IX A Climbing Team may not contain a Sherpas card unless it also contains at "
+                 "least one Climber card: this Climber is its team's last";
   case BIT_SHERPA:
     if (from >= 0 && bit_team_count(st, seat, from, BIT_SUPPLIES, -1) > 0)
-      return false;
-    return bit_team_count(st, seat, team, BIT_CLIMBER, -1) > 0 &&
-           bit_team_count(st, seat, team, BIT_SHERPA, -1) == 0;
+      return "IX A Climbing Team may not contain a Supplies card unless it also contains a "
+             "Sherpas card: this Sherpas carries its team's Supplies";
+    if (bit_team_count(st, seat, team, BIT_SHERPA, -1) > 0)
+      return "IX A Climbing Team may contain at most one Sherpas card";
+    return NULL;
   default:
-    return bit_team_count(st, seat, team, BIT_SHERPA, -1) == 1 &&
-           bit_team_count(st, seat, team, BIT_SUPPLIES, -1) == 0;
+    if (bit_team_count(st, seat, team, BIT_SHERPA, -1) != 1)
+      return "IX A Climbing Team may not contain a Supplies card unless it also contains a "
+             "Sherpas card";
+    return bit_team_count(st, seat, team, BIT_SUPPLIES, -1) == 0
+               ? NULL
+               : "IX A Climbing Team may contain at most one Supplies card";
   }
+}
+
+bool bit_deploy_ok(const struct bit_state *st, int seat, int card, int team)
+{
+  return deploy_refusal(st, seat, card, team) == NULL;
 }
 
 /* Deploy `card` (from hand or another team in Advance Base Camp) into
@@ -164,13 +182,13 @@ bool bit_deploy_ok(const struct bit_state *st, int seat, int card, int team)
 enum cairn_status bit_deploy(struct bit_state *st, int seat, int card, int team, json_t *events,
                              struct cairn_error *err)
 {
+  const char *why = deploy_refusal(st, seat, card, team);
   int from;
 
-  if (!bit_deploy_ok(st, seat, card, team))
+  if (why)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC,
-                      "card %d cannot join that Climbing Team: teams are Climbers, at most "
-                      "one Sherpas (with a Climber) and one Supplies (with the Sherpas)",
-                      card);
+                      "%s (card %d) may not be deployed there: %s",
+                      card >= 0 && card < BIT_CARDS ? bit_cards[card].name : "?", card, why);
   from = st->loc[card].zone == BIT_Z_MOUNTAIN ? st->loc[card].team : -1;
   if (team < 0)
     team = bit_new_team(st, seat);
@@ -179,7 +197,8 @@ enum cairn_status bit_deploy(struct bit_state *st, int seat, int card, int team,
   if (from >= 0)
     bit_drop_team_if_empty(st, seat, from);
   return bit_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:s, s:i}", "type", "deployed", "seat", seat, "card",
-                            card, "name", bit_cards[card].name, "team", team),
+                  json_pack("{s:s, s:i, s:i, s:s, s:s, s:i}", "type", "deployed", "seat", seat,
+                            "card", card, "card_name", bit_cards[card].name, "name",
+                            bit_cards[card].name, "team", team),
                   err);
 }

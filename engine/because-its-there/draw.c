@@ -49,8 +49,9 @@ enum cairn_status bit_to_discard(struct bit_state *st, int card, json_t *events,
   st->strength[card] = bit_cards[card].strength;
   bit_put(st, card, BIT_Z_DISCARD, seat);
   return bit_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:s, s:s}", "type", "discarded", "seat", seat, "card",
-                            card, "name", bit_cards[card].name, "why", why),
+                  json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "type", "discarded", "seat", seat,
+                            "card", card, "card_name", bit_cards[card].name, "name",
+                            bit_cards[card].name, "why", why),
                   err);
 }
 
@@ -62,8 +63,9 @@ enum cairn_status bit_to_dead(struct bit_state *st, int card, json_t *events, co
   detach(st, card);
   bit_put(st, card, BIT_Z_DEAD, seat);
   return bit_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:s, s:s}", "type", "dead-pile", "seat", seat, "card",
-                            card, "name", bit_cards[card].name, "why", why),
+                  json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "type", "dead-pile", "seat", seat,
+                            "card", card, "card_name", bit_cards[card].name, "name",
+                            bit_cards[card].name, "why", why),
                   err);
 }
 
@@ -73,48 +75,91 @@ enum cairn_status bit_discard(struct bit_state *st, int seat, int card, json_t *
 {
   if (st->discarded[seat] >= 3)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_DRAW,
-                      "no more than three cards may be discarded a turn");
+                      "VIII.A \"Each player may discard up to three cards\": you have already "
+                      "discarded three this turn");
   if (card < 0 || card >= BIT_CARDS || st->loc[card].zone != BIT_Z_HAND ||
       st->loc[card].seat != seat)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_DRAW,
-                      "card %d is not in your hand", card);
+                      "VIII.A discards come from the hand: %s (card %d) is not in your hand",
+                      card >= 0 && card < BIT_CARDS ? bit_cards[card].name : "?", card);
   st->discarded[seat]++;
   return bit_to_discard(st, card, events, "discard", err);
 }
 
-/* VIII.B-C: draw to five; an empty active pile takes the shuffled discard
- * pile; with both empty the player simply stops drawing. */
-enum cairn_status bit_draw_to_five(struct bit_state *st, int seat, json_t *events,
-                                   struct cairn_error *err)
+/* VIII.B-C: the cards `seat` may still draw: up to five in hand, and no
+ * more than its active and discard piles hold together. */
+int bit_draw_max(const struct bit_state *st, int seat)
 {
-  json_t *drawn = json_array();
-  int n = 0, reshuffled = 0;
+  int room = BIT_HAND - bit_pile_count(st, BIT_Z_HAND, seat);
+  int left = bit_pile_count(st, BIT_Z_DECK, seat) + bit_pile_count(st, BIT_Z_DISCARD, seat);
+
+  if (room < 0)
+    room = 0;
+  return room < left ? room : left;
+}
+
+/* New reference: the names of the cards in `ids` (a JSON array of ids). */
+static json_t *card_names(const json_t *ids)
+{
+  json_t *names = json_array(), *id;
+  size_t i;
+
+  json_array_foreach(ids, i, id)
+  {
+    json_array_append_new(names, json_string(bit_cards[json_integer_value(id)].name));
+  }
+  return names;
+}
+
+/* VIII.B "Each player may draw cards from that player's active pile to a
+ * maximum of five in hand": `count` cards (the player's choice, 0 allowed),
+ * -1 for as many as reach five. VIII.C: an empty active pile takes the
+ * shuffled discard pile; with both empty nothing more can be drawn. */
+enum cairn_status bit_draw(struct bit_state *st, int seat, int count, json_t *events,
+                           struct cairn_error *err)
+{
+  json_t *drawn;
+  int n = 0, reshuffled = 0, most = bit_draw_max(st, seat);
+  int in_hand = bit_pile_count(st, BIT_Z_HAND, seat);
+  int room = in_hand < BIT_HAND ? BIT_HAND - in_hand : 0;
   enum cairn_status s;
 
+  if (count > room)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_DRAW,
+                      "VIII.B draws only to a maximum of five in hand: you hold %d, so you may "
+                      "draw at most %d, not %d",
+                      in_hand, room, count);
+  if (count > most)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_DRAW,
+                      "VIII.C: your active and discard piles hold only %d cards, so you may not "
+                      "draw %d",
+                      most, count);
+  if (count < 0)
+    count = most;
+  drawn = json_array();
   if (!drawn)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  while (bit_pile_count(st, BIT_Z_HAND, seat) < BIT_HAND) {
+  while (n < count) {
     int card = bit_top(st, BIT_Z_DECK, seat);
 
     if (card < 0) {
       int pile[BIT_CARDS], k, i;
       k = bit_pile(st, BIT_Z_DISCARD, seat, pile);
-      if (k == 0)
-        break;
       for (i = 0; i < k; i++)
         bit_put(st, pile[i], BIT_Z_DECK, seat);
       bit_shuffle(st, BIT_Z_DECK, seat);
       reshuffled++;
-      continue;
+      continue; /* bit_draw_max counted the discard pile: k > 0 here */
     }
     bit_put(st, card, BIT_Z_HAND, seat);
     json_array_append_new(drawn, json_integer(card));
     n++;
   }
   s = bit_emit(events,
-               json_pack("{s:s, s:i, s:o, s:[i]}", "type", "drew", "seat", seat, "cards", drawn,
-                         "private_to", seat),
+               json_pack("{s:s, s:i, s:O, s:o, s:[i]}", "type", "drew", "seat", seat, "cards",
+                         drawn, "card_names", card_names(drawn), "private_to", seat),
                err);
+  json_decref(drawn);
   if (s != CAIRN_OK)
     return s;
   return bit_emit(events,
@@ -151,8 +196,9 @@ enum cairn_status bit_event_draw(struct bit_state *st, int drawer, int *out, jso
       bit_put(st, card, BIT_Z_HAND, drawer);
       /* The hand is secret, so only the drawer learns which Special. */
       s = bit_emit(events,
-                   json_pack("{s:s, s:i, s:i, s:s, s:[i]}", "type", "special-drawn", "seat", drawer,
-                             "card", card, "name", bit_cards[card].name, "private_to", drawer),
+                   json_pack("{s:s, s:i, s:i, s:s, s:s, s:[i]}", "type", "special-drawn", "seat",
+                             drawer, "card", card, "card_name", bit_cards[card].name, "name",
+                             bit_cards[card].name, "private_to", drawer),
                    err);
       if (s == CAIRN_OK)
         s = bit_emit(events, json_pack("{s:s, s:i}", "type", "special-to-hand", "seat", drawer),

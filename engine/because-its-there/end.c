@@ -16,6 +16,24 @@ static bool alive(const struct bit_state *st, int c)
   return st->loc[c].zone != BIT_Z_DEAD;
 }
 
+/* Which end of the text was reached (README "Result"): the scenario's
+ * Victory Conditions met, or turn 20 over and how it stands. */
+static const char *end_reason(const struct bit_state *st)
+{
+  switch (st->scenario) {
+  case BIT_1924:
+    return st->success[0] ? "summit-and-return" : "turn-20";
+  case BIT_1953:
+    return st->success[0] ? "two-summits-and-return" : "turn-20";
+  case BIT_1963:
+    if (st->success[0] && st->success[1])
+      return "both-succeeded";
+    return st->success[0] || st->success[1] ? "one-succeeded" : "both-failed";
+  default:
+    return st->vp[0] == st->vp[1] ? "equal-vp" : "most-vp";
+  }
+}
+
 /* Fill success[], vp[] and winner[] from the position. */
 void bit_score(struct bit_state *st)
 {
@@ -80,8 +98,8 @@ enum cairn_status bit_end_of_turn(struct bit_state *st, json_t *events, struct c
   if (over || st->turn >= BIT_LAST_TURN) {
     st->phase = BIT_P_OVER;
     return bit_emit(events,
-                    json_pack("{s:s, s:i, s:[b,b]}", "type", "game-over", "turn", st->turn,
-                              "success", st->success[0], st->success[1]),
+                    json_pack("{s:s, s:i, s:[b,b], s:s}", "type", "game-over", "turn", st->turn,
+                              "success", st->success[0], st->success[1], "reason", end_reason(st)),
                     err);
   }
   st->turn++;
@@ -113,8 +131,8 @@ json_t *bit_result(const struct engine_game *game)
   for (seat = 0; seat < st->head.seats; seat++)
     if (st->winner[seat])
       json_array_append_new(winners, json_integer(seat));
-  res = json_pack("{s:o, s:s, s:i}", "winners", winners, "scenario",
-                  bit_scenario_name(st->scenario), "turn", st->turn);
+  res = json_pack("{s:o, s:s, s:i, s:s}", "winners", winners, "scenario",
+                  bit_scenario_name(st->scenario), "turn", st->turn, "reason", end_reason(st));
   if (!res)
     return NULL;
   if (st->head.seats == 2) {

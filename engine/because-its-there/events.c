@@ -170,22 +170,16 @@ enum cairn_status bit_resolve_event(struct bit_state *st, int seat, int team, in
   else if (bit_immune(st, seat, team, event, at))
     outcome = "immune";
   s = bit_emit(events,
-               json_pack("{s:s, s:i, s:i, s:i, s:s, s:i, s:s}", "type", "event", "seat", seat,
-                         "team", team, "card", event, "name", e->name, "at", at, "outcome",
-                         outcome),
+               json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:i, s:s, s:s}", "type", "event", "seat",
+                         seat, "team", team, "card", event, "card_name", e->name, "name", e->name,
+                         "at", at, "at_name", bit_place_name(at), "outcome", outcome),
                err);
   if (s != CAIRN_OK || outcome[0] != 'a' || outcome[1] != 'p')
     return s;
   s = apply_effect(st, seat, team, event, at, events, err);
   if (s != CAIRN_OK)
     return s;
-  if (e->end && team >= 0 && st->team[seat][team].used) {
-    st->team[seat][team].moved = 1;
-    if (st->moving == team)
-      st->moving = -1;
-    return bit_emit(
-        events, json_pack("{s:s, s:i, s:i}", "type", "movement-ended", "seat", seat, "team", team),
-        err);
-  }
+  if (e->end && team >= 0 && st->team[seat][team].used)
+    return bit_end_movement(st, seat, team, "event", events, err);
   return CAIRN_OK;
 }

@@ -7,7 +7,7 @@
 
 static struct bit_move blank(int type)
 {
-  struct bit_move m = {type, -1, -1, 0, -1, -1, -1};
+  struct bit_move m = {type, -1, -1, 0, -1, -1, -1, -1};
   return m;
 }
 
@@ -166,8 +166,11 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
         add(list, &m);
       }
     specials(st, seat, list);
-    {
+    /* VIII.B "may draw ... to a maximum of five": every count, the most
+     * first (the bare {"type":"draw"} is accepted too and means the most). */
+    for (x = bit_draw_max(st, seat); x >= 0; x--) {
       struct bit_move m = blank(BIT_M_DRAW);
+      m.count = x;
       add(list, &m);
     }
     break;

@@ -44,6 +44,15 @@ enum cairn_status bit_enter_phase(struct bit_state *st, int phase, json_t *event
   return CAIRN_OK;
 }
 
+/* Whether the current phase is one of `names` ("a" or "a or b"). */
+static bool phase_is(const struct bit_state *st, const char *names)
+{
+  const char *name = phase_name(st->phase), *p = strstr(names, name);
+  size_t n = strlen(name);
+
+  return p && (p == names || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' ');
+}
+
 static bool simultaneous(int phase)
 {
   return phase == BIT_P_ROUTE || phase == BIT_P_DISCARD || phase == BIT_P_ABC ||
@@ -79,10 +88,19 @@ static enum cairn_status finish(struct bit_state *st, int seat, json_t *events,
   }
 }
 
-static enum cairn_status wrong_phase(const char *what, struct cairn_error *err)
+/* VI: `what` belongs to phase `wanted`; say which phase it is now, or
+ * that the seat has already finished its part. */
+static enum cairn_status wrong_phase(const struct bit_state *st, int seat, const char *what,
+                                     const char *wanted, struct cairn_error *err)
 {
+  if (st->phase != BIT_P_OVER && phase_is(st, wanted) && st->done[seat])
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SEQUENCE,
+                      "%s: you have already finished your part of the %s phase", what,
+                      phase_name(st->phase));
   return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SEQUENCE,
-                    "%s is not possible in this phase", what);
+                    "%s belongs to the %s phase (VI. Sequence of Play); the game is in the %s "
+                    "phase",
+                    what, wanted, phase_name(st->phase));
 }
 
 /* `route` of a move (a route name) as the route index (seat) to descend
@@ -111,21 +129,22 @@ static enum cairn_status dispatch(struct bit_state *st, int seat, struct bit_mov
     return bit_draft(st, seat, m->climber, events, err);
   case BIT_M_ROUTE:
     if (st->phase != BIT_P_ROUTE)
-      return wrong_phase("choosing a route", err);
+      return wrong_phase(st, seat, "choosing a route", "route", err);
     return bit_choose_route(st, seat, m->route, events, err);
   case BIT_M_DISCARD:
   case BIT_M_DRAW:
     if (st->phase != BIT_P_DISCARD || st->done[seat])
-      return wrong_phase(m->type == BIT_M_DRAW ? "drawing" : "discarding", err);
+      return wrong_phase(st, seat, m->type == BIT_M_DRAW ? "drawing" : "discarding", "discard",
+                         err);
     if (m->type == BIT_M_DISCARD)
       return bit_discard(st, seat, m->card, events, err);
-    s = bit_draw_to_five(st, seat, events, err);
+    s = bit_draw(st, seat, m->count, events, err);
     return s != CAIRN_OK ? s : finish(st, seat, events, err);
   case BIT_M_DEPLOY:
     return bit_deploy(st, seat, m->card, m->team, events, err);
   case BIT_M_READY:
     if ((st->phase != BIT_P_ABC && st->phase != BIT_P_CAMP) || st->done[seat])
-      return wrong_phase("ready", err);
+      return wrong_phase(st, seat, "ready", "advance-base-camp or setup-camp", err);
     return finish(st, seat, events, err);
   case BIT_M_PLAY:
     return bit_play(st, seat, m, events, err);
@@ -137,14 +156,17 @@ static enum cairn_status dispatch(struct bit_state *st, int seat, struct bit_mov
     return bit_use_supplies(st, seat, m->card, err);
   case BIT_M_REST:
     if (st->phase != BIT_P_NIGHT || st->done[seat])
-      return wrong_phase("rest", err);
+      return wrong_phase(st, seat, "rest", "night", err);
     return finish(st, seat, events, err);
   default:
     if (m->type == BIT_M_MOVE) {
-      m->route = route_index(st, seat, m->route);
+      int named = m->route;
+      m->route = route_index(st, seat, named);
       if (m->route < -1)
         return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS,
-                          "that route is not yours to descend");
+                          "route %s is not yours to descend: a team descends its own Route "
+                          "(and in 1963 Player Two the South Col)",
+                          bit_route_name(named));
     }
     return bit_move(st, seat, m, events, err);
   }
@@ -225,7 +247,7 @@ const struct engine_module bit_module = {
     .name = "Because It's There!",
     .min_seats = 1,
     .max_seats = 2,
-    .rules_version = "bit-1",
+    .rules_version = "bit-2",
     .options_json =
         "{\"scenario\": {\"type\": \"string\", \"default\": \"1953\", \"values\": [\"1924\", "
         "\"1953\", \"1963\", \"dream-teams\"], \"description\": \"XII. Scenarios: 1924 and 1953 "

@@ -6,6 +6,20 @@
  */
 #include "engine/because-its-there/state.h"
 
+#include <stdio.h>
+
+static enum cairn_status near_death_ends(struct bit_state *st, int climber, int before,
+                                         json_t *events, struct cairn_error *err);
+
+/* The name a player reads for a place: a Terrain card, the Summit, or
+ * Advance Base Camp. */
+const char *bit_place_name(int at)
+{
+  if (at == BIT_ABC)
+    return "Advance Base Camp";
+  return at >= 0 && at <= BIT_SUMMIT ? bit_cards[at].name : "?";
+}
+
 /* The route (a seat index) a Terrain card is laid in; -1 for the Summit
  * and Advance Base Camp. */
 int bit_route_of(const struct bit_state *st, int at)
@@ -128,11 +142,14 @@ enum cairn_status bit_lose_strength(struct bit_state *st, int climber, int amoun
     after = bit_cards[climber].strength; /* Night 6 "Maximum Strength" */
   st->strength[climber] = (int8_t)(after < 0 ? 0 : after);
   s = bit_emit(events,
-               json_pack("{s:s, s:i, s:s, s:i, s:i, s:s}", "type", "strength", "climber", climber,
-                         "name", bit_cards[climber].name, "from", before, "to", after, "why", why),
+               json_pack("{s:s, s:i, s:s, s:s, s:i, s:i, s:s}", "type", "strength", "climber",
+                         climber, "climber_name", bit_cards[climber].name, "name",
+                         bit_cards[climber].name, "from", before, "to", after, "why", why),
                err);
-  if (s != CAIRN_OK || after >= 0)
+  if (s != CAIRN_OK)
     return s;
+  if (after >= 0)
+    return near_death_ends(st, climber, before, events, err);
   return bit_to_dead(st, climber, events, "climber died", err);
 }
 
@@ -186,43 +203,99 @@ enum cairn_status bit_movement_begin(struct bit_state *st, json_t *events, struc
   return CAIRN_OK;
 }
 
-/* X.A: the active seat may move `team` one card in `dir`. */
-bool bit_move_ok(const struct bit_state *st, int seat, int team, int dir, int route)
+/* X.A: why the active seat may not move `team` one card in `dir` (a
+ * static text), or NULL when it may. *who: a card to name beside the
+ * reason, -1 none. */
+static const char *move_refusal(const struct bit_state *st, int seat, int team, int dir, int route,
+                                int *who)
 {
   int at, c;
 
-  if (st->phase != BIT_P_MOVE || st->active != seat || st->weather == BIT_STORM)
-    return false;
-  if (team < 0 || team >= BIT_TEAMS || !st->team[seat][team].used || st->team[seat][team].moved)
-    return false;
+  *who = -1;
+  if (st->phase != BIT_P_MOVE || st->active != seat)
+    return "VI: it is not your Movement Phase";
+  if (st->weather == BIT_STORM)
+    return "VII.D Storm Weather prevents movement of any kind";
+  if (team < 0 || team >= BIT_TEAMS || !st->team[seat][team].used)
+    return "you have no Climbing Team in that slot";
+  if (st->team[seat][team].moved)
+    return "X.5 that Climbing Team has ended movement this phase";
   if (st->moving >= 0 && st->moving != team)
-    return false; /* X.A: one team at a time, completing its movement */
+    return "X.A Climbing Teams move one at a time: end the moving team first";
   at = bit_team_at(st, seat, team);
-  /* VII.D: Poor weather prevents movement out of Advance Base Camp. */
   if (at == BIT_ABC && st->weather >= BIT_POOR)
-    return false;
-  if (bit_step_target(st, seat, at, dir, route) == -2)
-    return false;
+    return "VII.D Poor Weather prevents movement out of Advance Base Camp";
+  if (bit_step_target(st, seat, at, dir, route) == -2) {
+    if (cross_descent(st, seat) && bit_route_of(st, at) == 0 && dir > 0)
+      return "XII 1963: Player Two climbs the West Ridge and only descends the South Col";
+    if (route >= 0 && at != BIT_SUMMIT)
+      return "a route is named only to descend from the Summit";
+    return dir > 0 ? "there is no card above on the Route" : "there is no card below on the Route";
+  }
   /* X.2: a Climber on foot at Near Death may not move; carried ones may. */
   for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++) {
     const struct bit_loc *l = &st->loc[c];
     if (l->zone == BIT_Z_MOUNTAIN && l->seat == seat && l->team == team &&
-        l->role == BIT_R_MEMBER && st->strength[c] <= 0)
-      return false;
+        l->role == BIT_R_MEMBER && st->strength[c] <= 0) {
+      *who = c;
+      return "X.2 a Climber at Near Death may not move unless a Sherpas carries it";
+    }
   }
-  return true;
+  return NULL;
 }
 
-static enum cairn_status end_team(struct bit_state *st, int seat, int team, json_t *events,
-                                  struct cairn_error *err)
+bool bit_move_ok(const struct bit_state *st, int seat, int team, int dir, int route)
 {
-  if (team >= 0 && st->team[seat][team].used)
-    st->team[seat][team].moved = 1;
-  if (st->moving == team)
+  int who;
+  return move_refusal(st, seat, team, dir, route, &who) == NULL;
+}
+
+/* The refusal of a movement move: "<what>: [<card name> (card N): ]<why>". */
+static enum cairn_status refuse(struct cairn_error *err, const char *rule, const char *what,
+                                const char *why, int who)
+{
+  if (who >= 0)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, rule, "%s: %s (card %d): %s",
+                      what, bit_cards[who].name, who, why);
+  return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, rule, "%s: %s", what, why);
+}
+
+/* X.4-5: the team's movement ends (cards inverted); `why` says which of
+ * X's four reasons. Once only: a team already ended stays ended. */
+static enum cairn_status end_team(struct bit_state *st, int seat, int team, const char *why,
+                                  json_t *events, struct cairn_error *err)
+{
+  if (st->moving == team && st->active == seat)
     st->moving = -1;
-  return bit_emit(
-      events, json_pack("{s:s, s:i, s:i}", "type", "movement-ended", "seat", seat, "team", team),
-      err);
+  if (team < 0 || !st->team[seat][team].used || st->team[seat][team].moved)
+    return CAIRN_OK;
+  st->team[seat][team].moved = 1;
+  return bit_emit(events,
+                  json_pack("{s:s, s:i, s:i, s:s}", "type", "movement-ended", "seat", seat, "team",
+                            team, "why", why),
+                  err);
+}
+
+enum cairn_status bit_end_movement(struct bit_state *st, int seat, int team, const char *why,
+                                   json_t *events, struct cairn_error *err)
+{
+  return end_team(st, seat, team, why, events, err);
+}
+
+/* X.2 "Climbers which reach Near Death as a result of movement or Event
+ * card effects must end movement immediately"; X "Movement will end if
+ * ... A Climber reaches a Strength level of "Near Death" (EXCEPTION:
+ * Sherpas may carry)": the Climber's team ends at once unless the Climber
+ * is being carried. Only in the Movement Phase. */
+static enum cairn_status near_death_ends(struct bit_state *st, int climber, int before,
+                                         json_t *events, struct cairn_error *err)
+{
+  const struct bit_loc *l = &st->loc[climber];
+
+  if (st->phase != BIT_P_MOVE || before <= 0 || st->strength[climber] != 0 ||
+      l->zone != BIT_Z_MOUNTAIN || l->team < 0 || l->role != BIT_R_MEMBER)
+    return CAIRN_OK;
+  return end_team(st, l->seat, l->team, "near-death", events, err);
 }
 
 /* X.B.2 and XII victory bookkeeping on arriving in Advance Base Camp. */
@@ -241,7 +314,7 @@ static enum cairn_status arrive_abc(struct bit_state *st, int seat, int team, in
     if (st->summited[c] && (!cross_descent(st, seat) || bit_route_of(st, from) == 0))
       st->returned[c] = 1;
   }
-  s = end_team(st, seat, team, events, err);
+  s = end_team(st, seat, team, "advance-base-camp", events, err);
   for (c = BIT_CLIMBER_FIRST; s == CAIRN_OK && c < BIT_SHERPA_FIRST; c++) {
     const struct bit_loc *l = &st->loc[c];
     if (l->zone == BIT_Z_MOUNTAIN && l->seat == seat && l->team == team && st->strength[c] <= 1)
@@ -269,8 +342,9 @@ static enum cairn_status step(struct bit_state *st, int seat, int team, int dir,
       l->at = (int8_t)to;
   }
   s = bit_emit(events,
-               json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}", "type", "moved", "seat", seat, "team",
-                         team, "from", at, "to", to, "cost", cost),
+               json_pack("{s:s, s:i, s:i, s:i, s:s, s:i, s:s, s:i}", "type", "moved", "seat", seat,
+                         "team", team, "from", at, "from_name", bit_place_name(at), "to", to,
+                         "to_name", bit_place_name(to), "cost", cost),
                err);
   /* X.B.3: carried Climbers pay too. */
   for (c = BIT_CLIMBER_FIRST; s == CAIRN_OK && c < BIT_SHERPA_FIRST; c++) {
@@ -291,8 +365,9 @@ static enum cairn_status step(struct bit_state *st, int seat, int team, int dir,
         st->summited[c] = 1;
         st->up_route[c] = (int8_t)st->route[bit_route_of(st, at)];
         s = bit_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:s}", "type", "summit", "seat", seat, "climber", c,
-                               "name", bit_cards[c].name),
+                     json_pack("{s:s, s:i, s:i, s:s, s:s}", "type", "summit", "seat", seat,
+                               "climber", c, "climber_name", bit_cards[c].name, "name",
+                               bit_cards[c].name),
                      err);
         if (s != CAIRN_OK)
           return s;
@@ -322,50 +397,97 @@ static int card_at_team(const struct bit_state *st, int seat, int card, int team
          (role < 0 || l->role == role);
 }
 
-/* Whether a cargo move (cache, unload, load, carry, leave) may be made on
- * the team now. */
-static bool cargo_ok(const struct bit_state *st, int seat, const struct bit_move *m)
+/* Why a cargo move (cache, unload, load, carry, leave) may not be made on
+ * the team now (static text), or NULL when it may. */
+static const char *cargo_refusal(const struct bit_state *st, int seat, const struct bit_move *m)
 {
   int team = m->team, at, sherpa, card = m->type == BIT_M_CARRY ? m->climber : m->card;
   const struct bit_loc *l;
   bool free_sherpa;
 
-  if (st->phase != BIT_P_MOVE || st->active != seat || team < 0 || team >= BIT_TEAMS ||
-      !st->team[seat][team].used || st->team[seat][team].moved ||
-      (st->moving >= 0 && st->moving != team) || card < 0 || card >= BIT_CARDS)
-    return false;
+  if (st->phase != BIT_P_MOVE || st->active != seat)
+    return "VI: it is not your Movement Phase";
+  if (team < 0 || team >= BIT_TEAMS || !st->team[seat][team].used)
+    return "you have no Climbing Team in that slot";
+  if (st->team[seat][team].moved)
+    return "X.5 that Climbing Team has ended movement this phase";
+  if (st->moving >= 0 && st->moving != team)
+    return "X.A Climbing Teams move one at a time: end the moving team first";
+  if (card < 0 || card >= BIT_CARDS)
+    return "no such card";
   l = &st->loc[card];
-  if (l->zone != BIT_Z_MOUNTAIN || l->seat != seat || l->at == BIT_ABC)
-    return false;
   at = bit_team_at(st, seat, team);
-  if (at == BIT_ABC || l->at != at)
-    return false;
+  if (l->zone != BIT_Z_MOUNTAIN || l->seat != seat)
+    return "the card is not one of yours on the mountain";
+  if (at == BIT_ABC)
+    return "cards are picked up, cached, unloaded or left on Terrain cards, not in Advance Base "
+           "Camp (IX forms teams there)";
+  if (l->at != at)
+    return "the card is not on the team's Terrain card";
   sherpa = bit_team_sherpa(st, seat, team);
   free_sherpa = sherpa >= 0 && bit_team_count(st, seat, team, -1, BIT_R_LOADED) == 0 &&
                 bit_team_count(st, seat, team, -1, BIT_R_CARRIED) == 0;
   switch (m->type) {
   case BIT_M_CACHE:
-    return card_at_team(st, seat, card, team, BIT_R_LOADED);
+    return card_at_team(st, seat, card, team, BIT_R_LOADED)
+               ? NULL
+               : "X.A.5 only Supplies Loaded on the team's Sherpas can be Cached";
   case BIT_M_UNLOAD: /* X.A.6, X.D.4: Loaded, or Cached with a Climber present */
+    if (l->role == BIT_R_UNLOADED)
+      return "X.A.6 the Supplies are already Unloaded";
     return card_at_team(st, seat, card, team, BIT_R_LOADED) ||
-           (l->team < 0 && l->role == BIT_R_CACHED);
+                   (l->team < 0 && l->role == BIT_R_CACHED)
+               ? NULL
+               : "X.A.6 only the team's Loaded Supplies or Cached Supplies can be Unloaded";
   case BIT_M_LOAD: /* X.A.5: Cached Supplies; or a Sherpas left here joins */
-    if (bit_is(card, BIT_SHERPA))
-      return l->role == BIT_R_POSTED && sherpa < 0;
-    return l->team < 0 && l->role == BIT_R_CACHED && free_sherpa;
+    if (bit_is(card, BIT_SHERPA)) {
+      if (l->role != BIT_R_POSTED)
+        return "only a Sherpas left on the card (outside a team) can join a team";
+      return sherpa < 0 ? NULL : "IX a Climbing Team may contain at most one Sherpas card";
+    }
+    if (l->role == BIT_R_UNLOADED)
+      return "X.A.6 Unloaded Supplies may NEVER be picked up again";
+    if (l->team >= 0 || l->role != BIT_R_CACHED)
+      return "X.A.5 only Cached Supplies can be picked up";
+    if (sherpa < 0)
+      return "X.A.4 Supplies cards may only be moved if stacked with a Sherpas card";
+    return free_sherpa ? NULL
+                       : "X.A.4 a single Sherpas card can carry one Supplies card, and this one "
+                         "already carries a load or a Climber";
   case BIT_M_CARRY: /* X.A.3 */
-    return bit_is(card, BIT_CLIMBER) && free_sherpa && (l->team != team || l->role == BIT_R_MEMBER);
+    if (!bit_is(card, BIT_CLIMBER))
+      return "X.A.3 only a Climber card can be carried";
+    if (l->team == team && l->role == BIT_R_CARRIED)
+      return "X.A.3 the Climber is already carried";
+    if (sherpa < 0)
+      return "X.A.3 Climbers are carried by a Sherpas card and the team has none";
+    return free_sherpa ? NULL
+                       : "X.A.3 a Climber may be carried only by a Sherpas card that is NOT "
+                         "carrying a Supplies card (or another Climber)";
   case BIT_M_LEAVE:
     if (l->team != team)
-      return false;
-    if (bit_is(card, BIT_CLIMBER))
-      return bit_team_count(st, seat, team, BIT_CLIMBER, -1) > 1 && bit_free_team(st, seat) >= 0;
+      return "only a card of this team can be left";
+    if (bit_is(card, BIT_CLIMBER)) {
+      if (bit_team_count(st, seat, team, BIT_CLIMBER, -1) <= 1)
+        return "X.A.1 a Climbing Team must contain at least one Climber: end its movement "
+               "instead";
+      return bit_free_team(st, seat) >= 0 ? NULL : "every team slot is in use";
+    }
     /* X.A.1 "Sherpas may be left at a Camp without a Climber" (any card
      * here; RULES.md): only without its load. */
-    return bit_is(card, BIT_SHERPA) && free_sherpa;
+    if (!bit_is(card, BIT_SHERPA))
+      return "only a Climber or a Sherpas can be left; Supplies are Cached or Unloaded";
+    return free_sherpa ? NULL
+                       : "a Sherpas is left only without its load or carried Climber (cache or "
+                         "drop them first)";
   default:
-    return false;
+    return "not a cargo move";
   }
+}
+
+static bool cargo_ok(const struct bit_state *st, int seat, const struct bit_move *m)
+{
+  return cargo_refusal(st, seat, m) == NULL;
 }
 
 static enum cairn_status cargo(struct bit_state *st, int seat, const struct bit_move *m,
@@ -380,15 +502,18 @@ static enum cairn_status cargo(struct bit_state *st, int seat, const struct bit_
                                       [BIT_M_CARRY] = "carried",
                                       [BIT_M_LEAVE] = "left"};
 
-  if (!cargo_ok(st, seat, m))
-    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT,
-                      "team %d cannot %s card %d now", team,
-                      m->type == BIT_M_CACHE    ? "cache"
-                      : m->type == BIT_M_UNLOAD ? "unload"
-                      : m->type == BIT_M_LOAD   ? "load"
-                      : m->type == BIT_M_CARRY  ? "carry"
-                                                : "leave",
-                      card);
+  const char *why = cargo_refusal(st, seat, m);
+
+  if (why) {
+    char what[64];
+    snprintf(what, sizeof what, "team %d may not %s", team,
+             m->type == BIT_M_CACHE    ? "cache"
+             : m->type == BIT_M_UNLOAD ? "unload"
+             : m->type == BIT_M_LOAD   ? "load"
+             : m->type == BIT_M_CARRY  ? "carry"
+                                       : "leave");
+    return refuse(err, BIT_RULE_MOVEMENT, what, why, card >= 0 && card < BIT_CARDS ? card : -1);
+  }
   st->moving = team;
   switch (m->type) {
   case BIT_M_CACHE:
@@ -416,8 +541,10 @@ static enum cairn_status cargo(struct bit_state *st, int seat, const struct bit_
     break;
   }
   return bit_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:i, s:s, s:i}", "type", names[m->type], "seat", seat,
-                            "team", team, "card", card, "name", bit_cards[card].name, "at", at),
+                  json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:i, s:s}", "type", names[m->type],
+                            "seat", seat, "team", team, "card", card, "card_name",
+                            bit_cards[card].name, "name", bit_cards[card].name, "at", at, "at_name",
+                            bit_place_name(at)),
                   err);
 }
 
@@ -438,21 +565,30 @@ enum cairn_status bit_move(struct bit_state *st, int seat, const struct bit_move
 {
   enum cairn_status s;
 
+  const char *why;
+  int who;
+
   if (st->phase != BIT_P_MOVE || seat != st->active)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SEQUENCE,
-                      "it is not your Movement Phase");
+                      "VI: players take turns in the Movement Phase and it is not yours%s",
+                      st->phase == BIT_P_MOVE ? "" : " (the game is not in the Movement Phase)");
   switch (m->type) {
   case BIT_M_MOVE:
-    if (!bit_move_ok(st, seat, m->team, m->dir, m->route))
-      return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT,
-                        "team %d may not move %s now", m->team, m->dir > 0 ? "up" : "down");
+    why = move_refusal(st, seat, m->team, m->dir, m->route, &who);
+    if (why) {
+      char what[48];
+      snprintf(what, sizeof what, "team %d may not move %s", m->team, m->dir > 0 ? "up" : "down");
+      return refuse(err, BIT_RULE_MOVEMENT, what, why, who);
+    }
     s = step(st, seat, m->team, m->dir, m->route, events, err);
     break;
   case BIT_M_END:
     if (m->team != st->moving || m->team < 0)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT,
-                        "team %d is not moving", m->team);
-    s = end_team(st, seat, m->team, events, err);
+                        "team %d is not moving: X.5 ends the movement of the team now moving "
+                        "(%s)",
+                        m->team, st->moving >= 0 ? "another team" : "none has moved yet");
+    s = end_team(st, seat, m->team, "declared", events, err);
     break;
   case BIT_M_DONE:
     s = seat_done(st, events, err);

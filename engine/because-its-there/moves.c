@@ -7,7 +7,15 @@
 
 #include <string.h>
 
-enum field { F_CARD = 1, F_TEAM = 2, F_DIR = 4, F_ROUTE = 8, F_AT = 16, F_CLIMBER = 32 };
+enum field {
+  F_CARD = 1,
+  F_TEAM = 2,
+  F_DIR = 4,
+  F_ROUTE = 8,
+  F_AT = 16,
+  F_CLIMBER = 32,
+  F_COUNT = 64
+};
 
 struct shape {
   const char *name;
@@ -20,7 +28,7 @@ static const struct shape shapes[] = {
     {"draft", BIT_M_DRAFT, F_CLIMBER, 0},
     {"route", BIT_M_ROUTE, F_ROUTE, 0},
     {"discard", BIT_M_DISCARD, F_CARD, 0},
-    {"draw", BIT_M_DRAW, 0, 0},
+    {"draw", BIT_M_DRAW, 0, F_COUNT},
     {"deploy", BIT_M_DEPLOY, F_CARD, F_TEAM},
     {"ready", BIT_M_READY, 0, 0},
     {"move", BIT_M_MOVE, F_TEAM | F_DIR, F_ROUTE},
@@ -40,13 +48,13 @@ static const struct shape shapes[] = {
 
 #define SHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))
 
-static const char *const field_names[] = {"card", "team", "dir", "route", "at", "climber"};
+static const char *const field_names[] = {"card", "team", "dir", "route", "at", "climber", "count"};
 
 static int field_of(const char *key)
 {
   int i;
 
-  for (i = 0; i < 6; i++)
+  for (i = 0; i < 7; i++)
     if (strcmp(key, field_names[i]) == 0)
       return 1 << i;
   return 0;
@@ -74,7 +82,7 @@ enum cairn_status bit_move_parse(const json_t *move, struct bit_move *m, struct 
   enum cairn_status s = CAIRN_OK;
 
   m->type = -1;
-  m->card = m->team = m->route = m->at = m->climber = -1;
+  m->card = m->team = m->route = m->at = m->climber = m->count = -1;
   m->dir = 0;
   if (!json_is_object(move))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL, "a move is a JSON object");
@@ -112,6 +120,9 @@ enum cairn_status bit_move_parse(const json_t *move, struct bit_move *m, struct 
       break;
     case F_TEAM:
       s = small_int(value, key, 0, BIT_TEAMS - 1, &m->team, err);
+      break;
+    case F_COUNT: /* VIII.B: how many cards to draw; more than five is never possible */
+      s = small_int(value, key, 0, BIT_HAND, &m->count, err);
       break;
     case F_DIR:
       if (!json_is_string(value))
@@ -165,5 +176,7 @@ json_t *bit_move_json(const struct bit_move *m)
     json_object_set_new(o, "at", json_integer(m->at));
   if (m->climber >= 0)
     json_object_set_new(o, "climber", json_integer(m->climber));
+  if (m->count >= 0)
+    json_object_set_new(o, "count", json_integer(m->count));
   return o;
 }

@@ -8,29 +8,41 @@
 /* Night 3: the optional Unloaded Supplies bonus, declared before the draw:
  * one of the seat's Unloaded Supplies on a card holding its Climber, one
  * per card. */
-bool bit_use_ok(const struct bit_state *st, int seat, int card)
+static const char *use_refusal(const struct bit_state *st, int seat, int card)
 {
   int c, at;
 
-  if (st->phase != BIT_P_NIGHT || st->done[seat] || !bit_is(card, BIT_SUPPLIES) ||
-      st->loc[card].zone != BIT_Z_MOUNTAIN || st->loc[card].seat != seat ||
-      st->loc[card].role != BIT_R_UNLOADED || st->use_supplies[card])
-    return false;
+  if (st->phase != BIT_P_NIGHT)
+    return "X.3 Unloaded Supplies are declared in the Night Phase";
+  if (st->done[seat])
+    return "you have already rested this Night";
+  if (!bit_is(card, BIT_SUPPLIES) || st->loc[card].zone != BIT_Z_MOUNTAIN ||
+      st->loc[card].seat != seat || st->loc[card].role != BIT_R_UNLOADED)
+    return "X.3 the bonus is for one of your Unloaded Supplies cards";
+  if (st->use_supplies[card])
+    return "it is already declared for tonight";
   at = st->loc[card].at;
   if (!bit_has_climber(st, seat, at))
-    return false;
+    return "X.3 the bonus is for a Climbing Team in the Area: none of your Climbers is there";
   for (c = BIT_SUPPLY_FIRST; c < BIT_CAMP_FIRST; c++)
     if (st->use_supplies[c] && st->loc[c].at == at && st->loc[c].seat == seat)
-      return false;
-  return true;
+      return "X.3 the bonus is +1 per Area: other Supplies there are already declared";
+  return NULL;
+}
+
+bool bit_use_ok(const struct bit_state *st, int seat, int card)
+{
+  return use_refusal(st, seat, card) == NULL;
 }
 
 enum cairn_status bit_use_supplies(struct bit_state *st, int seat, int card,
                                    struct cairn_error *err)
 {
-  if (!bit_use_ok(st, seat, card))
+  const char *why = use_refusal(st, seat, card);
+
+  if (why)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_NIGHT,
-                      "card %d is not Unloaded Supplies beside your Climbers (one per card)", card);
+                      "%s (card %d) may not be used tonight: %s", bit_cards[card].name, card, why);
   st->use_supplies[card] = 1;
   return CAIRN_OK;
 }
@@ -91,9 +103,11 @@ static enum cairn_status recover_card(struct bit_state *st, int at, json_t *even
     if (st->weather == BIT_STORM && (terrain == BIT_EXTREME || terrain == BIT_SUMMIT_TYPE))
       net -= 2;
     s = bit_emit(events,
-                 json_pack("{s:s, s:i, s:i, s:i, s:i, s:b, s:b, s:i}", "type", "recovery", "seat",
-                           seat, "at", at, "event", event, "base", bit_cards[event].bsr, "camp",
-                           camp || st->bivouac[seat] == at, "supplies", supplies >= 0, "net", net),
+                 json_pack("{s:s, s:i, s:i, s:s, s:i, s:s, s:i, s:b, s:b, s:i}", "type", "recovery",
+                           "seat", seat, "at", at, "at_name", bit_place_name(at), "event", event,
+                           "event_name", bit_cards[event].name, "base", bit_cards[event].bsr,
+                           "camp", camp || st->bivouac[seat] == at, "supplies", supplies >= 0,
+                           "net", net),
                  err);
     for (c = BIT_CLIMBER_FIRST; s == CAIRN_OK && c < BIT_SHERPA_FIRST; c++)
       if (net != 0 && st->loc[c].zone == BIT_Z_MOUNTAIN && st->loc[c].seat == seat &&

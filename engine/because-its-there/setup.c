@@ -101,7 +101,7 @@ static enum cairn_status deal(struct bit_state *st, json_t *events, struct cairn
 
   for (seat = 0; seat < st->head.seats; seat++) {
     bit_shuffle(st, BIT_Z_DECK, seat);
-    s = bit_draw_to_five(st, seat, events, err);
+    s = bit_draw(st, seat, -1, events, err); /* IV "Deal each player five cards" */
     if (s != CAIRN_OK)
       return s;
   }
@@ -117,14 +117,17 @@ static enum cairn_status routes_chosen(struct bit_state *st, json_t *events,
   enum cairn_status s;
 
   for (seat = 0; seat < st->head.seats; seat++) {
-    json_t *cards = json_array();
+    json_t *cards = json_array(), *names = json_array();
 
     build_route(st, seat, st->route[seat]);
-    for (i = 0; cards && i < st->route_len[seat]; i++)
+    for (i = 0; cards && names && i < st->route_len[seat]; i++) {
       json_array_append_new(cards, json_integer(st->route_card[seat][i]));
+      json_array_append_new(names, json_string(bit_cards[st->route_card[seat][i]].name));
+    }
     s = bit_emit(events,
-                 json_pack("{s:s, s:i, s:s, s:o*}", "type", "route", "seat", seat, "route",
-                           bit_route_name(st->route[seat]), "terrain", cards),
+                 json_pack("{s:s, s:i, s:s, s:o*, s:o*}", "type", "route", "seat", seat, "route",
+                           bit_route_name(st->route[seat]), "terrain", cards, "terrain_names",
+                           names),
                  err);
     if (s != CAIRN_OK)
       return s;
@@ -137,9 +140,14 @@ enum cairn_status bit_choose_route(struct bit_state *st, int seat, int route, js
 {
   int s2;
 
+  if (st->done[seat])
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS,
+                      "you have already chosen your Route");
   if (!bit_route_allowed(st, seat, route))
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS,
-                      "route %s is not one this scenario offers", bit_route_name(route));
+                      "route %s is not one this scenario offers (%s)", bit_route_name(route),
+                      st->scenario == BIT_1924 ? "1924: the North Ridge or the Great Couloir"
+                                               : "its Route is fixed by the scenario");
   st->route[seat] = route;
   st->done[seat] = 1;
   for (s2 = 0; s2 < st->head.seats; s2++)
@@ -155,17 +163,27 @@ enum cairn_status bit_draft(struct bit_state *st, int seat, int climber, json_t 
 {
   enum cairn_status s;
 
-  if (st->phase != BIT_P_DRAFT || seat != st->active)
+  if (st->phase != BIT_P_DRAFT)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS,
-                      "it is not your pick");
-  if (!bit_is(climber, BIT_CLIMBER) || st->loc[climber].zone != BIT_Z_BOX)
+                      "Climbers are drafted only before play in Dream Teams, and the draft is "
+                      "over or not part of this scenario");
+  if (seat != st->active)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS,
-                      "card %d is not an undrafted Climber", climber);
+                      "it is not your pick: XII Dream Teams players alternate picking Climbers "
+                      "and seat %d picks now",
+                      st->active);
+  if (!bit_is(climber, BIT_CLIMBER))
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS,
+                      "%s (card %d) is not a Climber card", bit_cards[climber].name, climber);
+  if (st->loc[climber].zone != BIT_Z_BOX)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SCENARIOS,
+                      "%s (card %d) has already been drafted", bit_cards[climber].name, climber);
   bit_put(st, climber, BIT_Z_DECK, seat);
   st->picks++;
   s = bit_emit(events,
-               json_pack("{s:s, s:i, s:i, s:s}", "type", "drafted", "seat", seat, "climber",
-                         climber, "name", bit_cards[climber].name),
+               json_pack("{s:s, s:i, s:i, s:s, s:s}", "type", "drafted", "seat", seat, "climber",
+                         climber, "climber_name", bit_cards[climber].name, "name",
+                         bit_cards[climber].name),
                err);
   if (s != CAIRN_OK)
     return s;

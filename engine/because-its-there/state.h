@@ -220,6 +220,7 @@ struct bit_move {
   int route;   /* -1 = default */
   int at;      /* Terrain card id, -1 none */
   int climber; /* a Climber, -1 none */
+  int count;   /* draw: cards to draw, -1 = up to five in hand */
 };
 
 /* Read a move object (borrowed) into *m; CAIRN_EINVAL on a malformed one. */
@@ -274,12 +275,14 @@ enum cairn_status bit_radio(struct bit_state *st, json_t *events, struct cairn_e
 const char *bit_weather_name(int weather);
 
 /* ---- draw.c ---- */
-/* VIII: discard from hand (three a turn), draw to five, draw an Event (Specials go to the drawer's
- * hand), send a card to a discard pile or the dead pile. */
+/* VIII: discard from hand (three a turn), draw `count` cards (-1: up to five in hand), draw an
+ * Event (Specials go to the drawer's hand), send a card to a discard pile or the dead pile. */
 enum cairn_status bit_discard(struct bit_state *st, int seat, int card, json_t *events,
                               struct cairn_error *err);
-enum cairn_status bit_draw_to_five(struct bit_state *st, int seat, json_t *events,
-                                   struct cairn_error *err);
+enum cairn_status bit_draw(struct bit_state *st, int seat, int count, json_t *events,
+                           struct cairn_error *err);
+/* VIII.B-C: the most cards `seat` may draw now (to five in hand, as far as its piles reach). */
+int bit_draw_max(const struct bit_state *st, int seat);
 enum cairn_status bit_event_draw(struct bit_state *st, int drawer, int *out, json_t *events,
                                  struct cairn_error *err);
 enum cairn_status bit_to_discard(struct bit_state *st, int card, json_t *events, const char *why,
@@ -317,6 +320,11 @@ enum cairn_status bit_storm_strip(struct bit_state *st, json_t *events, struct c
 enum cairn_status bit_lose_strength(struct bit_state *st, int climber, int amount, json_t *events,
                                     const char *why, struct cairn_error *err);
 bool bit_cargo_move_ok(const struct bit_state *st, int seat, const struct bit_move *m);
+/* X.4-5: end a team's movement once (`why`: declared, event, near-death, advance-base-camp). */
+enum cairn_status bit_end_movement(struct bit_state *st, int seat, int team, const char *why,
+                                   json_t *events, struct cairn_error *err);
+/* Static: the name of a Terrain card, the Summit or Advance Base Camp (BIT_ABC). */
+const char *bit_place_name(int at);
 
 /* ---- events.c ---- */
 /* X.C: the drawn Event for `team` entering its card; immunity test. */
@@ -367,5 +375,8 @@ json_t *bit_sample_move(const struct engine_game *game, int seat, uint64_t choic
 json_t *bit_view(const struct engine_game *game, int viewer);
 json_t *bit_serialize(const struct engine_game *game);
 json_t *bit_card_json(const struct bit_state *st, int card);
+/* faces.c: add what is printed on `card` (text, effect, immunity, recovery...) to its view object.
+ */
+void bit_card_face(json_t *o, int card);
 
 #endif

@@ -21,6 +21,7 @@ json_t *bit_card_json(const struct bit_state *st, int card)
 
   if (!o)
     return NULL;
+  bit_card_face(o, card);
   if (c->kind == BIT_CLIMBER) {
     static const char *const skills[] = {"novice", "experienced", "veteran"};
     static const char *const specials[] = {NULL, "routefinding", "sherpas", "mechanical"};
@@ -68,9 +69,13 @@ static json_t *seat_json(const struct bit_state *st, int seat, int viewer)
     return NULL;
   }
   json_object_set_new(o, "seat", json_integer(seat));
+  /* XII Dream Teams "Each player selects a Route": a secret, simultaneous
+   * choice, so another seat sees only that one was made until both are. */
   json_object_set_new(o, "route",
-                      st->route[seat] >= 0 ? json_string(bit_route_name(st->route[seat]))
-                                           : json_null());
+                      st->route[seat] >= 0 && (st->phase != BIT_P_ROUTE || viewer == seat ||
+                                               viewer == ENGINE_OMNISCIENT)
+                          ? json_string(bit_route_name(st->route[seat]))
+                          : json_null());
   json_object_set_new(o, "hand_count", json_integer(bit_pile_count(st, BIT_Z_HAND, seat)));
   if (viewer == seat || viewer == ENGINE_OMNISCIENT)
     json_object_set_new(o, "hand", pile_json(st, BIT_Z_HAND, seat));

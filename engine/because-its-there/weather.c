@@ -76,8 +76,11 @@ enum cairn_status bit_weather_phase(struct bit_state *st, json_t *events, struct
   if (st->turn == 1)
     return CAIRN_OK;
   if (st->scenario == BIT_1963 && st->turn <= 10) {
-    st->weather = BIT_GOOD;
-    return CAIRN_OK;
+    /* An Event may have changed it last turn; the return to Good is a
+     * weather change like any other, so it has its event. */
+    if (st->weather == BIT_GOOD)
+      return CAIRN_OK;
+    return bit_set_weather(st, BIT_GOOD, "1963: turns 1 through 10 are Good", events, err);
   }
   st->before_roll = st->weather;
   st->rolled = 1;

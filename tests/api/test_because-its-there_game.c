@@ -138,6 +138,10 @@ static void test_scripted_1953_game_through_the_api(void **state)
   assert_true(json_is_boolean(json_object_get(p.result, "success")));
   assert_int_equal(json_integer_value(json_object_get(p.result, "turn")) <= 20, 1);
   assert_string_equal(json_string_value(json_object_get(p.final_view, "phase")), "over");
+  /* the result names the end of the text reached (README "Result") */
+  assert_string_equal(json_string_value(json_object_get(p.result, "reason")),
+                      json_is_true(json_object_get(p.result, "success")) ? "two-summits-and-return"
+                                                                         : "turn-20");
   print_message("1953: %ld moves, success %s\n", p.moves,
                 json_is_true(json_object_get(p.result, "success")) ? "yes" : "no");
   json_decref(p.result);
@@ -158,6 +162,12 @@ static void test_scripted_1963_game_through_the_api(void **state)
   assert_true(json_is_array(winners));
   /* "If both players succeed or both fail the game is a draw." */
   assert_int_equal(json_is_true(json_object_get(p.result, "draw")), json_array_size(winners) == 0);
+  assert_string_equal(json_string_value(json_object_get(p.result, "reason")),
+                      json_array_size(winners) == 1
+                          ? "one-succeeded"
+                          : (json_is_true(json_array_get(json_object_get(p.result, "success"), 0))
+                                 ? "both-succeeded"
+                                 : "both-failed"));
   assert_true(p.shared_seq > 0);
   print_message("1963: %ld moves (%ld on a shared seq), winners %zu\n", p.moves, p.shared_seq,
                 json_array_size(winners));

@@ -62,8 +62,11 @@ static void test_IX_team_composition(void **state)
   json_decref(ev);
   ev = kit_apply(&g, 0, "{\"type\":\"deploy\",\"card\":38,\"team\":0}");
   json_decref(ev);
-  kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":39,\"team\":0}", CAIRN_EILLEGAL,
-             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
+  /* refusals say why: which card and which sentence of IX */
+  assert_non_null(strstr(kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":39,\"team\":0}",
+                                    CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC)
+                             .detail,
+                         "at most one Sherpas card"));
   ev = kit_apply(&g, 0, "{\"type\":\"deploy\",\"card\":46,\"team\":0}");
   json_decref(ev);
   kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":47,\"team\":0}", CAIRN_EILLEGAL,
@@ -73,8 +76,10 @@ static void test_IX_team_composition(void **state)
   /* the last Climber may not leave a Sherpas behind */
   ev = kit_apply(&g, 0, "{\"type\":\"deploy\",\"card\":30}");
   json_decref(ev);
-  kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":27,\"team\":1}", CAIRN_EILLEGAL,
-             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC);
+  assert_non_null(strstr(kit_reject(g, 0, "{\"type\":\"deploy\",\"card\":27,\"team\":1}",
+                                    CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_ABC)
+                             .detail,
+                         "Hillary"));
   engine_free(g);
 }
 

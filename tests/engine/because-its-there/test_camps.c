@@ -35,7 +35,10 @@ static void test_IX_A_camp_needs_unloaded_supplies_and_a_climber(void **state)
   snprintf(buf, sizeof buf, "{\"type\":\"camp\",\"card\":56,\"at\":%d}", at);
   bt_team(g, 0, at, (int[]){HILLARY, -1});
   bit_place(bt_state(g), SUPPLY, 0, at, -1, BIT_R_CACHED);
-  kit_reject(g, 0, buf, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_CAMPS);
+  /* the refusal says why: the Unloaded Supplies card is missing */
+  assert_non_null(
+      strstr(kit_reject(g, 0, buf, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_CAMPS).detail,
+             "Unloaded Supplies"));
   bt_state(g)->loc[SUPPLY].role = BIT_R_UNLOADED;
   assert_true(bt_is_legal(g, 0, buf));
   ev = kit_apply(&g, 0, buf);
@@ -57,8 +60,10 @@ static void test_IX_B_strike_needs_a_climber(void **state)
   bt_clear(g, BIT_P_CAMP, 2);
   at = bt_route(g, 0, 1);
   bit_place(bt_state(g), CAMP, 0, at, -1, BIT_R_CAMP);
-  kit_reject(g, 0, "{\"type\":\"strike\",\"card\":56}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-             BIT_RULE_CAMPS);
+  assert_non_null(strstr(kit_reject(g, 0, "{\"type\":\"strike\",\"card\":56}", CAIRN_EILLEGAL,
+                                    CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_CAMPS)
+                             .detail,
+                         "at least one Climber"));
   bt_team(g, 0, at, (int[]){HILLARY, -1});
   ev = kit_apply(&g, 0, "{\"type\":\"strike\",\"card\":56}");
   assert_int_equal(bt_state(g)->loc[CAMP].zone, BIT_Z_DISCARD);

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,6 +299,190 @@ static void test_VI_fewest_climbers_on_the_route_moves_first(void **state)
   engine_free(g);
 }
 
+#define LASSITUDE 76 /* Glacier Lassitude: ALL Climbers lose 1, no End, no Immunity */
+#define EXTREME_0 90 /* an Extreme Event: no effect on Glacier or High cards */
+
+/* The `why` of the only movement-ended event in `ev`, asserting there is
+ * exactly one. */
+static const char *ended_why(json_t *ev)
+{
+  assert_int_equal(kit_count(ev, "movement-ended"), 1);
+  return json_string_value(json_object_get(kit_event(ev, "movement-ended", 0), "why"));
+}
+
+/* X.2 "Climbers which reach Near Death as a result of movement or Event
+ * card effects must end movement immediately": a Climber on foot that
+ * pays its way down to Near Death in the middle of its team's movement
+ * ends the team's movement at once (no carry, no further step). */
+static void test_X_2_on_foot_near_death_by_movement_ends_the_team_at_once(void **state)
+{
+  struct engine_game *g = moving_1953();
+  int low = bt_route(g, 0, 0), mid = bt_route(g, 0, 1);
+  int team = bt_team(g, 0, low, (int[]){HILLARY, EVANS, SHERPA_A, -1});
+  json_t *ev;
+  struct cairn_error e;
+
+  (void)state;
+  /* Hillary can pay exactly two exits: the first step leaves him above Near Death */
+  bt_state(g)->strength[HILLARY] = (int8_t)(bit_cards[low].up + bit_cards[mid].up);
+  bt_event_top(g, EXTREME_0);
+  ev = kit_apply(&g, 0, move_text(team, "up"));
+  assert_int_equal(kit_count(ev, "movement-ended"), 0);
+  assert_int_equal(bt_state(g)->moving, team);
+  json_decref(ev);
+  bt_event_top(g, EXTREME_0); /* the next card is Glacier or High: no effect */
+  ev = kit_apply(&g, 0, move_text(team, "up"));
+  assert_int_equal(bt_state(g)->strength[HILLARY], 0);
+  assert_string_equal(ended_why(ev), "near-death");
+  assert_true(bt_state(g)->team[0][team].moved);
+  assert_int_equal(bt_state(g)->moving, -1);
+  json_decref(ev);
+  e = kit_reject(g, 0, move_text(team, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+                 BIT_RULE_MOVEMENT);
+  assert_non_null(strstr(e.detail, "ended movement"));
+  /* "immediately": no window to pick the Climber up and go on */
+  kit_reject(g, 0, "{\"type\":\"carry\",\"team\":0,\"climber\":27}", CAIRN_EILLEGAL,
+             CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_MOVEMENT);
+  engine_free(g);
+}
+
+/* X "Movement will end if ... A Climber reaches a Strength level of "Near
+ * Death" (EXCEPTION: Sherpas may carry)"; X.2 "Climbers at any Strength
+ * level may be carried": a carried Climber paying down to Near Death does
+ * not stop its team. */
+static void test_X_2_carried_near_death_by_movement_does_not_end_the_team(void **state)
+{
+  struct engine_game *g = moving_1953();
+  int low = bt_route(g, 0, 0);
+  int team = bt_team(g, 0, low, (int[]){HILLARY, EVANS, SHERPA_A, -1});
+  json_t *ev;
+
+  (void)state;
+  bt_state(g)->loc[HILLARY].role = BIT_R_CARRIED;
+  bt_state(g)->strength[HILLARY] = (int8_t)bit_cards[low].up;
+  bt_event_top(g, EXTREME_0);
+  ev = kit_apply(&g, 0, move_text(team, "up"));
+  assert_int_equal(bt_state(g)->strength[HILLARY], 0);
+  assert_int_equal(kit_count(ev, "movement-ended"), 0);
+  assert_false(bt_state(g)->team[0][team].moved);
+  assert_int_equal(bt_state(g)->moving, team);
+  assert_true(bt_is_legal(g, 0, move_text(team, "up")));
+  json_decref(ev);
+  engine_free(g);
+}
+
+/* X.2 "... or Event card effects must end movement immediately": an Event
+ * that takes a Climber on foot to Near Death ends its team's movement. */
+static void test_X_2_on_foot_near_death_by_an_event_ends_the_team(void **state)
+{
+  struct engine_game *g = moving_1953();
+  int team = bt_team(g, 0, BIT_ABC, (int[]){HILLARY, EVANS, SHERPA_A, -1});
+  json_t *ev;
+
+  (void)state;
+  bt_state(g)->strength[HILLARY] = 1;
+  bt_event_top(g, LASSITUDE); /* the lowest South Col card is Glacier: it applies */
+  ev = kit_apply(&g, 0, move_text(team, "up"));
+  assert_int_equal(bt_state(g)->strength[HILLARY], 0);
+  assert_int_equal(bt_state(g)->strength[EVANS], 5);
+  assert_string_equal(ended_why(ev), "near-death");
+  assert_true(bt_state(g)->team[0][team].moved);
+  json_decref(ev);
+  kit_reject(g, 0, move_text(team, "up"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             BIT_RULE_MOVEMENT);
+  engine_free(g);
+}
+
+/* X (EXCEPTION: Sherpas may carry): the same Event on a carried Climber
+ * leaves its team free to go on. */
+static void test_X_2_carried_near_death_by_an_event_does_not_end_the_team(void **state)
+{
+  struct engine_game *g = moving_1953();
+  int team = bt_team(g, 0, BIT_ABC, (int[]){HILLARY, EVANS, SHERPA_A, -1});
+  json_t *ev;
+
+  (void)state;
+  bt_state(g)->loc[HILLARY].role = BIT_R_CARRIED;
+  bt_state(g)->strength[HILLARY] = 1;
+  bt_event_top(g, LASSITUDE);
+  ev = kit_apply(&g, 0, move_text(team, "up"));
+  assert_int_equal(bt_state(g)->strength[HILLARY], 0);
+  assert_int_equal(kit_count(ev, "movement-ended"), 0);
+  assert_int_equal(bt_state(g)->moving, team);
+  assert_true(bt_is_legal(g, 0, move_text(team, "up")));
+  json_decref(ev);
+  engine_free(g);
+}
+
+/* X.2 "Climbers which reach Near Death as a result of ... Event card
+ * effects must end movement immediately", X.C.3 "ALL Climbers in the
+ * Terrain card": a Climber of another team on the card that an Event
+ * takes to Near Death ends its own team's movement for the phase
+ * (RULES.md "Near Death"). */
+static void test_X_2_near_death_by_an_event_ends_another_team_on_the_card(void **state)
+{
+  struct engine_game *g = moving_1953();
+  int low = bt_route(g, 0, 0);
+  int waiting = bt_team(g, 0, low, (int[]){TENZING, -1});
+  int team = bt_team(g, 0, BIT_ABC, (int[]){HILLARY, -1});
+  json_t *ev, *ended;
+
+  (void)state;
+  bt_state(g)->strength[TENZING] = 1;
+  bt_event_top(g, LASSITUDE);
+  ev = kit_apply(&g, 0, move_text(team, "up"));
+  assert_int_equal(bt_state(g)->strength[TENZING], 0);
+  ended = kit_event(ev, "movement-ended", 0);
+  assert_non_null(ended);
+  assert_int_equal(kit_int(ended, "team"), waiting);
+  assert_true(bt_state(g)->team[0][waiting].moved);
+  /* the moving team itself goes on */
+  assert_int_equal(bt_state(g)->moving, team);
+  json_decref(ev);
+  engine_free(g);
+}
+
+/* Refusals say why (issue 20): the Climber and the rule that hold a team
+ * at Near Death are named. */
+static void test_X_2_refusal_names_the_near_death_climber(void **state)
+{
+  struct engine_game *g = moving_1953();
+  int team = bt_team(g, 0, bt_route(g, 0, 2), (int[]){HILLARY, -1});
+  struct cairn_error e;
+
+  (void)state;
+  bt_state(g)->strength[HILLARY] = 0;
+  e = kit_reject(g, 0, move_text(team, "down"), CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+                 BIT_RULE_MOVEMENT);
+  assert_non_null(strstr(e.detail, "Hillary"));
+  assert_non_null(strstr(e.detail, "Near Death"));
+  engine_free(g);
+}
+
+/* Events carry names beside ids (issue 20): "Tenzing drew Avalanche"
+ * without the card table. */
+static void test_movement_events_carry_names(void **state)
+{
+  struct engine_game *g = moving_1953();
+  int team = bt_team(g, 0, BIT_ABC, (int[]){HILLARY, -1});
+  int low = bt_route(g, 0, 0);
+  json_t *ev, *x;
+
+  (void)state;
+  bt_event_top(g, LASSITUDE);
+  ev = kit_apply(&g, 0, move_text(team, "up"));
+  x = kit_event(ev, "moved", 0);
+  assert_string_equal(json_string_value(json_object_get(x, "from_name")), "Advance Base Camp");
+  assert_string_equal(json_string_value(json_object_get(x, "to_name")), bit_cards[low].name);
+  x = kit_event(ev, "event", 0);
+  assert_string_equal(json_string_value(json_object_get(x, "card_name")), "Glacier Lassitude");
+  assert_string_equal(json_string_value(json_object_get(x, "at_name")), bit_cards[low].name);
+  x = kit_event(ev, "strength", 0);
+  assert_string_equal(json_string_value(json_object_get(x, "climber_name")), "Hillary");
+  json_decref(ev);
+  engine_free(g);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -313,6 +498,13 @@ int main(void)
       cmocka_unit_test(test_X_A_one_team_at_a_time),
       cmocka_unit_test(test_X_B_2_exhausted_climber_reaching_abc_is_discarded),
       cmocka_unit_test(test_VI_fewest_climbers_on_the_route_moves_first),
+      cmocka_unit_test(test_X_2_on_foot_near_death_by_movement_ends_the_team_at_once),
+      cmocka_unit_test(test_X_2_carried_near_death_by_movement_does_not_end_the_team),
+      cmocka_unit_test(test_X_2_on_foot_near_death_by_an_event_ends_the_team),
+      cmocka_unit_test(test_X_2_carried_near_death_by_an_event_does_not_end_the_team),
+      cmocka_unit_test(test_X_2_near_death_by_an_event_ends_another_team_on_the_card),
+      cmocka_unit_test(test_X_2_refusal_names_the_near_death_climber),
+      cmocka_unit_test(test_movement_events_carry_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

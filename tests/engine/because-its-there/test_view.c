@@ -134,6 +134,138 @@ static void test_own_hand_is_shown(void **state)
   engine_free(g);
 }
 
+static char *legal_text(const struct engine_game *g, int seat)
+{
+  json_t *l = bit_module.legal_moves(g, seat);
+  char *text = json_dumps(l, JSON_SORT_KEYS | JSON_COMPACT);
+  json_decref(l);
+  assert_non_null(text);
+  return text;
+}
+
+/* A Dream Teams game at its route choice (after the twelve picks). */
+static struct engine_game *dream_at_route_choice(void)
+{
+  struct engine_game *g = bt_new("dream-teams", 6);
+  char buf[64];
+  int i;
+
+  for (i = 0; i < 12; i++) {
+    snprintf(buf, sizeof buf, "{\"type\":\"draft\",\"climber\":%d}", 20 + i);
+    json_decref(kit_apply(&g, bt_state(g)->active, buf));
+  }
+  assert_int_equal(bt_state(g)->phase, BIT_P_ROUTE);
+  return g;
+}
+
+/* XII Dream Teams "Each player selects a Route" - the text gives no
+ * order, so the choice is simultaneous and secret (RULES.md): the other
+ * seat's view and legal moves, and a spectator's view, are the same
+ * whichever route the first seat chose, until both have chosen. */
+static void test_XII_dream_teams_route_choice_is_secret_until_both_chose(void **state)
+{
+  struct engine_game *a = dream_at_route_choice();
+  struct engine_game *b = bit_module.clone_game(a);
+  char *x, *y;
+  json_t *v;
+
+  (void)state;
+  json_decref(kit_apply(&a, 0, "{\"type\":\"route\",\"route\":\"north-ridge\"}"));
+  json_decref(kit_apply(&b, 0, "{\"type\":\"route\",\"route\":\"south-col\"}"));
+  assert_same_view(a, b, 1);
+  assert_same_view(a, b, ENGINE_SPECTATOR);
+  x = legal_text(a, 1);
+  y = legal_text(b, 1);
+  assert_string_equal(x, y);
+  free(x);
+  free(y);
+  /* the chooser sees its own choice (the test can fail: views differ) */
+  assert_different_view(a, b, 0);
+  v = bit_module.view(a, 1);
+  assert_true(
+      json_is_null(json_object_get(json_array_get(json_object_get(v, "seats"), 0), "route")));
+  json_decref(v);
+  /* once both chose, both routes are public */
+  json_decref(kit_apply(&a, 1, "{\"type\":\"route\",\"route\":\"west-ridge\"}"));
+  v = bit_module.view(a, 1);
+  assert_string_equal(
+      json_string_value(json_object_get(json_array_get(json_object_get(v, "seats"), 0), "route")),
+      "north-ridge");
+  json_decref(v);
+  engine_free(a);
+  engine_free(b);
+}
+
+/* The card in `list` (a view array of cards) with id `id`. */
+static json_t *card_in(json_t *list, int id)
+{
+  size_t i;
+  json_t *c;
+
+  json_array_foreach(list, i, c)
+  {
+    if (json_integer_value(json_object_get(c, "id")) == id)
+      return c;
+  }
+  fail_msg("card %d not in the list", id);
+  return NULL;
+}
+
+/* II.B / X.C.4 / Night 1: an Event card's face - its effect, End, the
+ * Immunity "printed in the lower left hand corner" and "The highlighted
+ * number printed in the lower right hand corner ... is the Base Strength
+ * Recovery" - is in the view wherever the card is face up. */
+static void test_II_B_event_faces_are_in_the_view(void **state)
+{
+  struct engine_game *g = bt_new("1953", 4);
+  json_t *v, *c;
+
+  (void)state;
+  bit_put(bt_state(g), 72, BIT_Z_USED, -1); /* Icefall Shifts: End, Experienced+, 2 */
+  bit_put(bt_state(g), 89, BIT_Z_USED, -1); /* Frostbite: 2 to a random Climber, Fair+, -1 */
+  v = bit_module.view(g, 0);
+  c = card_in(json_object_get(v, "used_events"), 72);
+  assert_string_equal(json_string_value(json_object_get(c, "immunity")), "Experienced+");
+  assert_int_equal(kit_int(c, "recovery"), 2);
+  assert_true(json_is_true(json_object_get(c, "ends_movement")));
+  assert_string_equal(json_string_value(json_object_get(c, "terrain")), "glacier");
+  assert_non_null(strstr(json_string_value(json_object_get(c, "text")), "must end movement"));
+  c = card_in(json_object_get(v, "used_events"), 89);
+  assert_string_equal(json_string_value(json_object_get(c, "immunity")), "Fair+");
+  assert_int_equal(kit_int(c, "recovery"), -1);
+  assert_string_equal(json_string_value(json_object_get(c, "effect")),
+                      "One Climber chosen at random loses 2 Strength.");
+  json_decref(v);
+  engine_free(g);
+}
+
+/* II.B: every card the viewer may see reads as text: the hand (Climbers'
+ * Strength and skills, Specials' use) and the Terrain cards' arrows. */
+static void test_II_B_every_visible_card_has_its_text(void **state)
+{
+  struct engine_game *g = bt_new("1953", 4);
+  json_t *v, *c, *seat, *route;
+  size_t i;
+
+  (void)state;
+  bt_hand(g, 0, 65); /* Fixed Ropes */
+  v = bit_module.view(g, 0);
+  seat = json_array_get(json_object_get(v, "seats"), 0);
+  json_array_foreach(json_object_get(seat, "hand"), i, c)
+  {
+    assert_true(json_string_length(json_object_get(c, "text")) > 0);
+  }
+  c = card_in(json_object_get(seat, "hand"), 65);
+  assert_non_null(strstr(json_string_value(json_object_get(c, "text")), "Movement Phase"));
+  route = json_object_get(json_array_get(json_object_get(v, "routes"), 0), "terrain");
+  json_array_foreach(route, i, c)
+  {
+    assert_non_null(strstr(json_string_value(json_object_get(c, "text")), "Exit up"));
+  }
+  json_decref(v);
+  engine_free(g);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -141,6 +273,9 @@ int main(void)
       cmocka_unit_test(test_deck_order_is_hidden_even_in_solo),
       cmocka_unit_test(test_event_deck_is_hidden),
       cmocka_unit_test(test_own_hand_is_shown),
+      cmocka_unit_test(test_XII_dream_teams_route_choice_is_secret_until_both_chose),
+      cmocka_unit_test(test_II_B_event_faces_are_in_the_view),
+      cmocka_unit_test(test_II_B_every_visible_card_has_its_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

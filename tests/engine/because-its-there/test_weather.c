@@ -160,10 +160,35 @@ static void test_special_radio_rerolls_the_weather(void **state)
   engine_free(g);
 }
 
+/* XII 1963 "Turn 1 through 10 is "Good"": when an Event turned the weather
+ * during turns 1-10, the next Weather Phase brings it back to Good and says
+ * so with a `weather` event like every other weather change. */
+static void test_XII_1963_return_to_good_weather_has_its_event(void **state)
+{
+  struct engine_game *g = bt_new("1963", 3);
+  json_t *ev, *w;
+
+  (void)state;
+  ev = next_turn(&g, 5, BIT_POOR);
+  assert_int_equal(bt_state(g)->weather, BIT_GOOD);
+  assert_null(kit_event(ev, "weather-roll", 0));
+  w = kit_event(ev, "weather", 0);
+  assert_non_null(w);
+  assert_string_equal(json_string_value(json_object_get(w, "from")), "poor");
+  assert_string_equal(json_string_value(json_object_get(w, "to")), "good");
+  json_decref(ev);
+  /* already Good: no change, no event */
+  ev = next_turn(&g, 6, BIT_GOOD);
+  assert_null(kit_event(ev, "weather", 0));
+  json_decref(ev);
+  engine_free(g);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_XII_1963_no_weather_roll_before_turn_11),
+      cmocka_unit_test(test_XII_1963_return_to_good_weather_has_its_event),
       cmocka_unit_test(test_XII_scenario_weather_modifiers),
       cmocka_unit_test(test_VII_B_one_worsens_six_improves),
       cmocka_unit_test(test_X_A_7_storm_strips_unattended_supplies_and_camps),
