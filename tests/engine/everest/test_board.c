@@ -104,13 +104,13 @@ static void test_two_and_three_players_use_the_first_bases(void **state)
   engine_free(three);
 }
 
-/* Options: only round_cap, an integer 1..5000. */
+/* Options: only round_cap, an integer 0 (no cap, the default) ..5000. */
 static void test_unknown_or_bad_options_are_refused(void **state)
 {
   uint8_t seed[ENGINE_SEED_BYTES] = {0};
   struct engine_game *game = NULL;
   struct cairn_error err = {0};
-  json_t *bad = json_pack("{s:i}", "colour", 1), *range = json_pack("{s:i}", "round_cap", 0),
+  json_t *bad = json_pack("{s:i}", "colour", 1), *range = json_pack("{s:i}", "round_cap", -1),
          *type = json_pack("{s:s}", "round_cap", "x");
   struct engine_setup setup = {.seats = 4, .options = bad};
 
