@@ -112,7 +112,7 @@ static enum cairn_status parse_base(const json_t *base, int *cell, struct cairn_
 enum cairn_status everest_choose_base(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, struct cairn_error *err)
 {
-  int cell, corner, other;
+  int cell = EVEREST_OFF, corner, other;
   enum cairn_status status;
 
   status = parse_base(json_object_get(move, "base"), &cell, err);
