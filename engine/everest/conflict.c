@@ -238,7 +238,7 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
   const json_t *list = json_object_get(move, "order");
   int order[EVEREST_MAX_ITEMS];
   bool used[EVEREST_MAX_ITEMS] = {false};
-  json_t *chosen;
+  json_t *chosen, *names;
   size_t k;
   int i;
 
@@ -277,9 +277,13 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
     order[k] = found;
   }
   chosen = json_deep_copy(list);
+  names = json_array();
+  for (k = 0; names && k < (size_t)st->n_items; k++)
+    json_array_append_new(names, json_string(item_name(&st->items[order[k]]).text));
   if (everest_emit(events,
-                   json_pack("{s:s, s:i, s:s, s:o}", "type", "order-chosen", "seat", st->chooser,
-                             "seat_name", everest_seat_name(st->chooser), "order", chosen),
+                   json_pack("{s:s, s:i, s:s, s:o, s:o}", "type", "order-chosen", "seat",
+                             st->chooser, "seat_name", everest_seat_name(st->chooser), "order",
+                             chosen, "order_names", names),
                    err) != CAIRN_OK)
     return CAIRN_ENOMEM;
   everest_apply_turn(st, st->yeti, st->items, order, st->n_items, events);

@@ -313,6 +313,15 @@ enum cairn_status everest_advance(struct everest_state *st, json_t *events, stru
   }
 }
 
+static int lowest_coin(unsigned mask)
+{
+  int coin = 0;
+
+  while (!(mask & (1u << coin)))
+    coin++;
+  return coin;
+}
+
 static enum cairn_status parse_coins(const json_t *list, unsigned *mask, int *count,
                                      struct cairn_error *err)
 {
@@ -376,7 +385,8 @@ enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const 
                         st->yeti[seat].damage, count);
     if (mask & p->aside)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_DAMAGE,
-                        "a coin already set aside cannot be set aside again");
+                        "coin %d is already set aside and cannot be set aside again",
+                        lowest_coin(mask & p->aside));
   }
   p->heal_decided = true;
   p->heal = json_is_true(heal);

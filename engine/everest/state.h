@@ -148,7 +148,7 @@ struct everest_state {
   struct everest_seat seat[EVEREST_MAX_SEATS];
   struct everest_yeti yeti[EVEREST_MAX_SEATS];
   int phase;       /* enum everest_phase */
-  int round;       /* 1.. */
+  int round;       /* 0 during set up (home bases), then 1.. */
   int round_cap;   /* opt-in: rounds after which the game is drawn; 0 none */
   int step;        /* coin 0..2 being executed */
   int stage;       /* enum everest_stage */

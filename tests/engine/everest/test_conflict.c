@@ -194,6 +194,9 @@ static void test_the_high_roller_chooses_the_order(void **state)
    * board with its one MP (a push costs 1 more) and stays. */
   events = kit_apply(&game, 1, "{\"type\":\"order\",\"order\":[1,0]}");
   assert_non_null(kit_event(events, "order-chosen", 0));
+  assert_string_equal(json_string_value(json_array_get(
+                          json_object_get(kit_event(events, "order-chosen", 0), "order_names"), 0)),
+                      "seat 1's move");
   assert_int_equal(es_state(game)->yeti[1].cell, AT(0, 0));
   assert_int_equal(es_state(game)->yeti[0].cell, AT(1, 0));
   json_decref(events);

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "support.h"
 
 #define AT(r, c) everest_cell(r, c)
@@ -76,12 +78,16 @@ static void test_damage_sets_coins_aside(void **state)
 static void test_the_wrong_coins_are_refused(void **state)
 {
   struct engine_game *game = fallen();
+  struct cairn_error err;
 
-  kit_reject(game, 0, NO_HEAL, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  /* Each refusal says which count or which coin blocks it. */
+  err = kit_reject(game, 0, NO_HEAL, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  assert_non_null(strstr(err.detail, "exactly 1 coins"));
   kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[1,4]}", CAIRN_EILLEGAL,
              CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
-  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0]}", CAIRN_EILLEGAL,
-             CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  err = kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0]}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  assert_non_null(strstr(err.detail, "coin 0 is already set aside"));
   kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":true,\"set_aside\":[1]}", CAIRN_EILLEGAL,
              CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
   kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":1}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);

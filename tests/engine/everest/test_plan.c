@@ -78,14 +78,18 @@ static void test_fewer_coins_make_a_shorter_plan(void **state)
 static void test_a_plan_uses_distinct_available_coins(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
+  struct cairn_error err;
 
-  kit_reject(game, 0,
-             "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"value\",\"dir\":\"N\"},"
-             "{\"coin\":0,\"face\":\"suit\",\"dir\":\"E\"},"
-             "{\"coin\":2,\"face\":\"value\",\"dir\":\"W\"}]}",
-             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  /* The refusal names the coin that blocks the plan. */
+  err = kit_reject(game, 0,
+                   "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"value\",\"dir\":\"N\"},"
+                   "{\"coin\":0,\"face\":\"suit\",\"dir\":\"E\"},"
+                   "{\"coin\":2,\"face\":\"value\",\"dir\":\"W\"}]}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  assert_non_null(strstr(err.detail, "coin 0 (null) is used twice"));
   es_state(game)->seat[0].aside = 1u << 5;
-  kit_reject(game, 0, PLAN3, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  err = kit_reject(game, 0, PLAN3, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  assert_non_null(strstr(err.detail, "coin 5 is set aside by damage (set-aside coins: 5)"));
   engine_free(game);
 }
 
