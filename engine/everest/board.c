@@ -1,7 +1,7 @@
 /*
  * board.c - the mountain: the one place in the code that holds the board
  * (heights, the two notches, cliffs and steps as height differences, the
- * peak tile and the home bases). Everything else asks these functions.
+ * peak tile and the inside corners). Everything else asks these functions.
  *
  * Source: the height map of "Game set up" and shared/research/game-data.md
  * section 3 (ppgames' df_everest()). 0 marks the notches r3-4 c1 and c8 (no
@@ -18,9 +18,11 @@ static const int height[EVEREST_ROWS][EVEREST_COLS] = {
     {0, 2, 4, 5, 5, 4, 2, 0}, {1, 2, 3, 3, 3, 3, 2, 1}, {1, 1, 1, 1, 1, 1, 1, 1},
 };
 
-/* Home bases in suit order, "the inside corners marked by the X's":
- * r2c1, r2c8, r5c8, r5c1 (1-based), matching ppgames' pawn positions. */
-static const int home[EVEREST_MAX_SEATS][2] = {{1, 0}, {1, 7}, {4, 7}, {4, 0}};
+/* The home bases, "the inside corners marked by the X's": r2c1, r2c8,
+ * r5c8, r5c1 (1-based), ppgames' pawn positions; NW, NE, SE, SW. Players
+ * choose among them at set up (setup.c). */
+static const int corner_at[EVEREST_CORNERS][2] = {{1, 0}, {1, 7}, {4, 7}, {4, 0}};
+static const char *const seat_name[EVEREST_MAX_SEATS] = {"seat 0", "seat 1", "seat 2", "seat 3"};
 
 static const int step_row[EVEREST_DIRS] = {-1, 0, 1, 0};
 static const int step_col[EVEREST_DIRS] = {0, 1, 0, -1};
@@ -47,9 +49,29 @@ int everest_neighbour(int cell, int dir)
   return everest_cell(cell / EVEREST_COLS + step_row[dir], cell % EVEREST_COLS + step_col[dir]);
 }
 
-int everest_home(int seat)
+int everest_corner(int corner)
 {
-  return everest_cell(home[seat][0], home[seat][1]);
+  return everest_cell(corner_at[corner][0], corner_at[corner][1]);
+}
+
+int everest_corner_of(int cell)
+{
+  int corner;
+
+  for (corner = 0; cell != EVEREST_OFF && corner < EVEREST_CORNERS; corner++)
+    if (everest_corner(corner) == cell)
+      return corner;
+  return -1;
+}
+
+bool everest_is_notch(int row, int col)
+{
+  return row >= 0 && row < EVEREST_ROWS && col >= 0 && col < EVEREST_COLS && !height[row][col];
+}
+
+const char *everest_seat_name(int seat)
+{
+  return seat >= 0 && seat < EVEREST_MAX_SEATS ? seat_name[seat] : "nobody";
 }
 
 /* "the peak tile": the single fifth-layer tile, cells r3-4 x c4-5. */

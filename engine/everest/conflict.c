@@ -12,6 +12,7 @@
  */
 #include "engine/everest/state.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/everest/rules.h"
@@ -22,8 +23,9 @@ json_t *everest_item_json(const struct everest_item *item)
 {
   if (item->kind == EVEREST_ITEM_SNOWBALLS)
     return json_pack("{s:s}", "kind", kind_name[item->kind]);
-  return json_pack("{s:s, s:i, s:s, s:i}", "kind", kind_name[item->kind], "seat", item->seat, "dir",
-                   everest_dir_name(item->dir), "mp", item->mp);
+  return json_pack("{s:s, s:i, s:s, s:s, s:i}", "kind", kind_name[item->kind], "seat", item->seat,
+                   "seat_name", everest_seat_name(item->seat), "dir", everest_dir_name(item->dir),
+                   "mp", item->mp);
 }
 
 /* How an item is named in an order move: the seat, or "snowballs". */
@@ -117,19 +119,29 @@ bool everest_turn_conflicts(const struct everest_state *st, const struct everest
  * roll again until one is highest (RULES.md). Returns the chooser. */
 static int roll_for_order(struct everest_state *st, json_t *rolls)
 {
+  struct everest_dice_log *log = &st->last_conflict;
   bool in[EVEREST_MAX_SEATS];
   int seat;
 
+  /* The dice stay on the table (the view) until the next conflict. */
+  memset(log, 0, sizeof(*log));
+  log->round = st->round;
+  log->step = st->step;
   for (seat = 0; seat < st->head.seats; seat++)
     in[seat] = true;
   for (;;) {
     int value[EVEREST_MAX_SEATS], best = -1, winner = -1, tied = 0;
+    int *faces = log->n_rounds < EVEREST_MAX_ROLL_ROUNDS ? log->face[log->n_rounds++] : NULL;
     json_t *round = json_array();
 
+    for (seat = 0; seat < EVEREST_MAX_SEATS && faces; seat++)
+      faces[seat] = -1;
     for (seat = 0; seat < st->head.seats; seat++) {
       if (!in[seat])
         continue;
       value[seat] = engine_rng_die(&st->head.rng, EVEREST_DIE_SIDES) - 1;
+      if (faces)
+        faces[seat] = value[seat];
       /* [seat, face] pairs: face 0 null .. 5 */
       json_array_append_new(round, json_pack("[i, i]", seat, value[seat]));
       if (value[seat] > best)
@@ -138,8 +150,10 @@ static int roll_for_order(struct everest_state *st, json_t *rolls)
         tied++;
     }
     json_array_append_new(rolls, round);
-    if (tied == 1)
+    if (tied == 1) {
+      log->chooser = winner;
       return winner;
+    }
     for (seat = 0; seat < st->head.seats; seat++)
       if (in[seat] && value[seat] != best)
         in[seat] = false;
@@ -176,10 +190,46 @@ enum cairn_status everest_begin_turn(struct everest_state *st, const struct ever
   st->phase = EVEREST_PHASE_ORDER;
   *decision = true;
   return everest_emit(events,
-                      json_pack("{s:s, s:i, s:i, s:o, s:o, s:i}", "type", "conflict", "round",
+                      json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:s}", "type", "conflict", "round",
                                 st->round, "step", st->step, "items", list, "rolls", rolls,
-                                "chooser", st->chooser),
+                                "chooser", st->chooser, "chooser_name",
+                                everest_seat_name(st->chooser)),
                       err);
+}
+
+/* A short name, for refusal messages: "seat 2's move" or "the snowballs". */
+struct item_label {
+  char text[24];
+};
+
+struct label {
+  char text[112]; /* four item labels and their commas */
+};
+
+static struct item_label item_name(const struct everest_item *item)
+{
+  struct item_label l;
+
+  if (item->kind == EVEREST_ITEM_SNOWBALLS)
+    snprintf(l.text, sizeof(l.text), "the snowballs");
+  else
+    snprintf(l.text, sizeof(l.text), "%s's %s", everest_seat_name(item->seat),
+             item->kind == EVEREST_ITEM_RUN ? "run" : "move");
+  return l;
+}
+
+/* "seat 0's move, seat 2's run, the snowballs" (fits: at most 4 items). */
+static struct label items_text(const struct everest_state *st)
+{
+  struct label l = {{0}};
+  int i;
+
+  for (i = 0; i < st->n_items; i++) {
+    if (i)
+      strcat(l.text, ", ");
+    strcat(l.text, item_name(&st->items[i]).text);
+  }
+  return l;
 }
 
 enum cairn_status everest_choose_order(struct everest_state *st, int seat, const json_t *move,
@@ -188,7 +238,7 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
   const json_t *list = json_object_get(move, "order");
   int order[EVEREST_MAX_ITEMS];
   bool used[EVEREST_MAX_ITEMS] = {false};
-  json_t *chosen;
+  json_t *chosen, *names;
   size_t k;
   int i;
 
@@ -199,7 +249,8 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "order: expected an array");
   if (json_array_size(list) != (size_t)st->n_items)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING,
-                      "the order must list all %d conflicting actions once", st->n_items);
+                      "the order must list all %d conflicting actions once, not %zu (%s)",
+                      st->n_items, json_array_size(list), items_text(st).text);
   for (k = 0; k < json_array_size(list); k++) {
     const json_t *token = json_array_get(list, k);
     int found = -1;
@@ -214,16 +265,25 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
         found = i;
       json_decref(want);
     }
-    if (found < 0 || used[found])
+    if (found < 0)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING,
-                        "order[%zu] is not one of the conflicting actions, or repeats one", k);
+                        "order[%zu] is none of the conflicting actions (%s)", k,
+                        items_text(st).text);
+    if (used[found])
+      return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING,
+                        "order[%zu] repeats %s; each action is listed once", k,
+                        item_name(&st->items[found]).text);
     used[found] = true;
     order[k] = found;
   }
   chosen = json_deep_copy(list);
+  names = json_array();
+  for (k = 0; names && k < (size_t)st->n_items; k++)
+    json_array_append_new(names, json_string(item_name(&st->items[order[k]]).text));
   if (everest_emit(events,
-                   json_pack("{s:s, s:i, s:o}", "type", "order-chosen", "seat", st->chooser,
-                             "order", chosen),
+                   json_pack("{s:s, s:i, s:s, s:o, s:o}", "type", "order-chosen", "seat",
+                             st->chooser, "seat_name", everest_seat_name(st->chooser), "order",
+                             chosen, "order_names", names),
                    err) != CAIRN_OK)
     return CAIRN_ENOMEM;
   everest_apply_turn(st, st->yeti, st->items, order, st->n_items, events);

@@ -70,57 +70,93 @@ static int to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
     seats[0] = st->chooser;
     return 1;
   }
+  if (st->phase == EVEREST_PHASE_BASE) {
+    seats[0] = everest_base_chooser(st);
+    return 1;
+  }
   for (seat = 0; seat < game->seats; seat++)
     if (everest_owes_plan(st, seat) || everest_owes_heal(st, seat))
       seats[n++] = seat;
   return n;
 }
 
-static enum cairn_status apply_move(struct engine_game *game, int seat, const json_t *move,
-                                    json_t *events, bool *pending, struct cairn_error *err)
-{
-  struct everest_state *st = (struct everest_state *)game;
-  const json_t *type = json_object_get(move, "type");
-  const char *want, *key;
-  const json_t *value;
-  enum cairn_status status;
+/* The move each phase expects, its members besides "type", and the rule a
+ * move of another type breaks then. */
+struct phase_move {
+  const char *type;
+  const char *members[2];
+  const char *rule;
+};
 
-  *pending = false;
-  switch (st->phase) {
+static const struct phase_move *expected(int phase)
+{
+  static const struct phase_move table[] = {
+      {"plan", {"plan", NULL}, EVEREST_RULE_PLAN},
+      {"order", {"order", NULL}, EVEREST_RULE_EXECUTING},
+      {"heal", {"heal", "set_aside"}, EVEREST_RULE_DAMAGE},
+      {"base", {"base", NULL}, EVEREST_RULE_SETUP},
+  };
+
+  switch (phase) {
   case EVEREST_PHASE_PLAN:
-    want = "plan";
-    break;
+    return &table[0];
   case EVEREST_PHASE_ORDER:
-    want = "order";
-    break;
+    return &table[1];
+  case EVEREST_PHASE_BASE:
+    return &table[3];
   default:
-    want = "heal";
-    break;
+    return &table[2];
   }
+}
+
+static bool known_type(const char *type)
+{
+  return !strcmp(type, "plan") || !strcmp(type, "order") || !strcmp(type, "heal") ||
+         !strcmp(type, "base");
+}
+
+static enum cairn_status check_shape(const struct phase_move *want, const json_t *move,
+                                     struct cairn_error *err)
+{
+  const json_t *type = json_object_get(move, "type");
+  const char *key;
+  const json_t *value;
+
   if (!type)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL, "type is required");
   if (!json_is_string(type))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "type: expected a string");
-  if (strcmp(json_string_value(type), want) != 0) {
-    if (strcmp(json_string_value(type), "plan") && strcmp(json_string_value(type), "order") &&
-        strcmp(json_string_value(type), "heal"))
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
-                        "type is plan, order or heal, not %s", json_string_value(type));
-    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-                      st->phase == EVEREST_PHASE_PLAN    ? EVEREST_RULE_PLAN
-                      : st->phase == EVEREST_PHASE_ORDER ? EVEREST_RULE_EXECUTING
-                                                         : EVEREST_RULE_DAMAGE,
-                      "a %s move is expected now, not %s", want, json_string_value(type));
-  }
+  if (!known_type(json_string_value(type)))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "type is base, plan, order or heal, not %s", json_string_value(type));
+  if (strcmp(json_string_value(type), want->type) != 0)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, want->rule,
+                      "a %s move is expected now, not %s", want->type, json_string_value(type));
   json_object_foreach((json_t *)move, key, value)
   {
-    bool known = strcmp(key, "type") == 0 || (strcmp(want, "plan") == 0 && !strcmp(key, "plan")) ||
-                 (strcmp(want, "order") == 0 && !strcmp(key, "order")) ||
-                 (strcmp(want, "heal") == 0 && (!strcmp(key, "heal") || !strcmp(key, "set_aside")));
+    bool known = strcmp(key, "type") == 0 || (want->members[0] && !strcmp(key, want->members[0])) ||
+                 (want->members[1] && !strcmp(key, want->members[1]));
 
     if (!known)
       return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
-                        "unknown field %s for a %s move", key, want);
+                        "unknown field %s for a %s move", key, want->type);
+  }
+  return CAIRN_OK;
+}
+
+static enum cairn_status apply_move(struct engine_game *game, int seat, const json_t *move,
+                                    json_t *events, bool *pending, struct cairn_error *err)
+{
+  struct everest_state *st = (struct everest_state *)game;
+  enum cairn_status status;
+
+  *pending = false;
+  status = check_shape(expected(st->phase), move, err);
+  if (status != CAIRN_OK)
+    return status;
+  if (st->phase == EVEREST_PHASE_BASE) {
+    assert(seat == everest_base_chooser(st));
+    return everest_choose_base(st, seat, move, events, err);
   }
   if (st->phase == EVEREST_PHASE_PLAN)
     return everest_submit_plan(st, seat, move, events, pending, err);
@@ -150,10 +186,12 @@ const struct engine_module everest_module = {
     .name = "Everest (piecepack)",
     .min_seats = EVEREST_MIN_SEATS,
     .max_seats = EVEREST_MAX_SEATS,
-    .rules_version = "everest-1",
-    .options_json = "{\"round_cap\": {\"type\": \"integer\", \"default\": 200, \"minimum\": 1, "
-                    "\"maximum\": 5000, \"description\": \"rounds after which the game ends in a "
-                    "draw (not in the rules; guarantees an end)\"}}",
+    .rules_version = "everest-2",
+    .options_json =
+        "{\"round_cap\": {\"type\": \"integer\", \"default\": 0, \"minimum\": 0, "
+        "\"maximum\": 5000, \"description\": \"opt-in, not in the rules: rounds after "
+        "which a game nobody has won ends in a draw; 0 (the default) is no cap, the game "
+        "ends only on the peak\"}}",
     .new_game = everest_new_game,
     .free_game = free_game,
     .clone_game = clone_game,

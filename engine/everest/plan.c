@@ -111,6 +111,33 @@ static enum cairn_status reveal(struct everest_state *st, json_t *events, struct
   return CAIRN_OK;
 }
 
+/* Static: a coin as the players call it. */
+static const char *coin_name(int coin)
+{
+  static const char *const name[EVEREST_COINS] = {"0 (null)", "1 (ace)", "2", "3", "4", "5"};
+
+  return name[coin];
+}
+
+struct coin_text {
+  char text[64];
+};
+
+/* "0 (null), 4" */
+static struct coin_text aside_text(unsigned mask)
+{
+  struct coin_text t = {{0}};
+  int coin;
+
+  for (coin = 0; coin < EVEREST_COINS; coin++)
+    if (mask & (1u << coin)) {
+      if (t.text[0])
+        strcat(t.text, ", ");
+      strcat(t.text, coin_name(coin)); /* six names of at most 8 bytes fit */
+    }
+  return t;
+}
+
 enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, bool *pending, struct cairn_error *err)
 {
@@ -150,27 +177,30 @@ enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const 
    * three coins." With fewer, "make a plan as long as possible". */
   if ((int)n != want)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
-                      "the plan must use %d coins, not %zu", want, n);
+                      "the plan must use %d coins, not %zu (%d coins available: a plan uses "
+                      "three, or all when fewer)",
+                      want, n, everest_available(st, seat));
   for (i = 0; i < n; i++) {
     unsigned bit = 1u << plan[i].coin;
 
     if (p->aside & bit)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
-                        "coin %d is set aside by damage", plan[i].coin);
+                        "coin %s is set aside by damage (set-aside coins: %s)",
+                        coin_name(plan[i].coin), aside_text(p->aside).text);
     if (used & bit)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
-                        "coin %d is used twice; each coin is one action", plan[i].coin);
+                        "coin %s is used twice; each coin is one action", coin_name(plan[i].coin));
     used |= bit;
   }
   memcpy(p->plan, plan, sizeof(plan));
   p->plan_len = (int)n;
   p->planned = true;
   /* Seen only by the submitter until the game ends. */
-  status =
-      everest_emit(events,
-                   json_pack("{s:s, s:i, s:i, s:o, s:[i]}", "type", "plan-submitted", "seat", seat,
-                             "round", st->round, "plan", everest_plan_json(p), "private_to", seat),
-                   err);
+  status = everest_emit(events,
+                        json_pack("{s:s, s:i, s:s, s:i, s:o, s:[i]}", "type", "plan-submitted",
+                                  "seat", seat, "seat_name", everest_seat_name(seat), "round",
+                                  st->round, "plan", everest_plan_json(p), "private_to", seat),
+                        err);
   if (status != CAIRN_OK)
     return status;
   for (other = 0; other < st->head.seats; other++)

@@ -5,6 +5,8 @@
  */
 #include "engine/everest/state.h"
 
+#include <string.h>
+
 #include "engine/everest/rules.h"
 
 /* A yeti to roll for: affected by `source`'s roar. `ace_is_null` marks the
@@ -48,46 +50,111 @@ static void add(struct affected *list, int *n, int seat, int source, bool ace_is
   (*n)++;
 }
 
+static json_t *seat_or_null(int seat)
+{
+  return seat >= 0 ? json_integer(seat) : json_null();
+}
+
+static json_t *name_or_null(int seat)
+{
+  return seat >= 0 ? json_string(everest_seat_name(seat)) : json_null();
+}
+
+/* A new record in the table's view of the last roars (view.c). */
+static struct everest_roar_record *record_roar(struct everest_state *st, int roarer, int target)
+{
+  struct everest_roar_log *log = &st->last_roars;
+  struct everest_roar_record *r;
+  int seat;
+
+  if (log->n_roars >= EVEREST_MAX_ROARS)
+    return NULL; /* cannot happen: each yeti roars once and roars back once a step */
+  r = &log->roars[log->n_roars++];
+  r->roarer = roarer;
+  r->target = target;
+  r->back = false;
+  for (seat = 0; seat < EVEREST_MAX_SEATS; seat++)
+    r->check[seat] = -1;
+  return r;
+}
+
 /* A roar by `roarer` towards `dir` (or at the yeti `target` for a roar
- * back, dir -1): the yeti in the pointed square always, the other three
- * squares' yeti "only ... on the roll of a null on owning player's die".
- * The check die is rolled only when one of those squares holds a yeti. */
-static enum cairn_status roar(struct everest_state *st, int roarer, int target,
+ * back, dir -1): the yeti in the pointed square always, each yeti in the
+ * other three squares "only ... on the roll of a null on owning player's
+ * die", one check roll for each of them: "Yeti in other surrounding squares
+ * must make the check die roll". */
+static enum cairn_status roar(struct everest_state *st, int roarer, int target, bool back,
                               struct affected *next, int *n_next, json_t *events,
                               struct cairn_error *err)
 {
   int seats = st->head.seats;
-  int from = st->yeti[roarer].cell, dir, others = 0, check = -1;
-  json_t *affected = json_array();
+  int from = st->yeti[roarer].cell, dir;
+  json_t *affected = json_array(), *names = json_array(), *checks = json_array();
+  struct everest_roar_record *r = record_roar(st, roarer, target);
 
-  for (dir = 0; dir < EVEREST_DIRS; dir++) {
-    int who = everest_occupant(st->yeti, seats, everest_neighbour(from, dir));
-
-    if (who >= 0 && who != target)
-      others++;
-  }
+  if (r)
+    r->back = back;
   if (target >= 0) {
     add(next, n_next, target, roarer, false);
     json_array_append_new(affected, json_integer(target));
+    json_array_append_new(names, json_string(everest_seat_name(target)));
   }
-  if (others) {
-    check = roll(st);
-    if (check == EVEREST_NULL)
-      for (dir = 0; dir < EVEREST_DIRS; dir++) {
-        int who = everest_occupant(st->yeti, seats, everest_neighbour(from, dir));
+  for (dir = 0; dir < EVEREST_DIRS; dir++) {
+    int who = everest_occupant(st->yeti, seats, everest_neighbour(from, dir)), check;
 
-        if (who >= 0 && who != target) {
-          add(next, n_next, who, roarer, false);
-          json_array_append_new(affected, json_integer(who));
-        }
-      }
+    if (who < 0 || who == target)
+      continue;
+    check = roll(st);
+    if (r)
+      r->check[who] = check;
+    json_array_append_new(checks, json_pack("{s:i, s:s, s:i}", "seat", who, "seat_name",
+                                            everest_seat_name(who), "check", check));
+    if (check != EVEREST_NULL)
+      continue;
+    add(next, n_next, who, roarer, false);
+    json_array_append_new(affected, json_integer(who));
+    json_array_append_new(names, json_string(everest_seat_name(who)));
   }
   return everest_emit(events,
-                      json_pack("{s:s, s:i, s:o, s:o, s:o}", "type", "roar", "seat", roarer,
-                                "target", target >= 0 ? json_integer(target) : json_null(), "check",
-                                check >= 0 ? json_integer(check) : json_null(), "affected",
-                                affected),
+                      json_pack("{s:s, s:i, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "type", "roar",
+                                "seat", roarer, "seat_name", everest_seat_name(roarer), "back",
+                                back, "target", seat_or_null(target), "target_name",
+                                name_or_null(target), "checks", checks, "affected", affected,
+                                "affected_names", names),
                       err);
+}
+
+static enum cairn_status roll_event(struct everest_state *st, const struct affected *a, int value,
+                                    const char *outcome, json_t *events, struct cairn_error *err)
+{
+  struct everest_roar_log *log = &st->last_roars;
+
+  if (log->n_rolls < EVEREST_MAX_ROAR_ROLLS) {
+    log->rolls[log->n_rolls].seat = a->seat;
+    log->rolls[log->n_rolls].from = a->source;
+    log->rolls[log->n_rolls].roll = value;
+    log->n_rolls++;
+  }
+  return everest_emit(events,
+                      json_pack("{s:s, s:i, s:s, s:i, s:s, s:i, s:s}", "type", "roar-roll", "seat",
+                                a->seat, "seat_name", everest_seat_name(a->seat), "from", a->source,
+                                "from_name", everest_seat_name(a->source), "roll", value, "outcome",
+                                outcome),
+                      err);
+}
+
+/* True when some yeti roars at step st->step. */
+static bool anyone_roars(const struct everest_state *st)
+{
+  int seat;
+
+  for (seat = 0; seat < st->head.seats; seat++) {
+    const struct everest_coin *c = everest_step_coin(st, st->yeti, seat, st->step);
+
+    if (c && everest_action_of(c) == EVEREST_ROAR)
+      return true;
+  }
+  return false;
 }
 
 enum cairn_status everest_resolve_roars(struct everest_state *st, json_t *events,
@@ -101,6 +168,12 @@ enum cairn_status everest_resolve_roars(struct everest_state *st, json_t *events
     st->seat[seat].running = false;
     st->seat[seat].roared_back = false;
   }
+  if (!anyone_roars(st))
+    return CAIRN_OK;
+  /* The last roars stay on the table until the next ones. */
+  memset(&st->last_roars, 0, sizeof(st->last_roars));
+  st->last_roars.round = st->round;
+  st->last_roars.step = st->step;
   for (seat = 0; seat < seats; seat++) {
     const struct everest_coin *c = everest_step_coin(st, st->yeti, seat, st->step);
     int target;
@@ -110,7 +183,7 @@ enum cairn_status everest_resolve_roars(struct everest_state *st, json_t *events
     /* "The roar always affects a yeti in the square pointed to by the tick
      * mark on the null coin." */
     target = everest_occupant(st->yeti, seats, everest_neighbour(st->yeti[seat].cell, c->dir));
-    status = roar(st, seat, target, next, &n_next, events, err);
+    status = roar(st, seat, target, false, next, &n_next, events, err);
     if (status != CAIRN_OK)
       return status;
   }
@@ -146,11 +219,7 @@ enum cairn_status everest_resolve_roars(struct everest_state *st, json_t *events
       } else {
         outcome = "shiver";
       }
-      status =
-          everest_emit(events,
-                       json_pack("{s:s, s:i, s:i, s:i, s:s}", "type", "roar-roll", "seat", a->seat,
-                                 "from", a->source, "roll", value, "outcome", outcome),
-                       err);
+      status = roll_event(st, a, value, outcome, events, err);
       if (status != CAIRN_OK)
         return status;
       if (value == EVEREST_ACE) {
@@ -161,7 +230,7 @@ enum cairn_status everest_resolve_roars(struct everest_state *st, json_t *events
         int k;
 
         p->roared_back = true;
-        status = roar(st, a->seat, a->source, next, &n_next, events, err);
+        status = roar(st, a->seat, a->source, true, next, &n_next, events, err);
         if (status != CAIRN_OK)
           return status;
         for (k = 0; k < n_next; k++)

@@ -7,6 +7,7 @@
  */
 #include "engine/everest/state.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/everest/rules.h"
@@ -125,6 +126,46 @@ static json_t *coin_list(unsigned mask)
   return list;
 }
 
+static int distance(int a, int b)
+{
+  return abs(a / EVEREST_COLS - b / EVEREST_COLS) + abs(a % EVEREST_COLS - b % EVEREST_COLS);
+}
+
+/* The free inside corner nearest `home` (ties: corner order), or
+ * EVEREST_OFF when all four hold a yeti. */
+static int nearest_free_corner(const struct everest_state *st, int home)
+{
+  int corner, best = EVEREST_OFF;
+
+  for (corner = 0; corner < EVEREST_CORNERS; corner++) {
+    int cell = everest_corner(corner);
+
+    if (everest_occupant(st->yeti, st->head.seats, cell) >= 0)
+      continue;
+    if (best == EVEREST_OFF || distance(cell, home) < distance(best, home))
+      best = cell;
+  }
+  return best;
+}
+
+/* Back to the starting squares. A yeti whose base holds another yeti takes
+ * the free inside corner nearest its base, so no yeti ever waits off the
+ * board (RULES.md "An occupied home base"). Own bases are served first, so
+ * a detour never takes a base its owner is coming back to. With at most
+ * four yeti and four corners, and the returning yeti off the board, a free
+ * corner always remains. */
+static void return_to_bases(struct everest_state *st, const bool *returning)
+{
+  int seats = st->head.seats, seat;
+
+  for (seat = 0; seat < seats; seat++)
+    if (returning[seat] && everest_occupant(st->yeti, seats, st->seat[seat].home) < 0)
+      st->yeti[seat].cell = st->seat[seat].home;
+  for (seat = 0; seat < seats; seat++)
+    if (returning[seat] && st->yeti[seat].cell == EVEREST_OFF)
+      st->yeti[seat].cell = nearest_free_corner(st, st->seat[seat].home);
+}
+
 static enum cairn_status finish_round(struct everest_state *st, json_t *events,
                                       struct cairn_error *err)
 {
@@ -155,21 +196,19 @@ static enum cairn_status finish_round(struct everest_state *st, json_t *events,
       what[seat] = damage >= available ? "forced-heal" : "heal";
     } else {
       p->aside |= damage ? p->set_aside : 0;
-      what[seat] = returning[seat] ? "return" : "stay"; /* a waiting yeti tries again */
+      what[seat] = "stay";
     }
     if (returning[seat])
       y->cell = EVEREST_OFF;
   }
-  /* Back to the home bases. A base another yeti stands on cannot take its
-   * owner, who waits off the board until a later round end (RULES.md). */
-  for (seat = 0; seat < seats; seat++)
-    if (returning[seat] && everest_occupant(st->yeti, seats, everest_home(seat)) < 0)
-      st->yeti[seat].cell = everest_home(seat);
+  return_to_bases(st, returning);
   for (seat = 0; seat < seats; seat++)
     json_array_append_new(outcomes,
-                          json_pack("{s:i, s:s, s:o, s:o}", "seat", seat, "outcome", what[seat],
-                                    "at", everest_cell_json(st->yeti[seat].cell), "aside",
-                                    coin_list(st->seat[seat].aside)));
+                          json_pack("{s:i, s:s, s:s, s:o, s:b, s:o}", "seat", seat, "seat_name",
+                                    everest_seat_name(seat), "outcome", what[seat], "at",
+                                    everest_cell_json(st->yeti[seat].cell), "detour",
+                                    returning[seat] && st->yeti[seat].cell != st->seat[seat].home,
+                                    "aside", coin_list(st->seat[seat].aside)));
   status = everest_emit(events,
                         json_pack("{s:s, s:i, s:o}", "type", "heals-revealed", "round", st->round,
                                   "outcomes", outcomes),
@@ -183,22 +222,26 @@ static enum cairn_status finish_round(struct everest_state *st, json_t *events,
   if (on_peak == 1 && holder == st->peak_holder) {
     st->winner = holder;
     st->phase = EVEREST_PHASE_OVER;
-    return everest_emit(
-        events, json_pack("{s:s, s:i, s:i}", "type", "win", "seat", holder, "round", st->round),
-        err);
+    return everest_emit(events,
+                        json_pack("{s:s, s:i, s:s, s:i}", "type", "win", "seat", holder,
+                                  "seat_name", everest_seat_name(holder), "round", st->round),
+                        err);
   }
-  if (st->round >= st->round_cap) {
+  /* Opt-in only: the text has no other end (RULES.md "Round cap"). */
+  if (st->round_cap > 0 && st->round >= st->round_cap) {
     st->capped = true;
     st->phase = EVEREST_PHASE_OVER;
     return everest_emit(events, json_pack("{s:s, s:i}", "type", "round-cap", "round", st->round),
                         err);
   }
   everest_start_round(st);
-  return everest_emit(events,
-                      json_pack("{s:s, s:i, s:o}", "type", "round-start", "round", st->round,
-                                "peak_holder",
-                                st->peak_holder >= 0 ? json_integer(st->peak_holder) : json_null()),
-                      err);
+  return everest_emit(
+      events,
+      json_pack(
+          "{s:s, s:i, s:o, s:o}", "type", "round-start", "round", st->round, "peak_holder",
+          st->peak_holder >= 0 ? json_integer(st->peak_holder) : json_null(), "peak_holder_name",
+          st->peak_holder >= 0 ? json_string(everest_seat_name(st->peak_holder)) : json_null()),
+      err);
 }
 
 static bool anyone(const struct everest_state *st, bool (*owes)(const struct everest_state *, int))
@@ -270,6 +313,15 @@ enum cairn_status everest_advance(struct everest_state *st, json_t *events, stru
   }
 }
 
+static int lowest_coin(unsigned mask)
+{
+  int coin = 0;
+
+  while (!(mask & (1u << coin)))
+    coin++;
+  return coin;
+}
+
 static enum cairn_status parse_coins(const json_t *list, unsigned *mask, int *count,
                                      struct cairn_error *err)
 {
@@ -333,15 +385,16 @@ enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const 
                         st->yeti[seat].damage, count);
     if (mask & p->aside)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_DAMAGE,
-                        "a coin already set aside cannot be set aside again");
+                        "coin %d is already set aside and cannot be set aside again",
+                        lowest_coin(mask & p->aside));
   }
   p->heal_decided = true;
   p->heal = json_is_true(heal);
   p->set_aside = p->heal ? 0 : mask;
   status = everest_emit(events,
-                        json_pack("{s:s, s:i, s:b, s:o, s:[i]}", "type", "heal-chosen", "seat",
-                                  seat, "heal", p->heal, "set_aside", coin_list(p->set_aside),
-                                  "private_to", seat),
+                        json_pack("{s:s, s:i, s:s, s:b, s:o, s:[i]}", "type", "heal-chosen", "seat",
+                                  seat, "seat_name", everest_seat_name(seat), "heal", p->heal,
+                                  "set_aside", coin_list(p->set_aside), "private_to", seat),
                         err);
   if (status != CAIRN_OK)
     return status;

@@ -8,6 +8,8 @@
 #ifndef EVEREST_RULES_H
 #define EVEREST_RULES_H
 
+/* Choosing a home base among the inside corners. */
+#define EVEREST_RULE_SETUP "everest-piecepack: Game set up"
 /* Three coins, distinct, from the available ones; "dazed" for the rest. */
 #define EVEREST_RULE_PLAN "everest-piecepack: Making a Plan for your Yeti"
 /* Conflicts, the high roller's order, snowballs stay simultaneous. */

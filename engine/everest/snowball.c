@@ -56,10 +56,12 @@ void everest_throw_snowballs(const struct everest_state *st, struct everest_yeti
       continue;
     hit = flight(yeti, seats, yeti[seat].cell, c->dir, &end);
     if (events)
-      json_array_append_new(events, json_pack("{s:s, s:i, s:s, s:o, s:o}", "type", "snowball",
-                                              "seat", seat, "dir", everest_dir_name(c->dir), "hit",
-                                              hit >= 0 ? json_integer(hit) : json_null(), "end",
-                                              everest_cell_json(end)));
+      json_array_append_new(
+          events, json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "type", "snowball", "seat", seat,
+                            "seat_name", everest_seat_name(seat), "dir", everest_dir_name(c->dir),
+                            "hit", hit >= 0 ? json_integer(hit) : json_null(), "hit_name",
+                            hit >= 0 ? json_string(everest_seat_name(hit)) : json_null(), "end",
+                            everest_cell_json(end)));
     if (hit < 0)
       continue;
     hits[hit]++;
@@ -111,8 +113,9 @@ void everest_throw_snowballs(const struct everest_state *st, struct everest_yeti
         yeti[target].cell = to;
       }
       if (events)
-        json_array_append_new(events, json_pack("{s:s, s:i, s:o}", "type", "knocked", "seat",
-                                                target, "to", everest_cell_json(to)));
+        json_array_append_new(events, json_pack("{s:s, s:i, s:s, s:o}", "type", "knocked", "seat",
+                                                target, "seat_name", everest_seat_name(target),
+                                                "to", everest_cell_json(to)));
     }
   }
 }

@@ -40,8 +40,9 @@ enum everest_dir { EVEREST_N = 0, EVEREST_E, EVEREST_S, EVEREST_W, EVEREST_DIRS 
 #define EVEREST_ACE       1
 #define EVEREST_DIE_SIDES 6 /* null, ace, 2, 3, 4, 5 */
 
-#define EVEREST_DEFAULT_ROUND_CAP 200
-#define EVEREST_MAX_ROUND_CAP     5000
+#define EVEREST_NO_ROUND_CAP  0 /* the default: the game ends only on the peak */
+#define EVEREST_MAX_ROUND_CAP 5000
+#define EVEREST_CORNERS       4 /* "the inside corners marked by the X's" */
 
 enum everest_action {
   EVEREST_DAZED = 0, /* "stand there and look dazed" */
@@ -71,6 +72,7 @@ enum everest_phase {
   EVEREST_PHASE_HEAL,     /* seats owe end-of-round choices */
   EVEREST_PHASE_EXEC,     /* internal: the server is executing; never seen between moves */
   EVEREST_PHASE_OVER,
+  EVEREST_PHASE_BASE, /* set up: seats in seat order choose their home bases */
 };
 
 /* Where execution stands inside a step (round.c). */
@@ -107,23 +109,57 @@ struct everest_seat {
   int run_dir;        /* enum everest_dir */
   int run_mp;         /* 2..5 */
   bool roared_back;   /* roared back once in this roar resolution */
+  int home;           /* the chosen home base cell, or EVEREST_OFF before the choice */
+};
+
+/* What the table saw of the last conflict and the last roars (view.c): the
+ * dice lie on the table until the next ones are rolled. */
+#define EVEREST_MAX_ROLL_ROUNDS 16 /* tie re-rolls recorded; more is (1/6)^15-rare */
+#define EVEREST_MAX_ROARS       8  /* each yeti roars once a step, and roars back once */
+#define EVEREST_MAX_ROAR_ROLLS  32 /* each roar affects at most four yeti */
+
+struct everest_dice_log {
+  int round, step;                                      /* 0 0: none yet */
+  int n_rounds;                                         /* roll rounds recorded */
+  int face[EVEREST_MAX_ROLL_ROUNDS][EVEREST_MAX_SEATS]; /* -1: did not roll */
+  int chooser;                                          /* -1 before any conflict */
+};
+
+struct everest_roar_record {
+  int roarer;
+  int target;                   /* the yeti roared at, or -1 */
+  bool back;                    /* a roar back */
+  int check[EVEREST_MAX_SEATS]; /* check die per yeti in a side square, -1: none */
+};
+
+struct everest_roll_record {
+  int seat, from, roll; /* roll after the ace-as-null rule */
+};
+
+struct everest_roar_log {
+  int round, step; /* 0 0: none yet */
+  int n_roars, n_rolls;
+  struct everest_roar_record roars[EVEREST_MAX_ROARS];
+  struct everest_roll_record rolls[EVEREST_MAX_ROAR_ROLLS];
 };
 
 struct everest_state {
   struct engine_game head; /* must stay first: the server handles this part */
   struct everest_seat seat[EVEREST_MAX_SEATS];
   struct everest_yeti yeti[EVEREST_MAX_SEATS];
-  int phase;                                    /* enum everest_phase */
-  int round;                                    /* 1.. */
-  int round_cap;                                /* rounds after which the game is drawn */
-  int step;                                     /* coin 0..2 being executed */
-  int stage;                                    /* enum everest_stage */
-  int peak_holder;                              /* sole peak occupant at the round's start, or -1 */
+  int phase;       /* enum everest_phase */
+  int round;       /* 0 during set up (home bases), then 1.. */
+  int round_cap;   /* opt-in: rounds after which the game is drawn; 0 none */
+  int step;        /* coin 0..2 being executed */
+  int stage;       /* enum everest_stage */
+  int peak_holder; /* sole peak occupant at the round's start, or -1 */
   struct everest_item items[EVEREST_MAX_ITEMS]; /* the turn awaiting an order */
   int n_items;                                  /* 0..4 */
   int chooser;                                  /* the high roller choosing the order, or -1 */
   int winner;                                   /* seat, or -1 */
   bool capped;                                  /* ended by the round cap (a draw) */
+  struct everest_dice_log last_conflict;
+  struct everest_roar_log last_roars;
 };
 
 /* ---- board.c: the one place that holds the mountain ---- */
@@ -133,8 +169,15 @@ int everest_height(int cell);
 /* The cell one square from `cell` towards `dir`, or EVEREST_OFF (past the
  * edge, into a notch, or from EVEREST_OFF). */
 int everest_neighbour(int cell, int dir);
-/* A seat's home base (suit order). */
-int everest_home(int seat);
+/* The inside corner `corner` (0..3: NW, NE, SE, SW), a home base cell. */
+int everest_corner(int corner);
+/* The corner index of `cell`, or -1 when it is no inside corner. */
+int everest_corner_of(int cell);
+/* True for the four notch squares (no tile: off the board). */
+bool everest_is_notch(int row, int col);
+/* Static: "seat 0" .. "seat 3", the name a player reads (the text gives
+ * the players colours but names none). */
+const char *everest_seat_name(int seat);
 /* True on the 2x2 peak tile. */
 bool everest_on_peak(int cell);
 /* The cell at 0-based row and col; EVEREST_OFF outside or in a notch. */
@@ -238,6 +281,17 @@ enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const 
                                       json_t *events, bool *pending, struct cairn_error *err);
 /* Begin the next round's planning (round + 1, fresh plans and damage). */
 void everest_start_round(struct everest_state *st);
+
+/* ---- setup.c: Game set up, the choice of home bases ---- */
+
+/* The seat that owes its home base choice now, or -1. */
+int everest_base_chooser(const struct everest_state *st);
+/* True when no seat has chosen `corner` (0..3). */
+bool everest_corner_free(const struct everest_state *st, int corner);
+/* Check and record the chooser's base move (Borrowed); the last choice
+ * starts round 1. */
+enum cairn_status everest_choose_base(struct everest_state *st, int seat, const json_t *move,
+                                      json_t *events, struct cairn_error *err);
 /* True when `seat` still owes this round's end-of-round choice. */
 bool everest_owes_heal(const struct everest_state *st, int seat);
 

@@ -1,10 +1,11 @@
 /*
  * test_everest_game.c - a 4-player game of Everest (piecepack) over HTTP:
- * the title in the catalog, secret plans (pending at one seq, hidden from
- * other seats and spectators in views and the log, revealed together),
- * plans built from the compact `legal` descriptor, conflicts and end-of-
- * round choices from full lists, played to the end (the engine's round
- * cap keeps it short), then the finished game's public seed and log.
+ * the title in the catalog, home bases chosen in seat order, secret plans
+ * (pending at one seq, hidden from other seats and spectators in views and
+ * the log, revealed together), plans built from the compact `legal`
+ * descriptor, conflicts and end-of-round choices from full lists, played to
+ * the end (the opt-in round cap keeps random play short), then the
+ * finished game's public seed and log.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -78,11 +79,14 @@ static void check_plan_hidden(struct harness_server *s, int seat)
 /* The title is in the catalog with 2 to 4 seats. */
 static void test_everest_is_listed_with_two_to_four_seats(void **state)
 {
-  harness_expect_title(*state, TITLE, "Everest (piecepack)", 2, 4, "everest-1");
+  harness_expect_title(*state, TITLE, "Everest (piecepack)", 2, 4, "everest-2");
 }
 
-/* Four players join; every seat owes a plan at once, and legal is the
- * compact descriptor. A bad option is refused when the game is created. */
+/* Four players join; they choose their home bases one after another
+ * ("Players place their pawns on one of the inside corners"), a taken
+ * corner is refused with the set-up rule; then every seat owes a plan at
+ * once, and legal is the compact descriptor. A bad option is refused when
+ * the game is created. */
 static void test_four_players_join_and_all_owe_plans(void **state)
 {
   struct harness_server *s = *state;
@@ -98,7 +102,7 @@ static void test_four_players_join_and_all_owe_plans(void **state)
     struct harness_response bad;
 
     harness_call(s, &bad, "POST", host,
-                 "{\"title\":\"" TITLE "\",\"seats\":4,\"options\":{\"round_cap\":0}}",
+                 "{\"title\":\"" TITLE "\",\"seats\":4,\"options\":{\"round_cap\":-1}}",
                  "/v1/games");
     HARNESS_EXPECT_PROBLEM(&bad, 400, "bad-value");
     harness_response_free(&bad);
@@ -111,6 +115,30 @@ static void test_four_players_join_and_all_owe_plans(void **state)
   json_decref(created);
   for (seat = 0; seat < SEATS; seat++)
     assert_int_equal(harness_join(s, game.players[seat].token, game.id, seat), seat);
+  for (seat = 0; seat < SEATS; seat++) {
+    json_t *base;
+    struct harness_response r2;
+
+    g = harness_get_game(s, game.players[seat].token, game.id);
+    assert_int_equal(json_array_size(json_object_get(g, "to_act")), 1);
+    assert_true(harness_may_act(g, seat));
+    assert_int_equal(json_array_size(json_object_get(g, "legal")), (size_t)(SEATS - seat));
+    if (seat == 1) {
+      /* seat 0 took [1,0], the first corner listed to it */
+      base = json_pack("{s:s, s:[i, i]}", "type", "base", "base", 1, 0);
+      harness_post_move(s, &r2, game.players[seat].token, game.id, harness_int(g, "seq"), base);
+      HARNESS_EXPECT_PROBLEM(&r2, 422, "illegal-move");
+      assert_string_equal(harness_str(r2.json, "rule"), "everest-piecepack: Game set up");
+      harness_response_free(&r2);
+      json_decref(base);
+    }
+    base = json_incref(json_array_get(json_object_get(g, "legal"), 0));
+    harness_post_move(s, &r2, game.players[seat].token, game.id, harness_int(g, "seq"), base);
+    HARNESS_EXPECT_JSON(&r2, 200);
+    harness_response_free(&r2);
+    json_decref(base);
+    json_decref(g);
+  }
   g = harness_get_game(s, game.players[2].token, game.id);
   assert_string_equal(harness_str(g, "status"), "active");
   assert_int_equal(json_array_size(json_object_get(g, "to_act")), SEATS);

@@ -505,13 +505,21 @@ static void test_everest_pending_plan_stays_hidden(void **state)
   json_decref(g);
   harness_join(s, p[0].token, id, 0);
   harness_join(s, p[1].token, id, 1);
+  /* Rows 0 and 1: the public choice of home bases, in seat order. */
+  for (int seat = 0; seat < 2; seat++) {
+    mine = harness_get_game(s, p[seat].token, id);
+    move = harness_choose_move(mine, &rng);
+    play(s, p[seat].token, id, move);
+    json_decref(move);
+    json_decref(mine);
+  }
   mine = harness_get_game(s, p[0].token, id);
   move = harness_choose_move(mine, &rng);
   play(s, p[0].token, id, move);
   expect_nowhere(s, p[1].token, id, json_object_get(move, "plan"), NULL);
   expect_nowhere(s, NULL, id, json_object_get(move, "plan"), NULL);
   doc = get_export(s, p[1].token, id);
-  assert_true(json_is_true(json_object_get(export_row(doc, 0), "redacted")));
+  assert_true(json_is_true(json_object_get(export_row(doc, 2), "redacted")));
   json_decref(doc);
   json_decref(move);
   json_decref(mine);
@@ -520,8 +528,8 @@ static void test_everest_pending_plan_stays_hidden(void **state)
   move = harness_choose_move(mine, &rng);
   play(s, p[1].token, id, move);
   doc = get_export(s, p[1].token, id);
-  assert_true(json_is_true(json_object_get(export_row(doc, 0), "redacted")));
-  assert_true(harness_has_event(export_row(doc, 1), "plans-revealed"));
+  assert_true(json_is_true(json_object_get(export_row(doc, 2), "redacted")));
+  assert_true(harness_has_event(export_row(doc, 3), "plans-revealed"));
   json_decref(doc);
   json_decref(move);
   json_decref(mine);

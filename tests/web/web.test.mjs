@@ -266,7 +266,7 @@ test('a screenshot of each registered title\'s board', async () => {
     for (let i = 0; i < seats; i++) players.push((await call(server.url, 'POST', '/v1/players', { name: ['Tenzing', 'Hillary', 'Mallory', 'Irvine'][i] })).body);
     const g = (await call(server.url, 'POST', '/v1/games', { title: t.id, seats }, players[0].token)).body;
     for (const p of players) assert.equal((await call(server.url, 'POST', `/v1/games/${g.id}/join`, {}, p.token)).status, 200);
-    await advance(g.id, players.map((p) => p.token), t.id === 'himalaya' ? 14 : t.id === 'journey-to-the-top' ? 40 : t.id === 'everest-piecepack' ? 2 : 12);
+    await advance(g.id, players.map((p) => p.token), t.id === 'himalaya' ? 14 : t.id === 'journey-to-the-top' ? 40 : t.id === 'everest-piecepack' ? 6 : 12);
     const viewer = await newPage(players[0]);
     await viewer.page.goto(`${server.url}/#/game/${g.id}`);
     await viewer.page.waitForSelector('#board > *');

@@ -1,20 +1,23 @@
 // boards/everest.js - Everest (piecepack): the 6x8 height map (notches off
-// the board), cliffs (height difference 2) drawn thick and steps thin, home
-// bases, the yetis, and each seat's coins (available, set aside), damage and
-// plan. Moves: the plan builder for `plan-options`, buttons for the rest.
+// the board), cliffs (height difference 2) drawn thick and steps thin, the
+// four inside corners (home bases, free ones waiting for a choice), the
+// yetis, each seat's coins (available, set aside), damage and plan, and the
+// dice on the table (the last conflict's rolls, the last roars). Moves: the
+// plan builder for `plan-options`, buttons for the rest (home bases too).
 import { s, h, svgRoot, seatColour } from '../svg.js';
 import * as generic from './generic.js';
 
 const CELL = 78, OX = 40, OY = 40;
 const SHADES = ['#2b3340', '#a9c48a', '#c9b98c', '#b59b7a', '#d9dde3', '#ffffff'];
 const COIN = ['null', 'ace', '2', '3', '4', '5'];
+const CORNER = { '1,0': 'NW', '1,7': 'NE', '4,7': 'SE', '4,0': 'SW' };
 
 export function render(game, ctx = {}) {
   const v = game.view || {};
   const heights = v.heights || [];
   const rows = heights.length, cols = rows ? heights[0].length : 0;
   const seats = v.seats || [];
-  const W = OX * 2 + cols * CELL + 330, H = Math.max(OY * 2 + rows * CELL + 40, 120 + seats.length * 120);
+  const W = OX * 2 + cols * CELL + 330, H = Math.max(OY * 2 + rows * CELL + 40, 120 + seats.length * 120 + 240);
   const svg = svgRoot(W, H, 'Everest board');
   svg.append(s('rect', { width: W, height: H, fill: '#eef3f8' }));
   const g = s('g', { transform: `translate(${OX},${OY})` });
@@ -24,6 +27,7 @@ export function render(game, ctx = {}) {
     g.append(s('rect', { x: c * CELL, y: r * CELL, width: CELL, height: CELL, fill: SHADES[ht] || '#fff',
       stroke: '#8895a5', 'stroke-width': 0.6, class: 'cell', 'data-cell': `${r},${c}` },
     s('title', {}, ht ? `[${r},${c}] height ${ht}` : `[${r},${c}] notch (off the board)`)));
+    if (!ht) g.append(s('text', { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 + 4, class: 'lbl small light', 'text-anchor': 'middle' }, 'notch'));
     if (ht) g.append(s('text', { x: c * CELL + 6, y: r * CELL + 15, class: 'lbl small' }, String(ht)));
     if (ht === 5) g.append(s('text', { x: c * CELL + CELL / 2, y: r * CELL + CELL - 8, class: 'lbl small', 'text-anchor': 'middle' }, 'peak'));
   }
@@ -42,7 +46,13 @@ export function render(game, ctx = {}) {
   g.append(s('text', { x: cols * CELL / 2, y: rows * CELL + 22, class: 'lbl', 'text-anchor': 'middle' }, 'S'));
   g.append(s('text', { x: -16, y: rows * CELL / 2, class: 'lbl', 'text-anchor': 'middle' }, 'W'));
   g.append(s('text', { x: cols * CELL + 16, y: rows * CELL / 2, class: 'lbl', 'text-anchor': 'middle' }, 'E'));
-  // Home bases and yetis.
+  // Inside corners not chosen yet (set up), then home bases and yetis.
+  for (const k of v.corners || []) {
+    if (k.home_of != null || !k.at) continue;
+    g.append(s('rect', { x: k.at[1] * CELL + 4, y: k.at[0] * CELL + 4, width: CELL - 8, height: CELL - 8,
+      fill: 'none', stroke: '#8895a5', 'stroke-width': 2, 'stroke-dasharray': '3 4', rx: 6, class: 'corner' },
+    s('title', {}, `inside corner [${k.at}] (free home base)`)));
+  }
   for (const st of seats) {
     if (st.home) g.append(s('rect', { x: st.home[1] * CELL + 4, y: st.home[0] * CELL + 4, width: CELL - 8, height: CELL - 8,
       fill: 'none', stroke: seatColour(st.seat), 'stroke-width': 3, 'stroke-dasharray': '6 4', rx: 6 }));
@@ -66,7 +76,8 @@ export function render(game, ctx = {}) {
   const px = OX * 2 + cols * CELL + 10;
   const side = s('g', { transform: `translate(${px},${OY})` });
   side.append(s('text', { x: 0, y: 0, class: 'lbl head' }, `Round ${v.round ?? '?'} · ${v.phase || ''}${v.phase === 'plan' ? '' : ` · step ${v.step ?? ''}`}`));
-  side.append(s('text', { x: 0, y: 20, class: 'lbl small' }, v.peak_holder != null ? `Peak held by seat ${v.peak_holder}` : 'Nobody holds the peak'));
+  side.append(s('text', { x: 0, y: 20, class: 'lbl small' }, v.phase === 'base' ? `Choosing home bases: seat ${v.base_chooser}`
+    : v.peak_holder != null ? `Peak held by seat ${v.peak_holder}` : 'Nobody holds the peak'));
   seats.forEach((st, i) => {
     const y = 44 + i * 110;
     const name = (ctx.names && ctx.names[st.seat]) || `seat ${st.seat}`;
@@ -86,11 +97,22 @@ export function render(game, ctx = {}) {
         `plan: ${st.plan.map((p) => `${COIN[p.coin] ?? p.coin} ${p.face === 'suit' ? 'snowball' : p.coin === 0 ? 'roar' : 'move'} ${p.dir}`).join(', ')}`));
     }
   });
+  // The dice on the table: the last conflict and the last roars.
+  const dy = 44 + seats.length * 110;
+  const lc = v.last_conflict;
+  if (lc) side.append(s('text', { x: 0, y: dy, class: 'lbl small' },
+    `Conflict (round ${lc.round}, coin ${lc.step + 1}): ${lc.rolls.map((r) => r.map(([st, f]) => `seat ${st} ${COIN[f]}`).join(', ')).join(' / then ')} → seat ${lc.chooser} orders`));
+  const lr = v.last_roars;
+  if (lr) lr.rolls.forEach((r, i) => side.append(s('text', { x: 0, y: dy + 18 + i * 16, class: 'lbl small' },
+    `Roar (round ${lr.round}): ${r.seat_name} rolled ${COIN[r.roll]} from ${r.from_name}: ${r.outcome}`)));
+  if (lr) lr.roars.forEach((r, i) => r.checks.forEach((c, j) => side.append(s('text', { x: 0, y: dy + 18 + (lr.rolls.length + i * 3 + j) * 16, class: 'lbl small' },
+    `check for ${c.seat_name} at ${r.seat_name}'s roar: ${COIN[c.check]}${c.affected ? ' (affected)' : ''}`))));
   svg.append(side);
   return svg;
 }
 
 export function describe(m) {
+  if (m.type === 'base') return `home base ${CORNER[m.base.join(',')] || ''} [${m.base}]`;
   if (m.type === 'order') return `order: ${m.order.map((x) => (typeof x === 'number' ? `seat ${x}` : x)).join(' → ')}`;
   if (m.type === 'heal') return m.heal ? 'heal (back to base)' : `stay${m.set_aside && m.set_aside.length ? `, set aside ${m.set_aside.map((c) => COIN[c]).join(', ')}` : ''}`;
   return generic.describe(m);

@@ -30,6 +30,34 @@ struct engine_game *es_new(int seats, int seed, int round_cap)
   assert_int_equal(engine_new(&everest_module, &setup, bytes, &game, &err), CAIRN_OK);
   assert_non_null(game);
   json_decref(options);
+  es_bases(&game);
+  return game;
+}
+
+void es_bases(struct engine_game **game)
+{
+  int seat;
+
+  /* Seat n takes corner n (NW, NE, SE, SW), through the real move. */
+  for (seat = 0; seat < (*game)->seats; seat++) {
+    char move[64];
+    int cell = everest_corner(seat);
+
+    snprintf(move, sizeof(move), "{\"type\":\"base\",\"base\":[%d,%d]}", cell / EVEREST_COLS,
+             cell % EVEREST_COLS);
+    json_decref(kit_apply(game, seat, move));
+  }
+}
+
+struct engine_game *es_new_unplaced(int seats, int seed)
+{
+  uint8_t bytes[ENGINE_SEED_BYTES] = {0};
+  struct engine_setup setup = {.seats = seats, .options = NULL};
+  struct engine_game *game = NULL;
+  struct cairn_error err = {0};
+
+  bytes[0] = (uint8_t)seed;
+  assert_int_equal(engine_new(&everest_module, &setup, bytes, &game, &err), CAIRN_OK);
   return game;
 }
 

@@ -17,8 +17,17 @@
 #include "engine/everest/state.h"
 
 /* OUT, caller frees with engine_free: a new game whose seed is `seed` in
- * the first bytes and zeros elsewhere; round_cap 0 means the default. */
+ * the first bytes and zeros elsewhere; round_cap 0 means the default (no cap);
+ * every seat has chosen its base (es_bases). */
 struct engine_game *es_new(int seats, int seed, int round_cap);
+
+/* Seat n chooses inside corner n ("base" moves in seat order), as es_new
+ * does for every game it makes. */
+void es_bases(struct engine_game **game);
+
+/* OUT, caller frees with engine_free: a new game still at the choice of
+ * home bases. */
+struct engine_game *es_new_unplaced(int seats, int seed);
 
 /* Borrowed: the Everest state inside `game`, for editing a position. */
 struct everest_state *es_state(struct engine_game *game);

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "support.h"
 
@@ -76,7 +77,8 @@ static void test_the_peak_tile_is_two_by_two(void **state)
 }
 
 /* everest, Game set up: "Players place their pawns on one of the inside
- * corners marked by the X's" - r2c1, r2c8, r5c8, r5c1 in suit order. */
+ * corners marked by the X's" - r2c1, r2c8, r5c8, r5c1 (es_new has seat n
+ * choose corner n). */
 static void test_yeti_start_on_the_four_home_bases(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
@@ -92,25 +94,98 @@ static void test_yeti_start_on_the_four_home_bases(void **state)
   engine_free(game);
 }
 
-/* RULES.md "Fewer than four players": the first home bases in suit order. */
-static void test_two_and_three_players_use_the_first_bases(void **state)
+/* everest, Game set up: "Players place their pawns on one of the inside
+ * corners marked by the X's." RULES.md "Home bases": one base move per
+ * seat in seat order, each a free inside corner; two players may take
+ * opposite sides. The last choice starts round 1. */
+static void test_players_choose_free_inside_corners_in_seat_order(void **state)
 {
-  struct engine_game *two = es_new(2, 1, 0), *three = es_new(3, 1, 0);
+  struct engine_game *game = es_new_unplaced(2, 1);
+  int to_act[ENGINE_MAX_SEATS];
+  json_t *legal, *view;
 
-  assert_int_equal(es_state(two)->yeti[0].cell, es_cell(1, 0));
-  assert_int_equal(es_state(two)->yeti[1].cell, es_cell(1, 7));
-  assert_int_equal(es_state(three)->yeti[2].cell, es_cell(4, 7));
-  engine_free(two);
-  engine_free(three);
+  assert_int_equal(es_state(game)->phase, EVEREST_PHASE_BASE);
+  assert_int_equal(everest_module.to_act(game, to_act), 1);
+  assert_int_equal(to_act[0], 0);
+  legal = everest_module.legal_moves(game, 0);
+  assert_int_equal(json_array_size(legal), 4);
+  json_decref(legal);
+  legal = everest_module.legal_moves(game, 1);
+  assert_int_equal(json_array_size(legal), 0);
+  json_decref(legal);
+  json_decref(kit_apply(&game, 0, "{\"type\":\"base\",\"base\":[4,7]}"));
+  assert_int_equal(everest_module.to_act(game, to_act), 1);
+  assert_int_equal(to_act[0], 1);
+  legal = everest_module.legal_moves(game, 1);
+  assert_int_equal(json_array_size(legal), 3);
+  json_decref(legal);
+  json_decref(kit_apply(&game, 1, "{\"type\":\"base\",\"base\":[1,0]}"));
+  assert_int_equal(es_state(game)->yeti[0].cell, es_cell(4, 7));
+  assert_int_equal(es_state(game)->yeti[1].cell, es_cell(1, 0));
+  assert_int_equal(es_state(game)->round, 1);
+  assert_int_equal(es_state(game)->phase, EVEREST_PHASE_PLAN);
+  view = everest_module.view(game, ENGINE_SPECTATOR);
+  assert_int_equal(
+      json_integer_value(json_array_get(json_object_get(es_seat_view(view, 0), "home"), 0)), 4);
+  assert_true(json_is_null(json_object_get(view, "base_chooser")));
+  json_decref(view);
+  engine_free(game);
 }
 
-/* Options: only round_cap, an integer 1..5000. */
+/* Game set up: a base is "one of the inside corners", and one pawn each:
+ * a taken corner, a square that is no inside corner, or another move type
+ * is refused, naming what blocks it; a malformed square is a bad request. */
+static void test_a_taken_corner_or_another_square_is_refused(void **state)
+{
+  struct engine_game *game = es_new_unplaced(3, 1);
+  struct cairn_error err;
+
+  json_decref(kit_apply(&game, 0, "{\"type\":\"base\",\"base\":[1,7]}"));
+  err = kit_reject(game, 1, "{\"type\":\"base\",\"base\":[1,7]}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_SETUP);
+  assert_non_null(strstr(err.detail, "seat 0"));
+  err = kit_reject(game, 1, "{\"type\":\"base\",\"base\":[0,0]}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_SETUP);
+  assert_non_null(strstr(err.detail, "no inside corner"));
+  kit_reject(game, 1, "{\"type\":\"plan\",\"plan\":[]}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
+             EVEREST_RULE_SETUP);
+  kit_reject(game, 1, "{\"type\":\"base\",\"base\":[9,0]}", CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE,
+             NULL);
+  kit_reject(game, 1, "{\"type\":\"base\",\"base\":\"NW\"}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE,
+             NULL);
+  kit_reject(game, 1, "{\"type\":\"base\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);
+  engine_free(game);
+}
+
+/* The default for a bot, a timed-out seat or a random player: sample_move
+ * always finds a free corner, and three players end on three corners. */
+static void test_sample_move_picks_a_free_corner(void **state)
+{
+  struct engine_game *game = es_new_unplaced(4, 3);
+  int seat;
+
+  for (seat = 0; seat < 4; seat++) {
+    json_t *move = engine_sample_move(game, seat, 1234u + (uint64_t)seat);
+    char *text = json_dumps(move, JSON_COMPACT);
+
+    assert_string_equal(json_string_value(json_object_get(move, "type")), "base");
+    json_decref(kit_apply(&game, seat, text));
+    free(text);
+    json_decref(move);
+  }
+  for (seat = 0; seat < 4; seat++)
+    assert_int_not_equal(everest_corner_of(es_state(game)->yeti[seat].cell), -1);
+  assert_int_equal(es_state(game)->phase, EVEREST_PHASE_PLAN);
+  engine_free(game);
+}
+
+/* Options: only round_cap, an integer 0 (no cap, the default) ..5000. */
 static void test_unknown_or_bad_options_are_refused(void **state)
 {
   uint8_t seed[ENGINE_SEED_BYTES] = {0};
   struct engine_game *game = NULL;
   struct cairn_error err = {0};
-  json_t *bad = json_pack("{s:i}", "colour", 1), *range = json_pack("{s:i}", "round_cap", 0),
+  json_t *bad = json_pack("{s:i}", "colour", 1), *range = json_pack("{s:i}", "round_cap", -1),
          *type = json_pack("{s:s}", "round_cap", "x");
   struct engine_setup setup = {.seats = 4, .options = bad};
 
@@ -139,7 +214,9 @@ int main(void)
       cmocka_unit_test(test_sixteen_cliffs_and_twenty_steps),
       cmocka_unit_test(test_the_peak_tile_is_two_by_two),
       cmocka_unit_test(test_yeti_start_on_the_four_home_bases),
-      cmocka_unit_test(test_two_and_three_players_use_the_first_bases),
+      cmocka_unit_test(test_players_choose_free_inside_corners_in_seat_order),
+      cmocka_unit_test(test_a_taken_corner_or_another_square_is_refused),
+      cmocka_unit_test(test_sample_move_picks_a_free_corner),
       cmocka_unit_test(test_unknown_or_bad_options_are_refused),
   };
 

@@ -17,6 +17,8 @@
 
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "support.h"
 
 #define AT(r, c) everest_cell(r, c)
@@ -161,7 +163,7 @@ static struct engine_game *meeting(const int *dice, int n, json_t **events)
 static void test_the_high_roller_chooses_the_order(void **state)
 {
   static const int dice[] = {2, 5, 0, 1};
-  json_t *events, *conflict, *legal;
+  json_t *events, *conflict, *legal, *view, *last;
   struct engine_game *game = meeting(dice, 4, &events);
   int to_act[ENGINE_MAX_SEATS];
 
@@ -178,10 +180,23 @@ static void test_the_high_roller_chooses_the_order(void **state)
   assert_int_equal(json_array_size(legal), 0);
   json_decref(legal);
   json_decref(events);
+  /* The dice stay on the table for everyone to see: the view keeps the
+   * last conflict's rolls and the high roller. */
+  view = everest_module.view(game, ENGINE_SPECTATOR);
+  last = json_object_get(view, "last_conflict");
+  assert_int_equal(kit_int(last, "chooser"), 1);
+  assert_string_equal(json_string_value(json_object_get(last, "chooser_name")), "seat 1");
+  assert_int_equal(json_integer_value(json_array_get(
+                       json_array_get(json_array_get(json_object_get(last, "rolls"), 0), 1), 1)),
+                   5);
+  json_decref(view);
   /* Seat 1 first: it reaches the corner; seat 0 cannot push it off the
    * board with its one MP (a push costs 1 more) and stays. */
   events = kit_apply(&game, 1, "{\"type\":\"order\",\"order\":[1,0]}");
   assert_non_null(kit_event(events, "order-chosen", 0));
+  assert_string_equal(json_string_value(json_array_get(
+                          json_object_get(kit_event(events, "order-chosen", 0), "order_names"), 0)),
+                      "seat 1's move");
   assert_int_equal(es_state(game)->yeti[1].cell, AT(0, 0));
   assert_int_equal(es_state(game)->yeti[0].cell, AT(1, 0));
   json_decref(events);
@@ -211,14 +226,19 @@ static void test_a_bad_order_is_refused(void **state)
   static const int dice[] = {2, 5, 0, 1};
   json_t *events;
   struct engine_game *game = meeting(dice, 4, &events);
+  struct cairn_error err;
 
   json_decref(events);
-  kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1]}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
-             EVEREST_RULE_EXECUTING);
-  kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1,1]}", CAIRN_EILLEGAL,
-             CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
-  kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1,\"snowballs\"]}", CAIRN_EILLEGAL,
-             CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
+  /* Each refusal names the actions it is about. */
+  err = kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1]}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
+  assert_non_null(strstr(err.detail, "seat 0's move, seat 1's move"));
+  err = kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1,1]}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
+  assert_non_null(strstr(err.detail, "repeats seat 1's move"));
+  err = kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1,\"snowballs\"]}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_EXECUTING);
+  assert_non_null(strstr(err.detail, "none of the conflicting actions"));
   kit_reject(game, 1, "{\"type\":\"order\",\"order\":[1,true]}", CAIRN_EINVAL,
              CAIRN_CODE_WRONG_TYPE, NULL);
   kit_reject(game, 1, "{\"type\":\"order\"}", CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL);

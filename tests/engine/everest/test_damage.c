@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include <string.h>
+
 #include "support.h"
 
 #define AT(r, c) everest_cell(r, c)
@@ -76,12 +78,16 @@ static void test_damage_sets_coins_aside(void **state)
 static void test_the_wrong_coins_are_refused(void **state)
 {
   struct engine_game *game = fallen();
+  struct cairn_error err;
 
-  kit_reject(game, 0, NO_HEAL, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  /* Each refusal says which count or which coin blocks it. */
+  err = kit_reject(game, 0, NO_HEAL, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  assert_non_null(strstr(err.detail, "exactly 1 coins"));
   kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[1,4]}", CAIRN_EILLEGAL,
              CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
-  kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0]}", CAIRN_EILLEGAL,
-             CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  err = kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0]}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
+  assert_non_null(strstr(err.detail, "coin 0 is already set aside"));
   kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":true,\"set_aside\":[1]}", CAIRN_EILLEGAL,
              CAIRN_CODE_ILLEGAL_MOVE, DAMAGE);
   kit_reject(game, 0, "{\"type\":\"heal\",\"heal\":1}", CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL);
@@ -108,7 +114,7 @@ static void test_healing_returns_the_yeti_home_with_all_coins(void **state)
   json_decref(view);
   json_decref(events);
   others_decline(&game);
-  assert_int_equal(es_state(game)->yeti[0].cell, everest_home(0));
+  assert_int_equal(es_state(game)->yeti[0].cell, everest_corner(0));
   assert_int_equal(es_state(game)->seat[0].aside, 0);
   engine_free(game);
 }
@@ -126,7 +132,7 @@ static void test_losing_the_last_coin_forces_a_return(void **state)
   for (i = 0; i < n; i++)
     assert_int_not_equal(to_act[i], 0);
   others_decline(&game);
-  assert_int_equal(es_state(game)->yeti[0].cell, everest_home(0));
+  assert_int_equal(es_state(game)->yeti[0].cell, everest_corner(0));
   assert_int_equal(es_state(game)->seat[0].aside, 0);
   engine_free(game);
 }
@@ -153,29 +159,42 @@ static void test_a_yeti_off_the_edge_returns_without_its_coins(void **state)
              DAMAGE);
   json_decref(kit_apply(&game, 0, "{\"type\":\"heal\",\"heal\":false,\"set_aside\":[0,3]}"));
   others_decline(&game);
-  assert_int_equal(es_state(game)->yeti[0].cell, everest_home(0));
+  assert_int_equal(es_state(game)->yeti[0].cell, everest_corner(0));
   assert_int_equal(es_state(game)->seat[0].aside, 0x30 | 0x09);
   engine_free(game);
 }
 
-/* RULES.md "An occupied home base": the returning yeti waits off the board
- * (owing no plan) until its base is free at a later round end. */
-static void test_a_yeti_waits_while_its_base_is_occupied(void **state)
+/* RULES.md "An occupied home base" (our reading of "move their yeti back
+ * to its starting square" when another yeti stands there): the yeti takes
+ * the free inside corner nearest its base, at once, and plans next round. */
+static void test_a_yeti_whose_base_is_occupied_takes_the_nearest_free_corner(void **state)
 {
   struct engine_game *game = quiet();
   int to_act[ENGINE_MAX_SEATS], n, i;
+  bool owes = false;
+  json_t *events = NULL, *outcome;
 
   es_place(game, 0, 0, 0);
   es_place(game, 1, 1, 0); /* on seat 0's base */
   json_decref(es_act(&game, 0, 1, "value", "N"));
   json_decref(es_act(&game, 1, 2, "suit", "S"));
   assert_int_equal(es_state(game)->yeti[0].cell, EVEREST_OFF);
-  for (i = 1; i < 4; i++)
-    json_decref(kit_apply(&game, i, NO_HEAL));
-  assert_int_equal(es_state(game)->yeti[0].cell, EVEREST_OFF);
+  for (i = 1; i < 4; i++) {
+    json_decref(events);
+    events = kit_apply(&game, i, NO_HEAL);
+  }
+  /* Seats 2 and 3 (off the board) come back to their own bases [4,7] and
+   * [4,0] first; [1,7] is the one corner left. */
+  assert_int_equal(es_state(game)->yeti[2].cell, es_cell(4, 7));
+  assert_int_equal(es_state(game)->yeti[3].cell, es_cell(4, 0));
+  assert_int_equal(es_state(game)->yeti[0].cell, es_cell(1, 7));
+  outcome = json_array_get(json_object_get(kit_event(events, "heals-revealed", 0), "outcomes"), 0);
+  assert_true(json_is_true(json_object_get(outcome, "detour")));
   n = everest_module.to_act(game, to_act);
   for (i = 0; i < n; i++)
-    assert_int_not_equal(to_act[i], 0);
+    owes = owes || to_act[i] == 0;
+  assert_true(owes);
+  json_decref(events);
   engine_free(game);
 }
 
@@ -187,7 +206,7 @@ int main(void)
       cmocka_unit_test(test_healing_returns_the_yeti_home_with_all_coins),
       cmocka_unit_test(test_losing_the_last_coin_forces_a_return),
       cmocka_unit_test(test_a_yeti_off_the_edge_returns_without_its_coins),
-      cmocka_unit_test(test_a_yeti_waits_while_its_base_is_occupied),
+      cmocka_unit_test(test_a_yeti_whose_base_is_occupied_takes_the_nearest_free_corner),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

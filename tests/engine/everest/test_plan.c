@@ -78,14 +78,18 @@ static void test_fewer_coins_make_a_shorter_plan(void **state)
 static void test_a_plan_uses_distinct_available_coins(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
+  struct cairn_error err;
 
-  kit_reject(game, 0,
-             "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"value\",\"dir\":\"N\"},"
-             "{\"coin\":0,\"face\":\"suit\",\"dir\":\"E\"},"
-             "{\"coin\":2,\"face\":\"value\",\"dir\":\"W\"}]}",
-             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  /* The refusal names the coin that blocks the plan. */
+  err = kit_reject(game, 0,
+                   "{\"type\":\"plan\",\"plan\":[{\"coin\":0,\"face\":\"value\",\"dir\":\"N\"},"
+                   "{\"coin\":0,\"face\":\"suit\",\"dir\":\"E\"},"
+                   "{\"coin\":2,\"face\":\"value\",\"dir\":\"W\"}]}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  assert_non_null(strstr(err.detail, "coin 0 (null) is used twice"));
   es_state(game)->seat[0].aside = 1u << 5;
-  kit_reject(game, 0, PLAN3, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  err = kit_reject(game, 0, PLAN3, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, PLAN_RULE);
+  assert_non_null(strstr(err.detail, "coin 5 is set aside by damage (set-aside coins: 5)"));
   engine_free(game);
 }
 
@@ -132,9 +136,10 @@ static void test_a_submitted_plan_stays_secret_until_all_are_in(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
   int to_act[ENGINE_MAX_SEATS], seat;
+  uint32_t seq = game->seq;
   json_t *events = kit_apply(&game, 2, PLAN3), *ev;
 
-  assert_int_equal(game->seq, 0);
+  assert_int_equal(game->seq, seq);
   assert_int_equal(json_array_size(events), 1);
   ev = json_array_get(events, 0);
   assert_string_equal(json_string_value(json_object_get(ev, "type")), "plan-submitted");
@@ -169,6 +174,7 @@ static void test_the_last_plan_reveals_all_plans_together(void **state)
 {
   struct engine_game *game = es_new(4, 1, 0);
   json_t *events = NULL, *revealed, *view;
+  uint32_t seq = game->seq;
   int seat;
 
   for (seat = 0; seat < 4; seat++) {
@@ -178,7 +184,7 @@ static void test_the_last_plan_reveals_all_plans_together(void **state)
                        "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"},"
                        "{\"coin\":3,\"face\":\"suit\",\"dir\":\"N\"}]}");
   }
-  assert_int_equal(game->seq, 1);
+  assert_int_equal(game->seq, seq + 1);
   revealed = kit_event(events, "plans-revealed", 0);
   assert_non_null(revealed);
   assert_null(json_object_get(revealed, "private_to"));

@@ -43,6 +43,20 @@ static json_t *roll_of(json_t *events, int seat, int nth)
   return NULL;
 }
 
+/* The check die rolled for `seat` by the `nth` roar event, or -1. */
+static int check_of(json_t *events, int nth, int seat)
+{
+  json_t *checks = json_object_get(kit_event(events, "roar", nth), "checks"), *c;
+  size_t i;
+
+  json_array_foreach(checks, i, c)
+  {
+    if (kit_int(c, "seat") == seat)
+      return kit_int(c, "check");
+  }
+  return -1;
+}
+
 static const char *outcome(json_t *events, int seat, int nth)
 {
   json_t *ev = roll_of(events, seat, nth);
@@ -66,7 +80,7 @@ static void test_the_pointed_square_is_always_affected_and_runs(void **state)
   json_decref(es_act(&game, 0, 0, "value", "E"));
   es_dice(game, dice, 1);
   events = es_act(&game, 1, 2, "suit", "S");
-  assert_true(json_is_null(json_object_get(kit_event(events, "roar", 0), "check")));
+  assert_int_equal(json_array_size(json_object_get(kit_event(events, "roar", 0), "checks")), 0);
   assert_string_equal(outcome(events, 1, 0), "run");
   assert_int_equal(cell(game, 1), AT(5, 7));
   json_decref(events);
@@ -90,11 +104,50 @@ static void test_other_squares_are_spared_without_a_null_check(void **state)
   json_decref(es_act(&game, 1, 2, "suit", "S"));
   es_dice(game, dice, 2);
   events = es_act(&game, 2, 2, "suit", "S");
-  assert_int_equal(kit_int(kit_event(events, "roar", 0), "check"), 4);
+  assert_int_equal(check_of(events, 0, 2), 4);
   assert_string_equal(outcome(events, 1, 0), "shiver");
   assert_null(roll_of(events, 2, 0));
   assert_int_equal(cell(game, 1), AT(5, 4));
   assert_int_equal(cell(game, 2), AT(5, 2));
+  json_decref(events);
+  engine_free(game);
+}
+
+/* everest, Roaring: "Yeti in the other three squares are only affected on
+ * the roll of a null on owning player's die" and "Yeti in other surrounding
+ * squares must make the check die roll": one check roll for each of them.
+ * Seat 0 roars N at nobody; the checks are rolled square by square (N, E,
+ * S, W): seat 2 (east) gets a 3 and is spared, seat 1 (west) a null and
+ * is affected, and runs 2 squares. The last roars stay in the view. */
+static void test_each_side_yeti_gets_its_own_check_die(void **state)
+{
+  struct engine_game *game = quiet();
+  static const int dice[] = {3, 0, 2};
+  json_t *events, *view, *roars;
+
+  es_place(game, 0, 5, 3);
+  es_place(game, 1, 5, 2);
+  es_place(game, 2, 5, 4);
+  json_decref(es_act(&game, 0, 0, "value", "N"));
+  json_decref(es_act(&game, 1, 2, "suit", "S"));
+  es_dice(game, dice, 3);
+  events = es_act(&game, 2, 2, "suit", "S");
+  assert_int_equal(check_of(events, 0, 1), 0);
+  assert_int_equal(check_of(events, 0, 2), 3);
+  assert_int_equal(json_array_size(json_object_get(kit_event(events, "roar", 0), "affected")), 1);
+  assert_string_equal(outcome(events, 1, 0), "run");
+  assert_null(roll_of(events, 2, 0));
+  assert_int_equal(cell(game, 1), AT(5, 0));
+  assert_int_equal(cell(game, 2), AT(5, 4));
+  view = everest_module.view(game, ENGINE_SPECTATOR);
+  roars = json_object_get(view, "last_roars");
+  assert_int_equal(json_array_size(json_object_get(
+                       json_array_get(json_object_get(roars, "roars"), 0), "checks")),
+                   2);
+  assert_string_equal(json_string_value(json_object_get(
+                          json_array_get(json_object_get(roars, "rolls"), 0), "outcome")),
+                      "run");
+  json_decref(view);
   json_decref(events);
   engine_free(game);
 }
@@ -182,7 +235,7 @@ static void test_a_roar_chain_with_two_aces(void **state)
   assert_string_equal(outcome(events, 0, 0), "run");
   assert_string_equal(outcome(events, 2, 0), "roar-back");
   assert_string_equal(outcome(events, 1, 1), "shiver");
-  assert_int_equal(kit_int(kit_event(events, "roar", 1), "check"), 0);
+  assert_int_equal(check_of(events, 1, 2), 0);
   assert_int_equal(cell(game, 0), AT(5, 1));
   assert_int_equal(cell(game, 1), AT(5, 4));
   assert_int_equal(cell(game, 2), AT(4, 4));
@@ -278,6 +331,7 @@ int main(void)
       cmocka_unit_test(test_the_pointed_square_is_always_affected_and_runs),
       cmocka_unit_test(test_other_squares_are_spared_without_a_null_check),
       cmocka_unit_test(test_a_null_check_affects_the_other_squares),
+      cmocka_unit_test(test_each_side_yeti_gets_its_own_check_die),
       cmocka_unit_test(test_an_ace_roars_back_and_the_original_treats_ace_as_null),
       cmocka_unit_test(test_a_roar_chain_with_two_aces),
       cmocka_unit_test(test_a_running_yeti_does_not_roll_again),

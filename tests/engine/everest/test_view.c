@@ -167,9 +167,34 @@ static void test_serialisation_covers_secrets(void **state)
   engine_free(b);
 }
 
+/* What the table shows: the notches (no tile, off the board: "0 marks the
+ * notches" of the height map) marked as such, the inside corners and whose
+ * base each is, and no dice before any conflict or roar. */
+static void test_the_view_marks_notches_and_corners(void **state)
+{
+  struct engine_game *game = es_new(3, 21, 0);
+  json_t *view = everest_module.view(game, ENGINE_SPECTATOR), *notches, *corners;
+
+  notches = json_object_get(view, "notches");
+  assert_int_equal(json_array_size(notches), 4);
+  assert_int_equal(json_integer_value(json_array_get(json_array_get(notches, 0), 0)), 2);
+  assert_int_equal(json_integer_value(json_array_get(json_array_get(notches, 0), 1)), 0);
+  corners = json_object_get(view, "corners");
+  assert_int_equal(json_array_size(corners), 4);
+  assert_int_equal(kit_int(json_array_get(corners, 2), "home_of"), 2);
+  assert_true(json_is_null(json_object_get(json_array_get(corners, 3), "home_of")));
+  assert_true(json_is_null(json_object_get(view, "last_conflict")));
+  assert_true(json_is_null(json_object_get(view, "last_roars")));
+  assert_string_equal(json_string_value(json_object_get(es_seat_view(view, 1), "seat_name")),
+                      "seat 1");
+  json_decref(view);
+  engine_free(game);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_the_view_marks_notches_and_corners),
       cmocka_unit_test(test_legal_describes_plans_compactly),
       cmocka_unit_test(test_every_described_plan_is_accepted),
       cmocka_unit_test(test_sample_move_is_deterministic_and_legal),

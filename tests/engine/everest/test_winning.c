@@ -1,6 +1,6 @@
 /*
- * test_winning.c - "Winning the Game" and the round cap
- * (engine/everest/round.c).
+ * test_winning.c - "Winning the Game", the text's only end, and the
+ * opt-in round cap (engine/everest/round.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <string.h>
 
 #include "support.h"
@@ -89,16 +90,91 @@ static void test_a_shared_peak_wins_nothing(void **state)
   engine_free(game);
 }
 
-/* RULES.md "Round cap": after round_cap rounds without a winner the game
- * ends in a draw with no winners. */
+/* A full three-coin plan for seat 0 (a move, then two snowballs north,
+ * which fly off the board) and for seat 1 (three snowballs east, off the
+ * board from its corner), submitted through the engine like any client's;
+ * then both decline to heal. New reference: the round's last events. */
+static json_t *scripted_round(struct engine_game **game, int coin, const char *dir)
+{
+  char plan[256];
+  json_t *events;
+
+  snprintf(plan, sizeof(plan),
+           "{\"type\":\"plan\",\"plan\":[{\"coin\":%d,\"face\":\"value\",\"dir\":\"%s\"},"
+           "{\"coin\":4,\"face\":\"suit\",\"dir\":\"N\"},{\"coin\":5,\"face\":\"suit\","
+           "\"dir\":\"N\"}]}",
+           coin, dir);
+  json_decref(kit_apply(game, 0, plan));
+  json_decref(kit_apply(game, 1,
+                        "{\"type\":\"plan\",\"plan\":[{\"coin\":3,\"face\":\"suit\",\"dir\":"
+                        "\"E\"},{\"coin\":4,\"face\":\"suit\",\"dir\":\"E\"},{\"coin\":5,"
+                        "\"face\":\"suit\",\"dir\":\"E\"}]}"));
+  events = decline_all(game);
+  return events;
+}
+
+/* The text's one end, reached only through moves a client can send (no
+ * position edits): everest, Game set up: "Players place their pawns on one
+ * of the inside corners"; Yeti Movement: "Move one square up a step to a
+ * higher-level 2 MP"; Winning the Game: "A yeti wins the game if it starts
+ * a round as the sole occupant of the peak tile and is still the sole
+ * occupant at the end of the round." Seat 0 climbs from [1,0] by [1,1],
+ * [1,2] and [2,2] to the peak [2,3] in four rounds, holds it through the
+ * fifth (stepping to [2,4], the same tile) and wins; the result names the end "peak". */
+static void test_a_scripted_climb_wins_on_the_peak(void **state)
+{
+  static const char *const route[] = {"E", "E", "S", "E"};
+  struct engine_game *game = es_new_unplaced(2, 5);
+  json_t *events = NULL, *result;
+  int round;
+
+  json_decref(kit_apply(&game, 0, "{\"type\":\"base\",\"base\":[1,0]}"));
+  json_decref(kit_apply(&game, 1, "{\"type\":\"base\",\"base\":[1,7]}"));
+  for (round = 0; round < 4; round++) {
+    json_decref(scripted_round(&game, 2, route[round]));
+    assert_null(everest_module.result(game));
+  }
+  assert_int_equal(es_state(game)->yeti[0].cell, es_cell(2, 3));
+  assert_int_equal(es_state(game)->peak_holder, 0);
+  events = scripted_round(&game, 1, "E"); /* an ace east: [2,4], still the peak */
+  assert_non_null(kit_event(events, "win", 0));
+  assert_string_equal(json_string_value(json_object_get(kit_event(events, "win", 0), "seat_name")),
+                      "seat 0");
+  result = everest_module.result(game);
+  assert_int_equal(json_integer_value(json_array_get(json_object_get(result, "winners"), 0)), 0);
+  assert_string_equal(json_string_value(json_object_get(result, "reason")), "peak");
+  assert_int_equal(json_integer_value(json_object_get(result, "rounds")), 5);
+  json_decref(result);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* The text has no other end: no defeat, no draw. Without the opt-in cap a
+ * game that nobody wins goes on (the default round_cap is 0, none). */
+static void test_without_the_option_there_is_no_round_cap(void **state)
+{
+  struct engine_game *game = es_new(2, 17, 0);
+  int round;
+
+  assert_int_equal(es_state(game)->round_cap, 0);
+  for (round = 0; round < 12; round++)
+    json_decref(scripted_round(&game, 1, "W"));
+  assert_null(everest_module.result(game));
+  assert_int_equal(es_state(game)->round, 13);
+  engine_free(game);
+}
+
+/* RULES.md "Round cap" (opt-in, not in the text): after round_cap rounds
+ * without a winner the game ends in a draw with no winners, through moves
+ * alone. */
 static void test_the_round_cap_ends_in_a_draw(void **state)
 {
   struct engine_game *game = es_new(2, 17, 2);
   json_t *events, *result;
 
-  json_decref(harmless_round(&game));
+  json_decref(scripted_round(&game, 1, "W"));
   assert_null(everest_module.result(game));
-  events = harmless_round(&game);
+  events = scripted_round(&game, 1, "W");
   assert_non_null(kit_event(events, "round-cap", 0));
   result = everest_module.result(game);
   assert_int_equal(json_array_size(json_object_get(result, "winners")), 0);
@@ -113,6 +189,8 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sole_occupant_for_a_full_round_wins),
       cmocka_unit_test(test_a_shared_peak_wins_nothing),
+      cmocka_unit_test(test_a_scripted_climb_wins_on_the_peak),
+      cmocka_unit_test(test_without_the_option_there_is_no_round_cap),
       cmocka_unit_test(test_the_round_cap_ends_in_a_draw),
   };
 
