@@ -6,7 +6,6 @@
 #include "engine/himalaya/state.h"
 
 #include <assert.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,21 +82,20 @@ static int to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
  * have no names in Himalaya; cards are named already ("3/4", "up 3"). */
 static enum cairn_status name_fields(json_t *events, size_t first, struct cairn_error *err)
 {
-  static const char keys[][5] = {"from", "to", "camp"};
-  char name[16];
+  static const char keys[][2][10] = {
+      {"from", "from_name"}, {"to", "to_name"}, {"camp", "camp_name"}};
   size_t i, k;
 
   for (i = first; i < json_array_size(events); i++) {
     json_t *event = json_array_get(events, i);
 
     for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-      json_t *field = json_object_get(event, keys[k]);
+      json_t *field = json_object_get(event, keys[k][0]);
 
       if (!json_is_integer(field))
         continue;
-      snprintf(name, sizeof(name), "%s_name", keys[k]);
-      if (json_object_set_new(event, name, himalaya_field_name((int)json_integer_value(field))) !=
-          0)
+      if (json_object_set_new(event, keys[k][1],
+                              himalaya_field_name((int)json_integer_value(field))) != 0)
         return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                           "out of memory while naming an event's fields");
     }

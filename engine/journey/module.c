@@ -193,12 +193,33 @@ static json_t *titles_of(const json_t *list, bool roles)
   return titles;
 }
 
+/* {card: count} with the cards' printed names as keys: New reference, or
+ * NULL when out of memory. */
+static json_t *hand_titles(const json_t *hand)
+{
+  json_t *titles = json_object();
+  const char *key;
+  json_t *count;
+
+  json_object_foreach((json_t *)hand, key, count)
+  {
+    int card = journey_card_named(key);
+
+    if (titles && (card < 0 || json_object_set(titles, journey_card_title(card), count) != 0)) {
+      json_decref(titles);
+      titles = NULL;
+    }
+  }
+  return titles;
+}
+
 /* Names beside ids (the platform's event convention): "seat" and "to"
  * (seat numbers) and "target" (a climber) get "<key>_name" with the role as
  * the text calls it ("Tenzing", "Mt. Everest"); "card", "effect" and
  * "cause" naming an environment card get its name ("High Wind"), "item"
  * the equipment's ("Grappling Hook"); the lists "cards" and "winners" get
- * "card_names" and "winner_names". Done here, once for the events of a
+ * "card_names" and "winner_names", the Forecast's "hand" {card: count}
+ * gets "hand_names" keyed by the cards' names. Done here, once for the events of a
  * whole move, so no event type can miss it; a name sits in the same event
  * as its id, so it is exactly as private. */
 static bool name_event(json_t *ev)
@@ -230,6 +251,8 @@ static bool name_event(json_t *ev)
     ok = set_name(ev, "item", "_name", journey_item_title(journey_item_named(text)));
   if (ok && json_is_array(json_object_get(ev, "cards")))
     ok = json_object_set_new(ev, "card_names", titles_of(json_object_get(ev, "cards"), false)) == 0;
+  if (ok && json_is_object(json_object_get(ev, "hand")))
+    ok = json_object_set_new(ev, "hand_names", hand_titles(json_object_get(ev, "hand"))) == 0;
   if (ok && json_is_array(json_object_get(ev, "winners")))
     ok = json_object_set_new(ev, "winner_names", titles_of(json_object_get(ev, "winners"), true)) ==
          0;

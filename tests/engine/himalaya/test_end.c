@@ -135,6 +135,27 @@ static void test_summit_ends_the_game_at_once(void **state)
   engine_free(game);
 }
 
+/* himalaya, Game End: "As soon as a mountain climber reaches the summit
+ * space (goal), the game ends" - so the summit move picks up no supply
+ * card, even with two Sherpas waiting in a high camp. */
+static void test_summit_move_picks_up_nothing(void **state)
+{
+  static const int last[] = {6};
+  struct engine_game *game = hs_new(2, 56);
+  struct cairn_error err;
+
+  hs_clear(game);
+  hs_pool(game, last, 1);
+  SEAT(0).climber = 37;
+  SEAT(0).spent[SEAT(0).spent_count++] = 2;
+  hs_sherpas(game, 0, 28, 28, 0, 0);
+  err =
+      kit_reject(game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\",\"restore\":\"5/6\"}",
+                 CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_END);
+  assert_non_null(strstr(err.detail, "reaches the summit"));
+  engine_free(game);
+}
+
 /* himalaya, Game End: once the game has ended nobody moves: no seat is to
  * act, no move is legal, and engine_apply refuses. While it runs there is
  * no result. */
@@ -312,6 +333,7 @@ int main(void)
       cmocka_unit_test(test_bad_weather_tie_goes_to_the_sherpas_further_up),
       cmocka_unit_test(test_bad_weather_full_tie_is_shared),
       cmocka_unit_test(test_summit_ends_the_game_at_once),
+      cmocka_unit_test(test_summit_move_picks_up_nothing),
       cmocka_unit_test(test_finished_game_takes_no_more_moves),
       cmocka_unit_test(test_whole_game_ends_on_the_summit),
       cmocka_unit_test(test_whole_game_ends_in_bad_weather_with_the_tie_rule),

@@ -72,6 +72,9 @@ static void check_names(const json_t *ev)
                         journey_item_title(journey_item_named(item)));
   if (json_is_array(cards))
     assert_int_equal(json_array_size(json_object_get(ev, "card_names")), json_array_size(cards));
+  if (json_is_object(json_object_get(ev, "hand")))
+    assert_int_equal(json_object_size(json_object_get(ev, "hand_names")),
+                     json_object_size(json_object_get(ev, "hand")));
 }
 
 /* Events that name cards of the hand are private: "drew" to the Mountain,
