@@ -42,6 +42,11 @@ enum cairn_status himalaya_climber_plan(const struct himalaya_state *st, int sea
   plan->companions = 0;
   plan->summit = false;
 
+  if (supply) {
+    status = himalaya_check_supply_start(who, plan->from, err);
+    if (status != CAIRN_OK)
+      return status;
+  }
   /* "In this event one can leave points on the die unused. The mountain
    * climber is allowed to reach the summit alone, without support of
    * Sherpas." A supply card may not carry it there (Special Spaces). */

@@ -42,7 +42,7 @@ static int pool_total(const struct himalaya_state *st)
   return n;
 }
 
-static bool card_spent(const struct himalaya_seat *p, int kind)
+bool himalaya_card_spent(const struct himalaya_seat *p, int kind)
 {
   int i;
 
@@ -89,10 +89,7 @@ static enum cairn_status throw_again(struct himalaya_state *st, json_t *events,
   status = himalaya_emit(events, json_pack("{s:s, s:o}", "type", "dice_rolled", "dice", dice), err);
   if (status != CAIRN_OK)
     return status;
-  status = himalaya_yeti_turn(st, events, err);
-  if (status != CAIRN_OK || st->end != HIMALAYA_RUNNING)
-    return status;
-  return himalaya_resupply(st, events, err);
+  return himalaya_yeti_turn(st, events, err);
 }
 
 /* A die move `seat` could make with value `v`, for "none" checks and their
@@ -158,7 +155,7 @@ static enum cairn_status check_source(const struct himalaya_state *st, int seat,
   if (!p->has_card[m->card])
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
                       "card %s: seat %d was not dealt this supply card", name, seat);
-  if (card_spent(p, m->card))
+  if (himalaya_card_spent(p, m->card))
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_GAME,
                       "card %s: seat %d has already spent this supply card", name, seat);
   low = himalaya_card_low(m->card);
@@ -168,13 +165,53 @@ static enum cairn_status check_source(const struct himalaya_state *st, int seat,
   return CAIRN_OK;
 }
 
+/* Where `seat`'s Sherpas stand once the checked move `m` has moved its
+ * pawn: the travellers on the plan's end, or, after a climber leaves the
+ * Yeti's field, the Sherpas it left behind in the last camp (yeti.c). */
+static void sherpas_after(const struct himalaya_state *st, int seat, const struct himalaya_move *m,
+                          const struct himalaya_plan *plan, int fields[HIMALAYA_SHERPAS])
+{
+  unsigned travellers = 0;
+  int s;
+
+  /* A "none" move has no plan at all: only read it for pawns that moved. */
+  if (m->pawn == HIMALAYA_PAWN_SHERPA)
+    travellers = plan->companions | (1u << m->sherpa);
+  memcpy(fields, st->seat[seat].sherpa, sizeof(int) * HIMALAYA_SHERPAS);
+  for (s = 0; s < HIMALAYA_SHERPAS; s++) {
+    if (travellers & (1u << s))
+      fields[s] = plan->to;
+    else if (m->pawn == HIMALAYA_PAWN_CLIMBER && !plan->summit && plan->from == st->yeti &&
+             !himalaya_is_camp(plan->from) && fields[s] == plan->from)
+      fields[s] = himalaya_last_camp(plan->from);
+  }
+}
+
+/* The move's "restore" member: picking up a used card at a high camp. */
+static enum cairn_status check_restore(const struct himalaya_state *st, int seat,
+                                       const struct himalaya_move *m,
+                                       const struct himalaya_plan *plan, struct cairn_error *err)
+{
+  int fields[HIMALAYA_SHERPAS];
+
+  /* "As soon as a mountain climber reaches the summit space (goal), the
+   * game ends": nothing is picked up any more. */
+  if (m->pawn == HIMALAYA_PAWN_CLIMBER && plan->summit)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_END,
+                      "restore %s: the climber reaches the summit and the game ends at once",
+                      himalaya_card_name(m->restore_card));
+  sherpas_after(st, seat, m, plan, fields);
+  return himalaya_check_restore(st, seat, m, fields, err);
+}
+
+static enum cairn_status check_unused_die(const struct himalaya_state *st, int seat,
+                                          const struct himalaya_move *m, struct cairn_error *err);
+
 enum cairn_status himalaya_check_move(const struct himalaya_state *st, int seat,
                                       const struct himalaya_move *m, struct himalaya_plan *plan,
                                       struct cairn_error *err)
 {
-  struct himalaya_move example;
-  struct himalaya_plan where;
-  enum cairn_status status;
+  enum cairn_status status = CAIRN_OK;
   int left;
 
   if (m->type == HIMALAYA_MOVE_REROLL) {
@@ -192,14 +229,28 @@ enum cairn_status himalaya_check_move(const struct himalaya_state *st, int seat,
     return status;
   switch (m->pawn) {
   case HIMALAYA_PAWN_CLIMBER:
-    return himalaya_climber_plan(st, seat, m, plan, err);
+    status = himalaya_climber_plan(st, seat, m, plan, err);
+    break;
   case HIMALAYA_PAWN_SHERPA:
-    return himalaya_sherpa_plan(st, seat, m, plan, err);
+    status = himalaya_sherpa_plan(st, seat, m, plan, err);
+    break;
   case HIMALAYA_PAWN_NONE:
+    status = check_unused_die(st, seat, m, err);
     break;
   }
-  /* Our addition (RULES.md "A die that moves nothing"): a die may be taken
-   * without moving only when no pawn can move by it, so play never stalls. */
+  if (status != CAIRN_OK || !m->restore)
+    return status;
+  return check_restore(st, seat, m, plan, err);
+}
+
+/* Our addition (RULES.md "A die that moves nothing"): a die may be taken
+ * without moving only when no pawn can move by it, so play never stalls. */
+static enum cairn_status check_unused_die(const struct himalaya_state *st, int seat,
+                                          const struct himalaya_move *m, struct cairn_error *err)
+{
+  struct himalaya_move example;
+  struct himalaya_plan where;
+
   if (!value_moves(st, seat, m->value, &example, &where))
     return CAIRN_OK;
   if (example.pawn == HIMALAYA_PAWN_CLIMBER)
@@ -213,8 +264,8 @@ enum cairn_status himalaya_check_move(const struct himalaya_state *st, int seat,
                     m->value, example.sherpa, seat, example.down ? "down" : "up", where.to);
 }
 
-/* "The supplies are spent and are set beside the board." The order is kept:
- * a high camp restores the most recently spent card (RULES.md). */
+/* "The supplies are spent and are set beside the board", in the order
+ * spent (the view lists them so). */
 static enum cairn_status spend_card(struct himalaya_state *st, int seat, int kind, json_t *events,
                                     struct cairn_error *err)
 {
@@ -269,9 +320,11 @@ enum cairn_status himalaya_play(struct himalaya_state *st, int seat, const struc
   }
   if (status != CAIRN_OK || st->end != HIMALAYA_RUNNING)
     return status;
-  status = himalaya_resupply(st, events, err);
-  if (status != CAIRN_OK)
-    return status;
+  if (m->restore) {
+    status = himalaya_restore(st, seat, m->restore_card, events, err);
+    if (status != CAIRN_OK)
+      return status;
+  }
 
   /* "The next player chooses another die, etc. until all dice are taken.
    * The next player then throws all the dice again": done now, on the

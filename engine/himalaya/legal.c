@@ -16,6 +16,30 @@ struct lister {
   struct himalaya_atoms atoms; /* values shared by the listed moves */
 };
 
+/* After a legal die or card move `m`: the same move picking up each used
+ * card at a high camp, where its Sherpas then qualify. Skipped at once when
+ * nothing could be picked up, which is nearly always. */
+static enum cairn_status offer_restores(struct lister *l, const struct himalaya_move *m)
+{
+  const struct himalaya_seat *p = &l->st->seat[l->seat];
+  struct himalaya_plan plan;
+  struct himalaya_move with = *m;
+  int k;
+
+  if (m->type == HIMALAYA_MOVE_REROLL || p->spent_count == 0 ||
+      (p->camp_used[0] && p->camp_used[1]))
+    return CAIRN_OK;
+  with.restore = true;
+  for (k = 0; k < HIMALAYA_CARD_KINDS; k++) {
+    with.restore_card = k;
+    if (himalaya_check_move(l->st, l->seat, &with, &plan, NULL) != CAIRN_OK)
+      continue;
+    if (json_array_append_new(l->list, himalaya_move_json(&with, &l->atoms)) != 0)
+      return CAIRN_ENOMEM;
+  }
+  return CAIRN_OK;
+}
+
 /* Append `m` when it is legal: CAIRN_OK when listed (and *plan says where it
  * ends), CAIRN_EILLEGAL when not legal, CAIRN_ENOMEM when out of memory. */
 static enum cairn_status offer(struct lister *l, const struct himalaya_move *m,
@@ -25,7 +49,7 @@ static enum cairn_status offer(struct lister *l, const struct himalaya_move *m,
     return CAIRN_EILLEGAL;
   if (json_array_append_new(l->list, himalaya_move_json(m, &l->atoms)) != 0)
     return CAIRN_ENOMEM;
-  return CAIRN_OK;
+  return offer_restores(l, m);
 }
 
 /* The moves of Sherpa `m.sherpa` in a fixed order: up, up with take-along

@@ -75,19 +75,50 @@ static int to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
   return 1;
 }
 
+/* Names beside ids (the platform's event convention): every field number
+ * an event gives as "from", "to" or "camp" gets a sibling "<key>_name" a
+ * player reads ("High Camp I", "field 12"). Done here, once for the
+ * events of a whole move, so no event type can miss it. Seats and Sherpas
+ * have no names in Himalaya; cards are named already ("3/4", "up 3"). */
+static enum cairn_status name_fields(json_t *events, size_t first, struct cairn_error *err)
+{
+  static const char keys[][2][10] = {
+      {"from", "from_name"}, {"to", "to_name"}, {"camp", "camp_name"}};
+  size_t i, k;
+
+  for (i = first; i < json_array_size(events); i++) {
+    json_t *event = json_array_get(events, i);
+
+    for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+      json_t *field = json_object_get(event, keys[k][0]);
+
+      if (!json_is_integer(field))
+        continue;
+      if (json_object_set_new(event, keys[k][1],
+                              himalaya_field_name((int)json_integer_value(field))) != 0)
+        return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                          "out of memory while naming an event's fields");
+    }
+  }
+  return CAIRN_OK;
+}
+
 static enum cairn_status apply_move(struct engine_game *game, int seat, const json_t *move,
                                     json_t *events, bool *pending, struct cairn_error *err)
 {
   struct himalaya_state *st = (struct himalaya_state *)game;
+  size_t first = json_array_size(events);
   struct himalaya_move m;
   enum cairn_status status;
 
   assert(seat == st->current && st->end == HIMALAYA_RUNNING);
   *pending = false; /* Himalaya has no simultaneous decisions */
   status = himalaya_move_parse(move, &m, err);
+  if (status == CAIRN_OK)
+    status = himalaya_play(st, seat, &m, events, err);
   if (status != CAIRN_OK)
     return status;
-  return himalaya_play(st, seat, &m, events, err);
+  return name_fields(events, first, err);
 }
 
 /* Throws and the Yeti stack (shuffled ahead, so a card is drawn without the
@@ -105,7 +136,7 @@ const struct engine_module himalaya_module = {
     .name = "Himalaya",
     .min_seats = HIMALAYA_MIN_SEATS,
     .max_seats = HIMALAYA_MAX_SEATS,
-    .rules_version = "himalaya-1",
+    .rules_version = "himalaya-2",
     .options_json = "{}",
     .new_game = himalaya_new_game,
     .free_game = free_game,

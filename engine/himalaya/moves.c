@@ -9,6 +9,8 @@
  *                     "direction":"up"|"down", "take_along":B, "companions":[S...]}
  *   {"type":"supply", "card":"3/4", "value":V, "pawn":"climber"|"sherpa", ...}
  *   {"type":"reroll"}
+ * Die and supply moves may add "restore": "1/2" (a used card picked up at
+ * a high camp; absent or null: none).
  */
 #include "engine/himalaya/state.h"
 
@@ -26,7 +28,7 @@ static bool allowed_member(const void *ctx, const char *key)
     return true;
   if (m->type == HIMALAYA_MOVE_REROLL)
     return false;
-  if (strcmp(key, "value") == 0 || strcmp(key, "pawn") == 0)
+  if (strcmp(key, "value") == 0 || strcmp(key, "pawn") == 0 || strcmp(key, "restore") == 0)
     return true;
   if (strcmp(key, "card") == 0)
     return m->type == HIMALAYA_MOVE_SUPPLY;
@@ -153,6 +155,29 @@ static enum cairn_status parse_card(const json_t *json, struct himalaya_move *m,
   return CAIRN_OK;
 }
 
+/* "restore": the used card to pick up at a high camp, or absent/null. */
+static enum cairn_status parse_restore(const json_t *json, struct himalaya_move *m,
+                                       struct cairn_error *err)
+{
+  const json_t *v = json_object_get(json, "restore");
+  const char *card;
+  int kind;
+
+  if (!v || json_is_null(v))
+    return CAIRN_OK;
+  if (!json_is_string(v))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "restore: expected a supply card name or null");
+  card = json_string_value(v);
+  kind = himalaya_card_kind(card);
+  if (kind < 0)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "restore: \"%.64s\" is not one of \"1/2\", \"3/4\", \"5/6\"", card);
+  m->restore = true;
+  m->restore_card = kind;
+  return CAIRN_OK;
+}
+
 static enum cairn_status parse_companions(const json_t *list, struct himalaya_move *m,
                                           struct cairn_error *err)
 {
@@ -235,7 +260,7 @@ enum cairn_status himalaya_move_parse(const json_t *json, struct himalaya_move *
   if (!json_is_object(json))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
   /* Members are checked in a fixed order (type, pawn, unknown members,
-   * value, card, Sherpa members) so the first error reported never depends
+   * value, card, restore, Sherpa members) so the first error reported never depends
    * on the order of keys in the object. */
   status = parse_type(json, &m, err);
   if (status != CAIRN_OK)
@@ -256,6 +281,9 @@ enum cairn_status himalaya_move_parse(const json_t *json, struct himalaya_move *
     if (status != CAIRN_OK)
       goto done;
   }
+  status = parse_restore(json, &m, err);
+  if (status != CAIRN_OK)
+    goto done;
   if (m.pawn == HIMALAYA_PAWN_SHERPA)
     status = parse_sherpa(json, &m, err);
 done:
@@ -333,6 +361,8 @@ json_t *himalaya_move_json(const struct himalaya_move *m, struct himalaya_atoms 
        set_word(json, "pawn", atoms, pawn_words[m->pawn]);
   if (ok && m->type == HIMALAYA_MOVE_SUPPLY)
     ok = set_word(json, "card", atoms, W_CARD + m->card);
+  if (ok && m->restore)
+    ok = set_word(json, "restore", atoms, W_CARD + m->restore_card);
   if (!ok)
     goto fail;
   if (m->pawn != HIMALAYA_PAWN_SHERPA)

@@ -20,7 +20,8 @@
 #define HIMALAYA_RULE_CLIMBERS "himalaya: Moving the Mountain Climbers"
 /* Yeti cards and what the Yeti does; no player move breaks it today. */
 #define HIMALAYA_RULE_YETI "himalaya: Moving the Yeti"
-/* Summit and bad weather; no player move breaks it today. */
+/* Summit and bad weather; broken only by a summit move that would also pick
+ * up a supply card (the game has ended). */
 #define HIMALAYA_RULE_END "himalaya: Game End"
 
 #endif

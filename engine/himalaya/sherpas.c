@@ -78,6 +78,11 @@ enum cairn_status himalaya_sherpa_plan(const struct himalaya_state *st, int seat
                       "%s moves backwards: the take-along rule cannot be used when moving "
                       "backwards",
                       who);
+  if (supply) {
+    status = himalaya_check_supply_start(who, from, err);
+    if (status != CAIRN_OK)
+      return status;
+  }
   if (m->down) {
     /* "During these moves, they move only half the die number of the
      * selected die. With an odd number, the total is rounded up." */

@@ -11,6 +11,8 @@
 #include "engine/himalaya/state.h"
 #include "engine/himalaya/rules.h"
 
+#include <stdio.h>
+
 struct slide {
   int from, to;   /* a Sherpa landing on `from` slides down to `to` */
   bool avalanche; /* else a landslide; the two act alike */
@@ -130,36 +132,131 @@ enum cairn_status himalaya_check_supply_stop(const char *who, int field, struct 
   return CAIRN_OK;
 }
 
+enum cairn_status himalaya_check_supply_start(const char *who, int field, struct cairn_error *err)
+{
+  /* "Snowfields: On these spaces ... movement with a supply card is not
+   * allowed." A pawn leaving a snowfield begins its movement on it; passing
+   * over one is not movement "on" it, as the Yeti cave's "Movement across
+   * the space" is told apart from standing there (RULES.md). */
+  if (himalaya_is_snowfield(field))
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES,
+                      "%s stands on snowfield %d and cannot leave it with a supply card: on "
+                      "snowfields movement with a supply card is not allowed",
+                      who, field);
+  return CAIRN_OK;
+}
+
 /* "If two or more Sherpas of a player meet in a high camp, then a supply
  * card that has already been used may be picked up and taken into the hand
- * again. However this gain is allowed only once per camp!" Taking the card
- * back never hurts, so it happens without asking; the camp is used up only
- * when a card actually comes back (RULES.md "High camps"). */
-enum cairn_status himalaya_resupply(struct himalaya_state *st, json_t *events,
-                                    struct cairn_error *err)
+ * again. However this gain is allowed only once per camp!" Picking up is a
+ * choice (a move's "restore" member), made by the player on any die or card
+ * move after which two of its Sherpas stand together in a camp whose gain
+ * it has not taken (RULES.md "High camps"). */
+int himalaya_restore_camp(const struct himalaya_state *st, int seat,
+                          const int fields[HIMALAYA_SHERPAS])
 {
-  enum cairn_status status;
-  int seat, c, card;
+  int c, s, n;
 
-  for (seat = 0; seat < st->head.seats; seat++) {
-    struct himalaya_seat *p = &st->seat[seat];
-
-    for (c = 0; c < HIMALAYA_HIGH_CAMPS; c++) {
-      if (p->camp_used[c] || p->spent_count == 0 ||
-          himalaya_own_sherpas_on(st, seat, himalaya_high_camp(c)) < 2)
-        continue;
-      card = p->spent[--p->spent_count];
-      p->camp_used[c] = true;
-      status =
-          himalaya_emit(events,
-                        json_pack("{s:s, s:i, s:s, s:i}", "type", "supply_restored", "seat", seat,
-                                  "card", himalaya_card_name(card), "camp", himalaya_high_camp(c)),
-                        err);
-      if (status != CAIRN_OK)
-        return status;
-    }
+  for (c = 0; c < HIMALAYA_HIGH_CAMPS; c++) {
+    if (st->seat[seat].camp_used[c])
+      continue;
+    for (s = 0, n = 0; s < HIMALAYA_SHERPAS; s++)
+      n += fields[s] == himalaya_high_camp(c);
+    if (n >= 2)
+      return c;
   }
-  return CAIRN_OK;
+  return -1;
+}
+
+/* Why no high camp serves `seat`: each camp's count and whether its gain is
+ * spent, for the refusal message. */
+static void camps_text(const struct himalaya_state *st, int seat,
+                       const int fields[HIMALAYA_SHERPAS], char *buf, size_t size)
+{
+  size_t used = 0;
+  int c, s, n;
+
+  buf[0] = '\0';
+  for (c = 0; c < HIMALAYA_HIGH_CAMPS && used < size; c++) {
+    for (s = 0, n = 0; s < HIMALAYA_SHERPAS; s++)
+      n += fields[s] == himalaya_high_camp(c);
+    used += (size_t)snprintf(buf + used, size - used, "%shigh camp %d: %d Sherpa%s%s",
+                             c ? "; " : "", himalaya_high_camp(c), n, n == 1 ? "" : "s",
+                             st->seat[seat].camp_used[c] ? ", gain already taken" : "");
+  }
+}
+
+enum cairn_status himalaya_check_restore(const struct himalaya_state *st, int seat,
+                                         const struct himalaya_move *m,
+                                         const int fields[HIMALAYA_SHERPAS],
+                                         struct cairn_error *err)
+{
+  const struct himalaya_seat *p = &st->seat[seat];
+  const char *name = himalaya_card_name(m->restore_card);
+  char why[96];
+
+  if (!p->has_card[m->restore_card])
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES,
+                      "restore %s: seat %d was not dealt this supply card", name, seat);
+  /* "a supply card that has already been used": the card powering this
+   * very move is not yet one of them (RULES.md). */
+  if (m->type == HIMALAYA_MOVE_SUPPLY && m->card == m->restore_card)
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES,
+                      "restore %s: this move plays card %s; only a card used before it may be "
+                      "picked up at a high camp",
+                      name, name);
+  if (!himalaya_card_spent(p, m->restore_card))
+    return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES,
+                      "restore %s: seat %d still holds this supply card; only a used one may be "
+                      "picked up",
+                      name, seat);
+  if (himalaya_restore_camp(st, seat, fields) >= 0)
+    return CAIRN_OK;
+  if (err)
+    camps_text(st, seat, fields, why, sizeof(why));
+  return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES,
+                    "restore %s: after this move no high camp holds two Sherpas of seat %d with "
+                    "its gain unused (%s); the gain is allowed only once per camp",
+                    name, seat, err ? why : "");
+}
+
+enum cairn_status himalaya_restore(struct himalaya_state *st, int seat, int card, json_t *events,
+                                   struct cairn_error *err)
+{
+  struct himalaya_seat *p = &st->seat[seat];
+  int c = himalaya_restore_camp(st, seat, p->sherpa);
+  int i, j;
+
+  if (c < 0)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "restore: no high camp qualifies after a checked move");
+  for (i = 0, j = 0; i < p->spent_count; i++)
+    if (p->spent[i] != card)
+      p->spent[j++] = p->spent[i];
+  p->spent_count = j;
+  p->camp_used[c] = true;
+  return himalaya_emit(events,
+                       json_pack("{s:s, s:i, s:s, s:i}", "type", "supply_restored", "seat", seat,
+                                 "card", himalaya_card_name(card), "camp", himalaya_high_camp(c)),
+                       err);
+}
+
+json_t *himalaya_field_name(int field)
+{
+  switch (field) {
+  case HIMALAYA_BASE_CAMP:
+    return json_string("Base Camp");
+  case HIMALAYA_HIGH_CAMP_1:
+    return json_string("High Camp I");
+  case HIMALAYA_HIGH_CAMP_2:
+    return json_string("High Camp II");
+  case HIMALAYA_YETI_CAVE:
+    return json_string("Yeti Cave");
+  case HIMALAYA_SUMMIT:
+    return json_string("Summit");
+  default:
+    return json_sprintf("field %d", field);
+  }
 }
 
 json_t *himalaya_board_json(void)

@@ -101,6 +101,8 @@ struct himalaya_move {
   bool down;           /* sherpa moves: backwards by half the value, rounded up */
   bool take_along;     /* sherpa moves: apply the take-along rule */
   unsigned companions; /* bit i: own Sherpa i travels along (take-along only) */
+  bool restore;        /* die and supply moves: pick up a used card at a high camp */
+  int restore_card;    /* with restore: the card kind 0..2 taken back into the hand */
 };
 
 /* Where a legal pawn move ends, worked out before anything changes. */
@@ -150,6 +152,9 @@ int himalaya_card_low(int kind);
 
 /* The card kind named `name`, or -1. */
 int himalaya_card_kind(const char *name);
+
+/* Whether card kind `kind` lies spent beside the board for this seat. */
+bool himalaya_card_spent(const struct himalaya_seat *p, int kind);
 
 /* The untaken dice, lowest first, written to values[]; returns how many. */
 int himalaya_pool_values(const struct himalaya_state *st, int values[HIMALAYA_MAX_DICE]);
@@ -203,9 +208,32 @@ enum cairn_status himalaya_check_stop(const struct himalaya_state *st, const cha
  * `field`: a snowfield or the summit. */
 enum cairn_status himalaya_check_supply_stop(const char *who, int field, struct cairn_error *err);
 
-/* Freshen supplies at the high camps for every seat that qualifies. */
-enum cairn_status himalaya_resupply(struct himalaya_state *st, json_t *events,
-                                    struct cairn_error *err);
+/* CAIRN_EILLEGAL (Special Spaces) when a supply card may not move a pawn
+ * standing on `field`: a snowfield (RULES.md "Snowfields and the summit"). */
+enum cairn_status himalaya_check_supply_start(const char *who, int field, struct cairn_error *err);
+
+/* The high camp (0..1) where `seat`, its Sherpas standing on fields[], may
+ * freshen supplies: two or more of them there and that camp's gain still
+ * unused; the lower camp first. -1 when there is none. */
+int himalaya_restore_camp(const struct himalaya_state *st, int seat,
+                          const int fields[HIMALAYA_SHERPAS]);
+
+/* CAIRN_EILLEGAL (Special Spaces) unless `seat` may pick up used card kind
+ * `card` with its Sherpas standing on fields[] (m: the move asking). */
+enum cairn_status himalaya_check_restore(const struct himalaya_state *st, int seat,
+                                         const struct himalaya_move *m,
+                                         const int fields[HIMALAYA_SHERPAS],
+                                         struct cairn_error *err);
+
+/* Take used card kind `card` back into `seat`'s hand at the high camp its
+ * Sherpas now qualify for (checked by himalaya_check_restore). */
+enum cairn_status himalaya_restore(struct himalaya_state *st, int seat, int card, json_t *events,
+                                   struct cairn_error *err);
+
+/* New reference: the name a player reads for `field` ("Base Camp",
+ * "High Camp I", "High Camp II", "Yeti Cave", "Summit", else "field 12"),
+ * or NULL when out of memory. */
+json_t *himalaya_field_name(int field);
 
 /* New reference: the board description for views, or NULL (no memory). */
 json_t *himalaya_board_json(void);

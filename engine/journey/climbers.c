@@ -90,6 +90,22 @@ enum cairn_status journey_begin_climb(struct journey_state *st, json_t *events,
   return s;
 }
 
+const char *journey_immobile_cause(const struct journey_state *st)
+{
+  bool wind = false, blizzard = false;
+  int i;
+
+  /* "cannot move next turn" was set by the cards of the Mountain's last
+   * turn, which `played` still lists during the climbers' turn. */
+  for (i = 0; i < st->played_len; i++) {
+    wind = wind || st->played[i] == JOURNEY_HIGH_WIND;
+    blizzard = blizzard || st->played[i] == JOURNEY_BLIZZARD;
+  }
+  if (wind && blizzard)
+    return "High Wind and Blizzard";
+  return wind ? "High Wind" : blizzard ? "Blizzard" : "High Wind or Blizzard";
+}
+
 static enum cairn_status check_step(const struct journey_state *st, int seat,
                                     const struct journey_move *m, struct cairn_error *err)
 {
@@ -99,10 +115,13 @@ static enum cairn_status check_step(const struct journey_state *st, int seat,
 
   if (p->in_crevice)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT,
-                      "%s is in a crevice and cannot move", who);
+                      "%s is in a crevice and cannot move (Crevice: \"Player cannot move\"; a "
+                      "Rope escapes it)",
+                      who);
   if (p->cannot_move)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT,
-                      "%s cannot move this turn (High Wind or Blizzard)", who);
+                      "%s cannot move this turn: %s, played in the Mountain's last turn", who,
+                      journey_immobile_cause(st));
   if (!journey_adjacent(p->space, m->to, &vertical))
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS,
                       "%s cannot move from %s to %s: not one space away, or through an impasse",
@@ -246,8 +265,9 @@ static enum cairn_status end_climb(struct journey_state *st, json_t *events,
   if (st->climber[0].summited && st->climber[1].summited &&
       st->climber[0].space == JOURNEY_BASE_CAMP && st->climber[1].space == JOURNEY_BASE_CAMP)
     return journey_finish(st, JOURNEY_END_CLIMBERS, events, err);
-  /* "Remember Winter is Coming": the turn limit (RULES.md). */
-  if (st->turn >= st->turn_limit)
+  /* "Remember Winter is Coming": the opt-in turn limit (RULES.md); the
+   * text itself has none. */
+  if (st->turn_limit > 0 && st->turn >= st->turn_limit)
     return journey_finish(st, JOURNEY_END_WINTER, events, err);
   return journey_begin_mountain(st, events, err);
 }

@@ -290,7 +290,10 @@ enum cairn_status journey_check_react(const struct journey_state *st, int seat,
 
   if ((m->type == JOURNEY_MOVE_ROCKSLIDE) != (st->react_card == JOURNEY_ROCKSLIDE))
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT,
-                      "%s must answer the %s", who, journey_card_name(st->react_card));
+                      "%s must answer the %s with a \"%s\" move, not \"%s\"", who,
+                      journey_card_name(st->react_card),
+                      st->react_card == JOURNEY_ROCKSLIDE ? "rockslide" : "avalanche",
+                      journey_move_type_name(m->type));
   if (m->type == JOURNEY_MOVE_ROCKSLIDE) {
     if (m->discard && p->items[m->item] == 0)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT,

@@ -83,11 +83,15 @@ enum cairn_status journey_check_use(const struct journey_state *st, int seat,
     return refuse(err, JOURNEY_RULE_EQUIPMENT,
                   "%s: an %s protects by being held and is never used as an action", who, item);
   case JOURNEY_HOOK:
-    if (p->in_crevice || p->cannot_move)
+    if (p->in_crevice)
       return refuse(err, JOURNEY_RULE_ENVIRONMENT,
-                    "%s cannot move this turn (crevice, High Wind or Blizzard), not even with a "
-                    "%s",
+                    "%s is in a crevice and cannot move, not even with a %s (a Rope escapes it)",
                     who, item);
+    if (p->cannot_move)
+      return refuse(err, JOURNEY_RULE_ENVIRONMENT,
+                    "%s cannot move this turn (%s, played in the Mountain's last turn), not even "
+                    "with a %s",
+                    who, journey_immobile_cause(st), item);
     if (!journey_hook_reaches(p->space, m->to))
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_EQUIPMENT,
                         "the grappling hook cannot take %s from %s to %s: two spaces at most, or "

@@ -7,6 +7,7 @@
 #include "engine/journey/rules.h"
 
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,7 +143,8 @@ enum cairn_status journey_check_move(const struct journey_state *st, int seat,
 {
   if (!type_fits(st->phase, seat, m->type))
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, phase_rule(st->phase),
-                      "this move does not fit the current step: %s", phase_text(st->phase));
+                      "a \"%s\" move does not fit the current step, %s",
+                      journey_move_type_name(m->type), phase_text(st->phase));
   switch (st->phase) {
   case JOURNEY_PHASE_BUY:
     return journey_check_buy(st, seat, m, err);
@@ -157,8 +159,119 @@ enum cairn_status journey_check_move(const struct journey_state *st, int seat,
   }
 }
 
-static enum cairn_status apply_move(struct engine_game *game, int seat, const json_t *move,
-                                    json_t *events, bool *pending, struct cairn_error *err)
+/* Set `key` + `suffix` on `event` to the Static string `name`; false when
+ * out of memory. */
+static bool set_name(json_t *event, const char *key, const char *suffix, const char *name)
+{
+  char member[24];
+
+  snprintf(member, sizeof(member), "%s%s", key, suffix);
+  return json_object_set_new(event, member, json_string(name)) == 0;
+}
+
+/* A role or card name among `list`'s strings, as names a player reads: New
+ * reference, or NULL when out of memory. */
+static json_t *titles_of(const json_t *list, bool roles)
+{
+  json_t *titles = json_array();
+  const json_t *item;
+  size_t i;
+
+  json_array_foreach(list, i, item)
+  {
+    json_int_t seat = json_integer_value(item);
+    int card = json_is_string(item) ? journey_card_named(json_string_value(item)) : -1;
+    const char *title =
+        roles ? (seat >= 0 && seat < JOURNEY_SEATS ? journey_role_title((int)seat) : NULL)
+              : (card >= 0 ? journey_card_title(card) : NULL);
+
+    if (titles && (!title || json_array_append_new(titles, json_string(title)) != 0)) {
+      json_decref(titles);
+      titles = NULL;
+    }
+  }
+  return titles;
+}
+
+/* {card: count} with the cards' printed names as keys: New reference, or
+ * NULL when out of memory. */
+static json_t *hand_titles(const json_t *hand)
+{
+  json_t *titles = json_object();
+  const char *key;
+  json_t *count;
+
+  json_object_foreach((json_t *)hand, key, count)
+  {
+    int card = journey_card_named(key);
+
+    if (titles && (card < 0 || json_object_set(titles, journey_card_title(card), count) != 0)) {
+      json_decref(titles);
+      titles = NULL;
+    }
+  }
+  return titles;
+}
+
+/* Names beside ids (the platform's event convention): "seat" and "to"
+ * (seat numbers) and "target" (a climber) get "<key>_name" with the role as
+ * the text calls it ("Tenzing", "Mt. Everest"); "card", "effect" and
+ * "cause" naming an environment card get its name ("High Wind"), "item"
+ * the equipment's ("Grappling Hook"); the lists "cards" and "winners" get
+ * "card_names" and "winner_names", the Forecast's "hand" {card: count}
+ * gets "hand_names" keyed by the cards' names. Done here, once for the events of a
+ * whole move, so no event type can miss it; a name sits in the same event
+ * as its id, so it is exactly as private. */
+static bool name_event(json_t *ev)
+{
+  static const char seat_keys[][5] = {"seat", "to"};
+  static const char card_keys[][7] = {"card", "effect", "cause"};
+  const json_t *v;
+  const char *text;
+  size_t k;
+  bool ok = true;
+
+  for (k = 0; ok && k < sizeof(seat_keys) / sizeof(seat_keys[0]); k++) {
+    v = json_object_get(ev, seat_keys[k]);
+    if (json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) < JOURNEY_SEATS)
+      ok = set_name(ev, seat_keys[k], "_name", journey_role_title((int)json_integer_value(v)));
+  }
+  text = json_string_value(json_object_get(ev, "target"));
+  if (ok && text && journey_climber_named(text) >= 0)
+    ok = set_name(ev, "target", "_name", journey_role_title(journey_climber_named(text)));
+  for (k = 0; ok && k < sizeof(card_keys) / sizeof(card_keys[0]); k++) {
+    text = json_string_value(json_object_get(ev, card_keys[k]));
+    if (text && journey_card_named(text) >= 0)
+      ok = set_name(ev, card_keys[k], "_name", journey_card_title(journey_card_named(text)));
+    else if (text && strcmp(card_keys[k], "cause") == 0 && strcmp(text, "altitude") == 0)
+      ok = set_name(ev, "cause", "_name", "O\u2082 zone");
+  }
+  text = json_string_value(json_object_get(ev, "item"));
+  if (ok && text && journey_item_named(text) >= 0)
+    ok = set_name(ev, "item", "_name", journey_item_title(journey_item_named(text)));
+  if (ok && json_is_array(json_object_get(ev, "cards")))
+    ok = json_object_set_new(ev, "card_names", titles_of(json_object_get(ev, "cards"), false)) == 0;
+  if (ok && json_is_object(json_object_get(ev, "hand")))
+    ok = json_object_set_new(ev, "hand_names", hand_titles(json_object_get(ev, "hand"))) == 0;
+  if (ok && json_is_array(json_object_get(ev, "winners")))
+    ok = json_object_set_new(ev, "winner_names", titles_of(json_object_get(ev, "winners"), true)) ==
+         0;
+  return ok;
+}
+
+static enum cairn_status name_events(json_t *events, size_t first, struct cairn_error *err)
+{
+  size_t i;
+
+  for (i = first; i < json_array_size(events); i++)
+    if (!name_event(json_array_get(events, i)))
+      return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                        "out of memory while naming an event's ids");
+  return CAIRN_OK;
+}
+
+static enum cairn_status dispatch_move(struct engine_game *game, int seat, const json_t *move,
+                                       json_t *events, bool *pending, struct cairn_error *err)
 {
   struct journey_state *st = (struct journey_state *)game;
   struct journey_move m;
@@ -186,6 +299,17 @@ static enum cairn_status apply_move(struct engine_game *game, int seat, const js
   }
 }
 
+static enum cairn_status apply_move(struct engine_game *game, int seat, const json_t *move,
+                                    json_t *events, bool *pending, struct cairn_error *err)
+{
+  size_t first = json_array_size(events);
+  enum cairn_status s = dispatch_move(game, seat, move, events, pending, err);
+
+  if (s != CAIRN_OK)
+    return s;
+  return name_events(events, first, err);
+}
+
 /* The Mountain's deck and hand are hidden (a Forecast or a removal shows the
  * hand), dice decide crevices, bows, tents and the Yeti, and Avalanche
  * answers are secret until the card lands. The Mountain paying or playing a
@@ -205,10 +329,11 @@ const struct engine_module journey_module = {
     .name = "Journey to the Top of the World",
     .min_seats = JOURNEY_SEATS,
     .max_seats = JOURNEY_SEATS,
-    .rules_version = "journey-1",
-    .options_json = "{\"turn_limit\": {\"type\": \"integer\", \"default\": 40, \"minimum\": 1, "
-                    "\"maximum\": 5000, \"description\": \"Winter is coming: the Mountain wins "
-                    "when this many climbers' turns have passed without the climbers' win\"}}",
+    .rules_version = "journey-2",
+    .options_json = "{\"turn_limit\": {\"type\": \"integer\", \"default\": 0, \"minimum\": 0, "
+                    "\"maximum\": 5000, \"description\": \"Not in the rules, opt-in: winter "
+                    "comes and the Mountain wins when this many climbers' turns have passed "
+                    "without the climbers' win; 0 (the default) is no limit\"}}",
     .new_game = journey_new_game,
     .free_game = free_game,
     .clone_game = clone_game,

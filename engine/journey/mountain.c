@@ -149,7 +149,8 @@ enum cairn_status journey_check_mountain(const struct journey_state *st,
   case JOURNEY_MOVE_YETI:
     if (st->yeti_level == 0)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT,
-                        "there is no Yeti on the mountain");
+                        "there is no Yeti on the mountain to move: the Yeti card has not summoned "
+                        "it, or a Bow & Arrow drove it off");
     if (st->yeti_acted)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT,
                         "the Yeti has already moved this turn");

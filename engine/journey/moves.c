@@ -19,6 +19,15 @@ static const char direction_names[][18] = {"up", "down", "clockwise", "countercl
 static const char protect_names[][14] = {"none", "hook", "hook_and_rope"};
 static const char bow_names[][5] = {"food", "yeti"};
 
+/* The names a player reads, beside the names above in events (the
+ * platform's convention): the card tables' own spelling, and the roles as
+ * the text calls them. */
+static const char item_titles[JOURNEY_ITEMS][16] = {
+    "Food", "Rope", "O\u2082 Tank", "Grappling Hook", "Tent", "Bow & Arrow", "Forecast"};
+static const char card_titles[JOURNEY_CARDS][12] = {"High Wind", "Avalanche", "Rockslide", "Yeti",
+                                                    "Crevice",   "Frostbite", "Blizzard"};
+static const char role_titles[JOURNEY_SEATS][12] = {"Tenzing", "Hillary", "Mt. Everest"};
+
 /* The move types, indexed by enum journey_move_type. */
 static const char type_names[][10] = {"buy",  "done",   "move",      "use",
                                       "give", "remove", "end_turn",  "discard",
@@ -78,6 +87,26 @@ int journey_climber_named(const char *name)
     if (strcmp(name, role_names[i]) == 0)
       return i;
   return -1;
+}
+
+const char *journey_item_title(int item)
+{
+  return item_titles[item];
+}
+
+const char *journey_card_title(int card)
+{
+  return card_titles[card];
+}
+
+const char *journey_role_title(int seat)
+{
+  return role_titles[seat];
+}
+
+const char *journey_move_type_name(int type)
+{
+  return type_names[type];
 }
 
 const char *journey_quadrant_name(int q)

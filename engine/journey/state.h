@@ -86,9 +86,10 @@ enum journey_direction {
   JOURNEY_STAY,             /* the Yeti only */
 };
 
-/* ---- Turn limit (option "turn_limit", RULES.md "Winter is coming") ---- */
-#define JOURNEY_TURN_LIMIT_DEFAULT 40
-#define JOURNEY_TURN_LIMIT_MIN     1
+/* ---- Turn limit (option "turn_limit", RULES.md "Winter is coming") ----
+ * The text has no turn limit, so winter is opt-in: 0, the default, is none. */
+#define JOURNEY_TURN_LIMIT_DEFAULT 0
+#define JOURNEY_TURN_LIMIT_MIN     0
 #define JOURNEY_TURN_LIMIT_MAX     5000
 
 enum journey_phase {
@@ -103,7 +104,7 @@ enum journey_end {
   JOURNEY_RUNNING = 0,
   JOURNEY_END_CLIMBERS, /* both summited and came back to base camp */
   JOURNEY_END_DEATH,    /* a climber reached zero health */
-  JOURNEY_END_WINTER,   /* the turn limit passed (RULES.md) */
+  JOURNEY_END_WINTER,   /* the opt-in turn limit passed (not in the text; RULES.md) */
 };
 
 /* Avalanche answers (Grappling Hook, Rope). */
@@ -142,7 +143,7 @@ struct journey_state {
   enum journey_end end;
   int dead;       /* the climber seat that died, -1 none */
   int turn;       /* climbers' turns begun, 0 while buying */
-  int turn_limit; /* option: the Mountain wins when turn `turn_limit` ends unfinished */
+  int turn_limit; /* option: the Mountain wins when turn `turn_limit` ends unfinished; 0 none */
   struct journey_climber climber[JOURNEY_CLIMBERS];
 
   /* The Mountain (secret: deck order and hand). */
@@ -216,6 +217,13 @@ const char *journey_quadrant_name(int q);
 int journey_quadrant_named(const char *name);
 const char *journey_direction_name(int d);
 int journey_direction_named(const char *name);
+const char *journey_move_type_name(int type); /* "buy", "move", ... */
+
+/* Static: the names a player reads ("Grappling Hook", "High Wind",
+ * "Tenzing", "Mt. Everest"), set beside the names above in events. */
+const char *journey_item_title(int item);
+const char *journey_card_title(int card);
+const char *journey_role_title(int seat);
 
 /* ---- board.c: The mountain ---- */
 
@@ -280,6 +288,10 @@ enum cairn_status journey_check_climb(const struct journey_state *st, int seat,
  * climbers are done and the turn is resolved. */
 enum cairn_status journey_climb(struct journey_state *st, int seat, const struct journey_move *m,
                                 json_t *events, bool *pending, struct cairn_error *err);
+
+/* Static: the card(s) of the Mountain's last turn that keep a climber
+ * from moving this turn ("High Wind", "Blizzard"), for refusals. */
+const char *journey_immobile_cause(const struct journey_state *st);
 
 /* Move climber `seat` to `to` (any kind of move): strikes its tent. */
 void journey_place(struct journey_state *st, int seat, int to);

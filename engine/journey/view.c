@@ -84,9 +84,10 @@ static json_t *public_json(const struct journey_state *st)
   json_t *result = journey_result(&st->head);
 
   return json_pack(
-      "{s:s, s:i, s:i, s:[sss], s:[oo], s:o, s:{s:i, s:s, s:i, s:i, s:o, s:o, s:i, s:o}, s:o, "
+      "{s:s, s:i, s:o, s:[sss], s:[oo], s:o, s:{s:i, s:s, s:i, s:i, s:o, s:o, s:i, s:o}, s:o, "
       "s:o, s:o}",
-      "phase", phase_name(st->phase), "turn", st->turn, "turn_limit", st->turn_limit, "roles",
+      "phase", phase_name(st->phase), "turn", st->turn, "turn_limit",
+      st->turn_limit > 0 ? json_integer(st->turn_limit) : json_null(), "roles",
       journey_role_name(0), journey_role_name(1), journey_role_name(2), "climbers",
       climber_json(st, 0), climber_json(st, 1), "yeti",
       st->yeti_level > 0 ? json_pack("{s:i, s:i, s:b}", "level", st->yeti_level, "health",

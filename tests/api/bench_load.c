@@ -566,7 +566,7 @@ static void store_many_games(struct harness_server *s, const char *creator, int 
   sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
   sqlite3_prepare_v2(db,
                      "INSERT INTO games (id, title, rules_version, options_json, seed, seats,"
-                     " creator, created_ms, updated_ms) VALUES (?1, 'himalaya', 'himalaya-1',"
+                     " creator, created_ms, updated_ms) VALUES (?1, 'himalaya', 'himalaya-2',"
                      " '{}', ?2, 2, ?3, 0, 0)",
                      -1, &st, NULL);
   for (i = 0; i < n; i++) {

@@ -109,7 +109,7 @@ static void check_commitment(const char *seed_hex, const char *game_id, const ch
 /* The title is in the catalog with exactly three seats. */
 static void test_journey_is_listed_with_three_seats(void **state)
 {
-  harness_expect_title(*state, TITLE, "Journey to the Top of the World", 3, 3, "journey-1");
+  harness_expect_title(*state, TITLE, "Journey to the Top of the World", 3, 3, "journey-2");
 }
 
 /* Three players join; the game becomes active with both climbers owing

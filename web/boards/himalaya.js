@@ -228,7 +228,7 @@ function targets(svg, v, seat, moves, ctx) {
   const pos = fieldXY();
   const at = new Map();
   for (const m of moves) {
-    if (m.take_along || (m.pawn !== 'climber' && m.pawn !== 'sherpa')) continue;
+    if (m.take_along || m.restore || (m.pawn !== 'climber' && m.pawn !== 'sherpa')) continue;
     const [, to] = moveFields(v, seat, m);
     if (to == null || !pos[to]) continue;
     const k = at.get(to) || 0; at.set(to, k + 1);
@@ -250,11 +250,13 @@ function targets(svg, v, seat, moves, ctx) {
 
 export function describe(m) {
   if (m.type === 'reroll') return 'Throw the last die again';
-  if (m.pawn === 'none') return 'Take the die, move nothing';
-  if (m.pawn === 'climber') return `Climber +${m.value}`;
+  // `restore`: a used supply card picked up at a high camp (a choice).
+  const restore = m.restore ? `, pick up supply ${m.restore}` : '';
+  if (m.pawn === 'none') return `Take the die, move nothing${restore}`;
+  if (m.pawn === 'climber') return `Climber +${m.value}${restore}`;
   let t = `Sherpa ${m.sherpa} ${m.direction === 'down' ? `down ${Math.ceil(m.value / 2)}` : `up ${m.value}`}`;
   if (m.take_along) t += m.companions && m.companions.length ? `, take along Sherpa ${m.companions.join(', ')}` : ', take-along';
-  return t;
+  return t + restore;
 }
 
 // The picker: first a die value or supply card, then pawns and their options.

@@ -75,7 +75,7 @@ export function render(game, ctx = {}) {
   }
   // Side panel.
   const side = s('g', { transform: 'translate(760,40)' });
-  side.append(s('text', { x: 0, y: 0, class: 'lbl head' }, `Turn ${v.turn ?? 0} of ${v.turn_limit ?? '?'} · ${v.phase || ''}`));
+  side.append(s('text', { x: 0, y: 0, class: 'lbl head' }, `Turn ${v.turn ?? 0}${v.turn_limit ? ` of ${v.turn_limit}` : ''} · ${v.phase || ''}`));
   let y = 30;
   for (const c of v.climbers || []) {
     const col = ROLE_COLOUR[c.role] || seatColour(c.seat);

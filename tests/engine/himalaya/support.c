@@ -103,6 +103,21 @@ int hs_is_legal(struct engine_game *game, int seat, const char *move)
   return found;
 }
 
+/* `m` as it is and picking up each supply card at a high camp. */
+static void append_with_restores(json_t *all, struct himalaya_move *m)
+{
+  int k;
+
+  m->restore = false;
+  json_array_append_new(all, himalaya_move_json(m, NULL));
+  m->restore = true;
+  for (k = 0; k < HIMALAYA_CARD_KINDS; k++) {
+    m->restore_card = k;
+    json_array_append_new(all, himalaya_move_json(m, NULL));
+  }
+  m->restore = false;
+}
+
 json_t *hs_candidates(void)
 {
   json_t *all = json_array();
@@ -125,7 +140,7 @@ json_t *hs_candidates(void)
           if (pawn == HIMALAYA_PAWN_NONE && type == HIMALAYA_MOVE_SUPPLY)
             continue;
           if (pawn != HIMALAYA_PAWN_SHERPA) {
-            json_array_append_new(all, himalaya_move_json(&m, NULL));
+            append_with_restores(all, &m);
             continue;
           }
           for (s = 0; s < HIMALAYA_SHERPAS; s++)
@@ -138,7 +153,7 @@ json_t *hs_candidates(void)
                   m.down = dir;
                   m.take_along = ta;
                   m.companions = mask;
-                  json_array_append_new(all, himalaya_move_json(&m, NULL));
+                  append_with_restores(all, &m);
                 }
         }
   return all;

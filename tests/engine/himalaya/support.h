@@ -44,8 +44,8 @@ int hs_own(struct engine_game *game, int seat, int field);
 int hs_is_legal(struct engine_game *game, int seat, const char *move);
 
 /* New reference: every move of the move shapes in canonical form (every
- * die value, card, pawn, Sherpa, direction and companion set, legal or
- * not, but well-formed), for checking legal_moves against apply_move. */
+ * die value, card, pawn, Sherpa, direction, companion set and restore
+ * card, legal or not, but well-formed), for checking legal_moves against apply_move. */
 json_t *hs_candidates(void);
 
 /* True when `move` (Borrowed) is json_equal to an element of `list`. */

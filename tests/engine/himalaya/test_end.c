@@ -16,6 +16,10 @@
 
 #define SEAT(who) hs_state(game)->seat[who]
 
+/* A seed whose two climbing players reach the summit before Bad Weather
+ * (found by trying seeds; any change to the rules may need a new one). */
+#define SUMMIT_SEED 5
+
 /* Put Bad Weather on top of the stack and throw the last die again.
  * New reference: the events. */
 static json_t *bad_weather(struct engine_game **game)
@@ -131,6 +135,27 @@ static void test_summit_ends_the_game_at_once(void **state)
   engine_free(game);
 }
 
+/* himalaya, Game End: "As soon as a mountain climber reaches the summit
+ * space (goal), the game ends" - so the summit move picks up no supply
+ * card, even with two Sherpas waiting in a high camp. */
+static void test_summit_move_picks_up_nothing(void **state)
+{
+  static const int last[] = {6};
+  struct engine_game *game = hs_new(2, 56);
+  struct cairn_error err;
+
+  hs_clear(game);
+  hs_pool(game, last, 1);
+  SEAT(0).climber = 37;
+  SEAT(0).spent[SEAT(0).spent_count++] = 2;
+  hs_sherpas(game, 0, 28, 28, 0, 0);
+  err =
+      kit_reject(game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\",\"restore\":\"5/6\"}",
+                 CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_END);
+  assert_non_null(strstr(err.detail, "reaches the summit"));
+  engine_free(game);
+}
+
 /* himalaya, Game End: once the game has ended nobody moves: no seat is to
  * act, no move is legal, and engine_apply refuses. While it runs there is
  * no result. */
@@ -159,6 +184,148 @@ static void test_finished_game_takes_no_more_moves(void **state)
   engine_free(game);
 }
 
+/* ---- Whole games from a fresh start, through legal_moves and engine_apply
+ * only (no position edited): one per end of the text. ---- */
+
+/* A climbing player's rating of the position after its move: the climber's
+ * height first, then pairs of own Sherpas a die's reach ahead of it, then
+ * the Sherpas' height (as test_property.c's climbing players). */
+static long climbing_value(struct engine_game *game, int seat)
+{
+  const struct himalaya_state *st = hs_state(game);
+  const struct himalaya_seat *p = &st->seat[seat];
+  long value = st->end == HIMALAYA_END_SUMMIT && st->winner[seat] ? 1000000 : 0;
+  int a, b;
+
+  value += 100L * p->climber;
+  for (a = 0; a < HIMALAYA_SHERPAS; a++) {
+    value += p->sherpa[a];
+    for (b = a + 1; b < HIMALAYA_SHERPAS; b++)
+      if (p->sherpa[a] == p->sherpa[b] && p->sherpa[a] > p->climber &&
+          p->sherpa[a] - p->climber <= 6)
+        value += 30;
+  }
+  return value;
+}
+
+/* Borrowed from `list`: the first best-rated move. */
+static json_t *climbing_move(struct engine_game *game, int seat, json_t *list)
+{
+  json_t *move, *best = NULL;
+  long best_value = -1;
+  size_t i;
+
+  json_array_foreach(list, i, move)
+  {
+    struct engine_game *next = NULL;
+    json_t *events = NULL;
+    long value;
+
+    assert_int_equal(engine_apply(game, seat, move, &next, &events, NULL), CAIRN_OK);
+    value = climbing_value(next, seat);
+    if (value > best_value)
+      best_value = value, best = move;
+    json_decref(events);
+    engine_free(next);
+  }
+  return best;
+}
+
+/* Borrowed from `list`: the first move that leaves every climber at base
+ * camp. */
+static json_t *sherpa_move(json_t *list)
+{
+  json_t *move;
+  size_t i;
+
+  json_array_foreach(list, i, move)
+  {
+    const char *pawn = json_string_value(json_object_get(move, "pawn"));
+
+    if (!pawn || strcmp(pawn, "climber") != 0)
+      return move;
+  }
+  fail_msg("no move besides climbing");
+  return NULL;
+}
+
+/* Play a fresh game to its end, every seat by the same policy. New
+ * reference: the game_over event. */
+static json_t *play_out(struct engine_game **game, int climb)
+{
+  json_t *over = NULL;
+
+  while (!engine_is_over(*game)) {
+    int seat[ENGINE_MAX_SEATS];
+    json_t *list, *move, *events = NULL;
+    struct engine_game *next = NULL;
+
+    assert_int_equal(himalaya_module.to_act(*game, seat), 1);
+    list = himalaya_module.legal_moves(*game, seat[0]);
+    move = climb ? climbing_move(*game, seat[0], list) : sherpa_move(list);
+    assert_int_equal(engine_apply(*game, seat[0], move, &next, &events, NULL), CAIRN_OK);
+    json_decref(list);
+    engine_free(*game);
+    *game = next;
+    if (kit_event(events, "game_over", 0))
+      over = json_incref(kit_event(events, "game_over", 0));
+    json_decref(events);
+  }
+  assert_non_null(over);
+  return over;
+}
+
+/* himalaya, Game End: "As soon as a mountain climber reaches the summit
+ * space (goal), the game ends and this player has won." Reason "summit". */
+static void test_whole_game_ends_on_the_summit(void **state)
+{
+  struct engine_game *game = hs_new(2, SUMMIT_SEED);
+  json_t *over, *result;
+  int w;
+
+  over = play_out(&game, 1);
+  assert_string_equal(json_string_value(json_object_get(over, "reason")), "summit");
+  assert_int_equal(winner_count(game, &result), 1);
+  assert_string_equal(json_string_value(json_object_get(result, "reason")), "summit");
+  w = winner(result, 0);
+  assert_int_equal(SEAT(w).climber, HIMALAYA_SUMMIT);
+  assert_int_equal(SEAT(1 - w).climber < HIMALAYA_SUMMIT, 1);
+  json_decref(result);
+  json_decref(over);
+  engine_free(game);
+}
+
+/* himalaya, Game End: "The game finishes prematurely as soon as the bad
+ * weather card is uncovered from the Yeti card deck. The player whose
+ * mountain climber is closest to the top wins in this case." Nobody moves
+ * a climber here, so all stand at base camp and our tie rule decides:
+ * the higher sum of Sherpa fields (RULES.md "Game End"). */
+static void test_whole_game_ends_in_bad_weather_with_the_tie_rule(void **state)
+{
+  struct engine_game *game = hs_new(3, 71);
+  json_t *over, *result;
+  int sums[3] = {0, 0, 0}, best = 0, seat, s, n;
+
+  over = play_out(&game, 0);
+  assert_string_equal(json_string_value(json_object_get(over, "reason")), "bad-weather");
+  for (seat = 0; seat < 3; seat++) {
+    assert_int_equal(SEAT(seat).climber, HIMALAYA_BASE_CAMP);
+    for (s = 0; s < HIMALAYA_SHERPAS; s++)
+      sums[seat] += SEAT(seat).sherpa[s];
+    best = sums[seat] > best ? sums[seat] : best;
+  }
+  n = winner_count(game, &result);
+  assert_string_equal(json_string_value(json_object_get(result, "reason")), "bad-weather");
+  for (seat = 0, s = 0; seat < 3; seat++)
+    if (sums[seat] == best)
+      assert_int_equal(winner(result, s++), seat);
+  assert_int_equal(n, s);
+  assert_true(n < 3); /* the Sherpa sums told the climbers apart */
+  json_decref(result);
+  json_decref(over);
+  engine_free(game);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -166,7 +333,10 @@ int main(void)
       cmocka_unit_test(test_bad_weather_tie_goes_to_the_sherpas_further_up),
       cmocka_unit_test(test_bad_weather_full_tie_is_shared),
       cmocka_unit_test(test_summit_ends_the_game_at_once),
+      cmocka_unit_test(test_summit_move_picks_up_nothing),
       cmocka_unit_test(test_finished_game_takes_no_more_moves),
+      cmocka_unit_test(test_whole_game_ends_on_the_summit),
+      cmocka_unit_test(test_whole_game_ends_in_bad_weather_with_the_tie_rule),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -188,6 +188,26 @@ static void test_sherpa_move_defaults_and_canonical_form(void **state)
   expect_canonical("{\"type\":\"reroll\"}", "{\"type\":\"reroll\"}");
 }
 
+/* himalaya, Special Spaces: "a supply card that has already been used may
+ * be picked up" - the optional "restore" names a card; null or absent is
+ * none, and a reroll has no such member. */
+static void test_restore_member_names_a_supply_card(void **state)
+{
+  static const struct bad_move cases[] = {
+      {"{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\",\"restore\":2}", CAIRN_CODE_WRONG_TYPE,
+       "restore"},
+      {"{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\",\"restore\":\"7/8\"}",
+       CAIRN_CODE_BAD_MOVE, "restore"},
+      {"{\"type\":\"reroll\",\"restore\":\"1/2\"}", CAIRN_CODE_UNKNOWN_FIELD, "restore"},
+  };
+
+  expect_all(cases, sizeof(cases) / sizeof(cases[0]));
+  expect_canonical("{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\",\"restore\":null}",
+                   "{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\"}");
+  expect_canonical("{\"restore\":\"5/6\",\"type\":\"die\",\"value\":2,\"pawn\":\"none\"}",
+                   "{\"type\":\"die\",\"value\":2,\"pawn\":\"none\",\"restore\":\"5/6\"}");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -197,6 +217,7 @@ int main(void)
       cmocka_unit_test(test_unknown_members_are_refused),
       cmocka_unit_test(test_errors_do_not_depend_on_key_order),
       cmocka_unit_test(test_sherpa_move_defaults_and_canonical_form),
+      cmocka_unit_test(test_restore_member_names_a_supply_card),
   };
 
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -164,7 +164,7 @@ static void test_module_describes_himalaya(void **state)
   assert_string_equal(himalaya_module.name, "Himalaya");
   assert_int_equal(himalaya_module.min_seats, 2);
   assert_int_equal(himalaya_module.max_seats, 5);
-  assert_string_equal(himalaya_module.rules_version, "himalaya-1");
+  assert_string_equal(himalaya_module.rules_version, "himalaya-2");
   assert_string_equal(himalaya_module.options_json, "{}");
   assert_int_equal(engine_registry_check(&err), CAIRN_OK);
 }

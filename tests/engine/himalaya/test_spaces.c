@@ -203,20 +203,64 @@ static void test_supply_card_may_not_reach_the_summit(void **state)
 
 /* himalaya, Special Spaces: "High Camps: ... If two or more Sherpas of a
  * player meet in a high camp, then a supply card that has already been used
- * may be picked up and taken into the hand again." */
-static void test_high_camp_restores_a_spent_card(void **state)
+ * may be picked up and taken into the hand again." The player chooses which
+ * used card (the move's "restore"), and legal_moves offers each. */
+static void test_high_camp_lets_the_player_choose_a_used_card(void **state)
 {
   struct engine_game *game = board();
   json_t *events, *restored;
 
   SPEND(2);
+  SPEND(0);
   hs_sherpas(game, 0, 15, 13, 0, 0);
-  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
+  assert_true(
+      hs_is_legal(game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}"));
+  assert_true(hs_is_legal(
+      game, 0,
+      "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1,\"restore\":\"5/6\"}"));
+  assert_true(hs_is_legal(
+      game, 0,
+      "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1,\"restore\":\"1/2\"}"));
+  assert_false(hs_is_legal(
+      game, 0,
+      "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1,\"restore\":\"3/4\"}"));
+  events = kit_apply(
+      &game, 0,
+      "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1,\"restore\":\"5/6\"}");
   restored = kit_event(events, "supply_restored", 0);
   assert_non_null(restored);
   assert_string_equal(json_string_value(json_object_get(restored, "card")), "5/6");
   assert_int_equal(kit_int(restored, "camp"), 15);
+  assert_string_equal(json_string_value(json_object_get(restored, "camp_name")), "High Camp I");
   assert_int_equal(kit_int(restored, "seat"), 0);
+  assert_int_equal(P0.spent_count, 1);
+  assert_int_equal(P0.spent[0], 0);
+  assert_true(P0.camp_used[0]);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "a supply card that has already been used *may*
+ * be picked up" - a choice: declining takes nothing back and leaves the
+ * camp's gain for a later move while the Sherpas stay (RULES.md). */
+static void test_high_camp_gain_may_be_declined_and_taken_later(void **state)
+{
+  struct engine_game *game = board();
+  json_t *events;
+
+  SPEND(2);
+  hs_sherpas(game, 0, 15, 13, 0, 0);
+  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
+  assert_int_equal(kit_count(events, "supply_restored"), 0);
+  assert_int_equal(P0.spent_count, 1);
+  assert_false(P0.camp_used[0]);
+  json_decref(events);
+  json_decref(
+      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  events = kit_apply(
+      &game, 0,
+      "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":2,\"restore\":\"5/6\"}");
+  assert_int_equal(kit_count(events, "supply_restored"), 1);
   assert_int_equal(P0.spent_count, 0);
   assert_true(P0.camp_used[0]);
   json_decref(events);
@@ -224,78 +268,68 @@ static void test_high_camp_restores_a_spent_card(void **state)
 }
 
 /* himalaya, Special Spaces: "However this gain is allowed only once per
- * camp!" */
+ * camp!" The refusal says which camp's gain is gone. */
 static void test_high_camp_gain_only_once_per_camp(void **state)
 {
   struct engine_game *game = board();
-  json_t *events;
+  struct cairn_error err;
 
-  SPEND(2);
-  hs_sherpas(game, 0, 15, 13, 0, 0);
-  json_decref(
-      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}"));
-  json_decref(
-      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
-  json_decref(kit_apply(
-      &game, 0,
-      "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":2}"));
-  json_decref(
-      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}"));
-  hs_sherpas(game, 0, 15, 15, 11, 0);
-  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":2}");
-  assert_int_equal(hs_own(game, 0, 15), 3);
-  assert_int_equal(kit_count(events, "supply_restored"), 0);
-  assert_int_equal(P0.spent_count, 1);
-  json_decref(events);
-  engine_free(game);
-}
-
-/* himalaya, Special Spaces: "a supply card that has already been used may
- * be picked up" - with none spent there is nothing to pick up, and the camp
- * stays unused; it gives the card back as soon as one is spent while the
- * Sherpas are still there (RULES.md "High camps"). */
-static void test_high_camp_waits_for_a_spent_card(void **state)
-{
-  struct engine_game *game = board();
-  json_t *events;
-
-  hs_sherpas(game, 0, 15, 13, 0, 0);
-  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
-  assert_int_equal(kit_count(events, "supply_restored"), 0);
-  assert_false(P0.camp_used[0]);
-  json_decref(events);
-  json_decref(
-      kit_apply(&game, 1, "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}"));
-  events = kit_apply(
-      &game, 0,
-      "{\"type\":\"supply\",\"card\":\"1/2\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":2}");
-  assert_int_equal(kit_count(events, "supply_spent"), 1);
-  assert_int_equal(kit_count(events, "supply_restored"), 1);
-  assert_true(P0.camp_used[0]);
-  assert_int_equal(P0.spent_count, 0);
-  json_decref(events);
-  engine_free(game);
-}
-
-/* himalaya, Special Spaces: "a supply card that has already been used" - of
- * several, the most recently spent comes back (RULES.md "High camps"). */
-static void test_high_camp_restores_the_latest_spent_card(void **state)
-{
-  struct engine_game *game = board();
-  json_t *events;
-
-  SPEND(0);
   SPEND(2);
   SPEND(1);
-  hs_sherpas(game, 0, 28, 26, 0, 0);
-  events = kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1}");
-  assert_string_equal(
-      json_string_value(json_object_get(kit_event(events, "supply_restored", 0), "card")), "3/4");
-  assert_int_equal(kit_int(kit_event(events, "supply_restored", 0), "camp"), 28);
-  assert_int_equal(P0.spent_count, 2);
-  assert_true(P0.camp_used[1]);
-  assert_false(P0.camp_used[0]);
-  json_decref(events);
+  P0.camp_used[0] = true;
+  hs_sherpas(game, 0, 15, 15, 11, 0);
+  err = kit_reject(
+      game, 0,
+      "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":2,\"restore\":\"5/6\"}",
+      CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "high camp 15: 3 Sherpas, gain already taken"));
+  assert_false(hs_is_legal(
+      game, 0,
+      "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":2,\"restore\":\"5/6\"}"));
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "a supply card that has already been used" -
+ * the card powering this very move is not yet one, so it cannot come
+ * straight back (RULES.md "High camps"); a card still in the hand neither. */
+static void test_card_played_in_the_move_is_not_picked_up_at_once(void **state)
+{
+  struct engine_game *game = board();
+  struct cairn_error err;
+
+  hs_sherpas(game, 0, 15, 13, 0, 0);
+  err = kit_reject(game, 0,
+                   "{\"type\":\"supply\",\"card\":\"1/2\",\"value\":2,\"pawn\":\"sherpa\","
+                   "\"sherpa\":1,\"restore\":\"1/2\"}",
+                   CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "only a card used before it"));
+  err = kit_reject(
+      game, 0,
+      "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1,\"restore\":\"3/4\"}",
+      CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "still holds this supply card"));
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "If two or more Sherpas of a player meet in a
+ * high camp" - one Sherpa there, or two in an ordinary field, gives
+ * nothing. */
+static void test_restore_needs_two_own_sherpas_in_a_high_camp(void **state)
+{
+  struct engine_game *game = board();
+  struct cairn_error err;
+
+  SPEND(2);
+  hs_sherpas(game, 0, 15, 0, 9, 0);
+  hs_sherpas(game, 1, 15, 0, 0, 0);
+  err = kit_reject(
+      game, 0,
+      "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":1,\"restore\":\"5/6\"}",
+      CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "high camp 15: 1 Sherpa;"));
+  kit_reject(game, 0,
+             "{\"type\":\"die\",\"value\":4,\"pawn\":\"sherpa\",\"sherpa\":3,\"restore\":\"5/6\"}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
   engine_free(game);
 }
 
@@ -304,15 +338,63 @@ static void test_high_camp_restores_the_latest_spent_card(void **state)
 static void test_each_high_camp_gives_its_own_gain(void **state)
 {
   struct engine_game *game = board();
+  json_t *events;
 
   SPEND(0);
   SPEND(1);
   P0.camp_used[0] = true;
   hs_sherpas(game, 0, 15, 15, 28, 26);
-  json_decref(
-      kit_apply(&game, 0, "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":3}"));
+  events = kit_apply(
+      &game, 0,
+      "{\"type\":\"die\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":3,\"restore\":\"1/2\"}");
+  assert_int_equal(kit_int(kit_event(events, "supply_restored", 0), "camp"), 28);
   assert_int_equal(P0.spent_count, 1);
+  assert_int_equal(P0.spent[0], 1);
   assert_true(P0.camp_used[1]);
+  json_decref(events);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: "Snowfields: On these spaces ... movement with a
+ * supply card is not allowed." A pawn leaving a snowfield moves on it, so a
+ * card may not move it off (RULES.md); a die may. */
+static void test_supply_card_may_not_leave_a_snowfield(void **state)
+{
+  struct engine_game *game = board();
+  struct cairn_error err;
+
+  hs_sherpas(game, 0, 10, 13, 13, 0);
+  err = kit_reject(
+      game, 0,
+      "{\"type\":\"supply\",\"card\":\"1/2\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":0}",
+      CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "stands on snowfield 10 and cannot leave it"));
+  kit_reject(game, 0,
+             "{\"type\":\"supply\",\"card\":\"1/2\",\"value\":2,\"pawn\":\"sherpa\",\"sherpa\":0,"
+             "\"direction\":\"down\"}",
+             CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  P0.climber = 10;
+  err =
+      kit_reject(game, 0, "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":3,\"pawn\":\"climber\"}",
+                 CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, HIMALAYA_RULE_SPACES);
+  assert_non_null(strstr(err.detail, "climber of seat 0 stands on snowfield 10"));
+  json_decref(kit_apply(&game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\"}"));
+  assert_int_equal(P0.climber, 13);
+  engine_free(game);
+}
+
+/* himalaya, Special Spaces: the Yeti cave's "Movement across the space is of
+ * course allowed" tells crossing apart from moving on a space; a card may
+ * carry a Sherpa over a snowfield (RULES.md). */
+static void test_supply_card_may_cross_a_snowfield(void **state)
+{
+  struct engine_game *game = board();
+
+  hs_sherpas(game, 0, 8, 0, 0, 0);
+  json_decref(kit_apply(
+      &game, 0,
+      "{\"type\":\"supply\",\"card\":\"3/4\",\"value\":3,\"pawn\":\"sherpa\",\"sherpa\":0}"));
+  assert_int_equal(SHERPA(0), 11);
   engine_free(game);
 }
 
@@ -341,11 +423,14 @@ int main(void)
       cmocka_unit_test(test_supply_card_may_not_land_on_a_snowfield),
       cmocka_unit_test(test_supply_take_along_may_not_end_on_a_snowfield),
       cmocka_unit_test(test_supply_card_may_not_reach_the_summit),
-      cmocka_unit_test(test_high_camp_restores_a_spent_card),
+      cmocka_unit_test(test_high_camp_lets_the_player_choose_a_used_card),
+      cmocka_unit_test(test_high_camp_gain_may_be_declined_and_taken_later),
       cmocka_unit_test(test_high_camp_gain_only_once_per_camp),
-      cmocka_unit_test(test_high_camp_waits_for_a_spent_card),
-      cmocka_unit_test(test_high_camp_restores_the_latest_spent_card),
+      cmocka_unit_test(test_card_played_in_the_move_is_not_picked_up_at_once),
+      cmocka_unit_test(test_restore_needs_two_own_sherpas_in_a_high_camp),
       cmocka_unit_test(test_each_high_camp_gives_its_own_gain),
+      cmocka_unit_test(test_supply_card_may_not_leave_a_snowfield),
+      cmocka_unit_test(test_supply_card_may_cross_a_snowfield),
       cmocka_unit_test(test_last_camp_is_the_highest_camp_below),
   };
 

@@ -201,9 +201,12 @@ static void test_sherpas_left_behind_in_a_camp_stay(void **state)
 }
 
 /* himalaya, Special Spaces: "If two or more Sherpas of a player meet in a
- * high camp" - also when the Yeti chased them there (RULES.md). */
-static void test_sherpas_fleeing_into_a_high_camp_freshen_supplies(void **state)
+ * high camp" - also when the Yeti chased them there (RULES.md). Nothing
+ * comes back by itself: the player picks up a used card on its own next
+ * move. */
+static void test_sherpas_fleeing_into_a_high_camp_may_freshen_supplies(void **state)
 {
+  static const int two[] = {1, 1};
   struct engine_game *game = board();
   json_t *events;
 
@@ -211,7 +214,19 @@ static void test_sherpas_fleeing_into_a_high_camp_freshen_supplies(void **state)
   hs_sherpas(game, 1, 15, 20, 0, 0);
   events = uncover(&game, 2, 18);
   assert_int_equal(hs_own(game, 1, 15), 2);
-  assert_int_equal(kit_int(kit_event(events, "supply_restored", 0), "seat"), 1);
+  assert_int_equal(kit_count(events, "supply_restored"), 0);
+  assert_string_equal(
+      json_string_value(json_object_get(kit_event(events, "sherpas_fled", 0), "to_name")),
+      "High Camp I");
+  assert_int_equal(SEAT(1).spent_count, 1);
+  json_decref(events);
+  /* Seat 1's own next turn (the re-throw left seat 0 to choose). */
+  hs_pool(game, two, 2);
+  hs_state(game)->current = 1;
+  events = kit_apply(
+      &game, 1,
+      "{\"type\":\"die\",\"value\":1,\"pawn\":\"sherpa\",\"sherpa\":3,\"restore\":\"3/4\"}");
+  assert_int_equal(kit_int(kit_event(events, "supply_restored", 0), "camp"), 15);
   assert_int_equal(SEAT(1).spent_count, 0);
   json_decref(events);
   engine_free(game);
@@ -274,7 +289,7 @@ int main(void)
       cmocka_unit_test(test_own_climber_protects_only_its_own_sherpas),
       cmocka_unit_test(test_sherpas_left_behind_with_the_yeti_escape),
       cmocka_unit_test(test_sherpas_left_behind_in_a_camp_stay),
-      cmocka_unit_test(test_sherpas_fleeing_into_a_high_camp_freshen_supplies),
+      cmocka_unit_test(test_sherpas_fleeing_into_a_high_camp_may_freshen_supplies),
       cmocka_unit_test(test_yeti_deck_reshuffled_with_bad_weather_after_nine_cards),
   };
 

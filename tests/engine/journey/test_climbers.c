@@ -276,9 +276,11 @@ static void test_mountain_does_not_act_in_the_climbers_turn(void **state)
 static void test_moves_of_another_step_are_refused(void **state)
 {
   struct engine_game *game = js_climbing(25);
+  struct cairn_error err;
 
-  kit_reject(game, 0, "{\"type\":\"discard\",\"card\":\"yeti\"}", CAIRN_EILLEGAL,
-             CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  err = kit_reject(game, 0, "{\"type\":\"discard\",\"card\":\"yeti\"}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
+  assert_non_null(strstr(err.detail, "a \"discard\" move does not fit the current step"));
   kit_reject(game, 1, "{\"type\":\"buy\",\"item\":\"food\"}", CAIRN_EILLEGAL,
              CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_CLIMBERS);
   engine_free(game);

@@ -50,9 +50,33 @@ static void test_high_wind_hurts_by_levels_above_the_tree_line(void **state)
   assert_int_equal(ST->climber[1].health, 10);
   assert_true(ST->climber[0].next_cannot_move && ST->climber[1].next_cannot_move);
   assert_string_equal(cause(events, 0), "high_wind");
+  /* Names beside ids: "Tenzing took 3 damage from High Wind" from the
+   * event alone. */
+  assert_string_equal(
+      json_string_value(json_object_get(kit_event(events, "damaged", 0), "seat_name")), "Tenzing");
+  assert_string_equal(
+      json_string_value(json_object_get(kit_event(events, "damaged", 0), "cause_name")),
+      "High Wind");
+  assert_string_equal(
+      json_string_value(json_object_get(kit_event(events, "played", 0), "card_name")), "High Wind");
   json_decref(events);
   json_decref(kit_apply(&game, M, END));
   assert_true(ST->climber[0].cannot_move && ST->climber[1].cannot_move);
+  engine_free(game);
+}
+
+/* journey, High Wind: "Players cannot move next turn." The refusal names
+ * the card that holds the climber. */
+static void test_high_wind_refusal_names_the_card(void **state)
+{
+  struct engine_game *game = ready(62, JOURNEY_HIGH_WIND);
+  struct cairn_error err;
+
+  json_decref(kit_apply(&game, M, "{\"type\":\"play\",\"card\":\"high_wind\"}"));
+  json_decref(kit_apply(&game, M, END));
+  err = kit_reject(game, 1, "{\"type\":\"move\",\"to\":\"L1-S\"}", CAIRN_EILLEGAL,
+                   CAIRN_CODE_ILLEGAL_MOVE, JOURNEY_RULE_ENVIRONMENT);
+  assert_non_null(strstr(err.detail, "hillary cannot move this turn: High Wind"));
   engine_free(game);
 }
 
@@ -406,6 +430,7 @@ int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_high_wind_hurts_by_levels_above_the_tree_line),
+      cmocka_unit_test(test_high_wind_refusal_names_the_card),
       cmocka_unit_test(test_pitched_tent_prevents_high_wind_damage),
       cmocka_unit_test(test_avalanche_drops_the_quadrant_two_levels),
       cmocka_unit_test(test_avalanche_stops_at_level_one),

@@ -192,6 +192,9 @@ static void test_forecast_shows_the_hand_to_its_user_and_removes_a_card(void **s
   assert_non_null(ev);
   assert_int_equal(json_integer_value(json_array_get(json_object_get(ev, "private_to"), 0)), 0);
   assert_int_equal(kit_int(json_object_get(ev, "hand"), "avalanche"), 2);
+  /* Names beside ids, in the same private event: "Avalanche" x 2. */
+  assert_int_equal(kit_int(json_object_get(ev, "hand_names"), "Avalanche"), 2);
+  assert_string_equal(json_string_value(json_object_get(ev, "seat_name")), "Tenzing");
   assert_false(engine_event_visible(ev, 1, false));
   assert_false(engine_event_visible(ev, JOURNEY_MOUNTAIN, false));
   assert_false(engine_event_visible(ev, ENGINE_SPECTATOR, false));

@@ -151,7 +151,7 @@ static void test_options_are_checked(void **state)
   struct cairn_error err = {0};
   json_t *bad = json_pack("{s:i, s:i}", "zeta", 1, "alpha", 2);
   json_t *type = json_pack("{s:s}", "turn_limit", "ten");
-  json_t *range = json_pack("{s:i}", "turn_limit", 0);
+  json_t *range = json_pack("{s:i}", "turn_limit", -1);
   json_t *good = json_pack("{s:i}", "turn_limit", 5);
   struct engine_setup setup = {.seats = 3, .options = bad};
 
@@ -167,6 +167,12 @@ static void test_options_are_checked(void **state)
   setup.options = good;
   assert_int_equal(engine_new(&journey_module, &setup, seed, &game, &err), CAIRN_OK);
   assert_int_equal(js_state(game)->turn_limit, 5);
+  engine_free(game);
+  /* The text has no turn limit: winter is opt-in, none by default. */
+  setup.options = NULL;
+  game = NULL;
+  assert_int_equal(engine_new(&journey_module, &setup, seed, &game, &err), CAIRN_OK);
+  assert_int_equal(js_state(game)->turn_limit, 0);
   engine_free(game);
   setup.seats = 2;
   game = NULL;
