@@ -203,12 +203,26 @@ enum cairn_status bit_movement_begin(struct bit_state *st, json_t *events, struc
   return CAIRN_OK;
 }
 
+/* Why `team` of the active seat may not act now (moving or handling its
+ * cargo), or NULL when it may: X.5 and X.A, one team at a time. */
+static const char *team_refusal(const struct bit_state *st, int seat, int team)
+{
+  if (team < 0 || team >= BIT_TEAMS || !st->team[seat][team].used)
+    return "you have no Climbing Team in that slot";
+  if (st->team[seat][team].moved)
+    return "X.5 that Climbing Team has ended movement this phase";
+  if (st->moving >= 0 && st->moving != team)
+    return "X.A Climbing Teams move one at a time: end the moving team first";
+  return NULL;
+}
+
 /* X.A: why the active seat may not move `team` one card in `dir` (a
  * static text), or NULL when it may. *who: a card to name beside the
  * reason, -1 none. */
 static const char *move_refusal(const struct bit_state *st, int seat, int team, int dir, int route,
                                 int *who)
 {
+  const char *why;
   int at, c;
 
   *who = -1;
@@ -216,12 +230,9 @@ static const char *move_refusal(const struct bit_state *st, int seat, int team, 
     return "VI: it is not your Movement Phase";
   if (st->weather == BIT_STORM)
     return "VII.D Storm Weather prevents movement of any kind";
-  if (team < 0 || team >= BIT_TEAMS || !st->team[seat][team].used)
-    return "you have no Climbing Team in that slot";
-  if (st->team[seat][team].moved)
-    return "X.5 that Climbing Team has ended movement this phase";
-  if (st->moving >= 0 && st->moving != team)
-    return "X.A Climbing Teams move one at a time: end the moving team first";
+  why = team_refusal(st, seat, team);
+  if (why)
+    return why;
   at = bit_team_at(st, seat, team);
   if (at == BIT_ABC && st->weather >= BIT_POOR)
     return "VII.D Poor Weather prevents movement out of Advance Base Camp";
@@ -404,15 +415,13 @@ static const char *cargo_refusal(const struct bit_state *st, int seat, const str
   int team = m->team, at, sherpa, card = m->type == BIT_M_CARRY ? m->climber : m->card;
   const struct bit_loc *l;
   bool free_sherpa;
+  const char *why;
 
   if (st->phase != BIT_P_MOVE || st->active != seat)
     return "VI: it is not your Movement Phase";
-  if (team < 0 || team >= BIT_TEAMS || !st->team[seat][team].used)
-    return "you have no Climbing Team in that slot";
-  if (st->team[seat][team].moved)
-    return "X.5 that Climbing Team has ended movement this phase";
-  if (st->moving >= 0 && st->moving != team)
-    return "X.A Climbing Teams move one at a time: end the moving team first";
+  why = team_refusal(st, seat, team);
+  if (why)
+    return why;
   if (card < 0 || card >= BIT_CARDS)
     return "no such card";
   l = &st->loc[card];

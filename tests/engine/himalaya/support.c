@@ -171,3 +171,21 @@ int hs_listed(const json_t *list, const json_t *move)
   }
   return 0;
 }
+
+long hs_climbing_value(struct engine_game *game, int seat)
+{
+  const struct himalaya_state *st = hs_state(game);
+  const struct himalaya_seat *p = &st->seat[seat];
+  long value = st->end == HIMALAYA_END_SUMMIT && st->winner[seat] ? 1000000 : 0;
+  int a, b;
+
+  value += 100L * p->climber;
+  for (a = 0; a < HIMALAYA_SHERPAS; a++) {
+    value += p->sherpa[a];
+    for (b = a + 1; b < HIMALAYA_SHERPAS; b++)
+      if (p->sherpa[a] == p->sherpa[b] && p->sherpa[a] > p->climber &&
+          p->sherpa[a] - p->climber <= 6)
+        value += 30;
+  }
+  return value;
+}

@@ -51,4 +51,11 @@ json_t *hs_candidates(void);
 /* True when `move` (Borrowed) is json_equal to an element of `list`. */
 int hs_listed(const json_t *list, const json_t *move);
 
+/* How a climbing player rates the position after a move for `seat` (the
+ * whole-game tests' and the property test's climbing players): its
+ * climber's height first, then pairs of its Sherpas within a die's reach
+ * ahead of it (the next base camp), then its Sherpas' height; a won
+ * summit above all. */
+long hs_climbing_value(struct engine_game *game, int seat);
+
 #endif

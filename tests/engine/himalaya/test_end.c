@@ -187,27 +187,6 @@ static void test_finished_game_takes_no_more_moves(void **state)
 /* ---- Whole games from a fresh start, through legal_moves and engine_apply
  * only (no position edited): one per end of the text. ---- */
 
-/* A climbing player's rating of the position after its move: the climber's
- * height first, then pairs of own Sherpas a die's reach ahead of it, then
- * the Sherpas' height (as test_property.c's climbing players). */
-static long climbing_value(struct engine_game *game, int seat)
-{
-  const struct himalaya_state *st = hs_state(game);
-  const struct himalaya_seat *p = &st->seat[seat];
-  long value = st->end == HIMALAYA_END_SUMMIT && st->winner[seat] ? 1000000 : 0;
-  int a, b;
-
-  value += 100L * p->climber;
-  for (a = 0; a < HIMALAYA_SHERPAS; a++) {
-    value += p->sherpa[a];
-    for (b = a + 1; b < HIMALAYA_SHERPAS; b++)
-      if (p->sherpa[a] == p->sherpa[b] && p->sherpa[a] > p->climber &&
-          p->sherpa[a] - p->climber <= 6)
-        value += 30;
-  }
-  return value;
-}
-
 /* Borrowed from `list`: the first best-rated move. */
 static json_t *climbing_move(struct engine_game *game, int seat, json_t *list)
 {
@@ -222,7 +201,7 @@ static json_t *climbing_move(struct engine_game *game, int seat, json_t *list)
     long value;
 
     assert_int_equal(engine_apply(game, seat, move, &next, &events, NULL), CAIRN_OK);
-    value = climbing_value(next, seat);
+    value = hs_climbing_value(next, seat);
     if (value > best_value)
       best_value = value, best = move;
     json_decref(events);

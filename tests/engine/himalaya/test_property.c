@@ -77,27 +77,6 @@ static void check_events(const json_t *events)
   }
 }
 
-/* How a climbing player rates the position after a move for `seat`: its
- * climber's height first, then pairs of its Sherpas within a die's reach
- * ahead of it (the next base camp), then its Sherpas' height. */
-static long climbing_value(struct engine_game *game, int seat)
-{
-  const struct himalaya_state *st = hs_state(game);
-  const struct himalaya_seat *p = &st->seat[seat];
-  long value = st->end == HIMALAYA_END_SUMMIT && st->winner[seat] ? 1000000 : 0;
-  int a, b;
-
-  value += 100L * p->climber;
-  for (a = 0; a < HIMALAYA_SHERPAS; a++) {
-    value += p->sherpa[a];
-    for (b = a + 1; b < HIMALAYA_SHERPAS; b++)
-      if (p->sherpa[a] == p->sherpa[b] && p->sherpa[a] > p->climber &&
-          p->sherpa[a] - p->climber <= 6)
-        value += 30;
-  }
-  return value;
-}
-
 /* Uniform among all listed moves, or (climbing) the best-rated move after
  * trying each, ties broken by the chooser. */
 static json_t *choose(struct engine_game *game, int seat, json_t *list, uint64_t *chooser,
@@ -116,7 +95,7 @@ static json_t *choose(struct engine_game *game, int seat, json_t *list, uint64_t
     long value;
 
     assert_int_equal(engine_apply(game, seat, move, &next, &events, NULL), CAIRN_OK);
-    value = climbing_value(next, seat) * 8 + (long)(next_choice(chooser) % 8);
+    value = hs_climbing_value(next, seat) * 8 + (long)(next_choice(chooser) % 8);
     if (value > best_value)
       best_value = value, best = move;
     json_decref(events);
