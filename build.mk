@@ -28,6 +28,8 @@ LDFLAGS := $(OPT) -pthread
 TITLES     := $(shell sed -n 's/^ENGINE_TITLE.\([^,]*\),.*/\1/p' engine/titles.def) $(EXTRA_TITLES)
 ENGINE_SRC := $(wildcard engine/*.c) $(foreach t,$(TITLES),$(wildcard engine/$(t)/*.c))
 DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
+# The game layer: live games and every change to them, no HTTP (game/README.md).
+GAME_SRC   := $(wildcard game/*.c)
 API_SRC    := $(filter-out api/main.c,$(wildcard api/*.c))
 # Each backend keeps its own migrations (migrations/<backend>/).
 MIGRATIONS := $(sort $(wildcard migrations/sqlite/*.sql))
@@ -37,8 +39,9 @@ GEN_OPENAPI    := $(OUT)/gen/openapi.c
 obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
 ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
 DB_OBJ     := $(call obj,$(DB_SRC)) $(OUT)/obj/gen/migrations.o
+GAME_OBJ   := $(call obj,$(GAME_SRC))
 API_OBJ    := $(call obj,$(API_SRC)) $(OUT)/obj/gen/openapi.o
-CORE_OBJ   := $(ENGINE_OBJ) $(DB_OBJ) $(API_OBJ)
+CORE_OBJ   := $(ENGINE_OBJ) $(DB_OBJ) $(GAME_OBJ) $(API_OBJ)
 
 SERVER := $(OUT)/cairn
 
@@ -175,8 +178,8 @@ run-benches: benches
 # ---- Fuzzing (libFuzzer): MODE=fuzz CC=clang, run by `make fuzz` and the
 # last step of `make test`. Every object is built with coverage
 # instrumentation into build/fuzz/; each tests/fuzz/fuzz_*.c is one harness
-# linked with the whole core (the engine, db/ and api/ minus main.c), since
-# fuzz_request reaches api/export.c, api/audit.c and the body decoder.
+# linked with the whole core (the engine, db/, game/ and api/ minus main.c), since
+# fuzz_request reaches api/export.c, game/audit.c and the body decoder.
 ifeq ($(MODE),fuzz)
   FUZZ_OPT := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer

@@ -48,7 +48,7 @@ int api_tool_verify(const char *path)
   json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
   json_t *options = NULL;
   json_t *report = NULL;
-  struct audit_input in;
+  struct game_audit_input in;
   int status = 2;
 
   memset(&r, 0, sizeof(r));
@@ -70,7 +70,7 @@ int api_tool_verify(const char *path)
             r.row.rules_version, m->rules_version);
   options = json_loads(r.row.options_json, 0, NULL);
   in = api_record_audit(&r, m, options);
-  report = audit_run(&in);
+  report = game_audit_run(&in);
   if (!report)
     goto cleanup;
   add_signer(report, &r);
@@ -95,7 +95,7 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
 {
   struct revalidation *rv = arg;
   struct db_game row = {0};
-  struct audit_log log = {0};
+  struct game_log log = {0};
   const struct engine_module *m;
   json_t *options = NULL;
   json_t *report = NULL;
@@ -104,7 +104,7 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
 
   st = db_game_load(rv->db, game_id, &row, err);
   if (st == CAIRN_OK)
-    st = db_moves_load(rv->db, game_id, 0, audit_log_collect, &log, err);
+    st = db_moves_load(rv->db, game_id, 0, game_log_collect, &log, err);
   if (st != CAIRN_OK)
     goto cleanup;
   m = engine_find(row.title);
@@ -112,18 +112,18 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
                     "rules_version", row.rules_version, "current_rules_version",
                     m ? m->rules_version : NULL, "moves", (json_int_t)log.n);
   if (m) {
-    struct audit_input in = {.module = m,
-                             .game_id = row.id,
-                             .seats = row.seats,
-                             .seed = row.seed,
-                             .moves = log.moves,
-                             .n_moves = log.n,
-                             .check_chain = true,
-                             .chain_format = row.chain_format};
+    struct game_audit_input in = {.module = m,
+                                  .game_id = row.id,
+                                  .seats = row.seats,
+                                  .seed = row.seed,
+                                  .moves = log.moves,
+                                  .n_moves = log.n,
+                                  .check_chain = true,
+                                  .chain_format = row.chain_format};
 
     options = json_loads(row.options_json ? row.options_json : "{}", 0, NULL);
     in.options = options;
-    report = audit_run(&in);
+    report = game_audit_run(&in);
     json_object_set(entry, "replay", json_object_get(report, "replay"));
     json_object_set(entry, "chain", json_object_get(report, "chain"));
   }
@@ -138,7 +138,7 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
 cleanup:
   json_decref(report);
   json_decref(options);
-  audit_log_clear(&log);
+  game_log_clear(&log);
   db_game_clear(&row);
   return st;
 }
