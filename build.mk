@@ -30,7 +30,10 @@ ENGINE_SRC := $(wildcard engine/*.c) $(foreach t,$(TITLES),$(wildcard engine/$(t
 DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
 # The game layer: live games and every change to them, no HTTP (game/README.md).
 GAME_SRC   := $(wildcard game/*.c)
-API_SRC    := $(filter-out api/main.c,$(wildcard api/*.c))
+API_SRC    := $(wildcard api/*.c)
+# The entry point and the offline tools (verify, revalidate): only the
+# binary links them; tests link the core below them.
+CLI_SRC    := $(wildcard cli/*.c)
 # Each backend keeps its own migrations (migrations/<backend>/).
 MIGRATIONS := $(sort $(wildcard migrations/sqlite/*.sql))
 GEN_MIGRATIONS := $(OUT)/gen/migrations.c
@@ -64,7 +67,7 @@ server: $(SERVER)
 tests: $(SERVER) $(TEST_BIN)
 benches: $(SERVER) $(BENCH_BIN)
 
-$(SERVER): $(call obj,api/main.c) $(CORE_OBJ)
+$(SERVER): $(call obj,$(CLI_SRC)) $(CORE_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(OUT)/obj/%.o: %.c
@@ -178,7 +181,7 @@ run-benches: benches
 # ---- Fuzzing (libFuzzer): MODE=fuzz CC=clang, run by `make fuzz` and the
 # last step of `make test`. Every object is built with coverage
 # instrumentation into build/fuzz/; each tests/fuzz/fuzz_*.c is one harness
-# linked with the whole core (the engine, db/, game/ and api/ minus main.c), since
+# linked with the whole core (the engine, db/, game/ and api/; not cli/), since
 # fuzz_request reaches api/export.c, game/audit.c and the body decoder.
 ifeq ($(MODE),fuzz)
   FUZZ_OPT := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \

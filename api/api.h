@@ -51,12 +51,12 @@
 #define API_WEBHOOKS_PER_PLAYER 10
 #define API_WEBHOOKS_PER_GAME   20
 
-/* The server: one per process, built by main.c, shared by request threads. */
+/* The server: one per process, built by cli/main.c, shared by request threads. */
 struct api_server {
-  /* The game layer (game/game.h), owned by main.c: live games, their locks
+  /* The game layer (game/game.h), owned by cli/main.c: live games, their locks
    * and every change to them. Handlers reach games only through it. */
   struct game_service *game;
-  struct db *db;               /* borrowed (main.c owns it): plain reads and what is not a game's */
+  struct db *db;               /* borrowed (cli/main.c owns it): what is not a game's */
   struct api_deliver *deliver; /* owned: the webhook worker, may be NULL */
   bool allow_private_webhooks; /* tests only: let webhooks reach loopback */
   struct api_limits *limits;   /* owned: rate limits, NULL for none */

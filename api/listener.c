@@ -1,7 +1,7 @@
 /*
  * listener.c - what the HTTP side does after every committed change to a
  * game: wake the clients waiting on it (notify.c) and queue the webhook
- * deliveries it calls for (webhooks.c). main.c gives this table to the game
+ * deliveries it calls for (webhooks.c). cli/main.c gives this table to the game
  * service with the api_server as its context, so game/ reaches these
  * follow-ups without including anything of api/.
  */

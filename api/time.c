@@ -1,6 +1,6 @@
 /*
  * time.c - the server's clock and how times are written in JSON. All times
- * the server records come from one clock function, which main.c hands to
+ * the server records come from one clock function, which cli/main.c hands to
  * the game service and the HTTP side alike, so tests can inject a clock
  * instead of sleeping: with --test-clock it runs `offset` ahead of the real
  * one and POST /v1/test/clock {"advance_ms": N} moves it on.

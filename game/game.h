@@ -52,7 +52,7 @@ struct game_committed {
   int prev_n;                      /* and how many (0 when unknown) */
 };
 
-/* The HTTP side's follow-ups, given once at start (main.c) and called by
+/* The HTTP side's follow-ups, given once at start (cli/main.c) and called by
  * game_commit after every committed change, in this order. Both may be
  * NULL. They must not call back into the game layer for this game (its
  * lock is held) and must not fail the change: it is durable already. */

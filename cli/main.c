@@ -1,11 +1,16 @@
 /*
- * main.c - the cairn server process: flags and environment, opening storage,
- * checking the registered titles, serving until SIGINT/SIGTERM.
+ * main.c - the cairn program's entry point: flags and environment, opening
+ * storage, checking the registered titles, wiring the game service to the
+ * HTTP server (its listener) and serving until SIGINT/SIGTERM; or, as
+ * `cairn verify` / `cairn revalidate`, one of the offline tools (tools.c).
+ * It sits above every layer, so no layer has to know how the others are
+ * started.
  */
-#include "server.h"
+#include "../api/deliver.h"
+#include "../api/notify.h"
+#include "../api/server.h"
+#include "../game/game.h"
 #include "tools.h"
-#include "deliver.h"
-#include "notify.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -282,14 +287,14 @@ int main(int argc, char **argv)
       usage(stderr);
       return 2;
     }
-    return api_tool_verify(argv[2]);
+    return cli_verify(argv[2]);
   }
   if (argc >= 2 && strcmp(argv[1], "revalidate") == 0) {
     if (!parse_config(argc - 1, argv + 1, &cfg)) {
       usage(stderr);
       return 2;
     }
-    return api_tool_revalidate(cfg.db_url);
+    return cli_revalidate(cfg.db_url);
   }
   if (!parse_config(argc, argv, &cfg)) {
     usage(stderr);

@@ -1,16 +1,18 @@
 /*
  * tools.c - the offline commands of the cairn binary:
- *   cairn verify FILE          judge an export document (audit.c) with no
+ *   cairn verify FILE          judge an export document (game/audit.c) with no
  *                              server: chain, seed commitment, full replay;
  *   cairn revalidate [--db P]  replay every stored game under this build's
  *                              rules code and report each one that diverges,
  *                              with the step; no game is changed.
  * Both print JSON and exit 0 when everything checks, 1 otherwise, 2 on a
- * usage or I/O error, so scripts and CI can rely on them.
+ * usage or I/O error, so scripts and CI can rely on them. Reading an export
+ * document is api/export.c's (the import endpoint reads the same format).
  */
 #include "tools.h"
 
-#include "export.h"
+#include "../api/export.h"
+#include "../game/audit.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -39,7 +41,7 @@ static void add_signer(json_t *report, const struct api_record *r)
   json_object_set_new(report, "signer", signer);
 }
 
-int api_tool_verify(const char *path)
+int cli_verify(const char *path)
 {
   struct api_record r;
   struct cairn_error err = {0};
@@ -143,7 +145,7 @@ cleanup:
   return st;
 }
 
-int api_tool_revalidate(const char *db_url)
+int cli_revalidate(const char *db_url)
 {
   struct db *db = NULL;
   struct cairn_error err = {0};
