@@ -228,12 +228,19 @@ extern const struct game_listener api_game_listener;
 
 /* ---- webhooks.c ---- */
 
-/* Queue the webhooks a change of `row` calls for: start/end when the status
- * moved on from `prev_status`, turn notices for seats that came to owe a
- * decision (compared with `prev_to_act`). `state` is the current state. */
-void api_webhooks_publish(struct api_server *server, const struct db_game *row,
-                          const char *prev_status, const int *prev_to_act, int prev_n,
-                          const struct engine_game *state);
+/* Add to *owed the webhook deliveries a change of a game calls for, with
+ * `change` showing the game as the change leaves it: start/end when the
+ * status moved on from change->prev_status, turn notices for seats that
+ * came to owe a decision (compared with change->prev_to_act). Each is an
+ * outbox row with a fresh delivery id, due now. Nothing without a delivery
+ * worker; a failure only leaves deliveries out. */
+void api_webhooks_owe(struct api_server *server, const struct game_committed *change,
+                      struct game_owed *owed);
+
+/* Queue what *owed holds with the delivery worker when `committed`
+ * (owed->stored: its outbox rows were written with the change), then
+ * release it and zero *owed. */
+void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool committed);
 
 /* ---- framing.c ---- */
 

@@ -7,7 +7,8 @@
  * nothing that must follow one kind of change can be forgotten by another.
  *
  * Under the game lock: the caller loaded the row and applied the change to a
- * copy of the cached state; here the log row is appended (the store refuses
+ * copy of the cached state; here the log row is appended with what it owes
+ * (seat clocks, webhook deliveries) in one transaction (the store refuses
  * it if another writer got there first) and only after the commit is the
  * new state swapped into the cache. A failure leaves the log, the row and
  * the cache exactly as they were.
@@ -45,7 +46,8 @@ static void remember_before(struct game_service *svc, const struct db_game *row,
  * CAIRN_OK. The seat clocks it sets go in the same transaction. */
 static enum cairn_status append_row(struct game_service *svc, struct db_game *row,
                                     const struct game_change *change,
-                                    const struct engine_game *next, struct cairn_error *err)
+                                    const struct engine_game *next, const struct game_owed *owed,
+                                    struct cairn_error *err)
 {
   const char *forced = change->result_json;
   json_t *result = forced ? json_loads(forced, 0, NULL) : next->module->result(next);
@@ -61,7 +63,9 @@ static enum cairn_status append_row(struct game_service *svc, struct db_game *ro
                           .events_json = events_text,
                           .at_ms = svc->now_ms(),
                           .clocks = clocks,
-                          .n_clocks = n_clocks};
+                          .n_clocks = n_clocks,
+                          .outbox = owed->rows,
+                          .n_outbox = owed->n};
   enum cairn_status st;
 
   if (!move_text || !events_text || (result && !result_text))
@@ -99,6 +103,35 @@ static void mirror_row(struct game_service *svc, struct db_game *row,
   game_live_put(svc->live, row->id, row->moves, next); /* the clocks were saved with the row */
 }
 
+/* The row as the change will leave it, for the listener to judge what it
+ * owes before it is written: a shallow copy (its strings are borrowed from
+ * *row and never freed through it). */
+static void row_after(const struct db_game *row, const struct game_change *change,
+                      const struct engine_game *next, struct db_game *after)
+{
+  *after = *row;
+  after->moves = row->moves + 1;
+  after->seq = next->seq;
+  if (change->result_json || engine_is_over(next))
+    snprintf(after->status, sizeof(after->status), "%s", DB_STATUS_FINISHED);
+}
+
+/* What the change will owe: the listener's webhook deliveries. */
+static void judge_owed(struct game_service *svc, const struct db_game *after,
+                       const struct engine_game *state, const struct before *b,
+                       struct game_owed *owed)
+{
+  const struct game_listener *l = svc->listener;
+  struct game_committed change = {.row = after,
+                                  .state = state,
+                                  .prev_status = b->status,
+                                  .prev_to_act = b->to_act,
+                                  .prev_n = b->n};
+
+  if (l && l->owe_webhooks)
+    l->owe_webhooks(svc->listener_ctx, &change, owed);
+}
+
 /* A join wrote its seat already (db_seat_take decides races outside the
  * lock). If it filled the last seat, the first clocks run from now. */
 static enum cairn_status start_clocks(struct game_service *svc, struct db_game *row,
@@ -126,37 +159,75 @@ static void announce(struct game_service *svc, const struct db_game *row,
                                   .prev_to_act = b->to_act,
                                   .prev_n = b->n};
 
-  if (!l)
-    return;
-  if (l->announce)
+  if (l && l->announce)
     l->announce(svc->listener_ctx, &change);
-  if (l->enqueue_webhooks)
-    l->enqueue_webhooks(svc->listener_ctx, &change);
+}
+
+static void send_webhooks(struct game_service *svc, struct game_owed *owed, bool committed)
+{
+  const struct game_listener *l = svc->listener;
+
+  if (l && l->send_webhooks)
+    l->send_webhooks(svc->listener_ctx, owed, committed);
+}
+
+/* A join: no log row (the seat was stored by the join itself), so the
+ * worker stores what it owes, as it always did; the first clocks start if
+ * it filled the game. *state gets the game's current state. */
+static enum cairn_status write_join(struct game_service *svc, struct db_game *row,
+                                    const struct before *b, const struct engine_game **state,
+                                    struct game_owed *owed, struct cairn_error *err)
+{
+  enum cairn_status st = start_clocks(svc, row, state, err);
+
+  if (st == CAIRN_OK)
+    judge_owed(svc, row, *state, b, owed);
+  return st;
+}
+
+/* A log row, with what it owes written in its transaction. Takes `next`:
+ * the cached state once committed, freed otherwise. */
+static enum cairn_status write_row(struct game_service *svc, struct db_game *row,
+                                   const struct game_change *change, struct engine_game *next,
+                                   const struct before *b, struct game_owed *owed,
+                                   struct cairn_error *err)
+{
+  struct db_game after;
+  enum cairn_status st;
+
+  row_after(row, change, next, &after);
+  judge_owed(svc, &after, next, b, owed);
+  st = append_row(svc, row, change, next, owed, err);
+  owed->stored = st == CAIRN_OK;
+  if (st == CAIRN_OK)
+    mirror_row(svc, row, change, next);
+  else
+    engine_free(next);
+  return st;
 }
 
 enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
                               struct game_change *change, struct cairn_error *err)
 {
   struct engine_game *next = change->next;
-  const struct engine_game *state = next;
+  const struct engine_game *state = next; /* once committed, borrowed from the cache */
+  struct game_owed owed = {0};
   struct before b;
   enum cairn_status st;
 
   change->next = NULL; /* taken, on every path */
   remember_before(svc, row, change, &b);
   if (change->kind == GAME_CHANGE_JOIN) {
-    st = start_clocks(svc, row, &state, err);
     engine_free(next);
+    st = write_join(svc, row, &b, &state, &owed, err);
   } else {
-    st = append_row(svc, row, change, next, err);
-    if (st == CAIRN_OK)
-      mirror_row(svc, row, change, next);
-    else
-      engine_free(next);
+    st = write_row(svc, row, change, next, &b, &owed, err);
   }
+  if (st == CAIRN_OK)
+    announce(svc, row, state, &b);
+  send_webhooks(svc, &owed, st == CAIRN_OK);
   if (st != CAIRN_OK)
     return st;
-  announce(svc, row, state, &b);
   /* The change is durable and acknowledged whatever the bots do next; a
    * bot's own move leaves the next one to the loop that played it. */
   if (change->kind != GAME_CHANGE_BOT)

@@ -52,15 +52,30 @@ struct game_committed {
   int prev_n;                      /* and how many (0 when unknown) */
 };
 
-/* The HTTP side's follow-ups, given once at start (cli/main.c) and called by
- * game_commit after every committed change, in this order. Both may be
- * NULL. They must not call back into the game layer for this game (its
- * lock is held) and must not fail the change: it is durable already. */
+/* The webhook deliveries a change owes, judged before it is written so that
+ * they are stored in its log row's transaction (db_move.outbox). */
+struct game_owed {
+  struct db_outbox *rows; /* the listener's: n outbox rows, bodies included */
+  int n;
+  bool stored; /* written with the change's log row (a join has none) */
+  void *hooks; /* the listener's own: what it needs to send them */
+};
+
+/* The HTTP side's follow-ups, given once at start (cli/main.c), called by
+ * game_commit under the game's lock, so they must not call back into the
+ * game layer for this game. Every slot may be NULL. */
 struct game_listener {
-  /* Wake clients waiting on the game (long-poll, SSE). */
+  /* Before the change is written: fill *owed (empty on entry) with the
+   * webhook deliveries it will owe; `change` shows the game as the change
+   * will leave it. Leave it empty for none; never fail the change. */
+  void (*owe_webhooks)(void *ctx, const struct game_committed *change, struct game_owed *owed);
+  /* After a committed change: wake clients waiting on the game (long-poll,
+   * SSE). */
   void (*announce)(void *ctx, const struct game_committed *change);
-  /* Queue the webhook deliveries the change calls for. */
-  void (*enqueue_webhooks)(void *ctx, const struct game_committed *change);
+  /* After every change, committed (`committed`) or refused: hand *owed
+   * (what owe_webhooks filled, maybe nothing) to the delivery worker if
+   * committed, then release what it holds. */
+  void (*send_webhooks)(void *ctx, struct game_owed *owed, bool committed);
 };
 
 /* The service: one per process, shared by every request thread. */
@@ -162,12 +177,13 @@ struct game_change {
 /* Under the lock. Commit `change` to the game `row` (loaded under this
  * lock, at the state game_live_get gives), then do what follows every
  * change:
- *   1. a log row is appended (with the seat clocks it sets, in its own
- *      transaction; the store refuses it, CAIRN_ESTALE stale-seq, if
- *      another writer got there first), or, for a join that filled the last
- *      seat, the first clocks start;
+ *   1. a log row is appended with everything it owes in its own
+ *      transaction: the seat clocks it sets and the webhook deliveries the
+ *      listener judged it owes (the store refuses it, CAIRN_ESTALE
+ *      stale-seq, if another writer got there first, and writes nothing);
+ *      or, for a join that filled the last seat, the first clocks start;
  *   2. *row mirrors the commit and `next` becomes the cached state;
- *   3. the listener announces it and queues its webhooks;
+ *   3. the listener announces it and sends its webhooks;
  *   4. unless the change is a bot's own, bot seats owing a decision play,
  *      each move committed through here (a failure only stops the bots).
  * Takes change->next on every path. On failure nothing was written. */
