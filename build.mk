@@ -28,7 +28,12 @@ LDFLAGS := $(OPT) -pthread
 TITLES     := $(shell sed -n 's/^ENGINE_TITLE.\([^,]*\),.*/\1/p' engine/titles.def) $(EXTRA_TITLES)
 ENGINE_SRC := $(wildcard engine/*.c) $(foreach t,$(TITLES),$(wildcard engine/$(t)/*.c))
 DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
-API_SRC    := $(filter-out api/main.c,$(wildcard api/*.c))
+# The game layer: live games and every change to them, no HTTP (game/README.md).
+GAME_SRC   := $(wildcard game/*.c)
+API_SRC    := $(wildcard api/*.c)
+# The entry point and the offline tools (verify, revalidate): only the
+# binary links them; tests link the core below them.
+CLI_SRC    := $(wildcard cli/*.c)
 # Each backend keeps its own migrations (migrations/<backend>/).
 MIGRATIONS := $(sort $(wildcard migrations/sqlite/*.sql))
 GEN_MIGRATIONS := $(OUT)/gen/migrations.c
@@ -37,8 +42,9 @@ GEN_OPENAPI    := $(OUT)/gen/openapi.c
 obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
 ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
 DB_OBJ     := $(call obj,$(DB_SRC)) $(OUT)/obj/gen/migrations.o
+GAME_OBJ   := $(call obj,$(GAME_SRC))
 API_OBJ    := $(call obj,$(API_SRC)) $(OUT)/obj/gen/openapi.o
-CORE_OBJ   := $(ENGINE_OBJ) $(DB_OBJ) $(API_OBJ)
+CORE_OBJ   := $(ENGINE_OBJ) $(DB_OBJ) $(GAME_OBJ) $(API_OBJ)
 
 SERVER := $(OUT)/cairn
 
@@ -61,7 +67,7 @@ server: $(SERVER)
 tests: $(SERVER) $(TEST_BIN)
 benches: $(SERVER) $(BENCH_BIN)
 
-$(SERVER): $(call obj,api/main.c) $(CORE_OBJ)
+$(SERVER): $(call obj,$(CLI_SRC)) $(CORE_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(OUT)/obj/%.o: %.c
@@ -175,8 +181,8 @@ run-benches: benches
 # ---- Fuzzing (libFuzzer): MODE=fuzz CC=clang, run by `make fuzz` and the
 # last step of `make test`. Every object is built with coverage
 # instrumentation into build/fuzz/; each tests/fuzz/fuzz_*.c is one harness
-# linked with the whole core (the engine, db/ and api/ minus main.c), since
-# fuzz_request reaches api/export.c, api/audit.c and the body decoder.
+# linked with the whole core (the engine, db/, game/ and api/; not cli/), since
+# fuzz_request reaches api/export.c, game/audit.c and the body decoder.
 ifeq ($(MODE),fuzz)
   FUZZ_OPT := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
               -fno-omit-frame-pointer

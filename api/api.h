@@ -17,13 +17,12 @@
 #include "../db/db.h"
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
+#include "../game/game.h"
 #include "sign.h"
 
-#define API_GAME_STRIPES        1024              /* divides the live cache's set count */
 #define API_BODY_CAP            (64 * 1024)       /* bytes; larger bodies get 413 */
 #define API_IMPORT_CAP          (8 * 1024 * 1024) /* bytes; a whole game's export */
 #define API_UNAVAILABLE_RETRY_S 5                 /* Retry-After on every 503 */
-#define API_LIVE_STATES         8192              /* engine states the live cache holds (live.c) */
 /* A request head's limits (framing.c), below libmicrohttpd's 16 KiB memory
  * pool so that we, not it, answer a head past them (with problem+json). */
 #define API_TARGET_MAX  8192 /* bytes of path and query: 414 uri-too-long */
@@ -47,43 +46,30 @@
  * costs ~13 KiB of resident memory (bench_idle: 13,520 -> 14,476 KiB). */
 #define API_HTTP_THREADS 96
 
-struct api_live;        /* live.c: cache of engine states, derived and disposable */
-struct api_checkpoints; /* replay.c: states every API_CHECKPOINT_EVERY rows, derived */
-
-/* Log rows between replay checkpoints: ?at=N then costs at most this many
- * applies beyond a copy, however long the game. */
-#define API_CHECKPOINT_EVERY 64
-
 /* Webhook amplification limits (webhooks.c): hooks one player may hold,
  * and hooks registered for one game by all players together. */
 #define API_WEBHOOKS_PER_PLAYER 10
 #define API_WEBHOOKS_PER_GAME   20
 
-/* The server: one per process, built by main.c, shared by request threads. */
+/* The server: one per process, built by cli/main.c, shared by request threads. */
 struct api_server {
-  struct db *db;                       /* storage, the only way to the database */
-  struct api_live *live;               /* owned: cache of live engine states */
-  struct api_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
-  struct api_deliver *deliver;         /* owned: the webhook worker, may be NULL */
-  bool allow_private_webhooks;         /* tests only: let webhooks reach loopback */
-  int vacation_days;                   /* each player's vacation bank per year */
-  struct api_limits *limits;           /* owned: rate limits, NULL for none */
-  int max_open_games;                  /* per player, 0 for no cap */
-  struct api_notify *notify;           /* owned: long-poll and SSE notifications, may be NULL */
-  const char *web_dir;                 /* Static: the web client's folder, NULL for none */
-  int64_t (*now_ms)(void);             /* the clock; one injectable source of time */
-  /* Per-game serialisation, striped: a game's moves, its cache slot and its
-   * clocks are touched only under its stripe (api_game_lock), so different
-   * games proceed in parallel. live.c's slots line up with the stripes. */
-  pthread_mutex_t game_locks[API_GAME_STRIPES];
+  /* The game layer (game/game.h), owned by cli/main.c: live games, their locks
+   * and every change to them. Handlers reach games only through it. */
+  struct game_service *game;
+  struct db *db;               /* borrowed (cli/main.c owns it): what is not a game's */
+  struct api_deliver *deliver; /* owned: the webhook worker, may be NULL */
+  bool allow_private_webhooks; /* tests only: let webhooks reach loopback */
+  struct api_limits *limits;   /* owned: rate limits, NULL for none */
+  int max_open_games;          /* per player, 0 for no cap */
+  struct api_notify *notify;   /* owned: long-poll and SSE notifications, may be NULL */
+  const char *web_dir;         /* Static: the web client's folder, NULL for none */
+  int64_t (*now_ms)(void);     /* the clock, the game service's too; one source of time */
   /* Count-then-insert limits (open games per player, webhooks per player
    * and per game) hold this across the count and the insert, so concurrent
    * requests cannot all pass a count taken before any of them was stored.
    * One process owns its database; a shared one needs the check in the
    * store's own transaction instead. */
   pthread_mutex_t caps_lock;
-  pthread_t sweeper;     /* sweeper.c: acts on expired deadlines */
-  _Atomic bool stopping; /* tells background threads to finish */
   /* Open connections, waiting clients included, across every polling
    * thread (server.c counts them); past max_connections a new one is
    * closed unanswered. */
@@ -208,106 +194,6 @@ void api_new_id(char out[DB_ID_MAX + 1]);
 /* Mint a bearer token into `token` and its storage hash into `hash`. */
 void api_new_token(char token[64], uint8_t hash[DB_HASH_BYTES]);
 
-/* ---- replay.c ---- */
-
-/* Rebuild a game from its row and log. With `upto_seq` NULL, every row is
- * applied; otherwise rows are applied while their seq <= *upto_seq. On
- * success *out is the caller's (engine_free) and *rows the number applied.
- * A log that does not replay is CAIRN_EINTERNAL. */
-enum cairn_status api_replay(struct api_server *server, const struct db_game *row,
-                             const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
-                             struct cairn_error *err);
-
-/* Replay checkpoints (replay.c). Free accepts NULL. */
-struct api_checkpoints *api_checkpoints_new(void);
-void api_checkpoints_free(struct api_checkpoints *checkpoints);
-
-/* The state after the first `rows` log rows (api_replay_rows). On success
- * *out is the caller's (engine_free). */
-enum cairn_status api_replay_rows(struct api_server *server, const struct db_game *row,
-                                  uint32_t rows, struct engine_game **out, struct cairn_error *err);
-
-/* ---- takeback.c: the platform's own log rows ---- */
-
-/* A source of "the state after the first `rows` rows of this log". */
-typedef enum cairn_status (*api_prefix_fn)(void *ctx, uint32_t rows, struct engine_game **out,
-                                           struct cairn_error *err);
-
-/* True when `move` (a stored log row's move) is a platform row. */
-bool api_platform_move(const json_t *move);
-
-/* Replay the platform row `row` (its parsed `move`) on *state: a rewind
- * replaces *state (freed) with prefix(to_ord) one step later; the others
- * leave it as it is. *events (new reference) are the row's events. */
-enum cairn_status api_platform_apply(const json_t *move, const struct db_move *row,
-                                     struct engine_game **state, json_t **events,
-                                     api_prefix_fn prefix, void *ctx, struct cairn_error *err);
-
-/* ---- fog.c: what a live game's log keeps hidden ---- */
-
-/* True when row i of `moves` (a whole stored log, in order) is a title move
- * that left its step pending (a simultaneous decision). */
-bool api_fog_pending(const struct db_move *moves, size_t i);
-
-/* May `viewer` (a seat or ENGINE_SPECTATOR) see the move of row i of the
- * live game whose log is moves[0..n)? Its own rows always; another seat's
- * only when no event of it is private and, if it left its step pending, a
- * later title move resolved the step (a pending decision undone by a
- * rewind is never shown while the game runs). */
-bool api_fog_move_visible(const struct db_move *moves, size_t n, size_t i, int viewer);
-
-/* The visibility of every row of a live log for one viewer, learned in one
- * pass in log order: one byte per row, never the rows, so an export can
- * stream a log of any length (a pending row's fate is known only when a
- * later row moves seq on). Rows still pending at the end stay hidden. */
-struct api_fog_scan {
-  int viewer;    /* a seat or ENGINE_SPECTATOR */
-  uint8_t *rows; /* owned: per row, what fog.c knows of it */
-  size_t n, cap; /* rows added; bytes allocated */
-  size_t run;    /* first row sharing the last row's seq */
-  uint32_t last_seq;
-};
-void api_fog_scan_init(struct api_fog_scan *scan, int viewer);
-/* Add the next row of the log (CAIRN_ENOMEM only). */
-enum cairn_status api_fog_scan_add(struct api_fog_scan *scan, const struct db_move *m,
-                                   struct cairn_error *err);
-/* May the viewer see the move of row i, given the rows added so far? */
-bool api_fog_scan_visible(const struct api_fog_scan *scan, size_t i);
-void api_fog_scan_clear(struct api_fog_scan *scan);
-
-/* Static: why row r of `moves` (a `module` game) showed someone something
- * it must never take back (private events, revealed information, a
- * simultaneous step with another seat), worded without the secret; NULL
- * when it showed nothing. Generator draws are judged by the caller, who
- * can replay. */
-const char *api_fog_row_secret(const struct engine_module *module, const struct db_move *moves,
-                               size_t r);
-
-/* The stripe of `game_id` is db_id_hash(game_id) % API_GAME_STRIPES, the
- * hash live.c picks its sets by too. */
-void api_game_lock(struct api_server *server, const char *game_id);
-void api_game_unlock(struct api_server *server, const char *game_id);
-
-/* ---- live.c: cache of current states, all calls under server->game_lock ---- */
-
-/* A cache of at most `slots` states (a multiple of 8 * API_GAME_STRIPES). */
-struct api_live *api_live_new(size_t slots);
-void api_live_free(struct api_live *live);
-
-/* Borrowed until the lock is released or the entry is replaced: the current
- * state of `row`, from the cache when it matches the row's move count,
- * rebuilt from the log otherwise. */
-enum cairn_status api_live_get(struct api_server *server, const struct db_game *row,
-                               const struct engine_game **out, struct cairn_error *err);
-
-/* Borrowed (as api_live_get): the cached state of `game_id` whatever its
- * move count, or NULL. */
-const struct engine_game *api_live_peek(struct api_live *live, const char *game_id);
-
-/* Takes `game`: it becomes the cached state of `game_id` after `moves` rows. */
-void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
-                  struct engine_game *game);
-
 /* ---- games.c ---- */
 
 /* The viewer's seat in `row`, or ENGINE_SPECTATOR. */
@@ -326,58 +212,35 @@ enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
 
 /* ---- moves.c ---- */
 
-/* The checks api.md orders before the title sees a move: seated
- * (not-seated), active (game-not-active), rules version current
- * (rules-version-retired), `seq` current (stale-seq). */
-enum cairn_status api_check_turn(const struct db_game *row, int seat, json_int_t seq,
-                                 struct cairn_error *err);
+/* Answer a committed change of `seat` ({seq, events, game}) with the events
+ * (borrowed) that seat may see and the game as it stands now. Under the
+ * game lock. */
+enum cairn_status api_change_answer(struct api_request *req, const struct db_game *row, int seat,
+                                    uint32_t seq, const json_t *events, struct api_response *resp,
+                                    struct cairn_error *err);
 
-/* Append `move` (borrowed) with its `events` (borrowed) for `seat` as the
- * game's next log row, mirror the commit in *row and make `next` the cached
- * state. Takes `next` on every path. Call under server->game_lock. */
-enum cairn_status api_append_row(struct api_server *server, struct db_game *row, int seat,
-                                 const json_t *move, const json_t *events, struct engine_game *next,
-                                 struct cairn_error *err);
+/* ---- listener.c ---- */
 
-/* api_append_row for a row that ends the game with `result_json` (static
- * text or borrowed) decided outside the title: a timeout adjudication. */
-enum cairn_status api_append_finished(struct api_server *server, struct db_game *row, int seat,
-                                      const json_t *move, const json_t *events,
-                                      struct engine_game *next, const char *result_json,
-                                      struct cairn_error *err);
-
-/* api_append_row, then let bot seats play (api_bots_play), then answer
- * {seq, events, game} in `resp`. Takes `next` on every path. */
-enum cairn_status api_commit_row(struct api_request *req, struct db_game *row, int seat,
-                                 const json_t *move, const json_t *events, struct engine_game *next,
-                                 struct api_response *resp, struct cairn_error *err);
-
-/* ---- bots.c ---- */
-
-#define API_BOT_PREFIX "bot-" /* player ids of built-in bots; human ids are hex */
-
-/* True when the player in `seat` of `row` is a built-in bot. */
-bool api_seat_is_bot(const struct db_game *row, int seat);
-
-/* While the game is active and a bot seat owes a decision, play it: a
- * legal move chosen at random, appended like any move. Bounded, and a
- * failure only stops the bots (logged): what was committed stays. Call
- * under server->game_lock; *row is kept in step with the log. */
-void api_bots_play(struct api_server *server, struct db_game *row);
-
-/* Create the player of a new bot seat in *out (its token is one nobody
- * holds). */
-enum cairn_status api_bot_player(struct api_server *server, struct db_player *out,
-                                 struct cairn_error *err);
+/* The HTTP side's follow-ups of every committed change (waking waiting
+ * clients, queueing webhooks), given to the game service at start with the
+ * api_server as its context. */
+extern const struct game_listener api_game_listener;
 
 /* ---- webhooks.c ---- */
 
-/* Queue the webhooks a change of `row` calls for: start/end when the status
- * moved on from `prev_status`, turn notices for seats that came to owe a
- * decision (compared with `prev_to_act`). `state` is the current state. */
-void api_webhooks_publish(struct api_server *server, const struct db_game *row,
-                          const char *prev_status, const int *prev_to_act, int prev_n,
-                          const struct engine_game *state);
+/* Add to *owed the webhook deliveries a change of a game calls for, with
+ * `change` showing the game as the change leaves it: start/end when the
+ * status moved on from change->prev_status, turn notices for seats that
+ * came to owe a decision (compared with change->prev_to_act). Each is an
+ * outbox row with a fresh delivery id, due now. Nothing without a delivery
+ * worker; a failure only leaves deliveries out. */
+void api_webhooks_owe(struct api_server *server, const struct game_committed *change,
+                      struct game_owed *owed);
+
+/* Queue what *owed holds with the delivery worker when `committed`
+ * (owed->stored: its outbox rows were written with the change), then
+ * release it and zero *owed. */
+void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool committed);
 
 /* ---- framing.c ---- */
 
@@ -423,43 +286,15 @@ enum cairn_status api_limits_check(struct api_request *req, struct api_rate_refu
 
 /* ---- clocks.c ---- */
 
-/* True when the game has a time control. */
-bool api_has_time_control(const struct db_game *row);
-
-/* After any change of `row` (and at its start): seats that stopped owing a
- * decision pay for its time, seats that started owing one start their
- * clock, deadlines are recomputed (vacations included). Call under the
- * game lock. */
-void api_clocks_update(struct api_server *server, const struct db_game *row,
-                       const struct engine_game *state);
-
-/* What api_clocks_update would save, without saving it: the clocks of
- * `row` once `state` is its position (`active`: the game still takes
- * moves) in clocks[], and their number; 0 for a game without a time
- * control (or whose clocks cannot be read). A move passes them to
- * move_append, which stores them in the move's transaction. */
-int api_clocks_next(struct api_server *server, const struct db_game *row,
-                    const struct engine_game *state, bool active,
-                    struct db_clock clocks[ENGINE_MAX_SEATS]);
-
-/* The seats whose deadline has passed, into seats[]; their number. */
-int api_clocks_overdue(struct api_server *server, const struct db_game *row, int seats[]);
-
 /* New reference: the earliest deadline of the game (RFC 3339) or null;
  * with `per_seat`, also a new array [{seat, bank_ms, deadline}]. */
 json_t *api_deadline_json(struct api_server *server, const struct db_game *row, json_t **per_seat);
 
-/* ---- sweeper.c ---- */
+/* ---- time.c ---- */
 
 /* The test clock (--test-clock): the real clock plus what
  * POST /v1/test/clock advanced it by. */
 int64_t api_clock_test(void);
-
-/* Start / stop the deadline sweeper thread. */
-bool api_sweeper_start(struct api_server *server);
-void api_sweeper_stop(struct api_server *server);
-
-/* ---- time.c ---- */
 
 /* New reference: `ms` since the epoch as an RFC 3339 UTC string. */
 json_t *api_time_json(int64_t ms);

@@ -14,12 +14,10 @@
 
 #define TOKEN_PREFIX "cairn_"
 
+/* Players, games and webhooks share one id format: the game layer's. */
 void api_new_id(char out[DB_ID_MAX + 1])
 {
-  uint8_t raw[10]; /* 80 bits: unguessable, short enough to type */
-
-  randombytes_buf(raw, sizeof(raw));
-  sodium_bin2hex(out, DB_ID_MAX + 1, raw, sizeof(raw));
+  game_new_id(out);
 }
 
 static void hash_token(const char *token, uint8_t hash[DB_HASH_BYTES])

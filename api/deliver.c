@@ -612,19 +612,26 @@ void api_deliver_free(struct api_deliver *d)
   free(d);
 }
 
-void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook, const char *event,
-                         const char *game_id, const char *body)
+void api_deliver_new_id(char out[17])
 {
   uint8_t random[8]; /* 16 hex digits */
+
+  randombytes_buf(random, sizeof(random));
+  sodium_bin2hex(out, 17, random, sizeof(random));
+}
+
+void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook,
+                         const struct db_outbox *owed, bool stored)
+{
   struct job *j;
 
   if (!d)
     return;
-  j = new_job(hook, event, game_id, body);
+  j = new_job(hook, owed->event, owed->game_id, owed->body);
   if (!j)
-    return;
-  randombytes_buf(random, sizeof(random));
-  sodium_bin2hex(j->delivery_id, sizeof(j->delivery_id), random, sizeof(random));
-  queue_job(d, j); /* the worker writes it to the outbox: no fsync on the move's path */
+    return; /* out of memory: a stored delivery is resumed at the next start */
+  snprintf(j->delivery_id, sizeof(j->delivery_id), "%s", owed->delivery_id);
+  j->owed = stored; /* else the worker writes it to the outbox, off the request's path */
+  queue_job(d, j);
   curl_multi_wakeup(d->multi);
 }

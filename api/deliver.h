@@ -20,9 +20,15 @@ struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool
 /* Stop the worker (in-flight deliveries finish, queued retries are dropped). */
 void api_deliver_free(struct api_deliver *d);
 
-/* Queue `body` (copied) for `hook` (copied); returns at once. */
-void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook, const char *event,
-                         const char *game_id, const char *body);
+/* A fresh delivery id (16 hex digits): X-Cairn-Delivery and the outbox key. */
+void api_deliver_new_id(char out[17]);
+
+/* Queue the delivery `owed` (copied, its body too) for `hook` (copied);
+ * returns at once. `stored`: its outbox row was written already (with the
+ * log row of the change that owes it); otherwise the worker writes it
+ * before the first attempt. */
+void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook,
+                         const struct db_outbox *owed, bool stored);
 
 /* May a webhook be registered for `url`? Checks the scheme and any literal
  * address; `why` says what is wrong. */

@@ -22,7 +22,7 @@
  * A finished game is exported whole. A live game is exported as its viewer
  * may see it: private events are left out and another seat's move is
  * redacted (move null, "redacted": true) when it has a private event or is
- * a pending simultaneous decision (api/fog.c); such a document can be read
+ * a pending simultaneous decision (game/fog.c); such a document can be read
  * but not imported.
  */
 #include "export.h"
@@ -66,7 +66,7 @@ static json_t *seats_json(const struct db_game *row)
 
 void api_row_signed(const struct db_game *row, uint8_t commitment[32], struct api_signed *out)
 {
-  audit_commitment(row->seed, row->id, commitment);
+  game_seed_commitment(row->seed, row->id, commitment);
   *out = (struct api_signed){
       .format = EXPORT_FORMAT,
       .row = row,
@@ -116,7 +116,7 @@ static void sign_json(json_t *doc, const struct db_game *row, const struct api_s
 }
 
 /* New reference: one log row for `viewer`; see the file comment. Whether
- * the move itself shows is `visible` (api_fog_move_visible). */
+ * the move itself shows is `visible` (game_fog_move_visible). */
 static json_t *move_json(const struct db_move *m, int viewer, bool whole, bool visible)
 {
   json_t *events = json_loads(m->events_json, 0, NULL);
@@ -152,7 +152,7 @@ static json_t *head_json(const struct db_game *row, const struct api_sign_key *k
   uint8_t commitment[32];
   json_t *doc;
 
-  audit_commitment(row->seed, row->id, commitment);
+  game_seed_commitment(row->seed, row->id, commitment);
   doc = json_pack(
       "{s:s, s:s, s:s, s:s, s:o?, s:s, s:I, s:o, s:o, s:o, s:o, s:o}", "format", EXPORT_FORMAT,
       "id", row->id, "title", row->title, "rules_version", row->rules_version, "options",
@@ -172,24 +172,24 @@ static json_t *head_json(const struct db_game *row, const struct api_sign_key *k
   return doc;
 }
 
-json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer,
+json_t *api_export_build(const struct db_game *row, const struct game_log *log, int viewer,
                          const struct api_sign_key *key)
 {
   bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
-  struct api_fog_scan fog;
+  struct game_fog_scan fog;
   struct cairn_error err = {0};
   json_t *moves = json_array();
   json_t *doc = head_json(row, key);
   size_t i;
 
-  api_fog_scan_init(&fog, viewer);
+  game_fog_scan_init(&fog, viewer);
   for (i = 0; i < log->n && !finished; i++)
-    if (api_fog_scan_add(&fog, &log->moves[i], &err) != CAIRN_OK)
+    if (game_fog_scan_add(&fog, &log->moves[i], &err) != CAIRN_OK)
       break;
   for (i = 0; i < log->n; i++)
     json_array_append_new(moves, move_json(&log->moves[i], viewer, finished,
-                                           finished || api_fog_scan_visible(&fog, i)));
-  api_fog_scan_clear(&fog);
+                                           finished || game_fog_scan_visible(&fog, i)));
+  game_fog_scan_clear(&fog);
   json_object_set_new(doc, "moves", moves);
   return doc;
 }
@@ -202,11 +202,11 @@ struct api_export_stream {
   struct api_server *server; /* borrowed: outlives every response */
   char game[DB_ID_MAX + 1];
   int viewer;
-  bool whole;              /* a finished game: nothing hidden */
-  uint32_t n;              /* rows log_head covers: later ones are not this document's */
-  uint32_t next;           /* the next row to write */
-  struct api_fog_scan fog; /* live games: which rows the viewer may see */
-  char *text;              /* owned: written, not yet handed out; reused chunk to chunk */
+  bool whole;               /* a finished game: nothing hidden */
+  uint32_t n;               /* rows log_head covers: later ones are not this document's */
+  uint32_t next;            /* the next row to write */
+  struct game_fog_scan fog; /* live games: which rows the viewer may see */
+  char *text;               /* owned: written, not yet handed out; reused chunk to chunk */
   size_t len, off, cap;
   bool ended; /* "]}" is in text */
 };
@@ -239,7 +239,7 @@ static enum cairn_status scan_row(void *arg, const struct db_move *m, struct cai
 
   if (m->ord >= x->n)
     return CAIRN_DONE;
-  return api_fog_scan_add(&x->fog, m, err);
+  return game_fog_scan_add(&x->fog, m, err);
 }
 
 /* moves_load callback of one chunk: each row serialized on its own. */
@@ -255,7 +255,7 @@ static enum cairn_status write_row(void *arg, const struct db_move *m, struct ca
   /* A chunk ends at a multiple of EXPORT_CHUNK (refill empties text first). */
   if (m->ord >= x->n || m->ord != x->next || (x->next % EXPORT_CHUNK == 0 && x->len))
     return CAIRN_DONE;
-  entry = move_json(m, x->viewer, whole, whole || api_fog_scan_visible(&x->fog, m->ord));
+  entry = move_json(m, x->viewer, whole, whole || game_fog_scan_visible(&x->fog, m->ord));
   text = entry ? api_json_text(entry, &len) : NULL;
   json_decref(entry);
   ok = text && (m->ord == 0 || put(x, ",", 1)) && put(x, text, len);
@@ -272,7 +272,7 @@ void api_export_close(void *cls)
 
   if (!x)
     return;
-  api_fog_scan_clear(&x->fog);
+  game_fog_scan_clear(&x->fog);
   free(x->text);
   free(x);
 }
@@ -307,7 +307,7 @@ enum cairn_status api_export_open(struct api_server *server, const struct db_gam
   x->viewer = viewer;
   x->whole = strcmp(row->status, DB_STATUS_FINISHED) == 0;
   x->n = row->moves;
-  api_fog_scan_init(&x->fog, viewer);
+  game_fog_scan_init(&x->fog, viewer);
   st = open_text(x, row, &server->key, err);
   if (st == CAIRN_OK && !x->whole && x->n)
     st = db_moves_load(server->db, x->game, 0, scan_row, x, err);
@@ -496,7 +496,7 @@ static enum cairn_status parse_move(const json_t *entry, size_t i, struct api_re
   /* Stored the way the server stores them, so hashes compare. */
   m.move_json = json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS);
   m.events_json = json_dumps(events, JSON_COMPACT | JSON_SORT_KEYS);
-  st = audit_log_collect(&r->log, &m, err);
+  st = game_log_collect(&r->log, &m, err);
   free((char *)m.move_json);
   free((char *)m.events_json);
   return st;
@@ -611,13 +611,13 @@ enum cairn_status api_export_parse(const json_t *doc, struct api_record *r, stru
 void api_record_clear(struct api_record *r)
 {
   db_game_clear(&r->row);
-  audit_log_clear(&r->log);
+  game_log_clear(&r->log);
 }
 
-struct audit_input api_record_audit(const struct api_record *r, const struct engine_module *m,
-                                    const json_t *options)
+struct game_audit_input api_record_audit(const struct api_record *r, const struct engine_module *m,
+                                         const json_t *options)
 {
-  struct audit_input in = {
+  struct game_audit_input in = {
       .module = m,
       .game_id = r->row.id,
       .seats = r->row.seats,

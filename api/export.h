@@ -6,7 +6,8 @@
 #define API_EXPORT_H
 
 #include "api.h"
-#include "audit.h"
+#include "../game/audit.h"
+#include "../game/fog.h"
 #include "sign.h"
 
 #include <sys/types.h>
@@ -16,7 +17,7 @@
 struct api_record {
   struct db_game row;                         /* creation fields, status, result */
   struct db_player players[ENGINE_MAX_SEATS]; /* per seat */
-  struct audit_log log;                       /* the moves, with their hashes */
+  struct game_log log;                        /* the moves, with their hashes */
   uint8_t commitment[32];                     /* the published seed commitment */
   bool has_seed;                              /* row.seed was in the document */
   char format[16];                            /* the document's format */
@@ -31,7 +32,7 @@ struct api_record {
  * Signed with `key` unless the game was imported from a document this
  * server did not sign (then the row's own signer and signature, if any, are
  * shown) or `key` is NULL (then the row's own, as for a parsed record). */
-json_t *api_export_build(const struct db_game *row, const struct audit_log *log, int viewer,
+json_t *api_export_build(const struct db_game *row, const struct game_log *log, int viewer,
                          const struct api_sign_key *key);
 
 /* The export document of stored game `row` as `viewer` may see it, written
@@ -65,7 +66,7 @@ enum cairn_status api_export_parse(const json_t *doc, struct api_record *r,
 void api_record_clear(struct api_record *r);
 
 /* The audit input for a parsed record (borrowing from `r` and `options`). */
-struct audit_input api_record_audit(const struct api_record *r, const struct engine_module *m,
-                                    const json_t *options);
+struct game_audit_input api_record_audit(const struct api_record *r, const struct engine_module *m,
+                                         const json_t *options);
 
 #endif

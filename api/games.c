@@ -6,8 +6,7 @@
  */
 #include "api.h"
 #include "export.h"
-#include "audit.h"
-#include "notify.h"
+#include "../game/audit.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -29,21 +28,17 @@ int api_viewer_seat(const struct api_request *req, const struct db_game *row)
 enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
                                 struct cairn_error *err)
 {
-  enum cairn_status st = db_game_load(req->server->db, req->id, row, err);
-
-  if (st == CAIRN_ENOTFOUND)
-    return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", req->id);
-  return st;
+  return game_load(req->server->game, req->id, row, err);
 }
 
-/* Lowercase hex of the seed commitment (audit_commitment): it binds the
+/* Lowercase hex of the seed commitment (game_seed_commitment): it binds the
  * seed to this game so a commitment cannot be replayed for another one. */
 static json_t *seed_commitment(const struct db_game *row)
 {
   uint8_t digest[32];
   char hex[65];
 
-  audit_commitment(row->seed, row->id, digest);
+  game_seed_commitment(row->seed, row->id, digest);
   sodium_bin2hex(hex, sizeof(hex), digest, sizeof(digest));
   return json_string(hex);
 }
@@ -268,62 +263,6 @@ static enum cairn_status read_time_control(const json_t *doc, struct db_game *ro
   return CAIRN_OK;
 }
 
-/* A new bot player for each bot seat, named in row's seats for game_create
- * to seat in the game's own transaction. A failure leaves at most a few bot
- * players behind, seated nowhere, whose tokens nobody ever knew. */
-static enum cairn_status bot_players(struct api_request *req, struct db_game *row,
-                                     const bool bot[ENGINE_MAX_SEATS], struct cairn_error *err)
-{
-  struct db_player player;
-  enum cairn_status st = CAIRN_OK;
-  int seat;
-
-  for (seat = 0; st == CAIRN_OK && seat < row->seats; seat++) {
-    if (!bot[seat])
-      continue;
-    st = api_bot_player(req->server, &player, err);
-    if (st == CAIRN_OK) {
-      snprintf(row->seat_player[seat], sizeof(row->seat_player[seat]), "%s", player.id);
-      snprintf(row->seat_name[seat], sizeof(row->seat_name[seat]), "%s", player.name);
-    }
-  }
-  return st;
-}
-
-/* Validate the request against the title and build the start position,
- * which both checks the options and is cached for the first move. */
-static enum cairn_status new_game_row(struct api_request *req, const json_t *doc,
-                                      struct db_game *row, struct engine_game **state,
-                                      struct cairn_error *err)
-{
-  const char *title = json_string_value(json_object_get(doc, "title"));
-  json_int_t seats = json_integer_value(json_object_get(doc, "seats"));
-  const json_t *options = json_object_get(doc, "options");
-  const struct engine_module *m = engine_find(title);
-  struct engine_setup setup;
-
-  if (!m)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                      "title \"%.64s\" is not one of GET /v1/titles", title);
-  if (seats < m->min_seats || seats > m->max_seats)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                      "seats: %s takes %d to %d seats", m->id, m->min_seats, m->max_seats);
-  api_new_id(row->id);
-  snprintf(row->title, sizeof(row->title), "%s", m->id);
-  snprintf(row->rules_version, sizeof(row->rules_version), "%s", m->rules_version);
-  snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_OPEN);
-  snprintf(row->creator, sizeof(row->creator), "%s", req->player.id);
-  row->seats = (int)seats;
-  row->created_ms = req->server->now_ms();
-  randombytes_buf(row->seed, sizeof(row->seed));
-  row->options_json = options ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : strdup("{}");
-  if (!row->options_json)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  setup.seats = row->seats;
-  setup.options = options;
-  return engine_new(m, &setup, row->seed, state, err);
-}
-
 /* An abuse limit: one player cannot pile up unfinished games. */
 static enum cairn_status check_game_cap(struct api_request *req, struct cairn_error *err)
 {
@@ -345,6 +284,7 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   bool bot[ENGINE_MAX_SEATS];
   struct db_game row = {0};
   struct engine_game *state = NULL;
+  const struct engine_game *start = NULL;
   json_t *doc = NULL;
   enum cairn_status st;
 
@@ -354,7 +294,11 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   st = api_body_object(req, create_fields, false, &doc, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = new_game_row(req, doc, &row, &state, err);
+  /* The title checks its options in building the start position, which
+   * is cached for the first move. */
+  st = game_new(req->server->game, json_string_value(json_object_get(doc, "title")),
+                json_integer_value(json_object_get(doc, "seats")), json_object_get(doc, "options"),
+                req->player.id, &row, &state, err);
   if (st != CAIRN_OK)
     goto cleanup;
   st = read_bot_seats(doc, row.seats, bot, err);
@@ -366,19 +310,22 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
    * creates by one player each counted 0 before any was stored. */
   pthread_mutex_lock(&req->server->caps_lock);
   st = check_game_cap(req, err);
-  if (st == CAIRN_OK)
-    st = bot_players(req, &row, bot, err);
-  if (st == CAIRN_OK)
-    st = db_game_create(req->server->db, &row, err);
+  if (st == CAIRN_OK) {
+    st = game_create(req->server->game, &row, bot, state, err);
+    state = NULL; /* taken */
+  }
   pthread_mutex_unlock(&req->server->caps_lock);
   if (st != CAIRN_OK)
     goto cleanup;
-  resp->status = 201;
-  resp->body = api_game_json(req, &row, state, false);
-  api_game_lock(req->server, row.id);
-  api_live_put(req->server->live, row.id, 0, state);
-  api_game_unlock(req->server, row.id);
-  state = NULL;
+  /* The start position is the cache's now; the answer reads it under the
+   * lock like any view. */
+  game_lock(req->server->game, row.id);
+  st = game_live_get(req->server->game, &row, &start, err);
+  if (st == CAIRN_OK) {
+    resp->status = 201;
+    resp->body = api_game_json(req, &row, start, false);
+  }
+  game_unlock(req->server->game, row.id);
 cleanup:
   engine_free(state);
   json_decref(doc);
@@ -410,15 +357,15 @@ enum cairn_status api_games_get(struct api_request *req, struct api_response *re
   if (has_at) {
     /* Historical positions are rebuilt from the log on every request:
      * correct by construction; snapshots can speed this up later. */
-    st = api_replay(req->server, &row, &at, &past, &rows, err);
+    st = game_replay(req->server->game, &row, &at, &past, &rows, err);
     if (st == CAIRN_OK)
       resp->body = api_game_json(req, &row, past, true);
   } else {
-    api_game_lock(req->server, row.id);
-    st = api_live_get(req->server, &row, &state, err);
+    game_lock(req->server->game, row.id);
+    st = game_live_get(req->server->game, &row, &state, err);
     if (st == CAIRN_OK)
       resp->body = api_game_json(req, &row, state, false);
-    api_game_unlock(req->server, row.id);
+    game_unlock(req->server->game, row.id);
   }
   resp->status = 200;
 cleanup:
@@ -432,52 +379,13 @@ static const struct api_field join_fields[] = {
     {NULL, 0, false},
 };
 
-static int first_free_seat(const struct db_game *row)
-{
-  int i;
-
-  for (i = 0; i < row->seats; i++)
-    if (!row->seat_player[i][0])
-      return i;
-  return -1;
-}
-
-/* Take the `wanted` seat, or any free one. The store decides races: two
- * joiners of one seat get one success and one seat-taken, whatever they
- * read. A joiner of "any seat" that loses a race reads the game again and
- * tries the next free seat, so it is refused only once none is left. */
-static enum cairn_status take_a_seat(struct api_request *req, struct db_game *row,
-                                     const json_t *wanted, int *taken, struct cairn_error *err)
-{
-  int tries, seat;
-  enum cairn_status st = CAIRN_OK;
-
-  for (tries = 0; tries <= ENGINE_MAX_SEATS; tries++) {
-    seat = wanted ? (int)json_integer_value(wanted) : first_free_seat(row);
-    *taken = seat;
-    if (seat < 0)
-      return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
-                        "every seat of game %s is taken", row->id);
-    st = db_seat_take(req->server->db, row->id, seat, req->player.id, err);
-    if (st != CAIRN_ECONFLICT || wanted || !err->code ||
-        strcmp(err->code, CAIRN_CODE_SEAT_TAKEN) != 0)
-      return st;
-    db_game_clear(row);
-    st = api_load_game(req, row, err);
-    if (st != CAIRN_OK)
-      return st;
-  }
-  return st;
-}
-
 enum cairn_status api_games_join(struct api_request *req, struct api_response *resp,
                                  struct cairn_error *err)
 {
-  const struct engine_game *state = NULL;
-  struct db_game row = {0};
   json_t *doc = NULL;
   const json_t *wanted;
-  int seat;
+  json_int_t seat_wanted = 0;
+  int seat = -1;
   enum cairn_status st;
 
   st = api_require_player(req, err);
@@ -486,39 +394,16 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   st = api_body_object(req, join_fields, true, &doc, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  st = api_load_game(req, &row, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
   wanted = json_object_get(doc, "seat");
-  if (wanted && (json_integer_value(wanted) < 0 || json_integer_value(wanted) >= row.seats)) {
-    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                    "seat must be 0 to %d in this game", row.seats - 1);
-    goto cleanup;
-  }
-  st = take_a_seat(req, &row, wanted, &seat, err);
+  if (wanted)
+    seat_wanted = json_integer_value(wanted);
+  st = game_join(req->server->game, req->id, req->player.id, wanted ? &seat_wanted : NULL, &seat,
+                 err);
   if (st != CAIRN_OK)
     goto cleanup;
-  /* The game may just have started with a bot to move first. */
-  api_game_lock(req->server, row.id);
-  db_game_clear(&row);
-  if (api_load_game(req, &row, err) == CAIRN_OK &&
-      api_live_get(req->server, &row, &state, err) == CAIRN_OK) {
-    /* This join filled the last seat: the first clocks run from now. */
-    if (strcmp(row.status, DB_STATUS_ACTIVE) == 0 && row.moves == 0) {
-      row.updated_ms = req->server->now_ms();
-      db_game_touch(req->server->db, row.id, row.updated_ms, err);
-      api_clocks_update(req->server, &row, state);
-    }
-    /* Joined, maybe started: announce it before any bot moves. */
-    api_notify_publish(req->server->notify, &row, state);
-    api_webhooks_publish(req->server, &row, DB_STATUS_OPEN, NULL, 0, state);
-    api_bots_play(req->server, &row);
-  }
-  api_game_unlock(req->server, row.id);
   resp->status = 200;
   resp->body = json_pack("{s:i}", "seat", seat);
 cleanup:
   json_decref(doc);
-  db_game_clear(&row);
   return st;
 }

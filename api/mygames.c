@@ -33,11 +33,11 @@ static enum cairn_status add_game(void *arg, const char *game_id, int seat, stru
   if (st != CAIRN_OK || (l->status && strcmp(row.status, l->status) != 0))
     goto cleanup;
   if (strcmp(row.status, DB_STATUS_ACTIVE) == 0) {
-    api_game_lock(server, game_id);
-    st = api_live_get(server, &row, &state, err);
+    game_lock(server->game, game_id);
+    st = game_live_get(server->game, &row, &state, err);
     if (st == CAIRN_OK)
       n = state->module->to_act(state, seats);
-    api_game_unlock(server, game_id);
+    game_unlock(server->game, game_id);
     if (st != CAIRN_OK)
       goto cleanup;
   }

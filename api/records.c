@@ -22,9 +22,9 @@
 
 /* The stored log of `row`, copied out. */
 static enum cairn_status load_log(struct api_request *req, const struct db_game *row,
-                                  struct audit_log *log, struct cairn_error *err)
+                                  struct game_log *log, struct cairn_error *err)
 {
-  return db_moves_load(req->server->db, row->id, 0, audit_log_collect, log, err);
+  return db_moves_load(req->server->db, row->id, 0, game_log_collect, log, err);
 }
 
 /* New reference: who vouches for stored game `row` (api_signer_report): this
@@ -49,10 +49,10 @@ enum cairn_status api_games_verify(struct api_request *req, struct api_response 
                                    struct cairn_error *err)
 {
   struct db_game row = {0};
-  struct audit_log log = {0};
+  struct game_log log = {0};
   json_t *options = NULL;
   json_t *report;
-  struct audit_input in;
+  struct game_audit_input in;
   bool finished;
   char hex[2 * ENGINE_SEED_BYTES + 1];
   uint8_t commitment[32];
@@ -65,30 +65,30 @@ enum cairn_status api_games_verify(struct api_request *req, struct api_response 
     goto cleanup;
   finished = strcmp(row.status, DB_STATUS_FINISHED) == 0;
   options = json_loads(row.options_json ? row.options_json : "{}", 0, NULL);
-  in = (struct audit_input){.module = engine_find(row.title),
-                            .game_id = row.id,
-                            .seats = row.seats,
-                            .options = options,
-                            /* The server replays with the secret seed even
-                             * while the game runs; it reveals only the verdict. */
-                            .seed = row.seed,
-                            .moves = log.moves,
-                            .n_moves = log.n,
-                            .check_chain = true,
-                            .chain_format = row.chain_format};
+  in = (struct game_audit_input){.module = engine_find(row.title),
+                                 .game_id = row.id,
+                                 .seats = row.seats,
+                                 .options = options,
+                                 /* The server replays with the secret seed even
+                                  * while the game runs; it reveals only the verdict. */
+                                 .seed = row.seed,
+                                 .moves = log.moves,
+                                 .n_moves = log.n,
+                                 .check_chain = true,
+                                 .chain_format = row.chain_format};
   if (!in.module) {
     st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                     "this server does not have title %s", row.title);
     goto cleanup;
   }
-  report = audit_run(&in);
+  report = game_audit_run(&in);
   if (!report) {
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
     goto cleanup;
   }
   /* The commitment cannot be checked against itself here: the client
    * compares it with the one it saw when the game began. */
-  audit_commitment(row.seed, row.id, commitment);
+  game_seed_commitment(row.seed, row.id, commitment);
   sodium_bin2hex(hex, sizeof(hex), commitment, sizeof(commitment));
   json_object_set_new(report, "seed_commitment", json_string(hex));
   json_object_set_new(report, "commitment",
@@ -105,7 +105,7 @@ enum cairn_status api_games_verify(struct api_request *req, struct api_response 
   resp->body = report;
 cleanup:
   json_decref(options);
-  audit_log_clear(&log);
+  game_log_clear(&log);
   db_game_clear(&row);
   return st;
 }
@@ -156,11 +156,11 @@ static enum cairn_status judge_record(const struct api_record *r, const struct e
   json_t *replayed = NULL;
   json_t *claimed = r->row.result_json ? json_loads(r->row.result_json, 0, NULL) : NULL;
   json_t *report = NULL;
-  struct audit_input in = api_record_audit(r, m, options);
+  struct game_audit_input in = api_record_audit(r, m, options);
   enum cairn_status st = CAIRN_OK;
 
   in.result_out = &replayed;
-  report = audit_run(&in);
+  report = game_audit_run(&in);
   if (!report)
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   else if (!json_is_true(json_object_get(report, "ok")))
@@ -266,13 +266,13 @@ enum cairn_status api_games_import(struct api_request *req, struct api_response 
   st = api_load_game(req, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  api_game_lock(req->server, r.row.id);
-  st = api_live_get(req->server, &row, &state, err);
+  game_lock(req->server->game, r.row.id);
+  st = game_live_get(req->server->game, &row, &state, err);
   if (st == CAIRN_OK) {
     resp->status = 201;
     resp->body = api_game_json(req, &row, state, false);
   }
-  api_game_unlock(req->server, r.row.id);
+  game_unlock(req->server->game, r.row.id);
 cleanup:
   json_decref(doc);
   api_record_clear(&r);

@@ -1,5 +1,5 @@
 /*
- * server.h - starting the HTTP daemon (server.c), used by main.c.
+ * server.h - starting the HTTP daemon (server.c), used by cli/main.c.
  */
 #ifndef API_SERVER_H
 #define API_SERVER_H

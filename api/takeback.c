@@ -1,357 +1,24 @@
 /*
- * takeback.c - undo, as rows appended to the log (never deletions).
- *
- * The fog comes first, in every mode (solo, against bots, people only): a
- * move is never taken back once the mover (or anyone) learned something
- * from it or after it: when any row from it to the end of the log drew from
- * the generator, carried private events, revealed hidden information (the
- * title's event_reveals: a card turned from a deck shuffled ahead, a roll,
- * other seats' secret decisions) or took part in a simultaneous step with
- * another seat (api/fog.c). Such a takeback is refused with 409 no-takeback
- * naming the row and the reason, never the secret. Otherwise a seat takes
- * back its own latest move at once when it is the last row or nobody else
- * could be asked (a solo game, or only bots); any other takeback is a
- * request that every other person must accept (one decline, or any move,
- * cancels it).
- *
- * Log rows of the platform carry a "cairn" member, which no title move may
- * have (moves.c):
- *   {"cairn":"takeback-request","to_ord":k}   state unchanged, seq unchanged
- *   {"cairn":"takeback-accept","to_ord":k}    state unchanged, seq unchanged
- *   {"cairn":"takeback-decline","to_ord":k}   state unchanged, seq unchanged
- *   {"cairn":"rewind","to_ord":k}             state = after rows 0..k-1,
- *                                             seq = previous seq + 1
- *   {"cairn":"adjudicate","timed_out":[s...]} state unchanged, seq + 1: the
- *                                             game ended on time (sweeper.c)
- * so a rewind is replayed by rebuilding the prefix of the log before row k,
- * which may itself contain rewinds: the same rule applies all the way down.
+ * takeback.c - POST /v1/games/{id}/takeback, …/takeback/accept and
+ * …/takeback/decline: decode {seq}, let the game layer judge and commit
+ * (game_takeback: the policy, the fog, the platform row), and answer
+ * {seq, events, game} like a move. The policy is game/takeback.c's.
  */
 #include "api.h"
-#include "audit.h"
-
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define KIND_REQUEST    "takeback-request"
-#define KIND_ACCEPT     "takeback-accept"
-#define KIND_DECLINE    "takeback-decline"
-#define KIND_REWIND     "rewind"
-#define KIND_ADJUDICATE "adjudicate"
-
-bool api_platform_move(const json_t *move)
-{
-  return json_is_string(json_object_get(move, "cairn"));
-}
-
-/* New reference: the events a platform row produces, a function of the row
- * alone so replays and audits rebuild them exactly. */
-static json_t *platform_events(const char *kind, int seat, json_int_t to_ord)
-{
-  const char *type = strcmp(kind, KIND_REQUEST) == 0   ? "takeback_requested"
-                     : strcmp(kind, KIND_ACCEPT) == 0  ? "takeback_accepted"
-                     : strcmp(kind, KIND_DECLINE) == 0 ? "takeback_declined"
-                                                       : "taken_back";
-
-  return json_pack("[{s:s, s:i, s:I}]", "type", type, "seat", seat, "to_ord", to_ord);
-}
-
-/* {"cairn":"adjudicate","timed_out":[seats]}: the sweeper ended the game
- * against seats that let their time run out (api/sweeper.c). The position
- * stays as it was, one step later; the result lives in the game row. */
-static enum cairn_status adjudicate(const json_t *move, struct engine_game **state, json_t **events,
-                                    struct cairn_error *err)
-{
-  const json_t *seats = json_object_get(move, "timed_out");
-  struct engine_game *next;
-
-  if (!json_is_array(seats))
-    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                      "an adjudication row names no seats");
-  next = (*state)->module->clone_game(*state);
-  if (!next)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  next->seq = (*state)->seq + 1;
-  engine_free(*state);
-  *state = next;
-  *events = json_pack("[{s:s, s:O}]", "type", "adjudicated", "timed_out", seats);
-  return CAIRN_OK;
-}
-
-enum cairn_status api_platform_apply(const json_t *move, const struct db_move *row,
-                                     struct engine_game **state, json_t **events,
-                                     api_prefix_fn prefix, void *ctx, struct cairn_error *err)
-{
-  const char *kind = json_string_value(json_object_get(move, "cairn"));
-  json_int_t to_ord = json_integer_value(json_object_get(move, "to_ord"));
-  struct engine_game *before = NULL;
-  enum cairn_status st;
-
-  *events = NULL;
-  if (kind && strcmp(kind, KIND_ADJUDICATE) == 0)
-    return adjudicate(move, state, events, err);
-  if (!kind || !json_is_integer(json_object_get(move, "to_ord")) || to_ord < 0 ||
-      to_ord >= row->ord)
-    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                      "log row %u is a malformed platform row", row->ord);
-  if (strcmp(kind, KIND_REWIND) == 0) {
-    st = prefix(ctx, (uint32_t)to_ord, &before, err);
-    if (st != CAIRN_OK)
-      return st;
-    before->seq = (*state)->seq + 1; /* a takeback is a step of its own */
-    engine_free(*state);
-    *state = before;
-  } else if (strcmp(kind, KIND_REQUEST) != 0 && strcmp(kind, KIND_ACCEPT) != 0 &&
-             strcmp(kind, KIND_DECLINE) != 0) {
-    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                      "log row %u is an unknown platform row \"%s\"", row->ord, kind);
-  }
-  *events = platform_events(kind, row->seat, to_ord);
-  return CAIRN_OK;
-}
-
-/* ---- the endpoints ---- */
-
-/* What the log says about takebacks right now. */
-struct takeback_scan {
-  long target;       /* ord of the caller's latest move since the last rewind, -1 */
-  long request;      /* ord of the open request's row, -1 if none */
-  json_int_t to_ord; /* the open request's target */
-  int requester;     /* the open request's seat */
-  bool accepted[ENGINE_MAX_SEATS];
-  bool asked; /* the caller has asked since the last title move or rewind */
-};
-
-static void scan_log(const struct audit_log *log, int seat, struct takeback_scan *scan)
-{
-  size_t i;
-
-  memset(scan, 0, sizeof(*scan));
-  scan->target = -1;
-  scan->request = -1;
-  for (i = 0; i < log->n; i++) {
-    const struct db_move *m = &log->moves[i];
-    json_t *move = json_loads(m->move_json, 0, NULL);
-    const char *kind = json_string_value(json_object_get(move, "cairn"));
-
-    if (!kind) {
-      if (m->seat == seat)
-        scan->target = (long)m->ord;
-      scan->request = -1; /* moving on cancels an open request */
-      scan->asked = false;
-    } else if (strcmp(kind, KIND_REWIND) == 0) {
-      scan->target = -1;
-      scan->request = -1;
-      scan->asked = false;
-    } else if (strcmp(kind, KIND_REQUEST) == 0) {
-      scan->asked = scan->asked || m->seat == seat;
-      scan->request = (long)m->ord;
-      scan->to_ord = json_integer_value(json_object_get(move, "to_ord"));
-      scan->requester = m->seat;
-      memset(scan->accepted, 0, sizeof(scan->accepted));
-    } else if (strcmp(kind, KIND_ACCEPT) == 0) {
-      scan->accepted[m->seat] = true;
-    } else if (strcmp(kind, KIND_DECLINE) == 0) {
-      scan->request = -1;
-    }
-    json_decref(move);
-  }
-}
-
-struct prefix_ctx {
-  struct api_server *server;
-  const struct db_game *row;
-};
-
-static enum cairn_status stored_prefix(void *arg, uint32_t rows, struct engine_game **out,
-                                       struct cairn_error *err)
-{
-  struct prefix_ctx *p = arg;
-
-  return api_replay_rows(p->server, p->row, rows, out, err);
-}
-
-/* 409 no-takeback: row `r` showed something since `target`, said without
- * saying what. */
-static enum cairn_status refuse(struct cairn_error *err, size_t target, size_t r, const char *why)
-{
-  return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
-                    "the move of row %zu can never be taken back: row %zu %s", target, r, why);
-}
-
-/* The generator's position after the first `rows` rows, into *drawn. */
-static enum cairn_status drawn_after(struct api_request *req, const struct db_game *row,
-                                     size_t rows, uint64_t *drawn, struct cairn_error *err)
-{
-  struct engine_game *state = NULL;
-  enum cairn_status st = api_replay_rows(req->server, row, (uint32_t)rows, &state, err);
-
-  if (st == CAIRN_OK)
-    *drawn = state->rng.drawn;
-  engine_free(state);
-  return st;
-}
-
-/* Refuse when a row from `target` on drew from the generator (a roll, a
- * shuffle), naming the first such row: one replay per row, only once a
- * draw is known to have happened. */
-static enum cairn_status check_draws(struct api_request *req, const struct db_game *row,
-                                     const struct audit_log *log, size_t target,
-                                     const struct engine_game *now, struct cairn_error *err)
-{
-  uint64_t before, after;
-  size_t r;
-  enum cairn_status st = drawn_after(req, row, target, &before, err);
-
-  if (st != CAIRN_OK || before == now->rng.drawn)
-    return st;
-  for (r = target; r + 1 < log->n; r++) {
-    st = drawn_after(req, row, r + 1, &after, err);
-    if (st != CAIRN_OK)
-      return st;
-    if (after != before)
-      break;
-  }
-  return refuse(err, target, r, "drew from the generator (a roll or a shuffle)");
-}
-
-/* The fog (see the file comment): CAIRN_OK when nothing from `target` to
- * the end of the log showed anyone anything. */
-static enum cairn_status check_fog(struct api_request *req, const struct db_game *row,
-                                   const struct audit_log *log, size_t target,
-                                   const struct engine_game *now, struct cairn_error *err)
-{
-  size_t r;
-
-  for (r = target; r < log->n; r++) {
-    const char *why = api_fog_row_secret(now->module, log->moves, r);
-
-    if (why)
-      return refuse(err, target, r, why);
-  }
-  return check_draws(req, row, log, target, now, err);
-}
 
 static const struct api_field seq_fields[] = {
     {"seq", API_INT, true},
     {NULL, 0, false},
 };
 
-/* Append the platform row {cairn: kind, to_ord} for `seat` and answer. */
-static enum cairn_status append_platform_row(struct api_request *req, struct db_game *row, int seat,
-                                             const char *kind, json_int_t to_ord,
-                                             const struct engine_game *now,
-                                             struct api_response *resp, struct cairn_error *err)
-{
-  struct prefix_ctx ctx = {req->server, row};
-  struct db_move probe = {.ord = row->moves, .seq = row->seq, .seat = seat};
-  json_t *move = json_pack("{s:s, s:I}", "cairn", kind, "to_ord", to_ord);
-  struct engine_game *next = now->module->clone_game(now);
-  json_t *events = NULL;
-  enum cairn_status st;
-
-  if (!move || !next) {
-    engine_free(next);
-    json_decref(move);
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  }
-  st = api_platform_apply(move, &probe, &next, &events, stored_prefix, &ctx, err);
-  if (st == CAIRN_OK) {
-    st = api_commit_row(req, row, seat, move, events, next, resp, err);
-    next = NULL;
-  }
-  engine_free(next);
-  json_decref(events);
-  json_decref(move);
-  return st;
-}
-
-enum takeback_action { TAKEBACK_ASK, TAKEBACK_ACCEPT, TAKEBACK_DECLINE };
-
-/* Seats other than `seat` held by people. Bots never stand in the way of a
- * takeback: they would have to be asked and could only say yes or no at
- * random, and a bot seat that never answers would leave the request hanging
- * until someone moves. So a request only bots would answer rewinds at once,
- * and otherwise only the people are asked. The fog has been checked first,
- * so no rewind ever shows a bot's secret to anyone. */
-static int humans_besides(const struct db_game *row, int seat)
-{
-  int other, n = 0;
-
-  for (other = 0; other < row->seats; other++)
-    if (other != seat && !api_seat_is_bot(row, other))
-      n++;
-  return n;
-}
-
-/* POST takeback: the fog, then a rewind when nobody needs asking (the
- * last row, or no other person seated), else a request. */
-static enum cairn_status ask(struct api_request *req, struct db_game *row, int seat,
-                             const struct takeback_scan *scan, const struct audit_log *log,
-                             const struct engine_game *now, struct api_response *resp,
-                             struct cairn_error *err)
-{
-  enum cairn_status st;
-
-  if (scan->request >= 0)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
-                      "a takeback of row %lld is already awaiting answers",
-                      (long long)scan->to_ord);
-  if (scan->target < 0)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
-                      "seat %d has no move to take back", seat);
-  /* Request and decline, again and again, grew the log without end and
-   * made every takeback replay more of it: one request a turn. */
-  if (scan->asked)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
-                      "seat %d has asked for a takeback since the last move; one request a turn",
-                      seat);
-  st = check_fog(req, row, log, (size_t)scan->target, now, err);
-  if (st != CAIRN_OK)
-    return st;
-  if (humans_besides(row, seat) == 0 || (size_t)scan->target + 1 == log->n)
-    return append_platform_row(req, row, seat, KIND_REWIND, scan->target, now, resp, err);
-  return append_platform_row(req, row, seat, KIND_REQUEST, scan->target, now, resp, err);
-}
-
-static enum cairn_status decide(struct api_request *req, struct db_game *row, int seat,
-                                enum takeback_action action, const struct audit_log *log,
-                                const struct engine_game *now, struct api_response *resp,
-                                struct cairn_error *err)
-{
-  struct takeback_scan scan;
-  int other, missing = 0;
-  enum cairn_status st;
-
-  scan_log(log, seat, &scan);
-  if (action == TAKEBACK_ASK)
-    return ask(req, row, seat, &scan, log, now, resp, err);
-  if (scan.request < 0 || scan.requester == seat || scan.accepted[seat])
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_NO_TAKEBACK, NULL,
-                      "there is no takeback awaiting an answer from seat %d", seat);
-  if (action == TAKEBACK_DECLINE)
-    return append_platform_row(req, row, seat, KIND_DECLINE, scan.to_ord, now, resp, err);
-  for (other = 0; other < row->seats; other++)
-    if (other != scan.requester && other != seat && !scan.accepted[other] &&
-        !api_seat_is_bot(row, other))
-      missing++;
-  if (missing)
-    return append_platform_row(req, row, seat, KIND_ACCEPT, scan.to_ord, now, resp, err);
-  /* The last acceptance is the rewind itself: one row, one commit. The fog
-   * is judged again, for a request a laxer build may have opened. */
-  st = check_fog(req, row, log, (size_t)scan.to_ord, now, err);
-  if (st != CAIRN_OK)
-    return st;
-  return append_platform_row(req, row, seat, KIND_REWIND, scan.to_ord, now, resp, err);
-}
-
-static enum cairn_status takeback(struct api_request *req, enum takeback_action action,
+static enum cairn_status takeback(struct api_request *req, enum game_takeback_action action,
                                   struct api_response *resp, struct cairn_error *err)
 {
+  struct game_service *svc = req->server->game;
   struct db_game row = {0};
-  struct audit_log log = {0};
-  const struct engine_game *now = NULL;
   json_t *doc = NULL;
+  json_t *events = NULL;
+  uint32_t seq = 0;
   int seat;
   enum cairn_status st;
 
@@ -360,21 +27,18 @@ static enum cairn_status takeback(struct api_request *req, enum takeback_action 
     st = api_body_object(req, seq_fields, false, &doc, err);
   if (st != CAIRN_OK)
     return st;
-  api_game_lock(req->server, req->id);
+  game_lock(svc, req->id);
   st = api_load_game(req, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
   seat = api_viewer_seat(req, &row);
-  st = api_check_turn(&row, seat, json_integer_value(json_object_get(doc, "seq")), err);
+  st = game_takeback(svc, &row, seat, json_integer_value(json_object_get(doc, "seq")), action,
+                     &events, &seq, err);
   if (st == CAIRN_OK)
-    st = api_live_get(req->server, &row, &now, err);
-  if (st == CAIRN_OK)
-    st = db_moves_load(req->server->db, row.id, 0, audit_log_collect, &log, err);
-  if (st == CAIRN_OK)
-    st = decide(req, &row, seat, action, &log, now, resp, err);
+    st = api_change_answer(req, &row, seat, seq, events, resp, err);
 cleanup:
-  api_game_unlock(req->server, req->id);
-  audit_log_clear(&log);
+  game_unlock(svc, req->id);
+  json_decref(events);
   db_game_clear(&row);
   json_decref(doc);
   return st;
@@ -383,17 +47,17 @@ cleanup:
 enum cairn_status api_takeback_request(struct api_request *req, struct api_response *resp,
                                        struct cairn_error *err)
 {
-  return takeback(req, TAKEBACK_ASK, resp, err);
+  return takeback(req, GAME_TAKEBACK_ASK, resp, err);
 }
 
 enum cairn_status api_takeback_accept(struct api_request *req, struct api_response *resp,
                                       struct cairn_error *err)
 {
-  return takeback(req, TAKEBACK_ACCEPT, resp, err);
+  return takeback(req, GAME_TAKEBACK_ACCEPT, resp, err);
 }
 
 enum cairn_status api_takeback_decline(struct api_request *req, struct api_response *resp,
                                        struct cairn_error *err)
 {
-  return takeback(req, TAKEBACK_DECLINE, resp, err);
+  return takeback(req, GAME_TAKEBACK_DECLINE, resp, err);
 }

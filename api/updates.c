@@ -25,11 +25,11 @@ static json_t *notice_of(struct api_server *server, const struct db_game *row,
 
   *st = CAIRN_OK;
   if (strcmp(row->status, DB_STATUS_ACTIVE) == 0) {
-    api_game_lock(server, row->id);
-    *st = api_live_get(server, row, &state, err);
+    game_lock(server->game, row->id);
+    *st = game_live_get(server->game, row, &state, err);
     if (*st == CAIRN_OK)
       n = state->module->to_act(state, seats);
-    api_game_unlock(server, row->id);
+    game_unlock(server->game, row->id);
     if (*st != CAIRN_OK)
       return NULL;
   }

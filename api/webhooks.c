@@ -1,7 +1,9 @@
 /*
  * webhooks.c - webhooks for chat bots: registering them (POST/GET/DELETE
  * /v1/webhooks, the delivery log) and deciding what to send when a game
- * changes. Sending is deliver.c's, on its own thread.
+ * changes: the outbox rows a change owes are made here before its log row
+ * is written, and stored in that row's transaction (game_commit), so a
+ * crash cannot lose them. Sending is deliver.c's, on its own thread.
  *
  * A webhook without a game follows its owner: it fires when a game the
  * owner sits in starts or ends, and when the owner's seat comes to owe a
@@ -233,6 +235,7 @@ enum cairn_status api_webhooks_deliveries(struct api_request *req, struct api_re
 
 struct change {
   struct api_server *server;
+  struct game_owed *owed; /* where the deliveries the change owes are gathered */
   const struct db_game *row;
   const char *event;               /* turn, start, end */
   int to_act[ENGINE_MAX_SEATS], n; /* seats to act now */
@@ -304,6 +307,52 @@ static char *body_for(const struct change *c, const struct db_webhook *hook, int
   return out;
 }
 
+/* The webhooks of each row of a game_owed, in step with owed->rows
+ * (game_owed.hooks): what api_deliver_enqueue needs besides the row. */
+struct owed_hooks {
+  struct db_webhook *hook; /* owned, cap long */
+  int cap;
+};
+
+/* Add the delivery of `body` (taken) to `hook` to what the change owes. */
+static enum cairn_status owe(const struct change *c, const struct db_webhook *hook, char *body,
+                             struct cairn_error *err)
+{
+  struct game_owed *owed = c->owed;
+  struct owed_hooks *hooks = owed->hooks;
+  struct db_outbox *row;
+
+  if (!hooks)
+    hooks = owed->hooks = calloc(1, sizeof(*hooks));
+  if (hooks && owed->n == hooks->cap) {
+    int cap = hooks->cap ? 2 * hooks->cap : 4;
+    struct db_outbox *rows = realloc(owed->rows, (size_t)cap * sizeof(*rows));
+    struct db_webhook *grown = rows ? realloc(hooks->hook, (size_t)cap * sizeof(*grown)) : NULL;
+
+    if (rows)
+      owed->rows = rows;
+    if (grown) {
+      hooks->hook = grown;
+      hooks->cap = cap;
+    }
+  }
+  if (!hooks || owed->n == hooks->cap) {
+    free(body);
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  }
+  hooks->hook[owed->n] = *hook;
+  row = &owed->rows[owed->n++];
+  memset(row, 0, sizeof(*row));
+  api_deliver_new_id(row->delivery_id);
+  snprintf(row->webhook_id, sizeof(row->webhook_id), "%s", hook->id);
+  snprintf(row->event, sizeof(row->event), "%s", c->event);
+  snprintf(row->game_id, sizeof(row->game_id), "%s", c->row->id);
+  row->body = body;
+  row->attempt = 1;
+  row->due_ms = c->server->now_ms();
+  return CAIRN_OK;
+}
+
 static enum cairn_status consider(void *arg, const struct db_webhook *hook, struct cairn_error *err)
 {
   const struct change *c = arg;
@@ -315,17 +364,15 @@ static enum cairn_status consider(void *arg, const struct db_webhook *hook, stru
       return CAIRN_OK;
   }
   body = body_for(c, hook, seat);
-  if (body)
-    api_deliver_enqueue(c->server->deliver, hook, c->event, c->row->id, body);
-  free(body);
-  return CAIRN_OK;
+  return body ? owe(c, hook, body, err) : CAIRN_OK;
 }
 
-void api_webhooks_publish(struct api_server *server, const struct db_game *row,
-                          const char *prev_status, const int *prev_to_act, int prev_n,
-                          const struct engine_game *state)
+void api_webhooks_owe(struct api_server *server, const struct game_committed *change,
+                      struct game_owed *owed)
 {
-  struct change c = {.server = server, .row = row};
+  const struct db_game *row = change->row;
+  const struct engine_game *state = change->state;
+  struct change c = {.server = server, .owed = owed, .row = row};
   struct cairn_error err = {0};
   int i, j;
 
@@ -335,18 +382,19 @@ void api_webhooks_publish(struct api_server *server, const struct db_game *row,
     c.n = state->module->to_act(state, c.to_act);
   for (i = 0; i < c.n; i++) {
     c.newly[c.to_act[i]] = true;
-    for (j = 0; j < prev_n; j++)
-      if (prev_to_act[j] == c.to_act[i])
+    for (j = 0; j < change->prev_n; j++)
+      if (change->prev_to_act[j] == c.to_act[i])
         c.newly[c.to_act[i]] = false;
   }
-  c.changed = c.n != prev_n;
+  c.changed = c.n != change->prev_n;
   for (i = 0; i < c.n && !c.changed; i++)
     c.changed = c.newly[c.to_act[i]];
-  if (strcmp(prev_status, row->status) != 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0) {
+  if (strcmp(change->prev_status, row->status) != 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0) {
     c.event = "start";
     db_webhooks_of_game(server->db, row->id, consider, &c, &err);
   }
-  if (strcmp(prev_status, row->status) != 0 && strcmp(row->status, DB_STATUS_FINISHED) == 0) {
+  if (strcmp(change->prev_status, row->status) != 0 &&
+      strcmp(row->status, DB_STATUS_FINISHED) == 0) {
     c.event = "end";
     c.result = state ? state->module->result(state) : NULL;
     db_webhooks_of_game(server->db, row->id, consider, &c, &err);
@@ -355,4 +403,21 @@ void api_webhooks_publish(struct api_server *server, const struct db_game *row,
   }
   c.event = "turn";
   db_webhooks_of_game(server->db, row->id, consider, &c, &err);
+}
+
+void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool committed)
+{
+  struct owed_hooks *hooks = owed->hooks;
+  int i;
+
+  for (i = 0; i < owed->n; i++) {
+    if (committed)
+      api_deliver_enqueue(server->deliver, &hooks->hook[i], &owed->rows[i], owed->stored);
+    free((char *)owed->rows[i].body);
+  }
+  if (hooks)
+    free(hooks->hook);
+  free(hooks);
+  free(owed->rows);
+  *owed = (struct game_owed){0};
 }

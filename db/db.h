@@ -131,6 +131,13 @@ struct db_move {
    * not fill them. */
   const struct db_clock *clocks;
   int n_clocks;
+  /* The webhook deliveries this row owes, written by move_append in the
+   * row's own transaction (outbox_put's rows, each with its delivery_id),
+   * so an acknowledged move never loses what it owes to a crash. A row
+   * for a webhook deleted before the commit is skipped (a deleted hook is
+   * owed nothing). n_outbox 0 for none, and for rows read back. */
+  const struct db_outbox *outbox;
+  int n_outbox;
 };
 
 /* A declared vacation: [start_ms, end_ms). */
@@ -241,9 +248,9 @@ struct db_methods {
    * game's seq, move count, status and result. `move->ord` must equal the
    * game's current move count, otherwise nothing is written and the result
    * is CAIRN_ESTALE (another writer got there first). `result_json` is NULL
-   * while the game runs; non-NULL sets status finished. The move's clocks,
-   * if any, are saved in the same transaction. Returns only after the
-   * transaction is durable. */
+   * while the game runs; non-NULL sets status finished. The move's clocks
+   * and the webhook deliveries it owes (move->outbox), if any, are saved in
+   * the same transaction. Returns only after the transaction is durable. */
   enum cairn_status (*move_append)(void *ctx, const char *game_id, struct db_move *move,
                                    const char *result_json, struct cairn_error *err);
 

@@ -218,6 +218,10 @@ enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int se
 enum cairn_status db_sqlite_write_clocks(sqlite3 *db, const char *game_id,
                                          const struct db_clock *clocks, int n,
                                          struct cairn_error *err);
+/* Insert owed[0..n) into the webhook outbox inside the open transaction
+ * (a move's own), skipping rows whose webhook is gone. */
+enum cairn_status db_sqlite_write_outbox(sqlite3 *db, const struct db_outbox *owed, int n,
+                                         struct cairn_error *err);
 /* Flip an open game to active once no seat is empty. */
 enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id,
                                           struct cairn_error *err);

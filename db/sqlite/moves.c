@@ -168,6 +168,8 @@ static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cai
     st = db_sqlite_update_game(db, a->game_id, a->move, a->result_json, err);
   if (st == CAIRN_OK && a->move->n_clocks > 0)
     st = db_sqlite_write_clocks(db, a->game_id, a->move->clocks, a->move->n_clocks, err);
+  if (st == CAIRN_OK && a->move->n_outbox > 0)
+    st = db_sqlite_write_outbox(db, a->move->outbox, a->move->n_outbox, err);
   if (st != CAIRN_OK)
     db_sqlite_exec(db, "ROLLBACK TO one_append");
   db_sqlite_exec(db, "RELEASE one_append");

@@ -276,6 +276,18 @@ enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int
 
 /* ---- the outbox: deliveries still owed (migration 0007) ---- */
 
+/* Bind `owed` to the first seven parameters of an outbox insert. */
+static void bind_owed(sqlite3_stmt *stmt, const struct db_outbox *owed)
+{
+  sqlite3_bind_text(stmt, 1, owed->delivery_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 2, owed->webhook_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 3, owed->event, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 4, owed->game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 5, owed->body, -1, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 6, owed->attempt);
+  sqlite3_bind_int64(stmt, 7, owed->due_ms);
+}
+
 enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,
                                        struct cairn_error *err)
 {
@@ -293,13 +305,7 @@ enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,
                         " ON CONFLICT (delivery_id) DO UPDATE SET attempt = ?6, due_ms = ?7",
                         &stmt, err);
   if (st == CAIRN_OK) {
-    sqlite3_bind_text(stmt, 1, owed->delivery_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 2, owed->webhook_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 3, owed->event, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 4, owed->game_id, -1, SQLITE_STATIC);
-    sqlite3_bind_text(stmt, 5, owed->body, -1, SQLITE_STATIC);
-    sqlite3_bind_int(stmt, 6, owed->attempt);
-    sqlite3_bind_int64(stmt, 7, owed->due_ms);
+    bind_owed(stmt, owed);
     rc = sqlite3_step(stmt);
     if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
       st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no webhook %s",
@@ -309,6 +315,33 @@ enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,
   }
   db_sqlite_release(stmt);
   db_sqlite_unlock(c);
+  return st;
+}
+
+enum cairn_status db_sqlite_write_outbox(sqlite3 *db, const struct db_outbox *owed, int n,
+                                         struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int i, rc;
+
+  /* A webhook deleted since the change was judged is owed nothing: its
+   * row is skipped rather than failing the move that owes it. */
+  st =
+      db_sqlite_prepare(db,
+                        "INSERT INTO webhook_outbox (delivery_id, webhook_id, event, game_id, body,"
+                        " attempt, due_ms) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7"
+                        " WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ?2)",
+                        &stmt, err);
+  for (i = 0; st == CAIRN_OK && i < n; i++) {
+    assert(owed[i].body);
+    sqlite3_reset(stmt);
+    bind_owed(stmt, &owed[i]);
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(db, rc, "storing the webhook deliveries a move owes", err);
+  }
+  db_sqlite_release(stmt);
   return st;
 }
 

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "api/audit.h"
+#include "game/audit.h"
 #include "api/export.h"
 
 #define ROWS  300 /* more than two chunks of 128 */
@@ -145,7 +145,7 @@ static void expect_same_text(struct api_server *server, struct fake_log *log, co
                              int viewer, size_t piece)
 {
   struct db_game row;
-  struct audit_log whole = {.moves = log->rows, .n = ROWS};
+  struct game_log whole = {.moves = log->rows, .n = ROWS};
   struct api_export_stream *x = NULL;
   struct cairn_error err = {0};
   json_t *doc;
@@ -255,15 +255,15 @@ static void test_scan_is_the_look_ahead_rule(void **state)
 
       /* Every prefix: the live game as it stood after n rows. */
       for (n = 1; n <= ROWS; n += 37) {
-        struct api_fog_scan scan;
+        struct game_fog_scan scan;
         struct cairn_error err = {0};
 
-        api_fog_scan_init(&scan, v);
+        game_fog_scan_init(&scan, v);
         for (i = 0; i < n; i++)
-          assert_int_equal(api_fog_scan_add(&scan, &log.rows[i], &err), CAIRN_OK);
+          assert_int_equal(game_fog_scan_add(&scan, &log.rows[i], &err), CAIRN_OK);
         for (i = 0; i < n; i++)
-          assert_int_equal(api_fog_scan_visible(&scan, i), ref_visible(log.rows, n, i, v));
-        api_fog_scan_clear(&scan);
+          assert_int_equal(game_fog_scan_visible(&scan, i), ref_visible(log.rows, n, i, v));
+        game_fog_scan_clear(&scan);
       }
     }
   }

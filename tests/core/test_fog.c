@@ -1,5 +1,5 @@
 /*
- * test_fog.c - api/fog.c on hand-made logs: which rows of a live game a
+ * test_fog.c - game/fog.c on hand-made logs: which rows of a live game a
  * viewer may see, and which rows no takeback may undo. Covers what the
  * HTTP tests cannot reach under the current policy: a pending decision
  * undone by a rewind (only in logs written before the fog) stays hidden.
@@ -13,7 +13,7 @@
 
 #include <string.h>
 
-#include "api/api.h"
+#include "game/fog.h"
 #include "engine/engine.h"
 
 #define ROW(o, q, s, mv, ev)                                                                       \
@@ -34,14 +34,14 @@ static void test_a_pending_decision_undone_by_a_rewind_stays_hidden(void **state
       ROW(2, 2, 1, REST, "[]"),
   };
 
-  assert_true(api_fog_pending(log, 0));
-  assert_false(api_fog_pending(log, 1)); /* a platform row */
-  assert_false(api_fog_pending(log, 2));
-  assert_true(api_fog_move_visible(log, 3, 0, 0)); /* its owner */
-  assert_false(api_fog_move_visible(log, 3, 0, 1));
-  assert_false(api_fog_move_visible(log, 3, 0, ENGINE_SPECTATOR));
-  assert_true(api_fog_move_visible(log, 3, 1, 1));
-  assert_true(api_fog_move_visible(log, 3, 2, 0));
+  assert_true(game_fog_pending(log, 0));
+  assert_false(game_fog_pending(log, 1)); /* a platform row */
+  assert_false(game_fog_pending(log, 2));
+  assert_true(game_fog_move_visible(log, 3, 0, 0)); /* its owner */
+  assert_false(game_fog_move_visible(log, 3, 0, 1));
+  assert_false(game_fog_move_visible(log, 3, 0, ENGINE_SPECTATOR));
+  assert_true(game_fog_move_visible(log, 3, 1, 1));
+  assert_true(game_fog_move_visible(log, 3, 2, 0));
 }
 
 /* A pending decision is its owner's until a title move resolves the
@@ -57,13 +57,13 @@ static void test_a_pending_decision_shows_once_a_move_resolves_its_step(void **s
       ROW(5, 2, 1, "{\"type\":\"plan\"}", "[{\"type\":\"plans-revealed\"}]"),
   };
 
-  assert_false(api_fog_move_visible(log, 3, 0, 1)); /* still pending then */
-  assert_false(api_fog_move_visible(log, 1, 0, ENGINE_SPECTATOR));
-  assert_true(api_fog_move_visible(log, 6, 0, 1));
-  assert_true(api_fog_move_visible(log, 6, 1, ENGINE_SPECTATOR));
-  assert_false(api_fog_move_visible(log, 6, 4, 1)); /* private event */
-  assert_true(api_fog_move_visible(log, 6, 4, 0));
-  assert_true(api_fog_move_visible(log, 6, 5, 0));
+  assert_false(game_fog_move_visible(log, 3, 0, 1)); /* still pending then */
+  assert_false(game_fog_move_visible(log, 1, 0, ENGINE_SPECTATOR));
+  assert_true(game_fog_move_visible(log, 6, 0, 1));
+  assert_true(game_fog_move_visible(log, 6, 1, ENGINE_SPECTATOR));
+  assert_false(game_fog_move_visible(log, 6, 4, 1)); /* private event */
+  assert_true(game_fog_move_visible(log, 6, 4, 0));
+  assert_true(game_fog_move_visible(log, 6, 5, 0));
 }
 
 static void test_rows_that_showed_something_are_named(void **state)
@@ -82,13 +82,13 @@ static void test_rows_that_showed_something_are_named(void **state)
       ROW(3, 2, 1, "{\"cairn\":\"takeback-request\",\"to_ord\":2}", "[]"),
   };
 
-  assert_null(api_fog_row_secret(himalaya, dice, 0));
-  assert_non_null(strstr(api_fog_row_secret(himalaya, dice, 1), "revealed"));
-  assert_non_null(strstr(api_fog_row_secret(himalaya, dice, 2), "private"));
-  assert_non_null(strstr(api_fog_row_secret(bit, night, 0), "simultaneous"));
-  assert_non_null(strstr(api_fog_row_secret(bit, night, 1), "simultaneous")); /* resolved it */
-  assert_null(api_fog_row_secret(bit, night, 2));
-  assert_null(api_fog_row_secret(bit, night, 3));
+  assert_null(game_fog_row_secret(himalaya, dice, 0));
+  assert_non_null(strstr(game_fog_row_secret(himalaya, dice, 1), "revealed"));
+  assert_non_null(strstr(game_fog_row_secret(himalaya, dice, 2), "private"));
+  assert_non_null(strstr(game_fog_row_secret(bit, night, 0), "simultaneous"));
+  assert_non_null(strstr(game_fog_row_secret(bit, night, 1), "simultaneous")); /* resolved it */
+  assert_null(game_fog_row_secret(bit, night, 2));
+  assert_null(game_fog_row_secret(bit, night, 3));
 }
 
 int main(void)

@@ -1,5 +1,5 @@
 /*
- * test_live_cache.c - the cache of live engine states (api/live.c): games
+ * test_live_cache.c - the cache of live engine states (game/live.c): games
  * that share a set do not evict each other while the set has room, a full
  * set evicts its least recently used game, and a thousand games in play all
  * stay cached (bench_load's case: a direct-mapped cache lost a fifth of
@@ -15,10 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api/api.h"
+#include "game/game.h"
 #include "engine/engine.h"
 
-#define STATES (8 * API_GAME_STRIPES) /* the smallest cache: one set of 8 per stripe */
+#define STATES (8 * GAME_STRIPES) /* the smallest cache: one set of 8 per stripe */
 #define WAYS   8
 
 /* A fresh engine state to cache (any title will do). */
@@ -55,7 +55,7 @@ static void ids_in_one_set(char ids[][DB_ID_MAX + 1], int n, size_t states)
 
 static void test_games_of_one_set_stay_until_it_is_full(void **state)
 {
-  struct api_live *live = api_live_new(STATES);
+  struct game_live *live = game_live_new(STATES);
   char ids[WAYS + 1][DB_ID_MAX + 1];
   int i;
 
@@ -63,25 +63,25 @@ static void test_games_of_one_set_stay_until_it_is_full(void **state)
   assert_non_null(live);
   ids_in_one_set(ids, WAYS + 1, STATES);
   for (i = 0; i < WAYS; i++)
-    api_live_put(live, ids[i], (uint32_t)i, a_state());
+    game_live_put(live, ids[i], (uint32_t)i, a_state());
   for (i = 0; i < WAYS; i++)
-    assert_non_null(api_live_peek(live, ids[i]));
+    assert_non_null(game_live_peek(live, ids[i]));
 
   /* Use every game but the third again; the next one evicts the third. */
   for (i = 0; i < WAYS; i++)
     if (i != 2)
-      api_live_put(live, ids[i], (uint32_t)i + 1, a_state());
-  api_live_put(live, ids[WAYS], 0, a_state());
-  assert_null(api_live_peek(live, ids[2]));
+      game_live_put(live, ids[i], (uint32_t)i + 1, a_state());
+  game_live_put(live, ids[WAYS], 0, a_state());
+  assert_null(game_live_peek(live, ids[2]));
   for (i = 0; i <= WAYS; i++)
     if (i != 2)
-      assert_non_null(api_live_peek(live, ids[i]));
-  api_live_free(live);
+      assert_non_null(game_live_peek(live, ids[i]));
+  game_live_free(live);
 }
 
 static void test_a_thousand_games_in_play_all_stay_cached(void **state)
 {
-  struct api_live *live = api_live_new(API_LIVE_STATES);
+  struct game_live *live = game_live_new(GAME_LIVE_STATES);
   char id[DB_ID_MAX + 1];
   unsigned i;
 
@@ -90,14 +90,14 @@ static void test_a_thousand_games_in_play_all_stay_cached(void **state)
   for (i = 0; i < 1000; i++) {
     /* ids as the server makes them: 20 random-looking hex digits */
     snprintf(id, sizeof id, "%08x%012x", i * 2654435761u, i * 40503u);
-    api_live_put(live, id, 1, a_state());
+    game_live_put(live, id, 1, a_state());
   }
   for (i = 0; i < 1000; i++) {
     snprintf(id, sizeof id, "%08x%012x", i * 2654435761u, i * 40503u);
-    if (!api_live_peek(live, id))
+    if (!game_live_peek(live, id))
       fail_msg("game %s of 1,000 in play was evicted", id);
   }
-  api_live_free(live);
+  game_live_free(live);
 }
 
 int main(void)

@@ -366,6 +366,60 @@ static void test_the_outbox_keeps_what_is_owed(void **state)
   assert_int_equal(db_outbox_put(f->db, &owed, &err), CAIRN_ENOTFOUND);
 }
 
+/* The webhook deliveries a move owes are written in the move's own
+ * transaction: both or neither, so a crash after the acknowledgement can
+ * never lose what the move owes (issue 21). A row for a webhook deleted
+ * before the commit is skipped, never failing the move. */
+static void test_a_move_and_its_outbox_commit_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_webhook hook = {.id = "hook1",
+                            .owner = "g1-p0",
+                            .url = "https://example.org/h",
+                            .format = "json",
+                            .created_ms = 1};
+  struct db_outbox owed[2] = {{.delivery_id = "00000000000000c1",
+                               .webhook_id = "hook1",
+                               .event = "turn",
+                               .game_id = "g1",
+                               .body = "{\"a\":1}",
+                               .attempt = 1,
+                               .due_ms = 500},
+                              {.delivery_id = "00000000000000c2",
+                               .webhook_id = "gone",
+                               .event = "turn",
+                               .game_id = "g1",
+                               .body = "{\"b\":2}",
+                               .attempt = 1,
+                               .due_ms = 500}};
+  struct db_move m = {.ord = 0,
+                      .seq = 1,
+                      .seat = 0,
+                      .move_json = "{}",
+                      .events_json = "[]",
+                      .at_ms = 1000,
+                      .outbox = owed,
+                      .n_outbox = 2};
+  struct owed_seen seen = {0};
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
+  assert_int_equal(db_move_append(f->db, "g1", &m, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1); /* the row for the webhook that is gone is skipped */
+  assert_string_equal(seen.first.delivery_id, "00000000000000c1");
+  assert_string_equal(seen.body, "{\"a\":1}");
+
+  /* Stale: refused, and the deliveries it carried are not written either. */
+  snprintf(owed[0].delivery_id, sizeof owed[0].delivery_id, "00000000000000c3");
+  assert_int_equal(db_move_append(f->db, "g1", &m, NULL, &err), CAIRN_ESTALE);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.first.delivery_id, "00000000000000c1");
+}
+
 /* ---- seats ---- */
 
 static void test_filling_the_last_seat_makes_the_game_active(void **state)
@@ -840,6 +894,7 @@ int main(void)
       T(test_game_created_with_seated_players),
       T(test_a_move_and_its_clocks_commit_together),
       T(test_the_outbox_keeps_what_is_owed),
+      T(test_a_move_and_its_outbox_commit_together),
       T(test_filling_the_last_seat_makes_the_game_active),
       T(test_taken_seat_is_seat_taken),
       T(test_second_seat_for_a_player_is_already_seated),

@@ -136,7 +136,7 @@ static void fuzz_export(const uint8_t *data, size_t size)
   struct cairn_error err = {0};
   const struct engine_module *m;
   json_t *options = NULL, *report = NULL, *rebuilt = NULL;
-  struct audit_input in;
+  struct game_audit_input in;
 
   memset(&again, 0, sizeof(again));
   if (!doc)
@@ -151,9 +151,9 @@ static void fuzz_export(const uint8_t *data, size_t size)
   options = json_loads(r.row.options_json, 0, NULL);
   if (m && options) {
     in = api_record_audit(&r, m, options);
-    report = audit_run(&in);
+    report = game_audit_run(&in);
     if (!report || !json_is_boolean(json_object_get(report, "ok")))
-      fuzz_die("audit_run gave no verdict");
+      fuzz_die("game_audit_run gave no verdict");
   }
   /* Import keeps a finished game as it is: export -> import -> export is
    * identical (api/README.md "Export / import"). */

@@ -13,7 +13,7 @@
  *
  * Finished games hide nothing (api/README.md), so none of this applies then.
  */
-#include "api.h"
+#include "fog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@
 static bool is_platform(const struct db_move *m)
 {
   json_t *move = json_loads(m->move_json, 0, NULL);
-  bool platform = api_platform_move(move);
+  bool platform = game_platform_move(move);
 
   json_decref(move);
   return platform;
@@ -41,7 +41,7 @@ static bool left_pending(const struct db_move *m, uint32_t seq_before_m, bool pl
   return m->seq == seq_before_m && !platform;
 }
 
-bool api_fog_pending(const struct db_move *moves, size_t i)
+bool game_fog_pending(const struct db_move *moves, size_t i)
 {
   return left_pending(&moves[i], seq_before(moves, i), is_platform(&moves[i]));
 }
@@ -64,13 +64,13 @@ static bool has_private_event(const struct db_move *m)
   return private;
 }
 
-/* What the scan knows of a row (api_fog_scan). */
+/* What the scan knows of a row (game_fog_scan). */
 enum {
   FOG_SHOWN = 1,   /* visible to the scan's viewer */
   FOG_WAITING = 2, /* a pending decision: shown once a title move resolves its step */
 };
 
-/* The one statement of the rule (api.h, api_fog_move_visible), decided as
+/* The one statement of the rule (fog.h, game_fog_move_visible), decided as
  * far as row m alone allows. */
 static uint8_t classify(const struct db_move *m, uint32_t seq_before_m, bool platform, int viewer)
 {
@@ -81,21 +81,21 @@ static uint8_t classify(const struct db_move *m, uint32_t seq_before_m, bool pla
   return left_pending(m, seq_before_m, platform) ? FOG_WAITING : FOG_SHOWN;
 }
 
-void api_fog_scan_init(struct api_fog_scan *scan, int viewer)
+void game_fog_scan_init(struct game_fog_scan *scan, int viewer)
 {
-  *scan = (struct api_fog_scan){.viewer = viewer};
+  *scan = (struct game_fog_scan){.viewer = viewer};
 }
 
-void api_fog_scan_clear(struct api_fog_scan *scan)
+void game_fog_scan_clear(struct game_fog_scan *scan)
 {
   free(scan->rows);
-  *scan = (struct api_fog_scan){0};
+  *scan = (struct game_fog_scan){0};
 }
 
 /* Rows run..n-1 share the seq of the last row; row m is the first whose seq
  * differs, so it settles their pending decisions: a title move resolved
  * the step, a platform row (a rewind) undid them unrevealed. */
-static void settle_run(struct api_fog_scan *scan, bool resolved)
+static void settle_run(struct game_fog_scan *scan, bool resolved)
 {
   size_t k;
 
@@ -104,8 +104,8 @@ static void settle_run(struct api_fog_scan *scan, bool resolved)
       scan->rows[k] = resolved ? FOG_SHOWN : 0;
 }
 
-enum cairn_status api_fog_scan_add(struct api_fog_scan *scan, const struct db_move *m,
-                                   struct cairn_error *err)
+enum cairn_status game_fog_scan_add(struct game_fog_scan *scan, const struct db_move *m,
+                                    struct cairn_error *err)
 {
   uint32_t before = scan->n ? scan->last_seq : 0;
   bool platform = is_platform(m);
@@ -128,25 +128,25 @@ enum cairn_status api_fog_scan_add(struct api_fog_scan *scan, const struct db_mo
   return CAIRN_OK;
 }
 
-bool api_fog_scan_visible(const struct api_fog_scan *scan, size_t i)
+bool game_fog_scan_visible(const struct game_fog_scan *scan, size_t i)
 {
   return i < scan->n && scan->rows[i] == FOG_SHOWN;
 }
 
 /* One scan per question: O(n), for callers holding a short log in memory
- * (tests); exports scan once (api_fog_scan). */
-bool api_fog_move_visible(const struct db_move *moves, size_t n, size_t i, int viewer)
+ * (tests); exports scan once (game_fog_scan). */
+bool game_fog_move_visible(const struct db_move *moves, size_t n, size_t i, int viewer)
 {
-  struct api_fog_scan scan;
+  struct game_fog_scan scan;
   struct cairn_error err = {0};
   bool visible = false;
   size_t k;
 
-  api_fog_scan_init(&scan, viewer);
-  for (k = 0; k < n && api_fog_scan_add(&scan, &moves[k], &err) == CAIRN_OK; k++)
+  game_fog_scan_init(&scan, viewer);
+  for (k = 0; k < n && game_fog_scan_add(&scan, &moves[k], &err) == CAIRN_OK; k++)
     ;
-  visible = k == n && api_fog_scan_visible(&scan, i);
-  api_fog_scan_clear(&scan);
+  visible = k == n && game_fog_scan_visible(&scan, i);
+  game_fog_scan_clear(&scan);
   return visible;
 }
 
@@ -157,10 +157,10 @@ static bool simultaneous(const struct db_move *moves, size_t r)
   uint32_t before = seq_before(moves, r);
   size_t k;
 
-  if (api_fog_pending(moves, r))
+  if (game_fog_pending(moves, r))
     return true;
   for (k = r; k-- > 0 && moves[k].seq == before;)
-    if (moves[k].seat != moves[r].seat && api_fog_pending(moves, k))
+    if (moves[k].seat != moves[r].seat && game_fog_pending(moves, k))
       return true;
   return false;
 }
@@ -184,8 +184,8 @@ static const char *event_secret(const struct engine_module *module, const struct
   return why;
 }
 
-const char *api_fog_row_secret(const struct engine_module *module, const struct db_move *moves,
-                               size_t r)
+const char *game_fog_row_secret(const struct engine_module *module, const struct db_move *moves,
+                                size_t r)
 {
   const char *why;
 

@@ -13,14 +13,15 @@
  */
 #include "audit.h"
 
-#include "api.h"
+#include "fog.h"
 
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void audit_commitment(const uint8_t seed[ENGINE_SEED_BYTES], const char *game_id, uint8_t out[32])
+void game_seed_commitment(const uint8_t seed[ENGINE_SEED_BYTES], const char *game_id,
+                          uint8_t out[32])
 {
   crypto_generichash_state h;
 
@@ -39,7 +40,7 @@ static json_t *verdict(int ok, long first_bad, const char *problem)
                    "problem", problem ? json_string(problem) : json_null());
 }
 
-static json_t *check_chain(const struct audit_input *in, uint8_t head[32])
+static json_t *check_chain(const struct game_audit_input *in, uint8_t head[32])
 {
   uint8_t prev[DB_HASH_BYTES] = {0};
   uint8_t expected[DB_HASH_BYTES];
@@ -86,13 +87,13 @@ static json_t *check_chain(const struct audit_input *in, uint8_t head[32])
   return verdict(1, -1, NULL);
 }
 
-static json_t *check_commitment(const struct audit_input *in)
+static json_t *check_commitment(const struct game_audit_input *in)
 {
   uint8_t computed[32];
 
   if (!in->seed || !in->commitment)
     return verdict(-1, -1, "the seed is revealed only when the game is finished");
-  audit_commitment(in->seed, in->game_id, computed);
+  game_seed_commitment(in->seed, in->game_id, computed);
   if (sodium_memcmp(computed, in->commitment, sizeof(computed)) != 0)
     return verdict(0, -1, "the seed does not hash to the published seed_commitment");
   return verdict(1, -1, NULL);
@@ -104,7 +105,7 @@ static enum cairn_status record_prefix(void *arg, uint32_t rows, struct engine_g
 
 /* Re-run row `m` on *game. On success *game moves on; on failure `problem`
  * says why and *game is unchanged. */
-static bool replay_row(const struct audit_input *in, struct engine_game **game,
+static bool replay_row(const struct game_audit_input *in, struct engine_game **game,
                        const struct db_move *m, char *problem, size_t size)
 {
   json_t *move = json_loads(m->move_json, 0, NULL);
@@ -118,10 +119,10 @@ static bool replay_row(const struct audit_input *in, struct engine_game **game,
     snprintf(problem, size, "row %u holds unreadable JSON", m->ord);
     goto cleanup;
   }
-  if (api_platform_move(move)) {
+  if (game_platform_move(move)) {
     next = (*game)->module->clone_game(*game);
     if (!next ||
-        api_platform_apply(move, m, &next, &events, record_prefix, (void *)in, &err) != CAIRN_OK) {
+        game_platform_apply(move, m, &next, &events, record_prefix, (void *)in, &err) != CAIRN_OK) {
       snprintf(problem, size, "row %u is a platform row that does not replay: %.200s", m->ord,
                err.detail);
       goto cleanup;
@@ -155,7 +156,7 @@ cleanup:
 }
 
 /* Replay the first `rows` rows; on failure `problem` names the row. */
-static bool replay_prefix(const struct audit_input *in, size_t rows, struct engine_game **out,
+static bool replay_prefix(const struct game_audit_input *in, size_t rows, struct engine_game **out,
                           long *bad, char *problem, size_t size)
 {
   struct engine_setup setup = {.seats = in->seats, .options = in->options};
@@ -191,7 +192,7 @@ static enum cairn_status record_prefix(void *arg, uint32_t rows, struct engine_g
   return CAIRN_OK;
 }
 
-static json_t *check_replay(const struct audit_input *in)
+static json_t *check_replay(const struct game_audit_input *in)
 {
   struct engine_game *game = NULL;
   char problem[300];
@@ -207,7 +208,7 @@ static json_t *check_replay(const struct audit_input *in)
   return verdict(1, -1, NULL);
 }
 
-json_t *audit_run(const struct audit_input *in)
+json_t *game_audit_run(const struct game_audit_input *in)
 {
   uint8_t head[32] = {0};
   char head_hex[65];
@@ -227,9 +228,9 @@ json_t *audit_run(const struct audit_input *in)
                    replay);
 }
 
-enum cairn_status audit_log_collect(void *arg, const struct db_move *move, struct cairn_error *err)
+enum cairn_status game_log_collect(void *arg, const struct db_move *move, struct cairn_error *err)
 {
-  struct audit_log *log = arg;
+  struct game_log *log = arg;
   struct db_move *copy;
 
   if (log->n == log->cap) {
@@ -251,7 +252,7 @@ enum cairn_status audit_log_collect(void *arg, const struct db_move *move, struc
   return CAIRN_OK;
 }
 
-void audit_log_clear(struct audit_log *log)
+void game_log_clear(struct game_log *log)
 {
   size_t i;
 

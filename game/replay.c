@@ -4,14 +4,15 @@
  * ?at=N replay and every restart go through it, so they cannot disagree.
  *
  * Checkpoints. Replaying a long game from move 0 for every ?at=N would cost
- * O(N) per request, so every API_CHECKPOINT_EVERY log rows the walk keeps a
+ * O(N) per request, so every GAME_CHECKPOINT_EVERY log rows the walk keeps a
  * copy of the state, and a later replay starts from the nearest checkpoint
  * at or before the position asked for. The log is append-only, so a
  * checkpoint of a past position never goes stale; like every cache here it
  * is derived, bounded (direct-mapped by game id, a collision evicts) and may
  * be dropped at any time.
  */
-#include "api.h"
+#include "game.h"
+#include "fog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,14 +31,14 @@ struct checkpoint_list {
   size_t n, cap;
 };
 
-struct api_checkpoints {
+struct game_checkpoints {
   pthread_mutex_t lock;
   struct checkpoint_list slots[CHECKPOINT_SLOTS];
 };
 
-struct api_checkpoints *api_checkpoints_new(void)
+struct game_checkpoints *game_checkpoints_new(void)
 {
-  struct api_checkpoints *c = calloc(1, sizeof(*c));
+  struct game_checkpoints *c = calloc(1, sizeof(*c));
 
   if (c)
     pthread_mutex_init(&c->lock, NULL);
@@ -54,7 +55,7 @@ static void list_clear(struct checkpoint_list *l)
   memset(l, 0, sizeof(*l));
 }
 
-void api_checkpoints_free(struct api_checkpoints *c)
+void game_checkpoints_free(struct game_checkpoints *c)
 {
   size_t i;
 
@@ -66,7 +67,7 @@ void api_checkpoints_free(struct api_checkpoints *c)
   free(c);
 }
 
-static struct checkpoint_list *list_of(struct api_checkpoints *c, const char *id)
+static struct checkpoint_list *list_of(struct game_checkpoints *c, const char *id)
 {
   uint32_t h = 2166136261u; /* FNV-1a */
   struct checkpoint_list *l;
@@ -83,7 +84,7 @@ static struct checkpoint_list *list_of(struct api_checkpoints *c, const char *id
 
 /* A copy of the latest checkpoint of `id` at or before seq `upto` (any,
  * when upto is NULL) and within the first `upto_rows` rows, or NULL. */
-static struct engine_game *nearest(struct api_checkpoints *c, const char *id, const uint32_t *upto,
+static struct engine_game *nearest(struct game_checkpoints *c, const char *id, const uint32_t *upto,
                                    uint32_t upto_rows, uint32_t *rows)
 {
   struct checkpoint_list *l;
@@ -106,7 +107,7 @@ static struct engine_game *nearest(struct api_checkpoints *c, const char *id, co
 }
 
 /* Keep a copy of `game` after `rows` rows unless one is held already. */
-static void remember(struct api_checkpoints *c, const char *id, uint32_t rows,
+static void remember(struct game_checkpoints *c, const char *id, uint32_t rows,
                      const struct engine_game *game)
 {
   struct checkpoint_list *l;
@@ -135,7 +136,7 @@ done:
 }
 
 struct replay_walk {
-  struct api_server *server;
+  struct game_service *svc;
   const struct db_game *row;
   struct engine_game *game; /* owned by the walk until handed out */
   const uint32_t *upto_seq; /* stop before the first row past this seq */
@@ -148,7 +149,7 @@ static enum cairn_status walk_prefix(void *arg, uint32_t rows, struct engine_gam
 {
   struct replay_walk *walk = arg;
 
-  return api_replay_rows(walk->server, walk->row, rows, out, err);
+  return game_replay_rows(walk->svc, walk->row, rows, out, err);
 }
 
 /* Apply one stored row, a title move or a platform row, to walk->game. */
@@ -159,8 +160,8 @@ static enum cairn_status step(struct replay_walk *walk, const struct db_move *ro
   json_t *events = NULL;
   enum cairn_status st;
 
-  if (api_platform_move(move)) {
-    st = api_platform_apply(move, row, &walk->game, &events, walk_prefix, walk, err);
+  if (game_platform_move(move)) {
+    st = game_platform_apply(move, row, &walk->game, &events, walk_prefix, walk, err);
     json_decref(events);
     return st;
   }
@@ -200,8 +201,8 @@ static enum cairn_status apply_row(void *arg, const struct db_move *row, struct 
                       "log row %u replays to seq %u, the log says %u", row->ord, walk->game->seq,
                       row->seq);
   walk->rows++;
-  if (walk->rows % API_CHECKPOINT_EVERY == 0)
-    remember(walk->server->checkpoints, walk->row->id, walk->rows, walk->game);
+  if (walk->rows % GAME_CHECKPOINT_EVERY == 0)
+    remember(walk->svc->checkpoints, walk->row->id, walk->rows, walk->game);
   return CAIRN_OK;
 }
 
@@ -231,21 +232,20 @@ static enum cairn_status start_position(const struct db_game *row, struct engine
 
 /* Replay `row`'s log from the nearest checkpoint, stopping at `upto_seq`
  * (if given) or after `upto_rows` rows, whichever comes first. */
-static enum cairn_status replay(struct api_server *server, const struct db_game *row,
+static enum cairn_status replay(struct game_service *svc, const struct db_game *row,
                                 const uint32_t *upto_seq, uint32_t upto_rows,
                                 struct engine_game **out, uint32_t *rows, struct cairn_error *err)
 {
-  struct replay_walk walk = {
-      .server = server, .row = row, .upto_seq = upto_seq, .upto_rows = upto_rows};
+  struct replay_walk walk = {.svc = svc, .row = row, .upto_seq = upto_seq, .upto_rows = upto_rows};
   enum cairn_status st = CAIRN_OK;
 
   *out = NULL;
   *rows = 0;
-  walk.game = nearest(server->checkpoints, row->id, upto_seq, upto_rows, &walk.rows);
+  walk.game = nearest(svc->checkpoints, row->id, upto_seq, upto_rows, &walk.rows);
   if (!walk.game)
     st = start_position(row, &walk.game, err);
   if (st == CAIRN_OK && walk.rows < upto_rows)
-    st = db_moves_load(server->db, row->id, walk.rows, apply_row, &walk, err);
+    st = db_moves_load(svc->db, row->id, walk.rows, apply_row, &walk, err);
   if (st != CAIRN_OK) {
     engine_free(walk.game);
     return st;
@@ -255,18 +255,18 @@ static enum cairn_status replay(struct api_server *server, const struct db_game 
   return CAIRN_OK;
 }
 
-enum cairn_status api_replay(struct api_server *server, const struct db_game *row,
-                             const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
-                             struct cairn_error *err)
+enum cairn_status game_replay(struct game_service *svc, const struct db_game *row,
+                              const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
+                              struct cairn_error *err)
 {
-  return replay(server, row, upto_seq, UINT32_MAX, out, rows, err);
+  return replay(svc, row, upto_seq, UINT32_MAX, out, rows, err);
 }
 
-enum cairn_status api_replay_rows(struct api_server *server, const struct db_game *row,
-                                  uint32_t rows, struct engine_game **out, struct cairn_error *err)
+enum cairn_status game_replay_rows(struct game_service *svc, const struct db_game *row,
+                                   uint32_t rows, struct engine_game **out, struct cairn_error *err)
 {
   uint32_t applied = 0;
-  enum cairn_status st = replay(server, row, NULL, rows, out, &applied, err);
+  enum cairn_status st = replay(svc, row, NULL, rows, out, &applied, err);
 
   if (st == CAIRN_OK && applied != rows) {
     engine_free(*out);

@@ -1,11 +1,16 @@
 /*
- * main.c - the cairn server process: flags and environment, opening storage,
- * checking the registered titles, serving until SIGINT/SIGTERM.
+ * main.c - the cairn program's entry point: flags and environment, opening
+ * storage, checking the registered titles, wiring the game service to the
+ * HTTP server (its listener) and serving until SIGINT/SIGTERM; or, as
+ * `cairn verify` / `cairn revalidate`, one of the offline tools (tools.c).
+ * It sits above every layer, so no layer has to know how the others are
+ * started.
  */
-#include "server.h"
+#include "../api/deliver.h"
+#include "../api/notify.h"
+#include "../api/server.h"
+#include "../game/game.h"
 #include "tools.h"
-#include "deliver.h"
-#include "notify.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -270,7 +275,6 @@ int main(int argc, char **argv)
   struct cairn_error err = {0};
   struct MHD_Daemon *daemon = NULL;
   char db_file[4096]; /* the store's local file, "" for none */
-  bool sweeper = false;
   sigset_t set;
   int status = 1;
 
@@ -283,14 +287,14 @@ int main(int argc, char **argv)
       usage(stderr);
       return 2;
     }
-    return api_tool_verify(argv[2]);
+    return cli_verify(argv[2]);
   }
   if (argc >= 2 && strcmp(argv[1], "revalidate") == 0) {
     if (!parse_config(argc - 1, argv + 1, &cfg)) {
       usage(stderr);
       return 2;
     }
-    return api_tool_revalidate(cfg.db_url);
+    return cli_revalidate(cfg.db_url);
   }
   if (!parse_config(argc, argv, &cfg)) {
     usage(stderr);
@@ -340,11 +344,13 @@ int main(int argc, char **argv)
   }
   server.now_ms = cfg.test_clock ? api_clock_test : api_clock_realtime;
   server.web_dir = cfg.web_dir;
-  server.live = api_live_new(API_LIVE_STATES);
-  server.checkpoints = api_checkpoints_new();
+  /* The game layer reaches the HTTP side's follow-ups (notify, webhooks)
+   * only through the listener table, with this server as its context. */
+  server.game = game_service_new(server.db, server.now_ms,
+                                 (int)(cfg.vacation_days > 0 ? cfg.vacation_days : 0),
+                                 &api_game_listener, &server);
   server.notify = api_notify_new(server.now_ms);
   server.allow_private_webhooks = cfg.allow_private_webhooks;
-  server.vacation_days = (int)(cfg.vacation_days > 0 ? cfg.vacation_days : 0);
   server.limits = api_limits_new(cfg.rate_per_address, cfg.rate_per_token);
   server.max_open_games = (int)cfg.max_open_games;
   server.max_connections =
@@ -356,14 +362,11 @@ int main(int argc, char **argv)
       api_conns_new((int)(cfg.per_address > 0 && cfg.per_address <= INT_MAX ? cfg.per_address : 0),
                     1000 * (cfg.head_timeout_s > 0 ? cfg.head_timeout_s : API_HEAD_TIMEOUT_S),
                     1000 * (cfg.body_timeout_s > 0 ? cfg.body_timeout_s : API_BODY_TIMEOUT_S));
-  for (int i = 0; i < API_GAME_STRIPES; i++)
-    pthread_mutex_init(&server.game_locks[i], NULL);
   pthread_mutex_init(&server.caps_lock, NULL);
-  if (!server.live || !server.conns)
+  if (!server.game || !server.conns)
     goto cleanup;
-  if (!api_sweeper_start(&server))
+  if (!game_sweeper_start(server.game))
     goto cleanup;
-  sweeper = true;
   daemon = api_server_start(&server, &addr);
   if (!daemon) {
     fprintf(stderr, "cairn: cannot listen on %s:%u\n", cfg.host, cfg.port);
@@ -377,8 +380,8 @@ cleanup:
   /* Stop taking connections, wake every parked waiter, then let in-flight
    * requests finish (MHD_stop_daemon joins the threads that serve them)
    * before storage closes and checkpoints the WAL. */
-  if (sweeper)
-    api_sweeper_stop(&server);
+  if (server.game)
+    game_sweeper_stop(server.game);
   api_conns_stop(server.conns);
   if (daemon)
     MHD_quiesce_daemon(daemon);
@@ -389,8 +392,7 @@ cleanup:
   api_deliver_free(server.deliver);
   api_limits_free(server.limits);
   api_conns_free(server.conns);
-  api_live_free(server.live);
-  api_checkpoints_free(server.checkpoints);
+  game_service_free(server.game);
   db_close(server.db);
   sodium_memzero(&server.key, sizeof(server.key));
   return status;

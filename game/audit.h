@@ -1,11 +1,11 @@
 /*
- * audit.h - checking a game's record: the hash chain, the seed commitment,
- * and a full re-run of the log from the seed. One implementation serves the
+ * audit.h - judging a game's record (audit.c): the hash chain, the seed
+ * commitment, and a full re-run of the log from the seed. One implementation serves the
  * server (GET /v1/games/{id}/verify), the offline `cairn verify FILE` and
  * `cairn revalidate`, so all three judge a game the same way.
  */
-#ifndef API_AUDIT_H
-#define API_AUDIT_H
+#ifndef GAME_AUDIT_H
+#define GAME_AUDIT_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -15,7 +15,7 @@
 #include "../engine/engine.h"
 
 /* A game's record, all borrowed for the duration of the call. */
-struct audit_input {
+struct game_audit_input {
   const struct engine_module *module;
   const char *game_id;
   int seats;
@@ -38,23 +38,24 @@ struct audit_input {
  *    commitment:{ok, problem}, replay:{ok, first_bad_ord, problem}}
  * where a check that could not run (no seed yet) has ok = null and does not
  * make the whole report fail. NULL only when out of memory. */
-json_t *audit_run(const struct audit_input *in);
+json_t *game_audit_run(const struct game_audit_input *in);
 
 /* The seed commitment: BLAKE2b-256(seed || game id). */
-void audit_commitment(const uint8_t seed[ENGINE_SEED_BYTES], const char *game_id, uint8_t out[32]);
+void game_seed_commitment(const uint8_t seed[ENGINE_SEED_BYTES], const char *game_id,
+                          uint8_t out[32]);
 
 /* A list of log rows with their strings owned, for building audit input
- * from storage or from an export document. */
-struct audit_log {
-  struct db_move *moves; /* owned, n long; strings owned (free with audit_log_clear) */
+ * from storage or from an export document, and for the takeback policy. */
+struct game_log {
+  struct db_move *moves; /* owned, n long; strings owned (free with game_log_clear) */
   size_t n;
   size_t cap;
 };
 
-/* moves_load callback appending a copy of each row to an audit_log. */
-enum cairn_status audit_log_collect(void *arg, const struct db_move *move, struct cairn_error *err);
+/* moves_load callback appending a copy of each row to a game_log. */
+enum cairn_status game_log_collect(void *arg, const struct db_move *move, struct cairn_error *err);
 
-/* Release what an audit_log owns and zero it. */
-void audit_log_clear(struct audit_log *log);
+/* Release what a game_log owns and zero it. */
+void game_log_clear(struct game_log *log);
 
 #endif

@@ -1,16 +1,18 @@
 /*
  * tools.c - the offline commands of the cairn binary:
- *   cairn verify FILE          judge an export document (audit.c) with no
+ *   cairn verify FILE          judge an export document (game/audit.c) with no
  *                              server: chain, seed commitment, full replay;
  *   cairn revalidate [--db P]  replay every stored game under this build's
  *                              rules code and report each one that diverges,
  *                              with the step; no game is changed.
  * Both print JSON and exit 0 when everything checks, 1 otherwise, 2 on a
- * usage or I/O error, so scripts and CI can rely on them.
+ * usage or I/O error, so scripts and CI can rely on them. Reading an export
+ * document is api/export.c's (the import endpoint reads the same format).
  */
 #include "tools.h"
 
-#include "export.h"
+#include "../api/export.h"
+#include "../game/audit.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -39,7 +41,7 @@ static void add_signer(json_t *report, const struct api_record *r)
   json_object_set_new(report, "signer", signer);
 }
 
-int api_tool_verify(const char *path)
+int cli_verify(const char *path)
 {
   struct api_record r;
   struct cairn_error err = {0};
@@ -48,7 +50,7 @@ int api_tool_verify(const char *path)
   json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
   json_t *options = NULL;
   json_t *report = NULL;
-  struct audit_input in;
+  struct game_audit_input in;
   int status = 2;
 
   memset(&r, 0, sizeof(r));
@@ -70,7 +72,7 @@ int api_tool_verify(const char *path)
             r.row.rules_version, m->rules_version);
   options = json_loads(r.row.options_json, 0, NULL);
   in = api_record_audit(&r, m, options);
-  report = audit_run(&in);
+  report = game_audit_run(&in);
   if (!report)
     goto cleanup;
   add_signer(report, &r);
@@ -95,7 +97,7 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
 {
   struct revalidation *rv = arg;
   struct db_game row = {0};
-  struct audit_log log = {0};
+  struct game_log log = {0};
   const struct engine_module *m;
   json_t *options = NULL;
   json_t *report = NULL;
@@ -104,7 +106,7 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
 
   st = db_game_load(rv->db, game_id, &row, err);
   if (st == CAIRN_OK)
-    st = db_moves_load(rv->db, game_id, 0, audit_log_collect, &log, err);
+    st = db_moves_load(rv->db, game_id, 0, game_log_collect, &log, err);
   if (st != CAIRN_OK)
     goto cleanup;
   m = engine_find(row.title);
@@ -112,18 +114,18 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
                     "rules_version", row.rules_version, "current_rules_version",
                     m ? m->rules_version : NULL, "moves", (json_int_t)log.n);
   if (m) {
-    struct audit_input in = {.module = m,
-                             .game_id = row.id,
-                             .seats = row.seats,
-                             .seed = row.seed,
-                             .moves = log.moves,
-                             .n_moves = log.n,
-                             .check_chain = true,
-                             .chain_format = row.chain_format};
+    struct game_audit_input in = {.module = m,
+                                  .game_id = row.id,
+                                  .seats = row.seats,
+                                  .seed = row.seed,
+                                  .moves = log.moves,
+                                  .n_moves = log.n,
+                                  .check_chain = true,
+                                  .chain_format = row.chain_format};
 
     options = json_loads(row.options_json ? row.options_json : "{}", 0, NULL);
     in.options = options;
-    report = audit_run(&in);
+    report = game_audit_run(&in);
     json_object_set(entry, "replay", json_object_get(report, "replay"));
     json_object_set(entry, "chain", json_object_get(report, "chain"));
   }
@@ -138,12 +140,12 @@ static enum cairn_status revalidate_game(void *arg, const char *game_id, struct 
 cleanup:
   json_decref(report);
   json_decref(options);
-  audit_log_clear(&log);
+  game_log_clear(&log);
   db_game_clear(&row);
   return st;
 }
 
-int api_tool_revalidate(const char *db_url)
+int cli_revalidate(const char *db_url)
 {
   struct db *db = NULL;
   struct cairn_error err = {0};

@@ -4,7 +4,7 @@
  *
  * The cache is derived and disposable: an entry is trusted only while its
  * move count equals the stored game's, and any miss rebuilds from the log
- * through api_replay().
+ * through game_replay().
  *
  * Set-associative: a hash of the game id picks a set of LIVE_WAYS entries
  * and a full set evicts its least recently used one. It was direct-mapped
@@ -13,12 +13,12 @@
  * evict each other on every move, so each move replayed the whole log. With
  * eight ways a set overflows only when nine games in play hash to it.
  *
- * Every call happens under the game's stripe lock (api_game_lock). The set
+ * Every call happens under the game's stripe lock (game_lock). The set
  * is chosen by the same hash as the stripe and the set count is a multiple
- * of API_GAME_STRIPES, so every game of a set shares its stripe: no two
+ * of GAME_STRIPES, so every game of a set shares its stripe: no two
  * threads ever touch one set at once, its use counter included.
  */
-#include "api.h"
+#include "game.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -34,18 +34,18 @@ struct live_entry {
   struct engine_game *game; /* owned */
 };
 
-struct api_live {
+struct game_live {
   size_t sets;
   struct live_entry *entries; /* owned, sets * LIVE_WAYS long */
   uint64_t *clocks;           /* owned, one per set: counts its uses */
 };
 
-struct api_live *api_live_new(size_t slots)
+struct game_live *game_live_new(size_t slots)
 {
-  struct api_live *live;
+  struct game_live *live;
   size_t sets = slots / LIVE_WAYS;
 
-  assert(sets > 0 && sets % API_GAME_STRIPES == 0); /* sets line up with the stripes */
+  assert(sets > 0 && sets % GAME_STRIPES == 0); /* sets line up with the stripes */
   live = calloc(1, sizeof(*live));
   if (!live)
     return NULL;
@@ -61,7 +61,7 @@ struct api_live *api_live_new(size_t slots)
   return live;
 }
 
-void api_live_free(struct api_live *live)
+void game_live_free(struct game_live *live)
 {
   size_t i;
 
@@ -74,18 +74,8 @@ void api_live_free(struct api_live *live)
   free(live);
 }
 
-void api_game_lock(struct api_server *server, const char *game_id)
-{
-  pthread_mutex_lock(&server->game_locks[db_id_hash(game_id) % API_GAME_STRIPES]);
-}
-
-void api_game_unlock(struct api_server *server, const char *game_id)
-{
-  pthread_mutex_unlock(&server->game_locks[db_id_hash(game_id) % API_GAME_STRIPES]);
-}
-
 /* The LIVE_WAYS entries of the set `id` maps to. */
-static struct live_entry *set_of(struct api_live *live, const char *id)
+static struct live_entry *set_of(struct game_live *live, const char *id)
 {
   return &live->entries[db_id_hash(id) % live->sets * LIVE_WAYS];
 }
@@ -117,13 +107,13 @@ static struct live_entry *victim(struct live_entry *set)
   return oldest;
 }
 
-static void touch(struct api_live *live, struct live_entry *e)
+static void touch(struct game_live *live, struct live_entry *e)
 {
   e->used = ++live->clocks[(size_t)(e - live->entries) / LIVE_WAYS];
 }
 
-void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
-                  struct engine_game *game)
+void game_live_put(struct game_live *live, const char *game_id, uint32_t moves,
+                   struct engine_game *game)
 {
   struct live_entry *set = set_of(live, game_id);
   struct live_entry *e = find(set, game_id);
@@ -137,28 +127,28 @@ void api_live_put(struct api_live *live, const char *game_id, uint32_t moves,
   touch(live, e);
 }
 
-enum cairn_status api_live_get(struct api_server *server, const struct db_game *row,
-                               const struct engine_game **out, struct cairn_error *err)
+enum cairn_status game_live_get(struct game_service *svc, const struct db_game *row,
+                                const struct engine_game **out, struct cairn_error *err)
 {
-  struct live_entry *e = find(set_of(server->live, row->id), row->id);
+  struct live_entry *e = find(set_of(svc->live, row->id), row->id);
   struct engine_game *game = NULL;
   uint32_t rows = 0;
   enum cairn_status st;
 
   if (e && e->moves == row->moves) {
-    touch(server->live, e);
+    touch(svc->live, e);
     *out = e->game;
     return CAIRN_OK;
   }
-  st = api_replay(server, row, NULL, &game, &rows, err);
+  st = game_replay(svc, row, NULL, &game, &rows, err);
   if (st != CAIRN_OK)
     return st;
-  api_live_put(server->live, row->id, rows, game);
+  game_live_put(svc->live, row->id, rows, game);
   *out = game;
   return CAIRN_OK;
 }
 
-const struct engine_game *api_live_peek(struct api_live *live, const char *game_id)
+const struct engine_game *game_live_peek(struct game_live *live, const char *game_id)
 {
   struct live_entry *e = find(set_of(live, game_id), game_id);
 

@@ -1,0 +1,236 @@
+/*
+ * commit.c - game_commit(), the one function through which every change to
+ * a game goes (a player's move, a bot's move, a timeout, a takeback row, a
+ * join), and what must follow any change: the cache swap, the clocks, the
+ * listener's announcements and webhooks, and the bots owing a decision. As
+ * with Redis's call(), a change's maker never knows what follows it, and
+ * nothing that must follow one kind of change can be forgotten by another.
+ *
+ * Under the game lock: the caller loaded the row and applied the change to a
+ * copy of the cached state; here the log row is appended with what it owes
+ * (seat clocks, webhook deliveries) in one transaction (the store refuses
+ * it if another writer got there first) and only after the commit is the
+ * new state swapped into the cache. A failure leaves the log, the row and
+ * the cache exactly as they were.
+ */
+#include "game.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The game as it stood before the change, for the listener. */
+struct before {
+  char status[DB_STATUS_MAX + 1];
+  int to_act[ENGINE_MAX_SEATS];
+  int n;
+};
+
+static void remember_before(struct game_service *svc, const struct db_game *row,
+                            const struct game_change *change, struct before *b)
+{
+  const struct engine_game *prev = game_live_peek(svc->live, row->id);
+
+  /* A join is announced as a change from an open game, started or not;
+   * nobody owed a decision before it. */
+  if (change->kind == GAME_CHANGE_JOIN) {
+    snprintf(b->status, sizeof(b->status), "%s", DB_STATUS_OPEN);
+    b->n = 0;
+    return;
+  }
+  snprintf(b->status, sizeof(b->status), "%s", row->status);
+  b->n = prev ? prev->module->to_act(prev, b->to_act) : 0;
+}
+
+/* Append the change's row to the log; the row is durable when this returns
+ * CAIRN_OK. The seat clocks it sets go in the same transaction. */
+static enum cairn_status append_row(struct game_service *svc, struct db_game *row,
+                                    const struct game_change *change,
+                                    const struct engine_game *next, const struct game_owed *owed,
+                                    struct cairn_error *err)
+{
+  const char *forced = change->result_json;
+  json_t *result = forced ? json_loads(forced, 0, NULL) : next->module->result(next);
+  struct db_clock clocks[ENGINE_MAX_SEATS];
+  int n_clocks = game_clocks_next(svc, row, next, !forced && !engine_is_over(next), clocks);
+  char *move_text = json_dumps(change->move, JSON_COMPACT | JSON_SORT_KEYS);
+  char *events_text = json_dumps(change->events, JSON_COMPACT | JSON_SORT_KEYS);
+  char *result_text = result ? json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  struct db_move entry = {.ord = row->moves,
+                          .seq = next->seq,
+                          .seat = change->seat,
+                          .move_json = move_text,
+                          .events_json = events_text,
+                          .at_ms = svc->now_ms(),
+                          .clocks = clocks,
+                          .n_clocks = n_clocks,
+                          .outbox = owed->rows,
+                          .n_outbox = owed->n};
+  enum cairn_status st;
+
+  if (!move_text || !events_text || (result && !result_text))
+    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  else
+    st = db_move_append(svc->db, row->id, &entry, result_text, err);
+  /* The answer to this change publishes the chain's new head, not the one
+   * the row was loaded with. */
+  if (st == CAIRN_OK && entry.has_hash)
+    memcpy(row->log_head, entry.hash, DB_HASH_BYTES);
+  if (st == CAIRN_ESTALE)
+    cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
+               "another move was accepted first; fetch the game and retry");
+  free(move_text);
+  free(events_text);
+  free(result_text);
+  json_decref(result);
+  return st;
+}
+
+/* Committed: the row on disk moved on, so mirror it in *row, and make
+ * `next` (taken) the cached state. */
+static void mirror_row(struct game_service *svc, struct db_game *row,
+                       const struct game_change *change, struct engine_game *next)
+{
+  row->moves++;
+  row->seq = next->seq;
+  row->updated_ms = svc->now_ms(); /* close to the row's own time; the clock restarts */
+  if (change->result_json || engine_is_over(next))
+    snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_FINISHED);
+  if (change->result_json) {
+    free(row->result_json);
+    row->result_json = strdup(change->result_json);
+  }
+  game_live_put(svc->live, row->id, row->moves, next); /* the clocks were saved with the row */
+}
+
+/* The row as the change will leave it, for the listener to judge what it
+ * owes before it is written: a shallow copy (its strings are borrowed from
+ * *row and never freed through it). */
+static void row_after(const struct db_game *row, const struct game_change *change,
+                      const struct engine_game *next, struct db_game *after)
+{
+  *after = *row;
+  after->moves = row->moves + 1;
+  after->seq = next->seq;
+  if (change->result_json || engine_is_over(next))
+    snprintf(after->status, sizeof(after->status), "%s", DB_STATUS_FINISHED);
+}
+
+/* What the change will owe: the listener's webhook deliveries. */
+static void judge_owed(struct game_service *svc, const struct db_game *after,
+                       const struct engine_game *state, const struct before *b,
+                       struct game_owed *owed)
+{
+  const struct game_listener *l = svc->listener;
+  struct game_committed change = {.row = after,
+                                  .state = state,
+                                  .prev_status = b->status,
+                                  .prev_to_act = b->to_act,
+                                  .prev_n = b->n};
+
+  if (l && l->owe_webhooks)
+    l->owe_webhooks(svc->listener_ctx, &change, owed);
+}
+
+/* A join wrote its seat already (db_seat_take decides races outside the
+ * lock). If it filled the last seat, the first clocks run from now. */
+static enum cairn_status start_clocks(struct game_service *svc, struct db_game *row,
+                                      const struct engine_game **state, struct cairn_error *err)
+{
+  enum cairn_status st = game_live_get(svc, row, state, err);
+
+  if (st != CAIRN_OK)
+    return st;
+  if (strcmp(row->status, DB_STATUS_ACTIVE) == 0 && row->moves == 0) {
+    row->updated_ms = svc->now_ms();
+    db_game_touch(svc->db, row->id, row->updated_ms, err);
+    game_clocks_update(svc, row, *state);
+  }
+  return CAIRN_OK;
+}
+
+static void announce(struct game_service *svc, const struct db_game *row,
+                     const struct engine_game *state, const struct before *b)
+{
+  const struct game_listener *l = svc->listener;
+  struct game_committed change = {.row = row,
+                                  .state = state,
+                                  .prev_status = b->status,
+                                  .prev_to_act = b->to_act,
+                                  .prev_n = b->n};
+
+  if (l && l->announce)
+    l->announce(svc->listener_ctx, &change);
+}
+
+static void send_webhooks(struct game_service *svc, struct game_owed *owed, bool committed)
+{
+  const struct game_listener *l = svc->listener;
+
+  if (l && l->send_webhooks)
+    l->send_webhooks(svc->listener_ctx, owed, committed);
+}
+
+/* A join: no log row (the seat was stored by the join itself), so the
+ * worker stores what it owes, as it always did; the first clocks start if
+ * it filled the game. *state gets the game's current state. */
+static enum cairn_status write_join(struct game_service *svc, struct db_game *row,
+                                    const struct before *b, const struct engine_game **state,
+                                    struct game_owed *owed, struct cairn_error *err)
+{
+  enum cairn_status st = start_clocks(svc, row, state, err);
+
+  if (st == CAIRN_OK)
+    judge_owed(svc, row, *state, b, owed);
+  return st;
+}
+
+/* A log row, with what it owes written in its transaction. Takes `next`:
+ * the cached state once committed, freed otherwise. */
+static enum cairn_status write_row(struct game_service *svc, struct db_game *row,
+                                   const struct game_change *change, struct engine_game *next,
+                                   const struct before *b, struct game_owed *owed,
+                                   struct cairn_error *err)
+{
+  struct db_game after;
+  enum cairn_status st;
+
+  row_after(row, change, next, &after);
+  judge_owed(svc, &after, next, b, owed);
+  st = append_row(svc, row, change, next, owed, err);
+  owed->stored = st == CAIRN_OK;
+  if (st == CAIRN_OK)
+    mirror_row(svc, row, change, next);
+  else
+    engine_free(next);
+  return st;
+}
+
+enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
+                              struct game_change *change, struct cairn_error *err)
+{
+  struct engine_game *next = change->next;
+  const struct engine_game *state = next; /* once committed, borrowed from the cache */
+  struct game_owed owed = {0};
+  struct before b;
+  enum cairn_status st;
+
+  change->next = NULL; /* taken, on every path */
+  remember_before(svc, row, change, &b);
+  if (change->kind == GAME_CHANGE_JOIN) {
+    engine_free(next);
+    st = write_join(svc, row, &b, &state, &owed, err);
+  } else {
+    st = write_row(svc, row, change, next, &b, &owed, err);
+  }
+  if (st == CAIRN_OK)
+    announce(svc, row, state, &b);
+  send_webhooks(svc, &owed, st == CAIRN_OK);
+  if (st != CAIRN_OK)
+    return st;
+  /* The change is durable and acknowledged whatever the bots do next; a
+   * bot's own move leaves the next one to the loop that played it. */
+  if (change->kind != GAME_CHANGE_BOT)
+    game_bots_play(svc, row);
+  return CAIRN_OK;
+}

@@ -1,0 +1,316 @@
+/*
+ * game.h - the game layer: everything about live games that knows nothing
+ * of HTTP. It sits between api/ (which parses requests and renders answers)
+ * and engine/ + db/ (rules and storage), and it alone changes games.
+ *
+ * One service per process (`struct game_service`) holds the storage handle,
+ * the cache of live states, the per-game stripe locks, the replay
+ * checkpoints, the clock and the listener. Every change to a game - a
+ * player's move, a bot's move, a timeout, a takeback row, a join - goes
+ * through game_commit(), which writes it and then runs what must follow any
+ * change (the cache swap, clocks, announcements, webhooks, bots owing a
+ * decision), as Redis's call() does for every command whatever its source.
+ *
+ * What follows a commit on the HTTP side (waking waiting clients, queueing
+ * webhooks) is reached through `struct game_listener`, a const table of
+ * function pointers given at start: this layer includes nothing of api/.
+ *
+ * Locks. A game's log, its cache entry and its clocks are touched only under
+ * its stripe lock (game_lock): functions below say "under the lock" when
+ * the caller must hold it, and take it themselves otherwise.
+ */
+#ifndef GAME_GAME_H
+#define GAME_GAME_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../db/db.h"
+#include "../engine/cairn.h"
+#include "../engine/engine.h"
+
+#define GAME_STRIPES     1024 /* lock stripes; divides the live cache's set count */
+#define GAME_LIVE_STATES 8192 /* engine states the live cache holds (live.c) */
+/* Log rows between replay checkpoints: ?at=N then costs at most this many
+ * applies beyond a copy, however long the game. */
+#define GAME_CHECKPOINT_EVERY 64
+
+#define GAME_BOT_PREFIX "bot-" /* player ids of built-in bots; human ids are hex */
+
+struct game_live;        /* live.c: cache of engine states, derived and disposable */
+struct game_checkpoints; /* replay.c: states every GAME_CHECKPOINT_EVERY rows, derived */
+
+/* What a committed change looked like, for the listener: all borrowed for
+ * the call, which runs under the game's lock. */
+struct game_committed {
+  const struct db_game *row;       /* the game row after the change */
+  const struct engine_game *state; /* its current state */
+  const char *prev_status;         /* DB_STATUS_* before the change */
+  const int *prev_to_act;          /* seats that owed a decision before, */
+  int prev_n;                      /* and how many (0 when unknown) */
+};
+
+/* The webhook deliveries a change owes, judged before it is written so that
+ * they are stored in its log row's transaction (db_move.outbox). */
+struct game_owed {
+  struct db_outbox *rows; /* the listener's: n outbox rows, bodies included */
+  int n;
+  bool stored; /* written with the change's log row (a join has none) */
+  void *hooks; /* the listener's own: what it needs to send them */
+};
+
+/* The HTTP side's follow-ups, given once at start (cli/main.c), called by
+ * game_commit under the game's lock, so they must not call back into the
+ * game layer for this game. Every slot may be NULL. */
+struct game_listener {
+  /* Before the change is written: fill *owed (empty on entry) with the
+   * webhook deliveries it will owe; `change` shows the game as the change
+   * will leave it. Leave it empty for none; never fail the change. */
+  void (*owe_webhooks)(void *ctx, const struct game_committed *change, struct game_owed *owed);
+  /* After a committed change: wake clients waiting on the game (long-poll,
+   * SSE). */
+  void (*announce)(void *ctx, const struct game_committed *change);
+  /* After every change, committed (`committed`) or refused: hand *owed
+   * (what owe_webhooks filled, maybe nothing) to the delivery worker if
+   * committed, then release what it holds. */
+  void (*send_webhooks)(void *ctx, struct game_owed *owed, bool committed);
+};
+
+/* The service: one per process, shared by every request thread. */
+struct game_service {
+  struct db *db;                        /* borrowed: storage, outlives the service */
+  int64_t (*now_ms)(void);              /* the clock; one injectable source of time */
+  int vacation_days;                    /* each player's vacation bank per year */
+  const struct game_listener *listener; /* Static, or NULL: no follow-ups */
+  void *listener_ctx;                   /* borrowed: handed to the listener */
+  struct game_live *live;               /* owned: cache of live engine states */
+  struct game_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
+  /* Per-game serialisation, striped: a game's moves, its cache slot and its
+   * clocks are touched only under its stripe (game_lock), so different
+   * games proceed in parallel. live.c's sets line up with the stripes. */
+  pthread_mutex_t locks[GAME_STRIPES];
+  pthread_t sweeper;     /* timeouts.c: acts on expired deadlines */
+  bool sweeping;         /* the sweeper thread runs */
+  _Atomic bool stopping; /* tells the sweeper to finish */
+};
+
+/* A service over `db` (borrowed). `listener` (static) and `ctx` (borrowed)
+ * may be NULL. OUT: caller frees with game_service_free (accepts NULL);
+ * NULL when out of memory. */
+struct game_service *game_service_new(struct db *db, int64_t (*now_ms)(void), int vacation_days,
+                                      const struct game_listener *listener, void *ctx);
+void game_service_free(struct game_service *svc);
+
+/* The stripe of `game_id` is db_id_hash(game_id) % GAME_STRIPES, the hash
+ * live.c picks its sets by too. */
+void game_lock(struct game_service *svc, const char *game_id);
+void game_unlock(struct game_service *svc, const char *game_id);
+
+/* Load the game row `game_id` into *row (CAIRN_ENOTFOUND not-found
+ * otherwise); caller releases with db_game_clear. */
+enum cairn_status game_load(struct game_service *svc, const char *game_id, struct db_game *row,
+                            struct cairn_error *err);
+
+/* ---- live.c: cache of current states ---- */
+
+/* A cache of at most `slots` states (a multiple of 8 * GAME_STRIPES). */
+struct game_live *game_live_new(size_t slots);
+void game_live_free(struct game_live *live);
+
+/* Under the lock. Borrowed until the lock is released or the entry is
+ * replaced: the current state of `row`, from the cache when it matches the
+ * row's move count, rebuilt from the log otherwise. */
+enum cairn_status game_live_get(struct game_service *svc, const struct db_game *row,
+                                const struct engine_game **out, struct cairn_error *err);
+
+/* Borrowed (as game_live_get): the cached state of `game_id` whatever its
+ * move count, or NULL. */
+const struct engine_game *game_live_peek(struct game_live *live, const char *game_id);
+
+/* Takes `game`: it becomes the cached state of `game_id` after `moves` rows. */
+void game_live_put(struct game_live *live, const char *game_id, uint32_t moves,
+                   struct engine_game *game);
+
+/* ---- replay.c: the one path from the log to a state ---- */
+
+/* Rebuild a game from its row and log. With `upto_seq` NULL, every row is
+ * applied; otherwise rows are applied while their seq <= *upto_seq. On
+ * success *out is the caller's (engine_free) and *rows the number applied.
+ * A log that does not replay is CAIRN_EINTERNAL. */
+enum cairn_status game_replay(struct game_service *svc, const struct db_game *row,
+                              const uint32_t *upto_seq, struct engine_game **out, uint32_t *rows,
+                              struct cairn_error *err);
+
+/* The state after the first `rows` log rows. On success *out is the
+ * caller's (engine_free). */
+enum cairn_status game_replay_rows(struct game_service *svc, const struct db_game *row,
+                                   uint32_t rows, struct engine_game **out,
+                                   struct cairn_error *err);
+
+/* Replay checkpoints. Free accepts NULL. */
+struct game_checkpoints *game_checkpoints_new(void);
+void game_checkpoints_free(struct game_checkpoints *checkpoints);
+
+/* ---- commit.c: the one way a game changes ---- */
+
+enum game_change_kind {
+  GAME_CHANGE_MOVE,     /* a seated player's title move */
+  GAME_CHANGE_BOT,      /* a bot seat's move (game_commit's own follow-up) */
+  GAME_CHANGE_TIMEOUT,  /* a late seat's move, or an adjudication, by the sweeper */
+  GAME_CHANGE_TAKEBACK, /* a takeback row: request, answer or rewind */
+  GAME_CHANGE_JOIN,     /* a seat taken (no log row); may start the game */
+};
+
+/* One change to commit. */
+struct game_change {
+  enum game_change_kind kind;
+  int seat;                 /* who made it */
+  const json_t *move;       /* borrowed: the log row's move; NULL for a join */
+  const json_t *events;     /* borrowed: the row's events; NULL for a join */
+  struct engine_game *next; /* taken by game_commit: the state after the row; NULL for a join */
+  const char *result_json;  /* borrowed: a result decided outside the rules
+                               (an adjudication), or NULL */
+};
+
+/* Under the lock. Commit `change` to the game `row` (loaded under this
+ * lock, at the state game_live_get gives), then do what follows every
+ * change:
+ *   1. a log row is appended with everything it owes in its own
+ *      transaction: the seat clocks it sets and the webhook deliveries the
+ *      listener judged it owes (the store refuses it, CAIRN_ESTALE
+ *      stale-seq, if another writer got there first, and writes nothing);
+ *      or, for a join that filled the last seat, the first clocks start;
+ *   2. *row mirrors the commit and `next` becomes the cached state;
+ *   3. the listener announces it and sends its webhooks;
+ *   4. unless the change is a bot's own, bot seats owing a decision play,
+ *      each move committed through here (a failure only stops the bots).
+ * Takes change->next on every path. On failure nothing was written. */
+enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
+                              struct game_change *change, struct cairn_error *err);
+
+/* ---- moves.c: a seated player's move ---- */
+
+/* The checks api.md orders before the title sees a move: seated
+ * (not-seated), active (game-not-active), rules version current
+ * (rules-version-retired), `seq` current (stale-seq). */
+enum cairn_status game_check_turn(const struct db_game *row, int seat, json_int_t seq,
+                                  struct cairn_error *err);
+
+/* Under the lock. `seat` (of *row, loaded under this lock) plays `move`
+ * (borrowed) at `seq`: the turn checks, the title's rules, game_commit.
+ * On success *events (new reference, caller releases) are the move's
+ * events and *seq_after the seq it reached; *row is the game after any bot
+ * moves that followed. */
+enum cairn_status game_play(struct game_service *svc, struct db_game *row, int seat, json_int_t seq,
+                            const json_t *move, json_t **events, uint32_t *seq_after,
+                            struct cairn_error *err);
+
+/* ---- create and join (seats.c) ---- */
+
+/* Build a new game's row and start position from `title`, `seats` and
+ * `options` (borrowed, NULL for defaults): an id, the seed, the creator.
+ * The title checks the options. On success *state is the caller's
+ * (engine_free) and *row is filled (db_game_clear). */
+enum cairn_status game_new(struct game_service *svc, const char *title, json_int_t seats,
+                           const json_t *options, const char *creator, struct db_game *row,
+                           struct engine_game **state, struct cairn_error *err);
+
+/* Store the new game `row` with a new bot player in each seat bot[] marks,
+ * seated in the game's own transaction, and cache `state` (taken on every
+ * path) as its start position. */
+enum cairn_status game_create(struct game_service *svc, struct db_game *row,
+                              const bool bot[ENGINE_MAX_SEATS], struct engine_game *state,
+                              struct cairn_error *err);
+
+/* Seat `player_id` in game `game_id`: in *wanted (0-based), or the lowest
+ * free seat when `wanted` is NULL. Checks the seat's range (bad-value)
+ * against the loaded game, then lets the store decide races (seat-taken,
+ * already-seated, game-not-open). The join is then committed
+ * (GAME_CHANGE_JOIN: clocks, announcements, bots). *taken gets the seat. */
+enum cairn_status game_join(struct game_service *svc, const char *game_id, const char *player_id,
+                            const json_int_t *wanted, int *taken, struct cairn_error *err);
+
+/* ---- bots.c ---- */
+
+/* True when the player in `seat` of `row` is a built-in bot. */
+bool game_seat_is_bot(const struct db_game *row, int seat);
+
+/* Under the lock. While the game is active and a bot seat owes a decision,
+ * play it (a random legal move) through game_commit. Bounded; a failure
+ * only stops the bots (logged): what was committed stays. */
+void game_bots_play(struct game_service *svc, struct db_game *row);
+
+/* Create the player of a new bot seat in *out (its token is one nobody
+ * holds). */
+enum cairn_status game_bot_player(struct game_service *svc, struct db_player *out,
+                                  struct cairn_error *err);
+
+/* Fill `out` with a fresh random id: 20 lowercase hex characters. */
+void game_new_id(char out[DB_ID_MAX + 1]);
+
+/* ---- clocks.c: time controls and vacation banks ---- */
+
+/* True when the game has a time control. */
+bool game_has_time_control(const struct db_game *row);
+
+/* What the clocks of `row` become once `state` is its position (`active`:
+ * the game still takes moves), into clocks[]; their number, 0 for a game
+ * without a time control (or whose clocks cannot be read). */
+int game_clocks_next(struct game_service *svc, const struct db_game *row,
+                     const struct engine_game *state, bool active,
+                     struct db_clock clocks[ENGINE_MAX_SEATS]);
+
+/* Under the lock. Compute and save the clocks of `row` at `state` (seats
+ * that stopped owing pay for the decision, seats that started owing start
+ * their clock, deadlines recomputed with vacations). */
+void game_clocks_update(struct game_service *svc, const struct db_game *row,
+                        const struct engine_game *state);
+
+/* The seats whose deadline has passed, into seats[]; their number. */
+int game_clocks_overdue(struct game_service *svc, const struct db_game *row, int seats[]);
+
+/* The stored clocks of an active game with a time control into
+ * clocks[] (at most ENGINE_MAX_SEATS); their number, 0 otherwise. */
+int game_clocks_of(struct game_service *svc, const struct db_game *row,
+                   struct db_clock clocks[ENGINE_MAX_SEATS]);
+
+#define GAME_VACATIONS_MAX 64 /* vacations of one player read at a time */
+
+/* Vacations of `player_id` ending after `from_ms`, by start, into
+ * out[0..GAME_VACATIONS_MAX); their number. */
+int game_vacations_of(struct game_service *svc, const char *player_id, int64_t from_ms,
+                      struct db_vacation *out);
+
+/* Hours of vacation `player_id` has declared to start in the calendar year
+ * (UTC) of `at_ms`. */
+int64_t game_vacation_hours_used(struct game_service *svc, const char *player_id, int64_t at_ms);
+
+/* Declare a vacation of `hours` from `start_ms` for `player_id`: not in the
+ * past, 1 hour to what is left of that year's bank (bad-value otherwise).
+ * Stored, then the player's deadlines move out at once. */
+enum cairn_status game_vacation_declare(struct game_service *svc, const char *player_id,
+                                        int64_t start_ms, int64_t hours, struct cairn_error *err);
+
+/* ---- takeback.c: undo as appended log rows ---- */
+
+enum game_takeback_action { GAME_TAKEBACK_ASK, GAME_TAKEBACK_ACCEPT, GAME_TAKEBACK_DECLINE };
+
+/* Under the lock. `seat` of *row asks for, accepts or declines a takeback
+ * at `seq`: the turn checks, the policy (the fog first: 409 no-takeback),
+ * then the platform row through game_commit. On success *events (new
+ * reference) are the row's events and *seq_after the seq it reached. */
+enum cairn_status game_takeback(struct game_service *svc, struct db_game *row, int seat,
+                                json_int_t seq, enum game_takeback_action action, json_t **events,
+                                uint32_t *seq_after, struct cairn_error *err);
+
+/* ---- timeouts.c: the deadline sweeper ---- */
+
+/* Start / stop the sweeper thread, which acts on seats past their deadline
+ * every 100 ms (a random legal move, or an adjudication), through
+ * game_commit. Stop accepts a service whose sweeper never started. */
+bool game_sweeper_start(struct game_service *svc);
+void game_sweeper_stop(struct game_service *svc);
+
+#endif

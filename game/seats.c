@@ -1,0 +1,152 @@
+/*
+ * seats.c - a game's beginning: building a new game (its row, seed and
+ * start position), storing it with its bot seats, and joining it. A join
+ * that fills the last seat starts the game, committed through game_commit
+ * like any change.
+ */
+#include "game.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum cairn_status game_new(struct game_service *svc, const char *title, json_int_t seats,
+                           const json_t *options, const char *creator, struct db_game *row,
+                           struct engine_game **state, struct cairn_error *err)
+{
+  const struct engine_module *m = engine_find(title);
+  struct engine_setup setup;
+
+  if (!m)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "title \"%.64s\" is not one of GET /v1/titles", title);
+  if (seats < m->min_seats || seats > m->max_seats)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "seats: %s takes %d to %d seats", m->id, m->min_seats, m->max_seats);
+  game_new_id(row->id);
+  snprintf(row->title, sizeof(row->title), "%s", m->id);
+  snprintf(row->rules_version, sizeof(row->rules_version), "%s", m->rules_version);
+  snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_OPEN);
+  snprintf(row->creator, sizeof(row->creator), "%s", creator);
+  row->seats = (int)seats;
+  row->created_ms = svc->now_ms();
+  randombytes_buf(row->seed, sizeof(row->seed));
+  row->options_json = options ? json_dumps(options, JSON_COMPACT | JSON_SORT_KEYS) : strdup("{}");
+  if (!row->options_json)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  setup.seats = row->seats;
+  setup.options = options;
+  return engine_new(m, &setup, row->seed, state, err);
+}
+
+/* A new bot player for each bot seat, named in row's seats for game_create
+ * to seat in the game's own transaction. A failure leaves at most a few bot
+ * players behind, seated nowhere, whose tokens nobody ever knew. */
+static enum cairn_status bot_players(struct game_service *svc, struct db_game *row,
+                                     const bool bot[ENGINE_MAX_SEATS], struct cairn_error *err)
+{
+  struct db_player player;
+  enum cairn_status st = CAIRN_OK;
+  int seat;
+
+  for (seat = 0; st == CAIRN_OK && seat < row->seats; seat++) {
+    if (!bot[seat])
+      continue;
+    st = game_bot_player(svc, &player, err);
+    if (st == CAIRN_OK) {
+      snprintf(row->seat_player[seat], sizeof(row->seat_player[seat]), "%s", player.id);
+      snprintf(row->seat_name[seat], sizeof(row->seat_name[seat]), "%s", player.name);
+    }
+  }
+  return st;
+}
+
+enum cairn_status game_create(struct game_service *svc, struct db_game *row,
+                              const bool bot[ENGINE_MAX_SEATS], struct engine_game *state,
+                              struct cairn_error *err)
+{
+  enum cairn_status st = bot_players(svc, row, bot, err);
+
+  if (st == CAIRN_OK)
+    st = db_game_create(svc->db, row, err);
+  if (st != CAIRN_OK) {
+    engine_free(state);
+    return st;
+  }
+  game_lock(svc, row->id);
+  game_live_put(svc->live, row->id, 0, state);
+  game_unlock(svc, row->id);
+  return CAIRN_OK;
+}
+
+static int first_free_seat(const struct db_game *row)
+{
+  int i;
+
+  for (i = 0; i < row->seats; i++)
+    if (!row->seat_player[i][0])
+      return i;
+  return -1;
+}
+
+/* Take the `wanted` seat, or any free one (wanted < 0). The store decides
+ * races: two joiners of one seat get one success and one seat-taken,
+ * whatever they read. A joiner of "any seat" that loses a race reads the
+ * game again and tries the next free seat, so it is refused only once none
+ * is left. */
+static enum cairn_status take_a_seat(struct game_service *svc, const char *game_id,
+                                     struct db_game *row, const char *player_id, int wanted,
+                                     int *taken, struct cairn_error *err)
+{
+  int tries, seat;
+  enum cairn_status st = CAIRN_OK;
+
+  for (tries = 0; tries <= ENGINE_MAX_SEATS; tries++) {
+    seat = wanted >= 0 ? wanted : first_free_seat(row);
+    *taken = seat;
+    if (seat < 0)
+      return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
+                        "every seat of game %s is taken", game_id);
+    st = db_seat_take(svc->db, game_id, seat, player_id, err);
+    if (st != CAIRN_ECONFLICT || wanted >= 0 || !err->code ||
+        strcmp(err->code, CAIRN_CODE_SEAT_TAKEN) != 0)
+      return st;
+    db_game_clear(row);
+    st = game_load(svc, game_id, row, err);
+    if (st != CAIRN_OK)
+      return st;
+  }
+  return st;
+}
+
+enum cairn_status game_join(struct game_service *svc, const char *game_id, const char *player_id,
+                            const json_int_t *wanted, int *taken, struct cairn_error *err)
+{
+  struct game_change change = {.kind = GAME_CHANGE_JOIN};
+  struct cairn_error ignored = {0};
+  struct db_game row = {0};
+  enum cairn_status st = game_load(svc, game_id, &row, err);
+
+  if (st != CAIRN_OK)
+    goto cleanup;
+  if (wanted && (*wanted < 0 || *wanted >= row.seats)) {
+    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                    "seat must be 0 to %d in this game", row.seats - 1);
+    goto cleanup;
+  }
+  st = take_a_seat(svc, game_id, &row, player_id, wanted ? (int)*wanted : -1, taken, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  change.seat = *taken;
+  /* Seated: the join stands whatever follows. The game may just have
+   * started, with a bot to move first. */
+  game_lock(svc, game_id);
+  db_game_clear(&row);
+  if (game_load(svc, game_id, &row, &ignored) == CAIRN_OK)
+    game_commit(svc, &row, &change, &ignored);
+  game_unlock(svc, game_id);
+cleanup:
+  db_game_clear(&row);
+  return st;
+}

@@ -1,0 +1,163 @@
+/*
+ * timeouts.c - acting on expired deadlines: the sweeper thread.
+ *
+ * Each seat's clock and deadline are clocks.c's. A thread wakes every
+ * SWEEP_MS, asks storage for the active games with a deadline past and,
+ * under the game lock, re-checks and acts for every seat out of time: with on_timeout "move" it
+ * plays a random legal move for the absent seat (the same move a bot would choose; every title's
+ * timeout move); with "adjudicate" it ends the game against those seats, recorded as a platform row
+ * so the log stays the truth. Either way the change is committed, announced and sent to webhooks
+ * like any move.
+ *
+ * All times come from svc->now_ms. With --test-clock that clock runs
+ * `offset` ahead of the real one and POST /v1/test/clock {"advance_ms": N}
+ * moves it on, so tests of deadlines need no sleeps.
+ */
+#include "game.h"
+#include "fog.h"
+
+#include <sodium.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define SWEEP_MS 100
+
+/* with on_timeout "adjudicate": end the game against the seats in
+ * seats[0..n), one platform row whose result the game row keeps. */
+static enum cairn_status adjudicate_late(struct game_service *svc, struct db_game *row,
+                                         const struct engine_game *state, const int *seats, int n,
+                                         struct cairn_error *err)
+{
+  json_t *timed_out = json_array();
+  json_t *winners = json_array();
+  json_t *move = NULL, *result = NULL, *events = NULL;
+  struct engine_game *next = state->module->clone_game(state);
+  struct db_move probe = {.ord = row->moves, .seq = row->seq}; /* the row to be */
+  char *result_text = NULL;
+  enum cairn_status st;
+  int seat, i;
+
+  for (seat = 0; seat < row->seats; seat++) {
+    bool late = false;
+
+    for (i = 0; i < n; i++)
+      late = late || seats[i] == seat;
+    json_array_append_new(late ? timed_out : winners, json_integer(seat));
+  }
+  move = json_pack("{s:s, s:O}", "cairn", "adjudicate", "timed_out", timed_out);
+  result =
+      json_pack("{s:O, s:s, s:O}", "winners", winners, "reason", "timeout", "timed_out", timed_out);
+  result_text = json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS);
+  if (!next || !move || !result_text) {
+    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+    goto cleanup;
+  }
+  st = game_platform_apply(move, &probe, &next, &events, NULL, NULL, err);
+  if (st == CAIRN_OK) {
+    struct game_change change = {.kind = GAME_CHANGE_TIMEOUT,
+                                 .seat = seats[0],
+                                 .move = move,
+                                 .events = events,
+                                 .next = next,
+                                 .result_json = result_text};
+
+    next = NULL; /* taken */
+    st = game_commit(svc, row, &change, err);
+  }
+cleanup:
+  engine_free(next);
+  free(result_text);
+  json_decref(result);
+  json_decref(move);
+  json_decref(events);
+  json_decref(timed_out);
+  json_decref(winners);
+  return st;
+}
+
+/* with on_timeout "move": play a random legal move for each seat in
+ * seats[0..n) that still owes a decision (the move a bot would choose). */
+static enum cairn_status move_for_late(struct game_service *svc, struct db_game *row,
+                                       const int *seats, int n, struct cairn_error *err)
+{
+  enum cairn_status st = CAIRN_OK;
+  int i;
+
+  for (i = 0; st == CAIRN_OK && i < n; i++) {
+    const struct engine_game *now = NULL;
+    struct game_change change = {.kind = GAME_CHANGE_TIMEOUT, .seat = seats[i]};
+    json_t *move, *events = NULL;
+
+    st = game_live_get(svc, row, &now, err);
+    if (st != CAIRN_OK || !engine_may_act(now, seats[i]))
+      continue;
+    move = engine_sample_move(now, seats[i],
+                              randombytes_random() | (uint64_t)randombytes_random() << 32);
+    st = move ? engine_apply(now, seats[i], move, &change.next, &events, err)
+              : cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL, "no legal move");
+    change.move = move;
+    change.events = events;
+    if (st == CAIRN_OK)
+      st = game_commit(svc, row, &change, err);
+    json_decref(move);
+    json_decref(events);
+  }
+  return st;
+}
+
+static enum cairn_status sweep_game(void *arg, const char *game_id, struct cairn_error *err)
+{
+  struct game_service *svc = arg;
+  struct db_game row = {0};
+  const struct engine_game *state = NULL;
+  int seats[ENGINE_MAX_SEATS], n = 0;
+  enum cairn_status st;
+
+  game_lock(svc, game_id);
+  /* Re-checked under the lock: a move may have landed since the query. */
+  st = db_game_load(svc->db, game_id, &row, err);
+  if (st == CAIRN_OK && strcmp(row.status, DB_STATUS_ACTIVE) == 0 &&
+      (n = game_clocks_overdue(svc, &row, seats)) > 0) {
+    st = game_live_get(svc, &row, &state, err);
+    if (st == CAIRN_OK && strcmp(row.on_timeout, "adjudicate") == 0)
+      st = adjudicate_late(svc, &row, state, seats, n, err);
+    else if (st == CAIRN_OK)
+      st = move_for_late(svc, &row, seats, n, err);
+  }
+  game_unlock(svc, game_id);
+  if (st != CAIRN_OK)
+    fprintf(stderr, "cairn: sweeper: game %s: %s\n", game_id, err->detail);
+  db_game_clear(&row);
+  return CAIRN_OK; /* one game's trouble does not stop the sweep */
+}
+
+static void *sweeper_main(void *arg)
+{
+  struct game_service *svc = arg;
+  struct timespec pause = {0, SWEEP_MS * 1000000L};
+  struct cairn_error err = {0};
+
+  while (!atomic_load(&svc->stopping)) {
+    nanosleep(&pause, NULL);
+    db_games_overdue(svc->db, svc->now_ms(), sweep_game, svc, &err);
+  }
+  return NULL;
+}
+
+bool game_sweeper_start(struct game_service *svc)
+{
+  svc->sweeping = pthread_create(&svc->sweeper, NULL, sweeper_main, svc) == 0;
+  return svc->sweeping;
+}
+
+void game_sweeper_stop(struct game_service *svc)
+{
+  if (!svc->sweeping)
+    return;
+  atomic_store(&svc->stopping, true);
+  pthread_join(svc->sweeper, NULL);
+  svc->sweeping = false;
+}
