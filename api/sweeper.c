@@ -71,7 +71,7 @@ static enum cairn_status time_out(struct api_server *server, struct db_game *row
     json_t *timed_out = json_array();
     json_t *winners = json_array();
     json_t *move, *result, *events = NULL;
-    struct engine_game *next = state->module->clone_game(state);
+    struct engine_game *next = engine_clone(state);
     char *result_text;
     int seat;
 
