@@ -16,6 +16,14 @@
  * State layout. Each module's state struct embeds `struct engine_game` as its
  * FIRST member (as a VFS's file struct embeds sqlite3_file), so the server
  * handles `struct engine_game *` and the module casts it to its own type.
+ * A state is one flat block of `state_size` bytes holding no pointer but the
+ * static module: the core allocates, copies and frees it (game.c), so no
+ * title writes its own clone or free.
+ *
+ * Options. A title declares its options once, in options_json (name, type,
+ * default, bounds or values); the core checks what a creator gave against
+ * that declaration before new_game runs (options.c), and the title reads
+ * the checked values with engine_option_int / engine_option_string.
  *
  * Atomicity. The server never calls `apply_move` on a state it still needs:
  * engine_apply() clones the state, applies the move to the clone and hands
@@ -39,9 +47,10 @@
 #include "cairn.h"
 #include "rng.h"
 
-/* Bump when a slot is appended to struct engine_module. Version 2 added
- * event_reveals. */
-#define ENGINE_MODULE_VERSION 2
+/* Bump when struct engine_module changes. Version 2 added event_reveals;
+ * version 3 replaced free_game and clone_game by state_size (the core
+ * owns every state's memory) and checks options centrally. */
+#define ENGINE_MODULE_VERSION 3
 
 #define ENGINE_MAX_SEATS 8
 
@@ -73,22 +82,19 @@ struct engine_module {
   const char *rules_version; /* changes whenever the rules code changes outcomes */
   const char *options_json;  /* JSON object text: {option: {type, default, description,
                               * minimum?, maximum?, values?}} (engine_module_check) */
+  size_t state_size;         /* bytes of the module's state struct, head included */
 
   /* ---- Functions (version 1) ---- */
 
-  /* Build the start position from options and seed. Validates options:
-   * unknown or ill-typed options fail with CAIRN_EINVAL. The module seeds
-   * `rng` from `seed`; engine_new() fills module, seats and seq of the head
-   * afterwards. On success *out is the caller's, released with free_game. */
+  /* Build the start position in `game`: state_size zeroed bytes that the
+   * core owns, its head (module, seats, seq 0) already filled. The options
+   * were checked against options_json (read them with engine_option_*); a
+   * combination the declaration cannot express (a scenario for another seat
+   * count) fails with CAIRN_EINVAL. The module seeds `rng` from `seed`. On
+   * failure the core frees the block. */
   enum cairn_status (*new_game)(const struct engine_setup *setup,
-                                const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                 struct cairn_error *err);
-
-  /* Release a state. Accepts NULL. */
-  void (*free_game)(struct engine_game *game);
-
-  /* A deep copy, or NULL when out of memory. Caller frees with free_game. */
-  struct engine_game *(*clone_game)(const struct engine_game *game);
 
   /* Apply `move` (borrowed) for `seat`. The caller (engine_apply) has
    * already checked that the game is not over and that `seat` is in to_act.
@@ -179,6 +185,40 @@ enum cairn_status engine_new(const struct engine_module *module, const struct en
 
 /* Release a game. Accepts NULL. */
 void engine_free(struct engine_game *game);
+
+/* A copy of `game` (the caller's, engine_free), or NULL when out of
+ * memory. */
+struct engine_game *engine_clone(const struct engine_game *game);
+
+/* ---- Helpers for titles (kit.c) ---- */
+
+/* Append `event` (a new reference, or NULL when building it ran out of
+ * memory) to `events`; CAIRN_ENOMEM when it could not be recorded. The
+ * event is the array's, or released, either way. */
+enum cairn_status engine_emit(json_t *events, json_t *event, struct cairn_error *err);
+
+/* New reference, NULL when out of memory: [items[0], ..., items[n-1]]. */
+json_t *engine_int_list(const int *items, int n);
+
+/* New reference, NULL when out of memory: [item(items[0]), ...], each
+ * item() a new reference (NULL item: the integers themselves). */
+json_t *engine_mapped_list(const int *items, int n, json_t *(*item)(int));
+
+/* ---- Options (options.c) ---- */
+
+/* Check `options` (borrowed; NULL for none) against m's declaration: an
+ * object whose every key is declared (else CAIRN_EINVAL unknown-field,
+ * naming the smallest such key), each value of the declared type
+ * (wrong-type) and within its bounds or values (bad-value). */
+enum cairn_status engine_options_check(const struct engine_module *m, const json_t *options,
+                                       struct cairn_error *err);
+
+/* A checked integer option: the given value, or the declared default. */
+json_int_t engine_option_int(const struct engine_module *m, const json_t *options, const char *key);
+
+/* Borrowed: a checked string option as given, or NULL when not given (the
+ * title applies its default, which may depend on the seats). */
+const char *engine_option_string(const json_t *options, const char *key);
 
 /* Apply a move without touching `game`: checks the game is not over and the
  * seat may act (CAIRN_ETURN, not-your-turn), applies the move to a clone,

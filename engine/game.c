@@ -13,6 +13,7 @@ enum cairn_status engine_new(const struct engine_module *module, const struct en
                              const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
                              struct cairn_error *err)
 {
+  struct engine_game *game;
   enum cairn_status st;
 
   assert(module && setup && seed && out);
@@ -21,23 +22,38 @@ enum cairn_status engine_new(const struct engine_module *module, const struct en
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
                       "seats: %s takes %d to %d seats, not %d", module->id, module->min_seats,
                       module->max_seats, setup->seats);
-  if (setup->options && !json_is_object(setup->options))
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
-                      "options: expected an object");
-  st = module->new_game(setup, seed, out, err);
+  st = engine_options_check(module, setup->options, err);
   if (st != CAIRN_OK)
     return st;
+  game = calloc(1, module->state_size);
+  if (!game)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   /* The common head is filled here, once for every title. */
-  (*out)->module = module;
-  (*out)->seats = setup->seats;
-  (*out)->seq = 0;
+  game->module = module;
+  game->seats = setup->seats;
+  game->seq = 0;
+  st = module->new_game(setup, seed, game, err);
+  if (st != CAIRN_OK) {
+    free(game);
+    return st;
+  }
+  *out = game;
   return CAIRN_OK;
 }
 
 void engine_free(struct engine_game *game)
 {
-  if (game)
-    game->module->free_game(game);
+  free(game);
+}
+
+/* A state is one flat block (engine.h), so a copy is a memcpy. */
+struct engine_game *engine_clone(const struct engine_game *game)
+{
+  struct engine_game *copy = malloc(game->module->state_size);
+
+  if (copy)
+    memcpy(copy, game, game->module->state_size);
+  return copy;
 }
 
 bool engine_may_act(const struct engine_game *game, int seat)
@@ -98,7 +114,7 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
   if (!json_is_object(move))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
 
-  copy = game->module->clone_game(game);
+  copy = engine_clone(game);
   list = json_array();
   if (!copy || !list) {
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");

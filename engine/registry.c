@@ -87,9 +87,9 @@ enum cairn_status engine_module_check(const struct engine_module *m, struct cair
 {
   const char *name = m->id ? m->id : "(unnamed)";
 
-  if (m->version < 1 || m->version > ENGINE_MODULE_VERSION)
+  if (m->version != ENGINE_MODULE_VERSION)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                      "title %s was built for engine interface %d, this server speaks 1..%d", name,
+                      "title %s was built for engine interface %d, this server speaks %d", name,
                       m->version, ENGINE_MODULE_VERSION);
   if (!m->id || !m->name || !m->rules_version || !m->options_json)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
@@ -97,13 +97,16 @@ enum cairn_status engine_module_check(const struct engine_module *m, struct cair
   if (m->min_seats < 1 || m->max_seats > ENGINE_MAX_SEATS || m->min_seats > m->max_seats)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "title %s has a bad seat range %d..%d", name, m->min_seats, m->max_seats);
-  if (!m->new_game || !m->free_game || !m->clone_game || !m->apply_move || !m->to_act ||
-      !m->legal_moves || !m->view || !m->result || !m->serialize)
+  if (!m->new_game || !m->apply_move || !m->to_act || !m->legal_moves || !m->view || !m->result ||
+      !m->serialize)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                      "title %s lacks a version-1 function", name);
-  if (m->version >= 2 && !m->event_reveals)
+                      "title %s lacks a required function", name);
+  if (m->state_size < sizeof(struct engine_game))
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                      "title %s lacks event_reveals, a version-2 function", name);
+                      "title %s declares no state_size", name);
+  if (!m->event_reveals)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "title %s lacks event_reveals", name);
   return check_options(m, name, err);
 }
 

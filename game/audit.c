@@ -120,7 +120,7 @@ static bool replay_row(const struct game_audit_input *in, struct engine_game **g
     goto cleanup;
   }
   if (game_platform_move(move)) {
-    next = (*game)->module->clone_game(*game);
+    next = engine_clone(*game);
     if (!next ||
         game_platform_apply(move, m, &next, &events, record_prefix, (void *)in, &err) != CAIRN_OK) {
       snprintf(problem, size, "row %u is a platform row that does not replay: %.200s", m->ord,

@@ -97,7 +97,7 @@ static struct engine_game *nearest(struct game_checkpoints *c, const char *id, c
   l = list_of(c, id);
   for (i = l->n; i-- > 0;) {
     if ((!upto || l->at[i].game->seq <= *upto) && l->at[i].rows <= upto_rows) {
-      copy = l->at[i].game->module->clone_game(l->at[i].game);
+      copy = engine_clone(l->at[i].game);
       *rows = l->at[i].rows;
       break;
     }
@@ -128,7 +128,7 @@ static void remember(struct game_checkpoints *c, const char *id, uint32_t rows,
     l->at = grown;
     l->cap = cap;
   }
-  copy = game->module->clone_game(game);
+  copy = engine_clone(game);
   if (copy)
     l->at[l->n++] = (struct checkpoint){rows, copy};
 done:

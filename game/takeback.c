@@ -72,7 +72,7 @@ static enum cairn_status adjudicate(const json_t *move, struct engine_game **sta
   if (!json_is_array(seats))
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "an adjudication row names no seats");
-  next = (*state)->module->clone_game(*state);
+  next = engine_clone(*state);
   if (!next)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   next->seq = (*state)->seq + 1;
@@ -251,7 +251,7 @@ static enum cairn_status append_platform_row(struct game_service *svc, struct db
   struct prefix_ctx ctx = {svc, row};
   struct db_move probe = {.ord = row->moves, .seq = row->seq, .seat = seat};
   json_t *move = json_pack("{s:s, s:I}", "cairn", kind, "to_ord", to_ord);
-  struct engine_game *next = now->module->clone_game(now);
+  struct engine_game *next = engine_clone(now);
   json_t *events = NULL;
   enum cairn_status st;
 

@@ -34,7 +34,7 @@ static enum cairn_status adjudicate_late(struct game_service *svc, struct db_gam
   json_t *timed_out = json_array();
   json_t *winners = json_array();
   json_t *move = NULL, *result = NULL, *events = NULL;
-  struct engine_game *next = state->module->clone_game(state);
+  struct engine_game *next = engine_clone(state);
   struct db_move probe = {.ord = row->moves, .seq = row->seq}; /* the row to be */
   char *result_text = NULL;
   enum cairn_status st;

@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum cairn_status bit_emit(json_t *events, json_t *event, struct cairn_error *err)
-{
-  /* json_array_append_new releases `event` on failure too. */
-  if (!event || json_array_append_new(events, event) != 0)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
-                      "out of memory while recording an event");
-  return CAIRN_OK;
-}
-
 static const char *phase_name(int phase)
 {
   static const char *const names[] = {"draft",    "route",      "discard", "advance-base-camp",
@@ -33,7 +24,7 @@ enum cairn_status bit_enter_phase(struct bit_state *st, int phase, json_t *event
   st->phase = phase;
   st->done[0] = st->done[1] = 0;
   st->discarded[0] = st->discarded[1] = 0;
-  s = bit_emit(
+  s = engine_emit(
       events,
       json_pack("{s:s, s:s, s:i}", "type", "phase", "phase", phase_name(phase), "turn", st->turn),
       err);
@@ -172,22 +163,6 @@ static enum cairn_status dispatch(struct bit_state *st, int seat, struct bit_mov
   }
 }
 
-static void free_game(struct engine_game *game)
-{
-  free(game);
-}
-
-/* The state holds no pointers besides the static module (state.h). */
-static struct engine_game *clone_game(const struct engine_game *game)
-{
-  struct bit_state *copy = malloc(sizeof(*copy));
-
-  if (!copy)
-    return NULL;
-  memcpy(copy, game, sizeof(*copy));
-  return &copy->head;
-}
-
 static int to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
 {
   const struct bit_state *st = (const struct bit_state *)game;
@@ -253,9 +228,8 @@ const struct engine_module bit_module = {
         "\"1953\", \"1963\", \"dream-teams\"], \"description\": \"XII. Scenarios: 1924 and 1953 "
         "are solo (1 seat), 1963 and dream-teams need 2 seats; without the option a 1-seat game "
         "plays 1953 and a 2-seat game 1963\"}}",
+    .state_size = sizeof(struct bit_state),
     .new_game = bit_new_game,
-    .free_game = free_game,
-    .clone_game = clone_game,
     .apply_move = apply_move,
     .to_act = to_act,
     .legal_moves = bit_legal_moves,

@@ -124,11 +124,11 @@ static enum cairn_status routes_chosen(struct bit_state *st, json_t *events,
       json_array_append_new(cards, json_integer(st->route_card[seat][i]));
       json_array_append_new(names, json_string(bit_cards[st->route_card[seat][i]].name));
     }
-    s = bit_emit(events,
-                 json_pack("{s:s, s:i, s:s, s:o*, s:o*}", "type", "route", "seat", seat, "route",
-                           bit_route_name(st->route[seat]), "terrain", cards, "terrain_names",
-                           names),
-                 err);
+    s = engine_emit(events,
+                    json_pack("{s:s, s:i, s:s, s:o*, s:o*}", "type", "route", "seat", seat, "route",
+                              bit_route_name(st->route[seat]), "terrain", cards, "terrain_names",
+                              names),
+                    err);
     if (s != CAIRN_OK)
       return s;
   }
@@ -180,11 +180,11 @@ enum cairn_status bit_draft(struct bit_state *st, int seat, int climber, json_t 
                       "%s (card %d) has already been drafted", bit_cards[climber].name, climber);
   bit_put(st, climber, BIT_Z_DECK, seat);
   st->picks++;
-  s = bit_emit(events,
-               json_pack("{s:s, s:i, s:i, s:s, s:s}", "type", "drafted", "seat", seat, "climber",
-                         climber, "climber_name", bit_cards[climber].name, "name",
-                         bit_cards[climber].name),
-               err);
+  s = engine_emit(events,
+                  json_pack("{s:s, s:i, s:i, s:s, s:s}", "type", "drafted", "seat", seat, "climber",
+                            climber, "climber_name", bit_cards[climber].name, "name",
+                            bit_cards[climber].name),
+                  err);
   if (s != CAIRN_OK)
     return s;
   st->active = 1 - seat;
@@ -200,46 +200,31 @@ enum cairn_status bit_draft(struct bit_state *st, int seat, int climber, json_t 
   return CAIRN_OK;
 }
 
+/* The scenario (options_json declares its names; the core checked the
+ * value), or the seat count's own without one: the one check the
+ * declaration cannot express is which seat count a scenario is for. */
 static enum cairn_status parse_options(const json_t *options, int seats, int *scenario,
                                        struct cairn_error *err)
 {
-  const char *key;
-  json_t *value;
+  const char *name = engine_option_string(options, "scenario");
   int i;
 
   *scenario = seats == 2 ? BIT_1963 : BIT_1953;
-  if (!options)
-    return CAIRN_OK;
-  if (!json_is_object(options))
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "options must be an object");
-  json_object_foreach((json_t *)options, key, value)
-  {
-    if (strcmp(key, "scenario") != 0)
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL, "unknown option %s",
-                        key);
-    if (!json_is_string(value))
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
-                        "scenario must be a string");
-    *scenario = -1;
-    for (i = 0; i <= BIT_DREAM; i++)
-      if (strcmp(json_string_value(value), scenario_names[i]) == 0)
-        *scenario = i;
-    if (*scenario < 0)
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "unknown scenario %s",
-                        json_string_value(value));
-  }
+  for (i = 0; name && i <= BIT_DREAM; i++)
+    if (strcmp(name, scenario_names[i]) == 0)
+      *scenario = i;
   if ((*scenario == BIT_1924 || *scenario == BIT_1953) != (seats == 1))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "scenario %s is for %s",
                       scenario_names[*scenario], seats == 1 ? "two players" : "one player");
   return CAIRN_OK;
 }
 
-/* OUT *out on success, the caller's (free with free_game). */
+/* Fills the zeroed state the core allocated (the new_game slot). */
 enum cairn_status bit_new_game(const struct engine_setup *setup,
-                               const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                               const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                struct cairn_error *err)
 {
-  struct bit_state *st = NULL;
+  struct bit_state *st = (struct bit_state *)game;
   json_t *events = NULL;
   enum cairn_status s;
   int scenario, c, seat;
@@ -247,14 +232,12 @@ enum cairn_status bit_new_game(const struct engine_setup *setup,
   s = parse_options(setup->options, setup->seats, &scenario, err);
   if (s != CAIRN_OK)
     goto cleanup;
-  st = calloc(1, sizeof(*st));
   events = json_array(); /* new_game has no event list: set-up events are discarded */
-  if (!st || !events) {
+  if (!events) {
     s = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
     goto cleanup;
   }
   engine_rng_seed(&st->head.rng, seed);
-  st->head.seats = setup->seats;
   st->scenario = scenario;
   st->turn = 1;
   st->moving = -1;
@@ -328,12 +311,7 @@ enum cairn_status bit_new_game(const struct engine_setup *setup,
     break;
   }
   }
-  if (s != CAIRN_OK)
-    goto cleanup;
-  *out = &st->head;
-  st = NULL;
 cleanup:
-  free(st);
   json_decref(events);
   return s;
 }

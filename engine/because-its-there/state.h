@@ -249,9 +249,9 @@ bool bit_is(int card, int kind);
 int bit_special_of(int card);
 
 /* ---- setup.c ---- */
-/* The new_game slot; on success *out is the caller's (free with free_game). */
+/* The new_game slot: fills the zeroed state the core allocated. */
 enum cairn_status bit_new_game(const struct engine_setup *setup,
-                               const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                               const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                struct cairn_error *err);
 const char *bit_route_name(int route);
 int bit_route_by_name(const char *name);
@@ -364,8 +364,6 @@ json_t *bit_result(const struct engine_game *game);
 void bit_score(struct bit_state *st);
 
 /* ---- module.c: flow ---- */
-/* Append `event` (stolen, also on failure) to `events`. */
-enum cairn_status bit_emit(json_t *events, json_t *event, struct cairn_error *err);
 /* Enter a phase and run what starts it. */
 enum cairn_status bit_enter_phase(struct bit_state *st, int phase, json_t *events,
                                   struct cairn_error *err);

@@ -189,12 +189,12 @@ enum cairn_status everest_begin_turn(struct everest_state *st, const struct ever
     json_array_append_new(list, everest_item_json(&items[i]));
   st->phase = EVEREST_PHASE_ORDER;
   *decision = true;
-  return everest_emit(events,
-                      json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:s}", "type", "conflict", "round",
-                                st->round, "step", st->step, "items", list, "rolls", rolls,
-                                "chooser", st->chooser, "chooser_name",
-                                everest_seat_name(st->chooser)),
-                      err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:s}", "type", "conflict", "round",
+                               st->round, "step", st->step, "items", list, "rolls", rolls,
+                               "chooser", st->chooser, "chooser_name",
+                               everest_seat_name(st->chooser)),
+                     err);
 }
 
 /* A short name, for refusal messages: "seat 2's move" or "the snowballs". */
@@ -280,11 +280,11 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
   names = json_array();
   for (k = 0; names && k < (size_t)st->n_items; k++)
     json_array_append_new(names, json_string(item_name(&st->items[order[k]]).text));
-  if (everest_emit(events,
-                   json_pack("{s:s, s:i, s:s, s:o, s:o}", "type", "order-chosen", "seat",
-                             st->chooser, "seat_name", everest_seat_name(st->chooser), "order",
-                             chosen, "order_names", names),
-                   err) != CAIRN_OK)
+  if (engine_emit(events,
+                  json_pack("{s:s, s:i, s:s, s:o, s:o}", "type", "order-chosen", "seat",
+                            st->chooser, "seat_name", everest_seat_name(st->chooser), "order",
+                            chosen, "order_names", names),
+                  err) != CAIRN_OK)
     return CAIRN_ENOMEM;
   everest_apply_turn(st, st->yeti, st->items, order, st->n_items, events);
   st->n_items = 0;

@@ -11,15 +11,6 @@
 
 #include "engine/everest/rules.h"
 
-enum cairn_status everest_emit(json_t *events, json_t *event, struct cairn_error *err)
-{
-  /* json_array_append_new releases `event` on failure too. */
-  if (!event || json_array_append_new(events, event) != 0)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
-                      "out of memory while recording an event");
-  return CAIRN_OK;
-}
-
 int everest_occupant(const struct everest_yeti *yeti, int seats, int cell)
 {
   int seat;
@@ -40,22 +31,6 @@ int everest_available(const struct everest_state *st, int seat)
     if (!(st->seat[seat].aside & (1u << coin)))
       n++;
   return n;
-}
-
-static void free_game(struct engine_game *game)
-{
-  free(game);
-}
-
-/* The state holds no pointers besides the static module (state.h). */
-static struct engine_game *clone_game(const struct engine_game *game)
-{
-  struct everest_state *copy = malloc(sizeof(*copy));
-
-  if (!copy)
-    return NULL;
-  memcpy(copy, game, sizeof(*copy));
-  return &copy->head;
 }
 
 /* Planning and end-of-round choices are simultaneous: every seat that
@@ -192,9 +167,8 @@ const struct engine_module everest_module = {
         "\"maximum\": 5000, \"description\": \"opt-in, not in the rules: rounds after "
         "which a game nobody has won ends in a draw; 0 (the default) is no cap, the game "
         "ends only on the peak\"}}",
+    .state_size = sizeof(struct everest_state),
     .new_game = everest_new_game,
-    .free_game = free_game,
-    .clone_game = clone_game,
     .apply_move = apply_move,
     .to_act = to_act,
     .legal_moves = everest_legal_moves,

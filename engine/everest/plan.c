@@ -99,7 +99,7 @@ static enum cairn_status reveal(struct everest_state *st, json_t *events, struct
     json_array_append_new(plans, everest_plan_json(&st->seat[seat]));
   /* "After all of the plans are finished the players expose them for all
    * to see." */
-  status = everest_emit(
+  status = engine_emit(
       events,
       json_pack("{s:s, s:i, s:o}", "type", "plans-revealed", "round", st->round, "plans", plans),
       err);
@@ -196,11 +196,11 @@ enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const 
   p->plan_len = (int)n;
   p->planned = true;
   /* Seen only by the submitter until the game ends. */
-  status = everest_emit(events,
-                        json_pack("{s:s, s:i, s:s, s:i, s:o, s:[i]}", "type", "plan-submitted",
-                                  "seat", seat, "seat_name", everest_seat_name(seat), "round",
-                                  st->round, "plan", everest_plan_json(p), "private_to", seat),
-                        err);
+  status = engine_emit(events,
+                       json_pack("{s:s, s:i, s:s, s:i, s:o, s:[i]}", "type", "plan-submitted",
+                                 "seat", seat, "seat_name", everest_seat_name(seat), "round",
+                                 st->round, "plan", everest_plan_json(p), "private_to", seat),
+                       err);
   if (status != CAIRN_OK)
     return status;
   for (other = 0; other < st->head.seats; other++)

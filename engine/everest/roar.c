@@ -115,13 +115,12 @@ static enum cairn_status roar(struct everest_state *st, int roarer, int target, 
     json_array_append_new(affected, json_integer(who));
     json_array_append_new(names, json_string(everest_seat_name(who)));
   }
-  return everest_emit(events,
-                      json_pack("{s:s, s:i, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "type", "roar",
-                                "seat", roarer, "seat_name", everest_seat_name(roarer), "back",
-                                back, "target", seat_or_null(target), "target_name",
-                                name_or_null(target), "checks", checks, "affected", affected,
-                                "affected_names", names),
-                      err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:i, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "type", "roar",
+                               "seat", roarer, "seat_name", everest_seat_name(roarer), "back", back,
+                               "target", seat_or_null(target), "target_name", name_or_null(target),
+                               "checks", checks, "affected", affected, "affected_names", names),
+                     err);
 }
 
 static enum cairn_status roll_event(struct everest_state *st, const struct affected *a, int value,
@@ -135,12 +134,12 @@ static enum cairn_status roll_event(struct everest_state *st, const struct affec
     log->rolls[log->n_rolls].roll = value;
     log->n_rolls++;
   }
-  return everest_emit(events,
-                      json_pack("{s:s, s:i, s:s, s:i, s:s, s:i, s:s}", "type", "roar-roll", "seat",
-                                a->seat, "seat_name", everest_seat_name(a->seat), "from", a->source,
-                                "from_name", everest_seat_name(a->source), "roll", value, "outcome",
-                                outcome),
-                      err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:i, s:s, s:i, s:s, s:i, s:s}", "type", "roar-roll", "seat",
+                               a->seat, "seat_name", everest_seat_name(a->seat), "from", a->source,
+                               "from_name", everest_seat_name(a->source), "roll", value, "outcome",
+                               outcome),
+                     err);
 }
 
 /* True when some yeti roars at step st->step. */

@@ -110,7 +110,7 @@ static enum cairn_status begin_round_end(struct everest_state *st, json_t *event
     st->seat[seat].heal_owed = owes_heal_choice(st, seat);
   }
   st->phase = EVEREST_PHASE_HEAL;
-  return everest_emit(
+  return engine_emit(
       events,
       json_pack("{s:s, s:i, s:o}", "type", "round-end", "round", st->round, "damage", damage), err);
 }
@@ -209,10 +209,10 @@ static enum cairn_status finish_round(struct everest_state *st, json_t *events,
                                     everest_cell_json(st->yeti[seat].cell), "detour",
                                     returning[seat] && st->yeti[seat].cell != st->seat[seat].home,
                                     "aside", coin_list(st->seat[seat].aside)));
-  status = everest_emit(events,
-                        json_pack("{s:s, s:i, s:o}", "type", "heals-revealed", "round", st->round,
-                                  "outcomes", outcomes),
-                        err);
+  status = engine_emit(events,
+                       json_pack("{s:s, s:i, s:o}", "type", "heals-revealed", "round", st->round,
+                                 "outcomes", outcomes),
+                       err);
   if (status != CAIRN_OK)
     return status;
   for (seat = 0; seat < seats; seat++)
@@ -222,20 +222,20 @@ static enum cairn_status finish_round(struct everest_state *st, json_t *events,
   if (on_peak == 1 && holder == st->peak_holder) {
     st->winner = holder;
     st->phase = EVEREST_PHASE_OVER;
-    return everest_emit(events,
-                        json_pack("{s:s, s:i, s:s, s:i}", "type", "win", "seat", holder,
-                                  "seat_name", everest_seat_name(holder), "round", st->round),
-                        err);
+    return engine_emit(events,
+                       json_pack("{s:s, s:i, s:s, s:i}", "type", "win", "seat", holder, "seat_name",
+                                 everest_seat_name(holder), "round", st->round),
+                       err);
   }
   /* Opt-in only: the text has no other end (RULES.md "Round cap"). */
   if (st->round_cap > 0 && st->round >= st->round_cap) {
     st->capped = true;
     st->phase = EVEREST_PHASE_OVER;
-    return everest_emit(events, json_pack("{s:s, s:i}", "type", "round-cap", "round", st->round),
-                        err);
+    return engine_emit(events, json_pack("{s:s, s:i}", "type", "round-cap", "round", st->round),
+                       err);
   }
   everest_start_round(st);
-  return everest_emit(
+  return engine_emit(
       events,
       json_pack(
           "{s:s, s:i, s:o, s:o}", "type", "round-start", "round", st->round, "peak_holder",
@@ -391,11 +391,11 @@ enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const 
   p->heal_decided = true;
   p->heal = json_is_true(heal);
   p->set_aside = p->heal ? 0 : mask;
-  status = everest_emit(events,
-                        json_pack("{s:s, s:i, s:s, s:b, s:o, s:[i]}", "type", "heal-chosen", "seat",
-                                  seat, "seat_name", everest_seat_name(seat), "heal", p->heal,
-                                  "set_aside", coin_list(p->set_aside), "private_to", seat),
-                        err);
+  status = engine_emit(events,
+                       json_pack("{s:s, s:i, s:s, s:b, s:o, s:[i]}", "type", "heal-chosen", "seat",
+                                 seat, "seat_name", everest_seat_name(seat), "heal", p->heal,
+                                 "set_aside", coin_list(p->set_aside), "private_to", seat),
+                       err);
   if (status != CAIRN_OK)
     return status;
   for (other = 0; other < st->head.seats; other++)

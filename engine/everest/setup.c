@@ -11,50 +11,17 @@
 
 #include "engine/everest/rules.h"
 
-static enum cairn_status read_options(const json_t *options, int *round_cap,
-                                      struct cairn_error *err)
-{
-  const char *key;
-  const json_t *value;
-
-  *round_cap = EVEREST_NO_ROUND_CAP;
-  if (!options)
-    return CAIRN_OK;
-  json_object_foreach((json_t *)options, key, value)
-  {
-    if (strcmp(key, "round_cap") != 0)
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
-                        "options: unknown option %s", key);
-    if (!json_is_integer(value))
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
-                        "options.round_cap: expected an integer");
-    if (json_integer_value(value) < 0 || json_integer_value(value) > EVEREST_MAX_ROUND_CAP)
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                        "options.round_cap: 0 (no cap) to %d", EVEREST_MAX_ROUND_CAP);
-    *round_cap = (int)json_integer_value(value);
-  }
-  return CAIRN_OK;
-}
-
 enum cairn_status everest_new_game(const struct engine_setup *setup,
-                                   const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                   const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                    struct cairn_error *err)
 {
-  struct everest_state *st = NULL;
-  enum cairn_status status;
-  int seat, round_cap;
+  /* The core hands a zeroed block: every byte, padding included. */
+  struct everest_state *st = (struct everest_state *)game;
+  int seat;
 
-  *out = NULL;
-  status = read_options(setup->options, &round_cap, err);
-  if (status != CAIRN_OK)
-    return status;
-  /* calloc: every byte, padding included, starts at zero. */
-  st = calloc(1, sizeof(*st));
-  if (!st)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  (void)err;
   engine_rng_seed(&st->head.rng, seed);
-  st->head.seats = setup->seats;
-  st->round_cap = round_cap;
+  st->round_cap = (int)engine_option_int(&everest_module, setup->options, "round_cap");
   st->winner = -1;
   st->chooser = -1;
   st->peak_holder = -1;
@@ -65,7 +32,6 @@ enum cairn_status everest_new_game(const struct engine_setup *setup,
     st->seat[seat].home = EVEREST_OFF;
   }
   st->phase = EVEREST_PHASE_BASE;
-  *out = &st->head;
   return CAIRN_OK;
 }
 
@@ -133,15 +99,15 @@ enum cairn_status everest_choose_base(struct everest_state *st, int seat, const 
   st->seat[seat].home = cell;
   st->yeti[seat].cell = cell;
   status =
-      everest_emit(events,
-                   json_pack("{s:s, s:i, s:s, s:o}", "type", "base-chosen", "seat", seat,
-                             "seat_name", everest_seat_name(seat), "base", everest_cell_json(cell)),
-                   err);
+      engine_emit(events,
+                  json_pack("{s:s, s:i, s:s, s:o}", "type", "base-chosen", "seat", seat,
+                            "seat_name", everest_seat_name(seat), "base", everest_cell_json(cell)),
+                  err);
   if (status != CAIRN_OK || everest_base_chooser(st) >= 0)
     return status;
   everest_start_round(st);
-  return everest_emit(events,
-                      json_pack("{s:s, s:i, s:n, s:n}", "type", "round-start", "round", st->round,
-                                "peak_holder", "peak_holder_name"),
-                      err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:i, s:n, s:n}", "type", "round-start", "round", st->round,
+                               "peak_holder", "peak_holder_name"),
+                     err);
 }

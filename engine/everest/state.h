@@ -40,9 +40,7 @@ enum everest_dir { EVEREST_N = 0, EVEREST_E, EVEREST_S, EVEREST_W, EVEREST_DIRS 
 #define EVEREST_ACE       1
 #define EVEREST_DIE_SIDES 6 /* null, ace, 2, 3, 4, 5 */
 
-#define EVEREST_NO_ROUND_CAP  0 /* the default: the game ends only on the peak */
-#define EVEREST_MAX_ROUND_CAP 5000
-#define EVEREST_CORNERS       4 /* "the inside corners marked by the X's" */
+#define EVEREST_CORNERS 4 /* "the inside corners marked by the X's" */
 
 enum everest_action {
   EVEREST_DAZED = 0, /* "stand there and look dazed" */
@@ -191,9 +189,6 @@ json_t *everest_cell_json(int cell);
 
 /* ---- module.c ---- */
 
-/* Append `event` (Takes: released on failure too) to `events` (Borrowed).
- * CAIRN_ENOMEM when `event` is NULL or the append fails. */
-enum cairn_status everest_emit(json_t *events, json_t *event, struct cairn_error *err);
 /* The seat whose yeti (in the Borrowed array of `seats`) stands on `cell`,
  * or -1 (always -1 for EVEREST_OFF). */
 int everest_occupant(const struct everest_yeti *yeti, int seats, int cell);
@@ -297,9 +292,9 @@ bool everest_owes_heal(const struct everest_state *st, int seat);
 
 /* ---- setup.c, legal.c, view.c: the module slots (engine.h) ---- */
 
-/* On success *out is the caller's, released with free_game. */
+/* The new_game slot: fills the zeroed state the core allocated. */
 enum cairn_status everest_new_game(const struct engine_setup *setup,
-                                   const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                   const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                    struct cairn_error *err);
 /* New reference: the compact plan descriptor or a full list (README.md). */
 json_t *everest_legal_moves(const struct engine_game *game, int seat);

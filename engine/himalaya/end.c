@@ -28,10 +28,10 @@ static const char *reason_name(enum himalaya_end end)
 static enum cairn_status game_over(struct himalaya_state *st, json_t *events,
                                    struct cairn_error *err)
 {
-  return himalaya_emit(events,
-                       json_pack("{s:s, s:s, s:o}", "type", "game_over", "reason",
-                                 reason_name(st->end), "winners", himalaya_winners_json(st)),
-                       err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:s, s:o}", "type", "game_over", "reason",
+                               reason_name(st->end), "winners", himalaya_winners_json(st)),
+                     err);
 }
 
 /* "As soon as a mountain climber reaches the summit space (goal), the game
@@ -92,5 +92,5 @@ json_t *himalaya_result(const struct engine_game *game)
     fields[seat] = st->seat[seat].climber;
   assert(st->end == HIMALAYA_END_SUMMIT || st->end == HIMALAYA_END_BAD_WEATHER);
   return json_pack("{s:o, s:s, s:o}", "winners", himalaya_winners_json(st), "reason",
-                   reason_name(st->end), "climbers", himalaya_int_array(fields, st->head.seats));
+                   reason_name(st->end), "climbers", engine_int_list(fields, st->head.seats));
 }

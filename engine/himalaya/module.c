@@ -9,29 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum cairn_status himalaya_emit(json_t *events, json_t *event, struct cairn_error *err)
-{
-  /* json_array_append_new releases `event` on failure too, so the caller
-   * never has to clean up after us. */
-  if (!event || json_array_append_new(events, event) != 0)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
-                      "out of memory while recording an event");
-  return CAIRN_OK;
-}
-
-json_t *himalaya_int_array(const int *items, int n)
-{
-  json_t *list = json_array();
-  int i;
-
-  for (i = 0; list && i < n; i++)
-    if (json_array_append_new(list, json_integer(items[i])) != 0) {
-      json_decref(list);
-      list = NULL;
-    }
-  return list;
-}
-
 const char *himalaya_unknown_key(const json_t *obj, bool (*known)(const void *ctx, const char *key),
                                  const void *ctx)
 {
@@ -46,23 +23,6 @@ const char *himalaya_unknown_key(const json_t *obj, bool (*known)(const void *ct
       smallest = key;
   }
   return smallest;
-}
-
-static void free_game(struct engine_game *game)
-{
-  free(game);
-}
-
-/* The state holds no pointers besides the static module, so a copy is a
- * memcpy (state.h). */
-static struct engine_game *clone_game(const struct engine_game *game)
-{
-  struct himalaya_state *copy = malloc(sizeof(*copy));
-
-  if (!copy)
-    return NULL;
-  memcpy(copy, game, sizeof(*copy));
-  return &copy->head;
 }
 
 static int to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
@@ -138,9 +98,8 @@ const struct engine_module himalaya_module = {
     .max_seats = HIMALAYA_MAX_SEATS,
     .rules_version = "himalaya-2",
     .options_json = "{}",
+    .state_size = sizeof(struct himalaya_state),
     .new_game = himalaya_new_game,
-    .free_game = free_game,
-    .clone_game = clone_game,
     .apply_move = apply_move,
     .to_act = to_act,
     .legal_moves = himalaya_legal_moves,

@@ -24,39 +24,17 @@ static const unsigned supply_by_seats[HIMALAYA_MAX_SEATS + 1] = {
  * upward drift that follows the climbers (game-data.md section 4). */
 static const int yeti_cards[HIMALAYA_YETI_CARDS - 1] = {1, 2, 3, 4, 5, -1, -2, -3, -4};
 
-/* Himalaya takes no options; any key is an error. */
-static enum cairn_status check_options(const json_t *options, struct cairn_error *err)
-{
-  const char *key = options ? himalaya_unknown_key(options, NULL, NULL) : NULL;
-
-  if (key)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
-                      "options.%.64s: Himalaya has no options", key);
-  return CAIRN_OK;
-}
-
 enum cairn_status himalaya_new_game(const struct engine_setup *setup,
-                                    const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                    const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                     struct cairn_error *err)
 {
-  struct himalaya_state *st;
-  enum cairn_status status;
+  struct himalaya_state *st = (struct himalaya_state *)game;
   int rolled[HIMALAYA_MAX_DICE];
   int seat, s, k;
 
-  assert(setup && seed && out);
+  (void)err; /* Himalaya takes no options (options_json is {}), so set-up cannot fail */
+  assert(setup && seed && game);
   assert(setup->seats >= HIMALAYA_MIN_SEATS && setup->seats <= HIMALAYA_MAX_SEATS);
-  *out = NULL;
-  status = check_options(setup->options, err);
-  if (status != CAIRN_OK)
-    return status;
-  st = calloc(1, sizeof(*st));
-  if (!st)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-
-  st->head.module = &himalaya_module;
-  st->head.seats = setup->seats;
-  st->head.seq = 0;
   engine_rng_seed(&st->head.rng, seed);
 
   /* "The mountain climber starts at the base camp. One of the four Sherpas
@@ -88,7 +66,5 @@ enum cairn_status himalaya_new_game(const struct engine_setup *setup,
   st->current = 0;
   himalaya_throw_dice(st, rolled);
   st->end = HIMALAYA_RUNNING;
-
-  *out = &st->head;
   return CAIRN_OK;
 }

@@ -141,7 +141,7 @@ static json_t *companion_list(unsigned companions)
   for (s = 0; s < HIMALAYA_SHERPAS; s++)
     if (companions & (1u << s))
       list[n++] = s;
-  return himalaya_int_array(list, n);
+  return engine_int_list(list, n);
 }
 
 enum cairn_status himalaya_sherpa_move(struct himalaya_state *st, int seat,
@@ -155,13 +155,13 @@ enum cairn_status himalaya_sherpa_move(struct himalaya_state *st, int seat,
   int s;
 
   sherpa[m->sherpa] = plan->landing;
-  status = himalaya_emit(
-      events,
-      json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:s, s:s, s:i}", "type", "moved", "seat", seat,
-                "pawn", "sherpa", "sherpa", m->sherpa, "from", plan->from, "to", plan->landing,
-                "direction", m->down ? "down" : "up", "via",
-                m->type == HIMALAYA_MOVE_SUPPLY ? "supply" : "die", "value", m->value),
-      err);
+  status =
+      engine_emit(events,
+                  json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:s, s:s, s:i}", "type", "moved",
+                            "seat", seat, "pawn", "sherpa", "sherpa", m->sherpa, "from", plan->from,
+                            "to", plan->landing, "direction", m->down ? "down" : "up", "via",
+                            m->type == HIMALAYA_MOVE_SUPPLY ? "supply" : "die", "value", m->value),
+                  err);
   if (status != CAIRN_OK)
     return status;
 
@@ -169,12 +169,12 @@ enum cairn_status himalaya_sherpa_move(struct himalaya_state *st, int seat,
     for (s = 0; s < HIMALAYA_SHERPAS; s++)
       if (travellers & (1u << s))
         sherpa[s] = plan->reached;
-    status = himalaya_emit(events,
-                           json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o}", "type", "took_along",
-                                     "seat", seat, "sherpa", m->sherpa, "from", plan->landing, "to",
-                                     plan->reached, "extra", plan->extra, "companions",
-                                     companion_list(plan->companions)),
-                           err);
+    status =
+        engine_emit(events,
+                    json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o}", "type", "took_along", "seat",
+                              seat, "sherpa", m->sherpa, "from", plan->landing, "to", plan->reached,
+                              "extra", plan->extra, "companions", companion_list(plan->companions)),
+                    err);
     if (status != CAIRN_OK)
       return status;
   }
@@ -186,10 +186,10 @@ enum cairn_status himalaya_sherpa_move(struct himalaya_state *st, int seat,
     if (!(travellers & (1u << s)))
       continue;
     sherpa[s] = plan->to;
-    status = himalaya_emit(events,
-                           json_pack("{s:s, s:i, s:i, s:i, s:i}", "type", "slid", "seat", seat,
-                                     "sherpa", s, "from", plan->reached, "to", plan->to),
-                           err);
+    status = engine_emit(events,
+                         json_pack("{s:s, s:i, s:i, s:i, s:i}", "type", "slid", "seat", seat,
+                                   "sherpa", s, "from", plan->reached, "to", plan->to),
+                         err);
     if (status != CAIRN_OK)
       return status;
   }

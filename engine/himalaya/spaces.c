@@ -235,10 +235,10 @@ enum cairn_status himalaya_restore(struct himalaya_state *st, int seat, int card
       p->spent[j++] = p->spent[i];
   p->spent_count = j;
   p->camp_used[c] = true;
-  return himalaya_emit(events,
-                       json_pack("{s:s, s:i, s:s, s:i}", "type", "supply_restored", "seat", seat,
-                                 "card", himalaya_card_name(card), "camp", himalaya_high_camp(c)),
-                       err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:i, s:s, s:i}", "type", "supply_restored", "seat", seat,
+                               "card", himalaya_card_name(card), "camp", himalaya_high_camp(c)),
+                     err);
 }
 
 json_t *himalaya_field_name(int field)
@@ -274,11 +274,11 @@ json_t *himalaya_board_json(void)
     }
   if (!list)
     return NULL;
-  board = json_pack(
-      "{s:i, s:i, s:o, s:o, s:o, s:o, s:i, s:o}", "base_camp", HIMALAYA_BASE_CAMP, "summit",
-      HIMALAYA_SUMMIT, "camps", himalaya_int_array(camps, (int)COUNT(camps)), "high_camps",
-      himalaya_int_array(camps + 1, (int)COUNT(camps) - 1), "snowfields",
-      himalaya_int_array(snowfields, (int)COUNT(snowfields)), "slides", list, "yeti_cave",
-      HIMALAYA_YETI_CAVE, "sherpa_start", himalaya_int_array(sherpa_start, HIMALAYA_SHERPAS));
+  board = json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:i, s:o}", "base_camp", HIMALAYA_BASE_CAMP,
+                    "summit", HIMALAYA_SUMMIT, "camps", engine_int_list(camps, (int)COUNT(camps)),
+                    "high_camps", engine_int_list(camps + 1, (int)COUNT(camps) - 1), "snowfields",
+                    engine_int_list(snowfields, (int)COUNT(snowfields)), "slides", list,
+                    "yeti_cave", HIMALAYA_YETI_CAVE, "sherpa_start",
+                    engine_int_list(sherpa_start, HIMALAYA_SHERPAS));
   return board;
 }

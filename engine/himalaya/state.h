@@ -300,7 +300,7 @@ json_t *himalaya_position_json(const struct himalaya_state *st, bool secrets);
 /* ---- the module slots (setup.c, legal.c, view.c, serialize.c) ---- */
 
 enum cairn_status himalaya_new_game(const struct engine_setup *setup,
-                                    const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                    const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                     struct cairn_error *err);
 json_t *himalaya_legal_moves(const struct engine_game *game, int seat);
 json_t *himalaya_view(const struct engine_game *game, int viewer);
@@ -313,12 +313,5 @@ json_t *himalaya_serialize(const struct engine_game *game);
  * error messages independent of the object's key order. */
 const char *himalaya_unknown_key(const json_t *obj, bool (*known)(const void *ctx, const char *key),
                                  const void *ctx);
-
-/* New reference: a JSON array of `n` integers, or NULL (no memory). */
-json_t *himalaya_int_array(const int *items, int n);
-
-/* Append `event` (Takes, may be NULL after a failed json_pack) to
- * `events`; CAIRN_ENOMEM when either allocation failed. */
-enum cairn_status himalaya_emit(json_t *events, json_t *event, struct cairn_error *err);
 
 #endif

@@ -8,19 +8,6 @@
 
 #include <assert.h>
 
-static json_t *card_names(const int *cards, int n)
-{
-  json_t *list = json_array();
-  int i;
-
-  for (i = 0; list && i < n; i++)
-    if (json_array_append_new(list, himalaya_yeti_card_json(cards[i])) != 0) {
-      json_decref(list);
-      list = NULL;
-    }
-  return list;
-}
-
 /* {"cards": [{"card", "used"}...], "spent": [oldest..newest], "camps_used": [15, 28]} */
 static json_t *supply_json(const struct himalaya_seat *p)
 {
@@ -70,22 +57,24 @@ json_t *himalaya_position_json(const struct himalaya_state *st, bool secrets)
     const struct himalaya_seat *p = &st->seat[seat];
 
     if (json_array_append_new(climbers, json_integer(p->climber)) != 0 ||
-        json_array_append_new(sherpas, himalaya_int_array(p->sherpa, HIMALAYA_SHERPAS)) != 0 ||
+        json_array_append_new(sherpas, engine_int_list(p->sherpa, HIMALAYA_SHERPAS)) != 0 ||
         json_array_append_new(supply, supply_json(p)) != 0)
       goto cleanup;
   }
   deck = json_pack("{s:i, s:o, s:b}", "remaining", st->deck_len, "discards",
-                   card_names(st->discard, st->discard_len), "bad_weather_in_deck",
-                   st->bad_weather_in_deck);
+                   engine_mapped_list(st->discard, st->discard_len, himalaya_yeti_card_json),
+                   "bad_weather_in_deck", st->bad_weather_in_deck);
   if (!deck)
     goto cleanup;
-  if (secrets && json_object_set_new(deck, "order", card_names(st->deck, st->deck_len)) != 0)
+  if (secrets &&
+      json_object_set_new(deck, "order",
+                          engine_mapped_list(st->deck, st->deck_len, himalaya_yeti_card_json)) != 0)
     goto cleanup;
   result = himalaya_result(&st->head);
   pos = json_pack("{s:o, s:i, s:O, s:O, s:{s:i, s:o}, s:O, s:O, s:o}", "seat_to_act",
                   st->end == HIMALAYA_RUNNING ? json_integer(st->current) : json_null(), "yeti",
                   st->yeti, "climbers", climbers, "sherpas", sherpas, "dice", "count", st->dice,
-                  "pool", himalaya_int_array(pool, npool), "supply", supply, "yeti_deck", deck,
+                  "pool", engine_int_list(pool, npool), "supply", supply, "yeti_deck", deck,
                   "result", result ? result : json_null());
 cleanup:
   json_decref(climbers);

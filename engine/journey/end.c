@@ -32,10 +32,10 @@ enum cairn_status journey_finish(struct journey_state *st, enum journey_end end,
 {
   st->end = end;
   st->phase = JOURNEY_PHASE_OVER;
-  return journey_emit(events,
-                      json_pack("{s:s, s:s, s:o, s:i}", "type", "game_over", "reason",
-                                reason_name(end), "winners", winners_json(end), "turn", st->turn),
-                      err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:s, s:o, s:i}", "type", "game_over", "reason",
+                               reason_name(end), "winners", winners_json(end), "turn", st->turn),
+                     err);
 }
 
 json_t *journey_result(const struct engine_game *game)

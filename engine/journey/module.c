@@ -11,15 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum cairn_status journey_emit(json_t *events, json_t *event, struct cairn_error *err)
-{
-  /* json_array_append_new releases `event` on failure too. */
-  if (!event || json_array_append_new(events, event) != 0)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
-                      "out of memory while recording an event");
-  return CAIRN_OK;
-}
-
 static json_t *counts_json(const int *counts, int n, const char *(*name)(int))
 {
   json_t *obj = json_object();
@@ -41,22 +32,6 @@ json_t *journey_card_counts_json(const int counts[JOURNEY_CARDS])
 json_t *journey_item_counts_json(const int counts[JOURNEY_ITEMS])
 {
   return counts_json(counts, JOURNEY_ITEMS, journey_item_name);
-}
-
-static void free_game(struct engine_game *game)
-{
-  free(game);
-}
-
-/* The state holds no pointers besides the static module (state.h). */
-static struct engine_game *clone_game(const struct engine_game *game)
-{
-  struct journey_state *copy = malloc(sizeof(*copy));
-
-  if (!copy)
-    return NULL;
-  memcpy(copy, game, sizeof(*copy));
-  return &copy->head;
 }
 
 /* Buying and the climbers' turn are simultaneous: every climber not yet
@@ -334,9 +309,8 @@ const struct engine_module journey_module = {
                     "\"maximum\": 5000, \"description\": \"Not in the rules, opt-in: winter "
                     "comes and the Mountain wins when this many climbers' turns have passed "
                     "without the climbers' win; 0 (the default) is no limit\"}}",
+    .state_size = sizeof(struct journey_state),
     .new_game = journey_new_game,
-    .free_game = free_game,
-    .clone_game = clone_game,
     .apply_move = apply_move,
     .to_act = to_act,
     .legal_moves = journey_legal_moves,

@@ -68,7 +68,7 @@ static enum cairn_status reshuffle(struct journey_state *st, json_t *events,
   engine_rng_shuffle(&st->head.rng, pile, n);
   memcpy(st->deck + st->deck_len, pile, sizeof(int) * (size_t)n);
   st->deck_len += n;
-  return journey_emit(
+  return engine_emit(
       events,
       json_pack("{s:s, s:i, s:i}", "type", "reshuffled", "cards", n, "deck_size", st->deck_len),
       err);
@@ -99,18 +99,18 @@ enum cairn_status journey_draw(struct journey_state *st, int n, const char *why,
   memmove(st->deck, st->deck + k, sizeof(int) * (size_t)(st->deck_len - k));
   st->deck_len -= k;
   /* Everyone learns how many; only the Mountain learns which. */
-  s = journey_emit(events,
-                   json_pack("{s:s, s:i, s:s, s:i}", "type", "mountain_drew", "count", k, "why",
-                             why, "hand_size", journey_hand_size(st)),
-                   err);
+  s = engine_emit(events,
+                  json_pack("{s:s, s:i, s:s, s:i}", "type", "mountain_drew", "count", k, "why", why,
+                            "hand_size", journey_hand_size(st)),
+                  err);
   if (s != CAIRN_OK) {
     json_decref(drawn);
     return s;
   }
-  return journey_emit(events,
-                      json_pack("{s:s, s:o, s:[i]}", "type", "drew", "cards", drawn, "private_to",
-                                JOURNEY_MOUNTAIN),
-                      err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:o, s:[i]}", "type", "drew", "cards", drawn, "private_to",
+                               JOURNEY_MOUNTAIN),
+                     err);
 }
 
 enum cairn_status journey_begin_mountain(struct journey_state *st, json_t *events,
@@ -122,7 +122,7 @@ enum cairn_status journey_begin_mountain(struct journey_state *st, json_t *event
   st->credit = 0;
   st->played_len = 0;
   st->yeti_acted = false;
-  s = journey_emit(events, json_pack("{s:s, s:i}", "type", "mountain_turn", "turn", st->turn), err);
+  s = engine_emit(events, json_pack("{s:s, s:i}", "type", "mountain_turn", "turn", st->turn), err);
   if (s != CAIRN_OK)
     return s;
   /* "Each turn, the environment player begins by drawing 2 cards." */
@@ -173,11 +173,11 @@ static enum cairn_status pay(struct journey_state *st, int card, json_t *events,
   st->hand[card]--;
   st->discard[card]++;
   st->credit += journey_card_value(card);
-  return journey_emit(events,
-                      json_pack("{s:s, s:s, s:i, s:i}", "type", "paid", "card",
-                                journey_card_name(card), "value", journey_card_value(card),
-                                "credit", st->credit),
-                      err);
+  return engine_emit(events,
+                     json_pack("{s:s, s:s, s:i, s:i}", "type", "paid", "card",
+                               journey_card_name(card), "value", journey_card_value(card), "credit",
+                               st->credit),
+                     err);
 }
 
 static enum cairn_status play(struct journey_state *st, const struct journey_move *m,
@@ -201,7 +201,7 @@ static enum cairn_status play(struct journey_state *st, const struct journey_mov
     json_decref(ev);
     ev = NULL;
   }
-  s = journey_emit(events, ev, err);
+  s = engine_emit(events, ev, err);
   if (s != CAIRN_OK)
     return s;
   /* Each card is resolved as it is played (RULES.md "Resolving cards"). */
@@ -218,10 +218,10 @@ static enum cairn_status end_turn(struct journey_state *st, json_t *events, stru
     s = journey_yeti_step(st, JOURNEY_STAY, events, err);
   if (s != CAIRN_OK || st->end != JOURNEY_RUNNING)
     return s;
-  s = journey_emit(events,
-                   json_pack("{s:s, s:i, s:i}", "type", "mountain_turn_ended", "turn", st->turn,
-                             "value_lost", st->credit),
-                   err);
+  s = engine_emit(events,
+                  json_pack("{s:s, s:i, s:i}", "type", "mountain_turn_ended", "turn", st->turn,
+                            "value_lost", st->credit),
+                  err);
   st->credit = 0;
   if (s != CAIRN_OK)
     return s;

@@ -23,63 +23,17 @@ int journey_price(int item)
   return prices[item];
 }
 
-/* One option, turn_limit; any other key is an error, the smallest named so
- * the message never depends on the object's key order. */
-static enum cairn_status read_options(const json_t *options, int *turn_limit,
-                                      struct cairn_error *err)
-{
-  const char *key, *smallest = NULL;
-  const json_t *value;
-  json_int_t n;
-
-  *turn_limit = JOURNEY_TURN_LIMIT_DEFAULT;
-  if (!options)
-    return CAIRN_OK;
-  json_object_foreach((json_t *)options, key, value)
-  {
-    (void)value;
-    if (strcmp(key, "turn_limit") != 0 && (!smallest || strcmp(key, smallest) < 0))
-      smallest = key;
-  }
-  if (smallest)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
-                      "options.%.64s: Journey to the Top of the World has only turn_limit",
-                      smallest);
-  value = json_object_get(options, "turn_limit");
-  if (!value)
-    return CAIRN_OK;
-  if (!json_is_integer(value))
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
-                      "options.turn_limit: expected an integer");
-  n = json_integer_value(value);
-  if (n < JOURNEY_TURN_LIMIT_MIN || n > JOURNEY_TURN_LIMIT_MAX)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                      "options.turn_limit: must be %d to %d, not %lld", JOURNEY_TURN_LIMIT_MIN,
-                      JOURNEY_TURN_LIMIT_MAX, (long long)n);
-  *turn_limit = (int)n;
-  return CAIRN_OK;
-}
-
 enum cairn_status journey_new_game(const struct engine_setup *setup,
-                                   const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                   const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                    struct cairn_error *err)
 {
-  struct journey_state *st;
-  enum cairn_status s;
-  int turn_limit, c, card, i, n = 0;
+  struct journey_state *st = (struct journey_state *)game;
+  int c, card, i, n = 0;
 
-  assert(setup && seed && out && setup->seats == JOURNEY_SEATS);
-  *out = NULL;
-  s = read_options(setup->options, &turn_limit, err);
-  if (s != CAIRN_OK)
-    return s;
-  st = calloc(1, sizeof(*st));
-  if (!st)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  st->head.module = &journey_module;
-  st->head.seats = setup->seats;
+  (void)err;
+  assert(setup && seed && game && setup->seats == JOURNEY_SEATS);
   engine_rng_seed(&st->head.rng, seed);
-  st->turn_limit = turn_limit;
+  st->turn_limit = (int)engine_option_int(&journey_module, setup->options, "turn_limit");
   st->dead = -1;
   st->phase = JOURNEY_PHASE_BUY;
 
@@ -107,8 +61,6 @@ enum cairn_status journey_new_game(const struct engine_setup *setup,
   memmove(st->deck, st->deck + JOURNEY_OPENING_HAND,
           sizeof(int) * (size_t)(st->deck_len - JOURNEY_OPENING_HAND));
   st->deck_len -= JOURNEY_OPENING_HAND;
-
-  *out = &st->head;
   return CAIRN_OK;
 }
 
@@ -142,14 +94,14 @@ enum cairn_status journey_buy(struct journey_state *st, int seat, const struct j
     p->money -= journey_price(m->item);
     p->items[m->item]++;
     *pending = true;
-    return journey_emit(events,
-                        json_pack("{s:s, s:i, s:s, s:i, s:i}", "type", "bought", "seat", seat,
-                                  "item", journey_item_name(m->item), "price",
-                                  journey_price(m->item), "money_left", p->money),
-                        err);
+    return engine_emit(events,
+                       json_pack("{s:s, s:i, s:s, s:i, s:i}", "type", "bought", "seat", seat,
+                                 "item", journey_item_name(m->item), "price",
+                                 journey_price(m->item), "money_left", p->money),
+                       err);
   }
   p->done = true;
-  s = journey_emit(events, json_pack("{s:s, s:i}", "type", "done_buying", "seat", seat), err);
+  s = engine_emit(events, json_pack("{s:s, s:i}", "type", "done_buying", "seat", seat), err);
   if (s != CAIRN_OK)
     return s;
   /* "Before the first turn, climbing players buy equipment": the step

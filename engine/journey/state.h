@@ -86,12 +86,6 @@ enum journey_direction {
   JOURNEY_STAY,             /* the Yeti only */
 };
 
-/* ---- Turn limit (option "turn_limit", RULES.md "Winter is coming") ----
- * The text has no turn limit, so winter is opt-in: 0, the default, is none. */
-#define JOURNEY_TURN_LIMIT_DEFAULT 0
-#define JOURNEY_TURN_LIMIT_MIN     0
-#define JOURNEY_TURN_LIMIT_MAX     5000
-
 enum journey_phase {
   JOURNEY_PHASE_BUY,      /* Setup 6: both climbers buy, simultaneously */
   JOURNEY_PHASE_CLIMB,    /* the climbers' turn, both at once */
@@ -259,9 +253,9 @@ json_t *journey_board_json(void);
 /* The price of an item in dollars (game-data.md section 2). */
 int journey_price(int item);
 
-/* The new_game slot: on success *out is the caller's (free_game). */
+/* The new_game slot: fills the zeroed state the core allocated. */
 enum cairn_status journey_new_game(const struct engine_setup *setup,
-                                   const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game **out,
+                                   const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                    struct cairn_error *err);
 
 /* Buying: check (no change) and carry out; *pending is set until both
@@ -388,10 +382,6 @@ json_t *journey_view(const struct engine_game *game, int viewer);
 json_t *journey_serialize(const struct engine_game *game);
 
 /* ---- module.c: shared glue ---- */
-
-/* Append `event` (Takes, may be NULL after a failed json_pack) to
- * `events`; CAIRN_ENOMEM when either allocation failed. */
-enum cairn_status journey_emit(json_t *events, json_t *event, struct cairn_error *err);
 
 /* New reference (NULL when out of memory): {name: count} for the cards or
  * items with count > 0. */

@@ -38,17 +38,10 @@ static json_t *climber_json(const struct journey_state *st, int c)
       p->choosing, "must_answer", p->must_react && !p->reacted);
 }
 
-static json_t *names_json(const int *cards, int n)
+/* A card's name as JSON, for engine_mapped_list. */
+static json_t *card_name_json(int card)
 {
-  json_t *list = json_array();
-  int i;
-
-  for (i = 0; list && i < n; i++)
-    if (json_array_append_new(list, json_string(journey_card_name(cards[i]))) != 0) {
-      json_decref(list);
-      list = NULL;
-    }
-  return list;
+  return json_string(journey_card_name(card));
 }
 
 static json_t *reaction_json(const struct journey_state *st)
@@ -96,8 +89,9 @@ static json_t *public_json(const struct journey_state *st)
       "mountain", "seat", JOURNEY_MOUNTAIN, "role", journey_role_name(JOURNEY_MOUNTAIN),
       "hand_size", journey_hand_size(st), "deck_size", st->deck_len, "discard",
       journey_card_counts_json(st->discard), "removed", journey_card_counts_json(st->removed),
-      "credit", st->credit, "played", names_json(st->played, st->played_len), "reaction",
-      reaction_json(st), "board", journey_board_json(), "result", result ? result : json_null());
+      "credit", st->credit, "played",
+      engine_mapped_list(st->played, st->played_len, card_name_json), "reaction", reaction_json(st),
+      "board", journey_board_json(), "result", result ? result : json_null());
 }
 
 static bool add(json_t *view, const char *key, json_t *value)
@@ -121,7 +115,7 @@ json_t *journey_view(const struct engine_game *game, int viewer)
   if (viewer == JOURNEY_TENZING || viewer == JOURNEY_HILLARY)
     ok = ok && add(view, "forecast", forecast_json(&st->climber[viewer]));
   if (viewer == ENGINE_OMNISCIENT)
-    ok = ok && add(view, "deck", names_json(st->deck, st->deck_len)) &&
+    ok = ok && add(view, "deck", engine_mapped_list(st->deck, st->deck_len, card_name_json)) &&
          add(view, "forecasts",
              json_pack("[oo]", forecast_json(&st->climber[0]), forecast_json(&st->climber[1])));
   if (ok)

@@ -24,31 +24,14 @@ struct toy {
   bool voting;
 };
 
-static enum cairn_status toy_new(const struct engine_setup *setup, const uint8_t seed[32],
-                                 struct engine_game **out, struct cairn_error *err)
+static enum cairn_status toy_new(const struct engine_setup *setup,
+                                 const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *g,
+                                 struct cairn_error *err)
 {
-  struct toy *t = calloc(1, sizeof(*t));
-
-  if (!t)
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "oom");
-  engine_rng_seed(&t->base.rng, seed);
-  t->base.seats = setup->seats;
-  *out = &t->base;
+  (void)setup;
+  (void)err;
+  engine_rng_seed(&g->rng, seed);
   return CAIRN_OK;
-}
-
-static void toy_free(struct engine_game *g)
-{
-  free(g);
-}
-
-static struct engine_game *toy_clone(const struct engine_game *g)
-{
-  struct toy *t = malloc(sizeof(*t));
-
-  if (t)
-    memcpy(t, g, sizeof(*t));
-  return t ? &t->base : NULL;
 }
 
 /* {"add": n}: raise the total; the toy mutates BEFORE checking, on purpose,
@@ -136,9 +119,8 @@ static const struct engine_module toy_module = {
     .max_seats = 3,
     .rules_version = "toy-1",
     .options_json = "{}",
+    .state_size = sizeof(struct toy),
     .new_game = toy_new,
-    .free_game = toy_free,
-    .clone_game = toy_clone,
     .apply_move = toy_apply,
     .to_act = toy_to_act,
     .legal_moves = toy_empty,
@@ -293,6 +275,87 @@ static void test_an_option_outside_the_catalog_vocabulary_is_refused(void **stat
   }
 }
 
+/* The toy with declared options, for the central check (options.c). */
+static const struct engine_module *toy_with_options(struct engine_module *m)
+{
+  *m = toy_module;
+  m->options_json = "{\"cap\": {\"type\": \"integer\", \"default\": 4, \"minimum\": 1, "
+                    "\"maximum\": 9, \"description\": \"d\"}, \"mode\": {\"type\": \"string\", "
+                    "\"default\": \"a\", \"values\": [\"a\", \"b\"], \"description\": \"d\"}}";
+  return m;
+}
+
+/* engine_new refuses `options_text` with `code`, its detail saying `says`,
+ * before the title's new_game runs (nothing is allocated). */
+static void options_refused(const struct engine_module *m, const char *options_text,
+                            const char *code, const char *says)
+{
+  static const uint8_t seed[ENGINE_SEED_BYTES] = {1};
+  json_t *options = json_loads(options_text, 0, NULL);
+  struct engine_setup setup = {.seats = 2, .options = options};
+  struct engine_game *g = (struct engine_game *)&setup; /* not NULL: a refusal clears it */
+  struct cairn_error err = {0};
+
+  assert_int_equal(engine_new(m, &setup, seed, &g, &err), CAIRN_EINVAL);
+  assert_null(g);
+  assert_string_equal(err.code, code);
+  if (!strstr(err.detail, says))
+    fail_msg("%s: \"%s\" does not say \"%s\"", options_text, err.detail, says);
+  json_decref(options);
+}
+
+/* Options are declared once (options_json) and checked by the core before
+ * any title sees them: unknown keys (the smallest named, whatever the key
+ * order), types, bounds and declared values; a title reads the checked
+ * value or the declared default. */
+static void test_options_are_checked_against_their_declaration(void **state)
+{
+  struct engine_module decl;
+  const struct engine_module *m = toy_with_options(&decl);
+  json_t *given = json_pack("{s:i}", "cap", 7);
+
+  (void)state;
+  options_refused(m, "{\"zeta\": 1, \"beta\": 2, \"cap\": 3}", CAIRN_CODE_UNKNOWN_FIELD,
+                  "options.beta");
+  options_refused(m, "{\"cap\": \"3\"}", CAIRN_CODE_WRONG_TYPE, "options.cap: expected an integer");
+  options_refused(m, "{\"cap\": 10}", CAIRN_CODE_BAD_VALUE, "options.cap: must be 1 to 9, not 10");
+  options_refused(m, "{\"cap\": 0}", CAIRN_CODE_BAD_VALUE, "not 0");
+  options_refused(m, "{\"mode\": \"c\"}", CAIRN_CODE_BAD_VALUE, "options.mode: \"c\"");
+  options_refused(m, "{\"mode\": true}", CAIRN_CODE_WRONG_TYPE, "options.mode: expected a string");
+  options_refused(&toy_module, "{\"cap\": 3}", CAIRN_CODE_UNKNOWN_FIELD, "takes none");
+  options_refused(m, "[1]", CAIRN_CODE_WRONG_TYPE, "options: expected an object");
+  assert_int_equal(engine_option_int(m, given, "cap"), 7);
+  assert_int_equal(engine_option_int(m, NULL, "cap"), 4); /* the declared default */
+  assert_null(engine_option_string(NULL, "mode"));
+  json_decref(given);
+}
+
+/* The core owns a state's memory: a clone is an equal, separate block. */
+static void test_the_core_clones_and_frees_every_state(void **state)
+{
+  static const uint8_t seed[ENGINE_SEED_BYTES] = {3};
+  const struct engine_module *const *m;
+
+  (void)state;
+  for (m = engine_modules(); *m; m++) {
+    struct engine_setup setup = {.seats = (*m)->min_seats};
+    struct engine_game *g = NULL, *copy;
+    json_t *a, *b;
+
+    assert_int_equal(engine_new(*m, &setup, seed, &g, NULL), CAIRN_OK);
+    copy = engine_clone(g);
+    assert_non_null(copy);
+    assert_ptr_not_equal(copy, g);
+    a = (*m)->serialize(g);
+    b = (*m)->serialize(copy);
+    assert_true(json_equal(a, b));
+    json_decref(a);
+    json_decref(b);
+    engine_free(g);
+    engine_free(copy);
+  }
+}
+
 static void test_every_registered_title_passes_the_interface_check(void **state)
 {
   struct cairn_error err = {0};
@@ -342,6 +405,8 @@ int main(void)
       cmocka_unit_test(test_finished_game_accepts_no_move),
       cmocka_unit_test(test_private_events_are_seen_only_by_their_seats_until_the_end),
       cmocka_unit_test(test_an_option_outside_the_catalog_vocabulary_is_refused),
+      cmocka_unit_test(test_options_are_checked_against_their_declaration),
+      cmocka_unit_test(test_the_core_clones_and_frees_every_state),
       cmocka_unit_test(test_every_registered_title_passes_the_interface_check),
       cmocka_unit_test(test_titles_say_which_events_reveal),
   };

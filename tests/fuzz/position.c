@@ -97,16 +97,16 @@ struct engine_game *fuzz_position(const struct engine_module *m, const struct fu
   struct engine_game *game;
 
   if (slot->game && slot->m == m && same_head(&slot->head, head)) {
-    game = m->clone_game(slot->game);
+    game = engine_clone(slot->game);
     if (!game)
-      fuzz_die("%s: clone_game returned NULL", m->id);
+      fuzz_die("%s: engine_clone returned NULL", m->id);
     return game;
   }
   game = play(m, head);
   engine_free(slot->game);
   slot->m = m;
   slot->head = *head;
-  slot->game = m->clone_game(game);
+  slot->game = engine_clone(game);
   return game;
 }
 
@@ -236,7 +236,7 @@ static void try_seat(const struct engine_game *game, int seat, const json_t *mov
   after = text_of(next);
   {
     char *second = text_of(again);
-    struct engine_game *copy = m->clone_game(next);
+    struct engine_game *copy = engine_clone(next);
     char *cloned = copy ? text_of(copy) : NULL;
 
     if (strcmp(after, second) != 0 || !json_equal(events, events_again))

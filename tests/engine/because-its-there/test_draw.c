@@ -138,7 +138,7 @@ static void test_VIII_B_draw_fewer_or_none(void **state)
   e = kit_reject(g, 0, "{\"type\":\"draw\",\"count\":4}", CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE,
                  BIT_RULE_DRAW);
   assert_non_null(strstr(e.detail, "five"));
-  h = bit_module.clone_game(g);
+  h = engine_clone(g);
   ev = kit_apply(&g, 0, "{\"type\":\"draw\",\"count\":1}");
   assert_int_equal(bit_pile_count(bt_state(g), BIT_Z_HAND, 0), 3);
   assert_int_equal(json_array_size(json_object_get(kit_event(ev, "drew", 0), "cards")), 1);

@@ -62,7 +62,7 @@ static int first_in(struct bit_state *st, int zone, int seat, int skip)
 static void test_hands_are_hidden_from_other_seats_and_spectators(void **state)
 {
   struct engine_game *a = bt_new("1963", 4);
-  struct engine_game *b = bit_module.clone_game(a);
+  struct engine_game *b = engine_clone(a);
   struct bit_state *st = bt_state(b);
   int hand = first_in(st, BIT_Z_HAND, 1, 0), deck = first_in(st, BIT_Z_DECK, 1, 0);
 
@@ -85,7 +85,7 @@ static void test_hands_are_hidden_from_other_seats_and_spectators(void **state)
 static void test_deck_order_is_hidden_even_in_solo(void **state)
 {
   struct engine_game *a = bt_new("1953", 4);
-  struct engine_game *b = bit_module.clone_game(a);
+  struct engine_game *b = engine_clone(a);
   struct bit_state *st = bt_state(b);
   int x = first_in(st, BIT_Z_DECK, 0, 0), y = first_in(st, BIT_Z_DECK, 0, 1);
   int16_t t = st->loc[x].order;
@@ -104,7 +104,7 @@ static void test_deck_order_is_hidden_even_in_solo(void **state)
 static void test_event_deck_is_hidden(void **state)
 {
   struct engine_game *a = bt_new("1963", 4);
-  struct engine_game *b = bit_module.clone_game(a);
+  struct engine_game *b = engine_clone(a);
   struct bit_state *st = bt_state(b);
   int x = first_in(st, BIT_Z_EVENTS, -1, 0), y = first_in(st, BIT_Z_EVENTS, -1, 5);
   int16_t t = st->loc[x].order;
@@ -165,7 +165,7 @@ static struct engine_game *dream_at_route_choice(void)
 static void test_XII_dream_teams_route_choice_is_secret_until_both_chose(void **state)
 {
   struct engine_game *a = dream_at_route_choice();
-  struct engine_game *b = bit_module.clone_game(a);
+  struct engine_game *b = engine_clone(a);
   char *x, *y;
   json_t *v;
 

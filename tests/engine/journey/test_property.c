@@ -152,7 +152,7 @@ static void check_views_hide_the_hand(const struct engine_game *game, uint64_t *
   int v, c, k;
 
   for (v = 0; v < 3; v++) {
-    struct engine_game *copy = journey_module.clone_game(game);
+    struct engine_game *copy = engine_clone(game);
     char *before = view_text(game, viewers[v]), *after;
 
     redeal(js_state(copy), chooser);

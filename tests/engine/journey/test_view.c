@@ -123,7 +123,7 @@ static void test_view_shows_climbers_state(void **state)
 static void test_serialisation_covers_the_secrets(void **state)
 {
   struct engine_game *game = js_new(86);
-  struct engine_game *copy = journey_module.clone_game(game);
+  struct engine_game *copy = engine_clone(game);
   char *a = kit_text(game), *b = kit_text(copy), *c;
   int t;
 
