@@ -57,19 +57,19 @@ static int bot_to_act(const struct db_game *row, const struct engine_game *state
   return -1;
 }
 
-static enum cairn_status play_one(struct game_service *svc, struct db_game *row,
-                                  const struct engine_game *state, int seat,
-                                  struct cairn_error *err)
+enum cairn_status game_play_sampled(struct game_service *svc, struct db_game *row,
+                                    const struct engine_game *state, int seat,
+                                    enum game_change_kind kind, struct cairn_error *err)
 {
   json_t *move =
       engine_sample_move(state, seat, randombytes_random() | (uint64_t)randombytes_random() << 32);
-  struct game_change change = {.kind = GAME_CHANGE_BOT, .seat = seat, .move = move};
+  struct game_change change = {.kind = kind, .seat = seat, .move = move};
   json_t *events = NULL;
   enum cairn_status st;
 
   if (!move)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
-                      "bot in seat %d owes a decision but has no legal move", seat);
+                      "seat %d owes a decision but has no legal move", seat);
   st = engine_apply(state, seat, move, &change.next, &events, err);
   change.events = events;
   if (st == CAIRN_OK)
@@ -93,7 +93,7 @@ void game_bots_play(struct game_service *svc, struct db_game *row)
     seat = bot_to_act(row, state);
     if (seat < 0)
       return;
-    if (play_one(svc, row, state, seat, &err) != CAIRN_OK)
+    if (game_play_sampled(svc, row, state, seat, GAME_CHANGE_BOT, &err) != CAIRN_OK)
       break;
   }
   fprintf(stderr, "cairn: bots in game %s stopped: %s\n", row->id,

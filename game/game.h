@@ -242,6 +242,14 @@ bool game_seat_is_bot(const struct db_game *row, int seat);
  * only stops the bots (logged): what was committed stays. */
 void game_bots_play(struct game_service *svc, struct db_game *row);
 
+/* Play for `seat` of `state` (borrowed: the cached state of `row`) the move
+ * a bot would choose (engine_sample_move, from fresh randomness) and commit
+ * it as a change of `kind` (a bot's move, or a late seat's under on_timeout
+ * "move"). Call with the game lock held. */
+enum cairn_status game_play_sampled(struct game_service *svc, struct db_game *row,
+                                    const struct engine_game *state, int seat,
+                                    enum game_change_kind kind, struct cairn_error *err);
+
 /* Create the player of a new bot seat in *out (its token is one nobody
  * holds). */
 enum cairn_status game_bot_player(struct game_service *svc, struct db_player *out,

@@ -16,7 +16,6 @@
 #include "game.h"
 #include "fog.h"
 
-#include <sodium.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,22 +87,10 @@ static enum cairn_status move_for_late(struct game_service *svc, struct db_game 
 
   for (i = 0; st == CAIRN_OK && i < n; i++) {
     const struct engine_game *now = NULL;
-    struct game_change change = {.kind = GAME_CHANGE_TIMEOUT, .seat = seats[i]};
-    json_t *move, *events = NULL;
 
     st = game_live_get(svc, row, &now, err);
-    if (st != CAIRN_OK || !engine_may_act(now, seats[i]))
-      continue;
-    move = engine_sample_move(now, seats[i],
-                              randombytes_random() | (uint64_t)randombytes_random() << 32);
-    st = move ? engine_apply(now, seats[i], move, &change.next, &events, err)
-              : cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL, "no legal move");
-    change.move = move;
-    change.events = events;
-    if (st == CAIRN_OK)
-      st = game_commit(svc, row, &change, err);
-    json_decref(move);
-    json_decref(events);
+    if (st == CAIRN_OK && engine_may_act(now, seats[i]))
+      st = game_play_sampled(svc, row, now, seats[i], GAME_CHANGE_TIMEOUT, err);
   }
   return st;
 }
