@@ -821,14 +821,24 @@ int harness_join(struct harness_server *s, const char *token, const char *game_i
   return result;
 }
 
-json_t *harness_get_game(struct harness_server *s, const char *token, const char *game_id)
+json_t *harness_get_json(struct harness_server *s, const char *token, const char *path_fmt, ...)
 {
   struct harness_response r;
-  harness_call(s, &r, "GET", token, NULL, "/v1/games/%s", game_id);
+  json_t *body;
+  va_list ap;
+
+  va_start(ap, path_fmt);
+  vcall(s, &r, "GET", token, NULL, 0, path_fmt, ap);
+  va_end(ap);
   HARNESS_EXPECT_JSON(&r, 200);
-  json_t *game = json_incref(r.json);
+  body = json_incref(r.json);
   harness_response_free(&r);
-  return game;
+  return body;
+}
+
+json_t *harness_get_game(struct harness_server *s, const char *token, const char *game_id)
+{
+  return harness_get_json(s, token, "/v1/games/%s", game_id);
 }
 
 json_t *harness_get_log(struct harness_server *s, const char *token, const char *game_id, long from)

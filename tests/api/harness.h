@@ -203,6 +203,11 @@ void harness_play_random(struct harness_server *s, const char *title, int seats,
                          const char *options_json, uint64_t seed, struct harness_player players[],
                          char game_id[64]);
 
+/* GET the path (printf-style) as `token` (NULL: anonymous). Expects 200
+ * with a JSON body. New reference: the body. */
+json_t *harness_get_json(struct harness_server *s, const char *token, const char *path_fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* GET /v1/games/{id} as `token` (NULL: spectator). Expects 200. New reference. */
 json_t *harness_get_game(struct harness_server *s, const char *token, const char *game_id);
 

@@ -167,14 +167,7 @@ static const json_t *export_row(const json_t *doc, long ord)
 /* New reference: GET …/export as `token`. */
 static json_t *get_export(struct harness_server *s, const char *token, const char *id)
 {
-  struct harness_response r;
-  json_t *doc;
-
-  harness_call(s, &r, "GET", token, NULL, "/v1/games/%s/export", id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  doc = json_incref(r.json);
-  harness_response_free(&r);
-  return doc;
+  return harness_get_json(s, token, "/v1/games/%s/export", id);
 }
 
 /* OUT, caller frees: column `col` of log row `ord` of game `id`, read from

@@ -109,27 +109,14 @@ static void free_row(struct row *r)
 
 /* ---- requests ---- */
 
-static json_t *get_json(struct harness_server *s, const char *token, const char *fmt,
-                        const char *id)
-{
-  struct harness_response r;
-  json_t *j;
-
-  harness_call(s, &r, "GET", token, NULL, fmt, id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  j = json_incref(r.json);
-  harness_response_free(&r);
-  return j;
-}
-
 static json_t *export_of(struct harness_server *s, const char *token, const char *id)
 {
-  return get_json(s, token, "/v1/games/%s/export", id);
+  return harness_get_json(s, token, "/v1/games/%s/export", id);
 }
 
 static json_t *verify_of(struct harness_server *s, const char *id)
 {
-  return get_json(s, NULL, "/v1/games/%s/verify", id);
+  return harness_get_json(s, NULL, "/v1/games/%s/verify", id);
 }
 
 /* ---- 1. a live game's hashes do not open its secrets ---- */
@@ -467,7 +454,7 @@ static json_t *import(struct harness_server *s, const char *token, const json_t 
 
 static bool in_my_games(struct harness_server *s, const struct harness_player *p, const char *id)
 {
-  json_t *mine = get_json(s, p->token, "/v1/players/me/games%s", "");
+  json_t *mine = harness_get_json(s, p->token, "/v1/players/me/games");
   const json_t *g;
   size_t i;
   bool found = false;
@@ -520,7 +507,7 @@ static void test_a_forged_import_cannot_claim_another_players_seat(void **state)
   harness_play_random(s, "himalaya", 3, "{}", 41, players, id);
   harness_new_player(s, "Victim", &victim);
   harness_new_player(s, "Forger", &forger);
-  key = get_json(s, NULL, "/v1/server-key%s", "");
+  key = harness_get_json(s, NULL, "/v1/server-key");
   assert_string_equal(harness_str(key, "algorithm"), "ed25519");
 
   /* The server's own export verifies as its own, and conflicts on import. */
@@ -711,7 +698,7 @@ static void test_database_files_and_key_are_private(void **state)
   json_decref(harness_new_game(s, p.token, "himalaya", 2, NULL));
   for (i = 0; i < 4; i++)
     expect_private(s->dir, files[i]);
-  key = get_json(s, NULL, "/v1/server-key%s", "");
+  key = harness_get_json(s, NULL, "/v1/server-key");
 
   /* Left readable by an older server: closed up at start, key kept. */
   harness_pause(s);
@@ -723,7 +710,7 @@ static void test_database_files_and_key_are_private(void **state)
   harness_new_player(s, "Later", &p);
   for (i = 0; i < 4; i++)
     expect_private(s->dir, files[i]);
-  again = get_json(s, NULL, "/v1/server-key%s", "");
+  again = harness_get_json(s, NULL, "/v1/server-key");
   assert_true(json_equal(key, again));
   json_decref(key);
   json_decref(again);

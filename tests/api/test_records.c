@@ -32,26 +32,12 @@ static void play_three_seat_game(struct harness_server *s, struct finished *f, u
 
 static json_t *verify(struct harness_server *s, const char *id)
 {
-  struct harness_response r;
-  json_t *report;
-
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/verify", id);
-  HARNESS_EXPECT_STATUS(&r, 200);
-  report = json_incref(r.json);
-  harness_response_free(&r);
-  return report;
+  return harness_get_json(s, NULL, "/v1/games/%s/verify", id);
 }
 
 static json_t *export_game(struct harness_server *s, const char *id)
 {
-  struct harness_response r;
-  json_t *doc;
-
-  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/export", id);
-  HARNESS_EXPECT_STATUS(&r, 200);
-  doc = json_incref(r.json);
-  harness_response_free(&r);
-  return doc;
+  return harness_get_json(s, NULL, "/v1/games/%s/export", id);
 }
 
 /* Run SQL on the stopped server's database, as an attacker with file access

@@ -225,16 +225,10 @@ struct fetched {
 static json_t *get_json(struct harness_server *s, const char *token, const char *fmt,
                         const char *id, long n)
 {
-  struct harness_response r;
-  json_t *out;
   char path[160];
 
   snprintf(path, sizeof path, fmt, id, n);
-  harness_call(s, &r, "GET", token, NULL, "%s", path);
-  HARNESS_EXPECT_JSON(&r, 200);
-  out = json_incref(r.json);
-  harness_response_free(&r);
-  return out;
+  return harness_get_json(s, token, "%s", path);
 }
 
 static void fetch_all(struct harness_server *s, const char *token, const char *id, long seq,
