@@ -86,6 +86,10 @@ enum cairn_status engine_options_check(const struct engine_module *m, const json
   if (!json_is_object(options))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
                       "options: expected an object");
+  /* Most games (and every replay of one) have none: nothing to check, so
+   * the declaration is not parsed on that path. */
+  if (json_object_size(options) == 0)
+    return CAIRN_OK;
   spec = declared(m);
   if (!spec)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
