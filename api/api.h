@@ -188,9 +188,6 @@ enum cairn_status api_authenticate(struct api_request *req, struct cairn_error *
 /* CAIRN_EAUTH missing-token unless the request carries a valid token. */
 enum cairn_status api_require_player(const struct api_request *req, struct cairn_error *err);
 
-/* Fill `out` with a fresh random id: 20 lowercase hex characters. */
-void api_new_id(char out[DB_ID_MAX + 1]);
-
 /* Mint a bearer token into `token` and its storage hash into `hash`. */
 void api_new_token(char token[64], uint8_t hash[DB_HASH_BYTES]);
 

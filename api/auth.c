@@ -14,12 +14,6 @@
 
 #define TOKEN_PREFIX "cairn_"
 
-/* Players, games and webhooks share one id format: the game layer's. */
-void api_new_id(char out[DB_ID_MAX + 1])
-{
-  game_new_id(out);
-}
-
 static void hash_token(const char *token, uint8_t hash[DB_HASH_BYTES])
 {
   crypto_generichash(hash, DB_HASH_BYTES, (const unsigned char *)token, strlen(token), NULL, 0);

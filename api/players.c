@@ -46,7 +46,7 @@ enum cairn_status api_players_create(struct api_request *req, struct api_respons
   st = check_name(name, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  api_new_id(player.id);
+  game_new_id(player.id); /* players, games and webhooks share one id format */
   snprintf(player.name, sizeof(player.name), "%s", name);
   api_new_token(token, hash);
   st = db_player_create(req->server->db, &player, hash, err);

@@ -63,7 +63,7 @@ static enum cairn_status check_hook(struct api_request *req, const json_t *doc,
                       sizeof(h->mention) - 1);
   if (game && strlen(game) > DB_ID_MAX)
     return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no such game");
-  api_new_id(h->id);
+  game_new_id(h->id); /* players, games and webhooks share one id format */
   snprintf(h->owner, sizeof(h->owner), "%s", req->player.id);
   snprintf(h->game_id, sizeof(h->game_id), "%s", game ? game : "");
   snprintf(h->url, sizeof(h->url), "%s", url);
