@@ -88,7 +88,7 @@ static json_t *to_act_json(const char *status, const struct engine_game *state)
 
   if (strcmp(status, DB_STATUS_ACTIVE) != 0)
     return list;
-  n = state->module->to_act(state, seats);
+  n = engine_to_act(state, seats);
   for (i = 0; i < n; i++)
     json_array_append_new(list, json_integer(seats[i]));
   return list;
@@ -109,7 +109,6 @@ static const char *position_status(const struct db_game *row, const struct engin
 json_t *api_game_json(const struct api_request *req, const struct db_game *row,
                       const struct engine_game *state, bool replay)
 {
-  const struct engine_module *m = state->module;
   bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
   int seat = api_viewer_seat(req, row);
   /* A finished game hides nothing: its seed is out, so anyone could rebuild
@@ -117,7 +116,7 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
   int viewer = finished ? ENGINE_OMNISCIENT : seat;
   json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0, NULL);
   const char *status = position_status(row, state, replay);
-  json_t *result = m->result(state);
+  json_t *result = engine_result(state);
   json_t *game;
 
   /* A timeout adjudication ends a game outside the rules: its result is the
@@ -131,7 +130,7 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
                 "seq", (json_int_t)state->seq, "moves", (json_int_t)row->moves, "options", options,
                 "created_at", api_time_json(row->created_ms), "seats", seats_json(row), "to_act",
                 to_act_json(status, state), "your_seat",
-                seat >= 0 ? json_integer(seat) : json_null(), "view", m->view(state, viewer),
+                seat >= 0 ? json_integer(seat) : json_null(), "view", engine_view(state, viewer),
                 "result", result ? result : json_null(), "seed_commitment", seed_commitment(row));
   if (!game)
     return NULL;
@@ -169,7 +168,7 @@ json_t *api_game_json(const struct api_request *req, const struct db_game *row,
   json_object_set_new(game, "signer", signer_json(req->server, row));
   if (!replay && seat >= 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0 &&
       engine_may_act(state, seat))
-    json_object_set_new(game, "legal", m->legal_moves(state, seat));
+    json_object_set_new(game, "legal", engine_legal_moves(state, seat));
   return game;
 }
 

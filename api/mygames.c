@@ -36,7 +36,7 @@ static enum cairn_status add_game(void *arg, const char *game_id, int seat, stru
     game_lock(server->game, game_id);
     st = game_live_get(server->game, &row, &state, err);
     if (st == CAIRN_OK)
-      n = state->module->to_act(state, seats);
+      n = engine_to_act(state, seats);
     game_unlock(server->game, game_id);
     if (st != CAIRN_OK)
       goto cleanup;

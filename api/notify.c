@@ -209,7 +209,7 @@ void api_notify_publish(struct api_notify *hub, const struct db_game *row,
   n->seq = row->seq;
   n->seats = row->seats;
   if (state && strcmp(row->status, DB_STATUS_ACTIVE) == 0)
-    n->n_to_act = state->module->to_act(state, n->to_act);
+    n->n_to_act = engine_to_act(state, n->to_act);
   for (i = 0; i < row->seats; i++)
     memcpy(n->players[i], row->seat_player[i], sizeof(n->players[i]));
   snprintf(hub->latest[h].game, sizeof(hub->latest[h].game), "%s", row->id);

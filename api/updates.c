@@ -28,7 +28,7 @@ static json_t *notice_of(struct api_server *server, const struct db_game *row,
     game_lock(server->game, row->id);
     *st = game_live_get(server->game, row, &state, err);
     if (*st == CAIRN_OK)
-      n = state->module->to_act(state, seats);
+      n = engine_to_act(state, seats);
     game_unlock(server->game, row->id);
     if (*st != CAIRN_OK)
       return NULL;

@@ -379,7 +379,7 @@ void api_webhooks_owe(struct api_server *server, const struct game_committed *ch
   if (!server->deliver)
     return;
   if (state && strcmp(row->status, DB_STATUS_ACTIVE) == 0)
-    c.n = state->module->to_act(state, c.to_act);
+    c.n = engine_to_act(state, c.to_act);
   for (i = 0; i < c.n; i++) {
     c.newly[c.to_act[i]] = true;
     for (j = 0; j < change->prev_n; j++)
@@ -396,7 +396,7 @@ void api_webhooks_owe(struct api_server *server, const struct game_committed *ch
   if (strcmp(change->prev_status, row->status) != 0 &&
       strcmp(row->status, DB_STATUS_FINISHED) == 0) {
     c.event = "end";
-    c.result = state ? state->module->result(state) : NULL;
+    c.result = state ? engine_result(state) : NULL;
     db_webhooks_of_game(server->db, row->id, consider, &c, &err);
     json_decref(c.result);
     return;

@@ -228,6 +228,17 @@ const char *engine_option_string(const json_t *options, const char *key);
 enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
                                struct engine_game **next, json_t **events, struct cairn_error *err);
 
+/* The game's slots, called only through these (the server never reaches into
+ * a module's table, so the entry file is where a slot's contract is kept).
+ * engine_to_act: the seats that owe a decision, written to seats[], and how
+ * many (0 once over). engine_legal_moves, engine_view: new references, as
+ * the legal_moves and view slots. engine_result: new reference, the result
+ * object, or NULL while the game runs. */
+int engine_to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS]);
+json_t *engine_legal_moves(const struct engine_game *game, int seat);
+json_t *engine_view(const struct engine_game *game, int viewer);
+json_t *engine_result(const struct engine_game *game);
+
 /* New reference: a legal move for `seat` chosen by `choice` (see the
  * sample_move slot), or NULL when the seat may not act. */
 json_t *engine_sample_move(const struct engine_game *game, int seat, uint64_t choice);

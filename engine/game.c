@@ -56,10 +56,30 @@ struct engine_game *engine_clone(const struct engine_game *game)
   return copy;
 }
 
+int engine_to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
+{
+  return game->module->to_act(game, seats);
+}
+
+json_t *engine_legal_moves(const struct engine_game *game, int seat)
+{
+  return game->module->legal_moves(game, seat);
+}
+
+json_t *engine_view(const struct engine_game *game, int viewer)
+{
+  return game->module->view(game, viewer);
+}
+
+json_t *engine_result(const struct engine_game *game)
+{
+  return game->module->result(game);
+}
+
 bool engine_may_act(const struct engine_game *game, int seat)
 {
   int seats[ENGINE_MAX_SEATS];
-  int n = game->module->to_act(game, seats);
+  int n = engine_to_act(game, seats);
   int i;
 
   for (i = 0; i < n; i++)
@@ -75,7 +95,7 @@ json_t *engine_sample_move(const struct engine_game *game, int seat, uint64_t ch
 
   if (game->module->sample_move)
     return game->module->sample_move(game, seat, choice);
-  legal = game->module->legal_moves(game, seat);
+  legal = engine_legal_moves(game, seat);
   n = json_array_size(legal);
   move = n ? json_incref(json_array_get(legal, (size_t)(choice % n))) : NULL;
   json_decref(legal);
@@ -84,7 +104,7 @@ json_t *engine_sample_move(const struct engine_game *game, int seat, uint64_t ch
 
 bool engine_is_over(const struct engine_game *game)
 {
-  json_t *result = game->module->result(game);
+  json_t *result = engine_result(game);
   bool over = result != NULL;
 
   json_decref(result);

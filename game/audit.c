@@ -203,7 +203,7 @@ static json_t *check_replay(const struct game_audit_input *in)
   if (!replay_prefix(in, in->n_moves, &game, &bad, problem, sizeof(problem)))
     return verdict(0, bad, problem);
   if (in->result_out)
-    *in->result_out = game->module->result(game);
+    *in->result_out = engine_result(game);
   engine_free(game);
   return verdict(1, -1, NULL);
 }

@@ -48,7 +48,7 @@ enum cairn_status game_bot_player(struct game_service *svc, struct db_player *ou
 static int bot_to_act(const struct db_game *row, const struct engine_game *state)
 {
   int seats[ENGINE_MAX_SEATS];
-  int n = state->module->to_act(state, seats);
+  int n = engine_to_act(state, seats);
   int i;
 
   for (i = 0; i < n; i++)

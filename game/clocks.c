@@ -110,7 +110,7 @@ int game_clocks_next(struct game_service *svc, const struct db_game *row,
     n = row->seats;
   }
   if (active && state)
-    n_to_act = state->module->to_act(state, to_act);
+    n_to_act = engine_to_act(state, to_act);
   for (seat = 0; seat < n; seat++) {
     struct db_clock *k = &clocks[seat];
     bool owes = false;

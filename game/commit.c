@@ -39,7 +39,7 @@ static void remember_before(struct game_service *svc, const struct db_game *row,
     return;
   }
   snprintf(b->status, sizeof(b->status), "%s", row->status);
-  b->n = prev ? prev->module->to_act(prev, b->to_act) : 0;
+  b->n = prev ? engine_to_act(prev, b->to_act) : 0;
 }
 
 /* Append the change's row to the log; the row is durable when this returns
@@ -50,7 +50,7 @@ static enum cairn_status append_row(struct game_service *svc, struct db_game *ro
                                     struct cairn_error *err)
 {
   const char *forced = change->result_json;
-  json_t *result = forced ? json_loads(forced, 0, NULL) : next->module->result(next);
+  json_t *result = forced ? json_loads(forced, 0, NULL) : engine_result(next);
   struct db_clock clocks[ENGINE_MAX_SEATS];
   int n_clocks = game_clocks_next(svc, row, next, !forced && !engine_is_over(next), clocks);
   char *move_text = json_dumps(change->move, JSON_COMPACT | JSON_SORT_KEYS);

@@ -93,7 +93,7 @@ static void note_stuck(struct tally *t, int game, long moves, const char *why)
 
 static void count_result(struct tally *t, const struct engine_game *g)
 {
-  json_t *result = g->module->result(g);
+  json_t *result = engine_result(g);
   json_t *winners = json_object_get(result, "winners"), *w;
   const char *reason = json_string_value(json_object_get(result, "reason"));
   size_t i;
@@ -128,7 +128,7 @@ static void playout(const struct engine_module *m, const struct setting *s, int 
     return;
   }
   while (!engine_is_over(g)) {
-    int to_act[ENGINE_MAX_SEATS], n = m->to_act(g, to_act), seat;
+    int to_act[ENGINE_MAX_SEATS], n = engine_to_act(g, to_act), seat;
     struct engine_game *next = NULL;
     json_t *move, *events = NULL;
     struct cairn_error err = {0};

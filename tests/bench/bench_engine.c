@@ -61,7 +61,7 @@ static long playout(const struct engine_module *m, int seats, const json_t *opti
     return -1;
   while (!engine_is_over(g) && moves < cap) {
     int to_act[ENGINE_MAX_SEATS];
-    int n = m->to_act(g, to_act);
+    int n = engine_to_act(g, to_act);
     int seat = to_act[pick((uint32_t)n)];
     json_t *move = NULL;
     struct engine_game *next = NULL;
@@ -233,11 +233,11 @@ static void bench_views(const struct engine_module *m, int seats)
       return;
     while (!engine_is_over(g) && moves++ < MOVE_CAP) {
       int to_act[ENGINE_MAX_SEATS];
-      int seat = to_act[pick((uint32_t)m->to_act(g, to_act))];
+      int seat = to_act[pick((uint32_t)engine_to_act(g, to_act))];
       json_t *move = engine_sample_move(g, seat, pick(UINT32_MAX)), *events = NULL;
       struct engine_game *next = NULL;
       double t0 = now_s();
-      json_t *view = m->view(g, seat), *legal = m->legal_moves(g, seat);
+      json_t *view = engine_view(g, seat), *legal = engine_legal_moves(g, seat);
       char *text;
 
       spent += now_s() - t0;

@@ -88,19 +88,19 @@ static void expect_same_for_position(const struct engine_game *g, int seats)
   int seat;
 
   for (seat = -1; seat < seats; seat++) {
-    doc = g->module->view(g, seat < 0 ? ENGINE_SPECTATOR : seat);
+    doc = engine_view(g, seat < 0 ? ENGINE_SPECTATOR : seat);
     expect_same_text(doc);
     json_decref(doc);
     if (seat >= 0 && engine_may_act(g, seat)) {
-      doc = g->module->legal_moves(g, seat);
+      doc = engine_legal_moves(g, seat);
       expect_same_text(doc);
       json_decref(doc);
     }
   }
-  doc = g->module->view(g, ENGINE_OMNISCIENT);
+  doc = engine_view(g, ENGINE_OMNISCIENT);
   expect_same_text(doc);
   json_decref(doc);
-  doc = g->module->result(g);
+  doc = engine_result(g);
   if (doc && (json_is_object(doc) || json_is_array(doc)))
     expect_same_text(doc);
   json_decref(doc);

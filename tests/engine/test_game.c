@@ -209,11 +209,11 @@ static void test_simultaneous_step_advances_seq_once_when_resolved(void **state)
   assert_int_equal(play(&g, 0, "{\"add\": 3}", NULL), CAIRN_OK);
   assert_int_equal(play(&g, 1, "{\"add\": 3}", NULL), CAIRN_OK); /* total 6: vote */
   assert_int_equal(g->seq, 2);
-  assert_int_equal(g->module->to_act(g, seats), 3);
+  assert_int_equal(engine_to_act(g, seats), 3);
   assert_int_equal(play(&g, 2, "{\"vote\": true}", NULL), CAIRN_OK);
   assert_int_equal(play(&g, 0, "{\"vote\": true}", NULL), CAIRN_OK);
   assert_int_equal(g->seq, 2); /* pending: seq holds */
-  assert_int_equal(g->module->to_act(g, seats), 1);
+  assert_int_equal(engine_to_act(g, seats), 1);
   assert_int_equal(seats[0], 1);
   assert_int_equal(play(&g, 1, "{\"vote\": true}", NULL), CAIRN_OK);
   assert_int_equal(g->seq, 3);

@@ -130,7 +130,7 @@ static struct engine_game *play(const struct engine_module *m, const struct fuzz
     fuzz_die("%s refuses a %d-seat game with default options: %s", m->id, setup.seats, err.detail);
   for (i = 0; i < head->play && !engine_is_over(game); i++) {
     int seats[ENGINE_MAX_SEATS];
-    int n = m->to_act(game, seats);
+    int n = engine_to_act(game, seats);
     int seat;
     json_t *move;
     json_t *events = NULL;
@@ -163,8 +163,8 @@ static void exercise(const struct engine_game *game)
   int viewer;
 
   for (viewer = ENGINE_OMNISCIENT; viewer < game->seats; viewer++) {
-    json_t *view = m->view(game, viewer);
-    json_t *legal = viewer >= 0 ? m->legal_moves(game, viewer) : NULL;
+    json_t *view = engine_view(game, viewer);
+    json_t *legal = viewer >= 0 ? engine_legal_moves(game, viewer) : NULL;
 
     if (!view)
       fuzz_die("%s: view for %d is NULL", m->id, viewer);
@@ -173,7 +173,7 @@ static void exercise(const struct engine_game *game)
     json_decref(view);
     json_decref(legal);
   }
-  json_decref(m->result(game));
+  json_decref(engine_result(game));
 }
 
 /* One application of `move` for `seat`, with its checks. `expect_turn`:
@@ -260,7 +260,7 @@ void fuzz_try_move(const struct engine_game *game, const json_t *move, uint8_t f
                    uint64_t choice)
 {
   int acting[ENGINE_MAX_SEATS];
-  int n = game->module->to_act(game, acting);
+  int n = engine_to_act(game, acting);
   bool owes[ENGINE_MAX_SEATS] = {false};
   int seat, i;
 

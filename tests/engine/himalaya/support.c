@@ -84,7 +84,7 @@ int hs_own(struct engine_game *game, int seat, int field)
 int hs_is_legal(struct engine_game *game, int seat, const char *move)
 {
   json_t *json = kit_parse(move);
-  json_t *list = game->module->legal_moves(game, seat);
+  json_t *list = engine_legal_moves(game, seat);
   struct himalaya_move m;
   json_t *canon;
   json_t *item;

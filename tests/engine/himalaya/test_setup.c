@@ -148,7 +148,7 @@ static void test_youngest_player_begins(void **state)
   struct engine_game *game = hs_new(3, 2);
   int seats[ENGINE_MAX_SEATS];
 
-  assert_int_equal(game->module->to_act(game, seats), 1);
+  assert_int_equal(engine_to_act(game, seats), 1);
   assert_int_equal(seats[0], 0);
   assert_true(engine_may_act(game, 0));
   assert_false(engine_may_act(game, 1));

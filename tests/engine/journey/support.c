@@ -89,7 +89,7 @@ json_t *js_apply_p(struct engine_game **game, int seat, const char *move, int *p
 int js_is_legal(struct engine_game *game, int seat, const char *move)
 {
   json_t *json = kit_parse(move);
-  json_t *list = game->module->legal_moves(game, seat);
+  json_t *list = engine_legal_moves(game, seat);
   json_t *item;
   size_t i;
   int found = 0;
