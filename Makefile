@@ -20,12 +20,21 @@ PORT     ?= 8080
 HOST     ?= 127.0.0.1
 DATA_DIR ?= data
 
-.PHONY: all run test bench deps build server tests clean format check-format test-web
+.PHONY: all run test bench deps bench-deps build server tests clean format check-format test-web
 
 all: build
 
+# make bench also measures one move's path inside the server with gdb (tests/bench/move_path.sh).
+BENCH_PACKAGES := gdb jq curl
+
 deps:
-	@missing=""; for p in $(PACKAGES); do \
+	@$(call install_missing,$(PACKAGES))
+
+bench-deps:
+	@$(call install_missing,$(PACKAGES) $(BENCH_PACKAGES))
+
+define install_missing
+missing=""; for p in $(1); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
@@ -33,6 +42,7 @@ deps:
 	  $$sudo apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+endef
 
 build: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release server
@@ -85,7 +95,7 @@ test-web: deps
 	@$(MAKE) --no-print-directory -f build.mk MODE=test server
 	cd tests/web && CAIRN_SERVER=build/test/cairn node --test web.test.mjs
 
-bench: deps
+bench: bench-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release benches
 	@$(MAKE) --no-print-directory -f build.mk MODE=release run-benches
 

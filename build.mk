@@ -167,9 +167,10 @@ run-tests: tests check-engine-purity
 # time, the commit and the bench, to $(BENCH_HISTORY) (tracked: the history
 # of the figures is kept with the code that produced them).
 BENCH_HISTORY ?= tests/bench/history.log
+BENCH_SCRIPTS := $(wildcard tests/bench/*.sh)
 run-benches: benches
 	@commit=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
-	for b in $(BENCH_BIN); do \
+	for b in $(BENCH_BIN) $(BENCH_SCRIPTS); do \
 	  echo "== $$b"; \
 	  { echo; echo "## $$(date -u +%Y-%m-%dT%H:%M:%SZ) $$commit $$(basename $$b)"; } >>$(BENCH_HISTORY); \
 	  { CAIRN_SERVER=$(abspath $(SERVER)) $$b; echo $$? >$(OUT)/bench.rc; } | tee -a $(BENCH_HISTORY); \
