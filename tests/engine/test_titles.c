@@ -746,6 +746,37 @@ static void check_sampler_repeats(struct playout *p, const struct engine_game *g
   json_decref(b);
 }
 
+/* Each event is an object with a "type" (engine.h), and a "private_to"
+ * names distinct seats of this game: a malformed one would be shown to
+ * nobody or, read another way, to everybody. */
+static void check_events_are_well_formed(struct playout *p, const json_t *events)
+{
+  const json_t *event, *to, *seat;
+  size_t i, k;
+
+  if (!json_is_array(events))
+    fail_at(&p->at, "the move's events are not an array");
+  json_array_foreach(events, i, event)
+  {
+    int seen = 0;
+
+    if (!json_is_object(event) || !json_is_string(json_object_get(event, "type")))
+      fail_at(&p->at, "event %zu has no \"type\"", i);
+    to = json_object_get(event, "private_to");
+    if (to && (!json_is_array(to) || json_array_size(to) == 0))
+      fail_at(&p->at, "event %zu: private_to is not a list of seats", i);
+    json_array_foreach(to, k, seat)
+    {
+      json_int_t s = json_integer_value(seat);
+
+      if (!json_is_integer(seat) || s < 0 || s >= p->at.seats || (seen & (1 << s)))
+        fail_at(&p->at, "event %zu: private_to names %s, not distinct seats of this game", i,
+                json_is_integer(seat) ? "a seat out of range or twice" : "a non-seat");
+      seen |= 1 << s;
+    }
+  }
+}
+
 static void check_move_from_legal(struct playout *p, const struct engine_game *before, int seat,
                                   const json_t *move, const struct engine_game *after,
                                   const json_t *events)
@@ -763,8 +794,7 @@ static void check_move_from_legal(struct playout *p, const struct engine_game *b
   }
   if (p->at.step % FACES_EVERY == 0) /* it reads every face: a sample is enough */
     check_reading_is_pure(p, before);
-  if (!json_is_array(events))
-    fail_at(&p->at, "the move's events are not an array");
+  check_events_are_well_formed(p, events);
 }
 
 /* The end: a result with winners (distinct seats) and a reason, nobody to
@@ -1270,18 +1300,33 @@ static void views_keep_secrets(struct playout *p)
   check_forks(p);
 }
 
-/* `again` is a second playout of the same title, setting and seed. */
+/* `again` is a second playout of the same title, setting and seed: the
+ * same moves, events and states, step by step (the first difference is
+ * the one reported). */
 static void same_seed_same_game(struct playout *p, struct playout *again)
 {
-  size_t i;
+  size_t i, n;
 
   play_out(p);
   play_out(again);
-  if (!json_equal(p->moves, again->moves) || !json_equal(p->events, again->events))
-    fail_at(&again->at, "the same seed and choices gave another log");
-  for (i = 0; i <= json_array_size(p->moves); i++)
+  n = json_array_size(p->moves) < json_array_size(again->moves) ? json_array_size(p->moves)
+                                                                : json_array_size(again->moves);
+  for (i = 0; i <= n; i++) {
+    again->at.step = (long)i;
+    again->at.seat = NO_SEAT;
     if (strcmp(p->states[i], again->states[i]) != 0)
-      fail_at(&again->at, "the same seed and choices gave another state after %zu moves", i);
+      fail_at(&again->at, "the same seed and choices gave another state before this move");
+    if (i == n)
+      break;
+    again->at.seat = (int)json_integer_value(json_array_get(json_array_get(p->moves, i), 0));
+    if (!json_equal(json_array_get(p->moves, i), json_array_get(again->moves, i)))
+      fail_at(&again->at, "the same seed and choices gave another move");
+    if (!json_equal(json_array_get(p->events, i), json_array_get(again->events, i)))
+      fail_at(&again->at, "the same seed and choices gave other events");
+  }
+  if (json_array_size(p->moves) != json_array_size(again->moves))
+    fail_at(&again->at, "the same seed and choices gave a game of %zu moves, then one of %zu",
+            json_array_size(p->moves), json_array_size(again->moves));
 }
 
 static void run_playout(const struct title_test *t, const struct setting *s, uint64_t seed)
