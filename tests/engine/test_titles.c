@@ -31,8 +31,13 @@
  *    clone serialises equal to its original;
  * 3. views free of others' secrets, judged from what a viewer is shown (its
  *    "face": the view, to_act, its legal list, whether the game is over):
- *    a. a move whose events are all hidden from viewer V gives V the same
- *       face whichever legal alternative (also hidden from V) was played;
+ *    a. a move kept from viewer V (its events all hidden from V, or the
+ *       move itself kept from others by the log: pending, or with a
+ *       private event) gives V the same face as every legal alternative
+ *       also kept from V that shows V the same events (for a move V is
+ *       shown nothing of: every such alternative). "Unchanged" would be
+ *       too strong: that a seat has acted is public (to_act, a "planned"
+ *       or "done" flag);
  *    b. no view, legal list or event holds a word of the generator (key,
  *       current block, upcoming keystream) as a number or as text, and two
  *       playouts forked at such a move and continued with the same moves
@@ -1077,60 +1082,124 @@ static json_t *alternatives(const struct engine_game *game, int seat)
   return legal;
 }
 
-/* 3a: for each viewer V other than the mover from whom the chosen move's
- * events are all hidden, every alternative whose events are hidden from V
- * too leaves V the same face as the chosen move did (`faces`, borrowed:
- * every viewer's face of `after`). An alternative hidden from the
- * spectator is kept as a fork point (3b). */
+/* Whether a move of `mover` is kept from `viewer` (another seat or the
+ * spectator): its events are all hidden from the viewer, or the log keeps
+ * the move itself from others because its step is still pending or it has
+ * a private event (game/fog.c). What the viewer learns of such a move is
+ * the events it is shown, and nothing else. */
+static bool kept_from(int viewer, int mover, const struct engine_game *before,
+                      const struct engine_game *after, const json_t *events)
+{
+  const json_t *event;
+  size_t i;
+
+  if (viewer == mover || engine_is_over(after))
+    return false; /* a finished game shows every event */
+  if (after->seq == before->seq || all_hidden_from(events, viewer, false))
+    return true;
+  json_array_foreach(events, i, event)
+  {
+    if (json_object_get(event, "private_to"))
+      return true;
+  }
+  return false;
+}
+
+/* New reference: the events of the chosen move each viewer is shown,
+ * spectator first, or null for a viewer the move is not kept from. */
+static json_t *shown_of_kept(int mover, const struct engine_game *before,
+                             const struct engine_game *after, const json_t *events)
+{
+  json_t *shown = json_array();
+  int viewer;
+
+  for (viewer = ENGINE_SPECTATOR; viewer < before->seats; viewer++)
+    json_array_append_new(shown, kept_from(viewer, mover, before, after, events)
+                                     ? shown_to(events, viewer)
+                                     : json_null());
+  return shown;
+}
+
+/* One alternative `alt` against the chosen `move` (3a): each viewer both
+ * are kept from and shown the same events of must see the same face
+ * (`faces`, borrowed: every viewer's face after the chosen move). Returns
+ * whether the spectator was such a viewer, so the alternative can fork. */
+static bool compare_alternative(struct playout *p, const struct engine_game *before, int seat,
+                                const json_t *move, const json_t *alt, const json_t *shown,
+                                const json_t *faces)
+{
+  struct engine_game *other = engine_clone(before);
+  struct cairn_error err = {0};
+  json_t *events = advance(&other, seat, alt, &err);
+  char alt_text[200], chosen[200], where[512];
+  bool spectator = false;
+  int viewer;
+
+  describe(alt, alt_text, sizeof(alt_text));
+  if (!events)
+    fail_at(&p->at, "the alternative %s was refused: %s", alt_text, err.detail);
+  for (viewer = ENGINE_SPECTATOR; viewer < before->seats; viewer++) {
+    const json_t *chosen_shown = json_array_get(shown, (size_t)(viewer + 1));
+    json_t *alt_shown, *theirs;
+    bool same;
+
+    if (json_is_null(chosen_shown) || !kept_from(viewer, seat, before, other, events))
+      continue;
+    alt_shown = shown_to(events, viewer);
+    same = json_equal(alt_shown, chosen_shown);
+    json_decref(alt_shown);
+    if (!same)
+      continue;
+    spectator = spectator || viewer == ENGINE_SPECTATOR;
+    theirs = face(other, viewer);
+    if (first_difference(json_array_get(faces, (size_t)(viewer + 1)), theirs, "face", where,
+                         sizeof(where))) {
+      describe(move, chosen, sizeof(chosen));
+      fail_at(&p->at,
+              "viewer %d was shown the same events of %s as of the alternative %s, yet sees "
+              "another face: %s",
+              viewer, chosen, alt_text, where);
+    }
+    json_decref(theirs);
+  }
+  json_decref(events);
+  engine_free(other);
+  return spectator;
+}
+
+/* 3a: when the chosen move is kept from some viewer V (kept_from), every
+ * alternative also kept from V that shows V the same events leaves V the
+ * same face as the chosen move did (`faces`, borrowed: every viewer's face
+ * of `after`). The first such alternative for the spectator is kept as a
+ * fork point (3b). */
 static void check_alternatives(struct playout *p, const struct engine_game *before, int seat,
                                const json_t *move, const struct engine_game *after,
                                const json_t *events, const json_t *faces)
 {
-  bool hidden[ENGINE_MAX_SEATS + 1] = {false}, any = false, forked = false;
-  json_t *alts, *alt;
+  json_t *shown = shown_of_kept(seat, before, after, events), *alts, *alt;
+  bool forked = false, any = false;
   size_t i;
-  int viewer;
 
-  for (viewer = ENGINE_SPECTATOR; viewer < before->seats; viewer++)
-    if (viewer != seat && all_hidden_from(events, viewer, engine_is_over(after)))
-      any = hidden[viewer + 1] = true;
-  if (!any)
+  json_array_foreach(shown, i, alt)
+  {
+    any = any || !json_is_null(alt);
+  }
+  if (!any) {
+    json_decref(shown);
     return;
+  }
   alts = alternatives(before, seat);
   json_array_foreach(alts, i, alt)
   {
-    struct engine_game *other = engine_clone(before);
-    struct cairn_error err = {0};
-    json_t *other_events = advance(&other, seat, alt, &err);
-    char shown[200], chosen[200], where[512];
-
-    describe(alt, shown, sizeof(shown));
-    if (!other_events)
-      fail_at(&p->at, "the alternative %s was refused: %s", shown, err.detail);
-    for (viewer = ENGINE_SPECTATOR; viewer < before->seats; viewer++) {
-      json_t *theirs;
-
-      if (!hidden[viewer + 1] || !all_hidden_from(other_events, viewer, engine_is_over(other)))
-        continue;
-      theirs = face(other, viewer);
-      if (first_difference(json_array_get(faces, (size_t)(viewer + 1)), theirs, "face", where,
-                           sizeof(where))) {
-        describe(move, chosen, sizeof(chosen));
-        fail_at(&p->at,
-                "viewer %d was shown none of the events of %s, yet the alternative %s shows it "
-                "another face: %s",
-                viewer, chosen, shown, where);
-      }
-      json_decref(theirs);
-      if (viewer == ENGINE_SPECTATOR && !forked && !json_equal(alt, move)) {
-        json_array_append_new(p->forks, json_pack("[I, O]", (json_int_t)p->at.step, alt));
-        forked = true;
-      }
+    if (json_equal(alt, move))
+      continue;
+    if (compare_alternative(p, before, seat, move, alt, shown, faces) && !forked) {
+      json_array_append_new(p->forks, json_pack("[I, O]", (json_int_t)p->at.step, alt));
+      forked = true;
     }
-    json_decref(other_events);
-    engine_free(other);
   }
   json_decref(alts);
+  json_decref(shown);
 }
 
 /* Property 3 on the state after `moves` moves: no face (`faces`, borrowed:
