@@ -306,15 +306,16 @@ static json_t *face(const struct engine_game *game, int viewer)
   return f;
 }
 
-/* True when every event of `events` is hidden from `viewer`. */
-static bool all_hidden_from(const json_t *events, int viewer, bool over)
+/* True when every event of `events` is hidden from `viewer` in a running
+ * game. */
+static bool all_hidden_from(const json_t *events, int viewer)
 {
   const json_t *event;
   size_t i;
 
   json_array_foreach(events, i, event)
   {
-    if (engine_event_visible(event, viewer, over))
+    if (engine_event_visible(event, viewer, false))
       return false;
   }
   return true;
@@ -1095,7 +1096,7 @@ static bool kept_from(int viewer, int mover, const struct engine_game *before,
 
   if (viewer == mover || engine_is_over(after))
     return false; /* a finished game shows every event */
-  if (after->seq == before->seq || all_hidden_from(events, viewer, false))
+  if (after->seq == before->seq || all_hidden_from(events, viewer))
     return true;
   json_array_foreach(events, i, event)
   {
