@@ -29,6 +29,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -380,7 +382,7 @@ int main(void)
   int rc;
 
   harness_global_init();
-  rc = cmocka_run_group_tests(tests, NULL, NULL);
+  rc = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

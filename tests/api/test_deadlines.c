@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 static int setup(void **state)
@@ -327,7 +328,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/deadlines", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/deadlines", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 static void test_client_over_its_rate_gets_429_with_retry_after(void **state)
@@ -497,7 +498,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/limits", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/limits", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 #define LONG_ROWS        3000        /* rows of the long game: 23 chunks of 128 */
@@ -401,7 +402,7 @@ int main(void)
     setenv("ASAN_OPTIONS", options, 1);
   }
   harness_global_init();
-  rc = cmocka_run_group_tests(tests, NULL, NULL);
+  rc = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

@@ -11,6 +11,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,7 +453,7 @@ int main(void)
                                       harness_setup, harness_teardown),
   };
   harness_global_init();
-  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  int failed = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return failed;
 }

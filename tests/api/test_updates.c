@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 struct duel {
@@ -360,7 +361,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/updates", tests, harness_setup, harness_teardown);
+  int rc = order_run_group_tests_name("api/updates", tests, harness_setup, harness_teardown);
   harness_global_cleanup();
   return rc;
 }

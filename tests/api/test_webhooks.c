@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 #define MAX_SEEN 64
@@ -791,7 +792,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/webhooks", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/webhooks", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }
