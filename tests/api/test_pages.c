@@ -312,7 +312,7 @@ static void *sample_rss(void *arg)
 
     if (kb > m->peak_kb)
       m->peak_kb = kb;
-    nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL); /* the sampling period of the measurement, not a wait */
   }
   return NULL;
 }
