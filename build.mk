@@ -59,6 +59,9 @@ support_in = $(filter-out $(1)test_% $(1)bench_%,$(wildcard $(1)*.c))
 support_of = $(call obj,$(call support_in,$(dir $(1))) \
              $(if $(filter tests/engine/%/,$(dir $(1))),$(call support_in,tests/engine/)))
 
+# Every test binary shuffles its tests through tests/order.c (order.h).
+ORDER_OBJ := $(call obj,tests/order.c)
+
 BENCH_SRC := $(wildcard tests/*/bench_*.c)
 BENCH_BIN := $(patsubst %.c,$(OUT)/%,$(BENCH_SRC))
 
@@ -117,9 +120,9 @@ links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/
 .SECONDARY:
 
 .SECONDEXPANSION:
-$(OUT)/tests/%: tests/%.c $$(call links_of,tests/%.c) $$(call support_of,tests/%.c)
+$(OUT)/tests/%: tests/%.c $$(call links_of,tests/%.c) $$(call support_of,tests/%.c) $(ORDER_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call support_of,$<) $(call links_of,$<) $(PKG_LIBS) $(CMOCKA_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(call support_of,$<) $(ORDER_OBJ) $(call links_of,$<) $(PKG_LIBS) $(CMOCKA_LIBS)
 
 # The engine is pure (style.md 2.7): no object of engine/ may hold mutable
 # data. Symbols in .data/.bss (not .data.rel.ro, where const tables of

@@ -3,7 +3,8 @@
  * the server records come from one clock function, which cli/main.c hands to
  * the game service and the HTTP side alike, so tests can inject a clock
  * instead of sleeping: with --test-clock it runs `offset` ahead of the real
- * one and POST /v1/test/clock {"advance_ms": N} moves it on.
+ * one and POST /v1/test/clock {"advance_ms": N} moves it on and acts on
+ * the deadlines that passed (game_sweep_now) before it answers.
  */
 #include "api.h"
 
@@ -61,6 +62,11 @@ enum cairn_status api_test_clock(struct api_request *req, struct api_response *r
   if (ms < 0)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "the clock only moves on");
   atomic_fetch_add(&test_offset_ms, (int64_t)ms);
+  /* Act on what the step made overdue before answering, so a test asserts
+   * right after the advance instead of sleeping for the sweeper's tick. */
+  st = game_sweep_now(req->server->game, err);
+  if (st != CAIRN_OK)
+    return st;
   resp->status = 200;
   resp->body = json_pack("{s:o}", "now", api_time_json(api_clock_test()));
   return CAIRN_OK;

@@ -321,4 +321,13 @@ enum cairn_status game_takeback(struct game_service *svc, struct db_game *row, i
 bool game_sweeper_start(struct game_service *svc);
 void game_sweeper_stop(struct game_service *svc);
 
+/* One sweep, on the calling thread: exactly what one tick of the sweeper
+ * does (the overdue games from storage, each re-checked and acted on under
+ * its game lock), so when it returns every seat already past its deadline
+ * by svc->now_ms has been acted on. The test clock calls it after moving on
+ * (api/time.c); it may run beside the thread's own tick, as the per-game
+ * re-check makes a game's timeout happen once. One game's trouble is logged
+ * and skipped; the status is storage's listing of the overdue games. */
+enum cairn_status game_sweep_now(struct game_service *svc, struct cairn_error *err);
+
 #endif

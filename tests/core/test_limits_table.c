@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -85,5 +87,5 @@ int main(void)
       cmocka_unit_test(test_a_spent_bucket_survives_any_crowd_and_the_table_is_bounded),
   };
 
-  return cmocka_run_group_tests_name("core/limits_table", tests, NULL, NULL);
+  return order_run_group_tests_name("core/limits_table", tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <pthread.h>
 
+#include "tests/order.h"
 #include "db/db.h"
 #include "tmpdb.h"
 
@@ -923,8 +924,8 @@ int main(void)
       tests[j].setup_func = backends[i].setup;
       tests[j].teardown_func = backends[i].teardown;
     }
-    failed += _cmocka_run_group_tests(backends[i].name, tests, sizeof(tests) / sizeof(tests[0]),
-                                      NULL, NULL);
+    failed +=
+        order_run_group(backends[i].name, tests, sizeof(tests) / sizeof(tests[0]), NULL, NULL);
   }
   return failed;
 }

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,5 +238,5 @@ int main(void)
       cmocka_unit_test(test_night_3_supplies_bonus_needs_unloaded_supplies_and_climber),
       cmocka_unit_test(test_special_bivouac_counts_as_a_camp),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }
