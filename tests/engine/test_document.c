@@ -159,7 +159,7 @@ static bool check_value(struct checker *c, const json_t *schema, const json_t *v
 static bool failed(struct checker *c, const char *path, const char *fmt, ...)
 {
   va_list ap;
-  int n = snprintf(c->why, sizeof(c->why), "%s: ", path);
+  int n = snprintf(c->why, sizeof(c->why), "%.500s: ", path);
 
   va_start(ap, fmt);
   vsnprintf(c->why + n, sizeof(c->why) - (size_t)n, fmt, ap);
@@ -197,7 +197,11 @@ static bool check_type(struct checker *c, const json_t *type, const json_t *valu
   if (json_is_string(type))
     return has_type(value, json_string_value(type)) ||
            failed(c, path, "not of type %s", json_string_value(type));
-  json_array_foreach(type, i, t) if (has_type(value, json_string_value(t))) return true;
+  json_array_foreach(type, i, t)
+  {
+    if (has_type(value, json_string_value(t)))
+      return true;
+  }
   return failed(c, path, "none of the types allowed");
 }
 
@@ -207,7 +211,11 @@ static bool check_enum(struct checker *c, const json_t *list, const json_t *valu
   const json_t *v;
   char *text;
 
-  json_array_foreach(list, i, v) if (json_equal(v, value)) return true;
+  json_array_foreach(list, i, v)
+  {
+    if (json_equal(v, value))
+      return true;
+  }
   text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
   failed(c, path, "%s is not in the enum", text ? text : "?");
   free(text);
@@ -228,12 +236,11 @@ static bool check_properties(struct checker *c, const json_t *schema, const json
 
   if (!json_is_object(value))
     return true; /* these keywords judge objects only */
-  json_array_foreach(
-      required, i,
-      name) if (!json_object_get(value,
-                                 json_string_value(
-                                     name))) return failed(c, path, "lacks the required member %s",
-                                                           json_string_value(name));
+  json_array_foreach(required, i, name)
+  {
+    if (!json_object_get(value, json_string_value(name)))
+      return failed(c, path, "lacks the required member %s", json_string_value(name));
+  }
   json_object_foreach((json_t *)value, key, member)
   {
     const json_t *own = json_object_get(props, key);
@@ -459,14 +466,23 @@ static void documented(struct checker *c, const json_t *schema, const json_t *va
   if ((arg = json_object_get(schema, "$ref")))
     documented(c, resolve(c->doc, json_string_value(arg)), value, names, open);
   json_object_foreach(json_object_get(schema, "properties"), key, ignored)
-      json_object_set_new(names, key, json_true());
+  {
+    json_object_set_new(names, key, json_true());
+  }
   extra = json_object_get(schema, "additionalProperties");
   if (extra && !json_is_false(extra))
     *open = true;
-  json_array_foreach(json_object_get(schema, "allOf"), i, b) documented(c, b, value, names, open);
-  for (keyword = "anyOf"; keyword; keyword = strcmp(keyword, "anyOf") ? NULL : "oneOf")
-    json_array_foreach(json_object_get(schema, keyword), i, b) if (check(&quiet, b, value, ""))
+  json_array_foreach(json_object_get(schema, "allOf"), i, b)
+  {
+    documented(c, b, value, names, open);
+  }
+  for (keyword = "anyOf"; keyword; keyword = strcmp(keyword, "anyOf") ? NULL : "oneOf") {
+    json_array_foreach(json_object_get(schema, keyword), i, b)
+    {
+      if (check(&quiet, b, value, ""))
         documented(c, b, value, names, open);
+    }
+  }
 }
 
 /* check(), and in strict mode also that every member of an object is one
@@ -482,6 +498,7 @@ static bool check_value(struct checker *c, const json_t *schema, const json_t *v
   json_t *names;
   const char *key;
   json_t *member;
+  const char *undocumented = NULL; /* borrowed from value: a member the schema never names */
   bool open = false;
 
   if (!check(c, schema, value, path))
@@ -490,14 +507,19 @@ static bool check_value(struct checker *c, const json_t *schema, const json_t *v
     return true;
   names = json_object();
   documented(c, schema, value, names, &open);
-  if (!open && json_object_size(names) > 0)
-    json_object_foreach((json_t *)value, key, member) if (!json_object_get(names, key))
+  if (!open && json_object_size(names) > 0) {
+    json_object_foreach((json_t *)value, key, member)
     {
-      json_decref(names);
-      return failed(c, path, "member %s is not in the document", key);
+      if (!json_object_get(names, key)) {
+        undocumented = key;
+        break;
+      }
     }
+  }
+  if (undocumented)
+    failed(c, path, "member %s is not in the document", undocumented);
   json_decref(names);
-  return true;
+  return !undocumented;
 }
 
 /* Checks that `value` fits `schema`; a misfit is printed (the first time
@@ -564,7 +586,10 @@ static void walk_refs(json_t *doc, const json_t *node, const char *inside, json_
   size_t i;
 
   if (json_is_array(node)) {
-    json_array_foreach(node, i, child) walk_refs(doc, child, inside, used);
+    json_array_foreach(node, i, child)
+    {
+      walk_refs(doc, child, inside, used);
+    }
     return;
   }
   if (!json_is_object(node))
@@ -598,13 +623,26 @@ static void test_every_ref_resolves_and_every_schema_is_used(void **state)
 
   (void)state;
   assert_true(json_is_object(schemas));
-  json_object_foreach(doc, key, child) if (strcmp(key, "components") != 0)
-      walk_refs(doc, child, NULL, used);
-  json_object_foreach(json_object_get(doc, "components"), key, child) if (strcmp(key, "schemas"))
-      walk_refs(doc, child, NULL, used);
-  json_object_foreach(schemas, name, def) walk_refs(doc, def, name, used);
-  json_object_foreach(schemas, name, def) if (!json_object_get(used, name))
+  /* Everything outside components/schemas, then each schema, whose
+   * references to itself do not count. */
+  json_object_foreach(doc, key, child)
   {
+    if (strcmp(key, "components") != 0)
+      walk_refs(doc, child, NULL, used);
+  }
+  json_object_foreach(json_object_get(doc, "components"), key, child)
+  {
+    if (strcmp(key, "schemas") != 0)
+      walk_refs(doc, child, NULL, used);
+  }
+  json_object_foreach(schemas, name, def)
+  {
+    walk_refs(doc, def, name, used);
+  }
+  json_object_foreach(schemas, name, def)
+  {
+    if (json_object_get(used, name))
+      continue;
     print_error("schema %s is referenced from nowhere else in the document\n", name);
     unused++;
   }
@@ -648,7 +686,10 @@ static void check_media_examples(struct checker *c, const json_t *node, const ch
   char what[512];
 
   if (json_is_array(node)) {
-    json_array_foreach(node, i, child) check_media_examples(c, child, where);
+    json_array_foreach(node, i, child)
+    {
+      check_media_examples(c, child, where);
+    }
     return;
   }
   if (!json_is_object(node))
@@ -698,7 +739,7 @@ struct title_schemas {
   const json_t *view;    /* {Prefix}Game's `view` */
   const json_t *result;  /* {Prefix}Game's `result` (null while the game runs) */
   const json_t *options; /* {Prefix}Game's `options` */
-  const json_t *event;   /* {Prefix}Event, or the shared Event */
+  const json_t *event;   /* {Prefix}Event: one event of a move */
 };
 
 /* Borrowed: member `name` of the title's Game refinement (the allOf branch
@@ -745,7 +786,7 @@ static struct title_schemas title_schemas(json_t *doc, const char *id)
   snprintf(path, sizeof(path), "#/components/schemas/%sEvent", prefix);
   t.event = resolve(doc, path);
   if (!t.event)
-    t.event = resolve(doc, "#/components/schemas/Event");
+    fail_msg("title %s has no %sEvent", id, prefix);
   return t;
 }
 
@@ -850,7 +891,9 @@ static json_t *option_sets(const struct engine_module *m)
   json_object_foreach(decl, name, spec)
   {
     json_array_foreach(json_object_get(spec, "values"), i, v)
-        json_array_append_new(sets, json_pack("{s:O}", name, v));
+    {
+      json_array_append_new(sets, json_pack("{s:O}", name, v));
+    }
     if (!strcmp(json_string_value(json_object_get(spec, "type")), "integer")) {
       json_int_t low = json_integer_value(json_object_get(spec, "minimum"));
       json_t *max = json_object_get(spec, "maximum");
