@@ -50,6 +50,10 @@ struct game_committed {
   const char *prev_status;         /* DB_STATUS_* before the change */
   const int *prev_to_act;          /* seats that owed a decision before, */
   int prev_n;                      /* and how many (0 when unknown) */
+  /* A join: the player just seated, whose seat storage does not hold yet
+   * while what the join owes is judged (it is written with them); NULL
+   * otherwise. */
+  const char *joined_player;
 };
 
 /* The webhook deliveries a change owes, judged before it is written so that
@@ -172,6 +176,7 @@ struct game_change {
   struct engine_game *next; /* taken by game_commit: the state after the row; NULL for a join */
   const char *result_json;  /* borrowed: a result decided outside the rules
                                (an adjudication), or NULL */
+  const char *player_id;    /* borrowed: a join's player, who takes `seat`; NULL otherwise */
 };
 
 /* Under the lock. Commit `change` to the game `row` (loaded under this
@@ -181,7 +186,11 @@ struct game_change {
  *      transaction: the seat clocks it sets and the webhook deliveries the
  *      listener judged it owes (the store refuses it, CAIRN_ESTALE
  *      stale-seq, if another writer got there first, and writes nothing);
- *      or, for a join that filled the last seat, the first clocks start;
+ *      or, for a join, the seat is written, and if it fills the last seat
+ *      the game's start, its first clocks and the deliveries it owes go in
+ *      the same transaction (the store refuses seat-taken, already-seated,
+ *      game-not-open, or CAIRN_ESTALE when the game changed since *row was
+ *      read, and writes nothing);
  *   2. *row mirrors the commit and `next` becomes the cached state;
  *   3. the listener announces it and sends its webhooks;
  *   4. unless the change is a bot's own, bot seats owing a decision play,
@@ -225,10 +234,12 @@ enum cairn_status game_create(struct game_service *svc, struct db_game *row,
                               struct cairn_error *err);
 
 /* Seat `player_id` in game `game_id`: in *wanted (0-based), or the lowest
- * free seat when `wanted` is NULL. Checks the seat's range (bad-value)
- * against the loaded game, then lets the store decide races (seat-taken,
- * already-seated, game-not-open). The join is then committed
- * (GAME_CHANGE_JOIN: clocks, announcements, bots). *taken gets the seat. */
+ * free seat when `wanted` is NULL. Under the game lock: load, check the
+ * seat's range (bad-value), then commit the join (GAME_CHANGE_JOIN: the
+ * seat, and the start with its clocks and webhook deliveries, in one
+ * transaction; announcements and bots follow). The store still decides
+ * races (seat-taken, already-seated, game-not-open). *taken gets the
+ * seat. */
 enum cairn_status game_join(struct game_service *svc, const char *game_id, const char *player_id,
                             const json_int_t *wanted, int *taken, struct cairn_error *err);
 
