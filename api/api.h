@@ -323,6 +323,8 @@ enum cairn_status api_takeback_accept(struct api_request *, struct api_response 
                                       struct cairn_error *);
 enum cairn_status api_takeback_decline(struct api_request *, struct api_response *,
                                        struct cairn_error *);
+enum cairn_status api_games_resign(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
 enum cairn_status api_static_get(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_players_my_games(struct api_request *, struct api_response *,
                                        struct cairn_error *);

@@ -414,7 +414,11 @@ void api_webhooks_owe(struct api_server *server, const struct game_committed *ch
   if (strcmp(change->prev_status, row->status) != 0 &&
       strcmp(row->status, DB_STATUS_FINISHED) == 0) {
     c.event = "end";
+    /* A game ended outside the rules (an adjudication, a resignation)
+     * carries the game row's result. */
     c.result = state ? engine_result(state) : NULL;
+    if (!c.result && row->result_json)
+      c.result = json_loads(row->result_json, 0, NULL);
     each_following(server, change, &c, &err);
     json_decref(c.result);
     return;

@@ -80,6 +80,9 @@ struct db_game {
   char seat_player[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
   /* seat_name[i] is that player's name, "" while empty */
   char seat_name[ENGINE_MAX_SEATS][DB_NAME_MAX + 1];
+  /* seat_resigned[i]: seat i's player resigned (a {"cairn":"resign"} row);
+   * in a game that goes on, the server's bot plays the seat from then on */
+  bool seat_resigned[ENGINE_MAX_SEATS];
   /* the chain hash of the last log row; all zero while there is none */
   uint8_t log_head[DB_HASH_BYTES];
   int64_t updated_ms;   /* ms since the epoch: creation, the start, or the last move */
@@ -138,6 +141,10 @@ struct db_move {
    * owed nothing). n_outbox 0 for none, and for rows read back. */
   const struct db_outbox *outbox;
   int n_outbox;
+  /* This row is `seat`'s resignation: move_append marks the seat resigned
+   * (db_game.seat_resigned) in the row's own transaction. False for rows
+   * read back. */
+  bool resigns;
 };
 
 /* One join: a player taking a seat, with what the join owes when it fills
@@ -278,8 +285,9 @@ struct db_methods {
    * game's current move count, otherwise nothing is written and the result
    * is CAIRN_ESTALE (another writer got there first). `result_json` is NULL
    * while the game runs; non-NULL sets status finished. The move's clocks
-   * and the webhook deliveries it owes (move->outbox), if any, are saved in
-   * the same transaction. Returns only after the transaction is durable. */
+   * and the webhook deliveries it owes (move->outbox), if any, and the
+   * seat's resignation (move->resigns), are saved in the same transaction.
+   * Returns only after the transaction is durable. */
   enum cairn_status (*move_append)(void *ctx, const char *game_id, struct db_move *move,
                                    const char *result_json, struct cairn_error *err);
 

@@ -1,10 +1,11 @@
 /*
  * commit.c - game_commit(), the one function through which every change to
  * a game goes (a player's move, a bot's move, a timeout, a takeback row, a
- * join), and what must follow any change: the cache swap, the clocks, the
- * listener's announcements and webhooks, and the bots owing a decision. As
- * with Redis's call(), a change's maker never knows what follows it, and
- * nothing that must follow one kind of change can be forgotten by another.
+ * resignation, a join), and what must follow any change: the cache swap,
+ * the clocks, the listener's announcements and webhooks, and the bots
+ * owing a decision. As with Redis's call(), a change's maker never knows
+ * what follows it, and nothing that must follow one kind of change can be
+ * forgotten by another.
  *
  * Under the game lock: the caller loaded the row and applied the change to a
  * copy of the cached state; here the log row is appended with what it owes
@@ -65,7 +66,8 @@ static enum cairn_status append_row(struct game_service *svc, struct db_game *ro
                           .clocks = clocks,
                           .n_clocks = n_clocks,
                           .outbox = owed->rows,
-                          .n_outbox = owed->n};
+                          .n_outbox = owed->n,
+                          .resigns = change->kind == GAME_CHANGE_RESIGN};
   enum cairn_status st;
 
   if (!move_text || !events_text || (result && !result_text))
@@ -100,6 +102,8 @@ static void mirror_row(struct game_service *svc, struct db_game *row,
     free(row->result_json);
     row->result_json = strdup(change->result_json);
   }
+  if (change->kind == GAME_CHANGE_RESIGN)
+    row->seat_resigned[change->seat] = true;
   game_live_put(svc->live, row->id, row->moves, next); /* the clocks were saved with the row */
 }
 
@@ -114,6 +118,10 @@ static void row_after(const struct db_game *row, const struct game_change *chang
   after->seq = next->seq;
   if (change->result_json || engine_is_over(next))
     snprintf(after->status, sizeof(after->status), "%s", DB_STATUS_FINISHED);
+  if (change->result_json)
+    after->result_json = (char *)change->result_json; /* borrowed, like the rest */
+  if (change->kind == GAME_CHANGE_RESIGN)
+    after->seat_resigned[change->seat] = true;
 }
 
 /* What the change will owe: the listener's webhook deliveries. `joined`:

@@ -39,6 +39,11 @@
 
 #define GAME_BOT_PREFIX "bot-" /* player ids of built-in bots; human ids are hex */
 
+/* The stable code of a request by a seat whose player resigned (409). It
+ * belongs with engine/cairn.h's CAIRN_CODE_* list, which this layer may not
+ * edit today; move it there when that header is next opened. */
+#define GAME_CODE_RESIGNED "already-resigned"
+
 struct game_live;        /* live.c: cache of engine states, derived and disposable */
 struct game_checkpoints; /* replay.c: states every GAME_CHECKPOINT_EVERY rows, derived */
 
@@ -165,6 +170,7 @@ enum game_change_kind {
   GAME_CHANGE_TIMEOUT,  /* a late seat's move, or an adjudication, by the sweeper */
   GAME_CHANGE_TAKEBACK, /* a takeback row: request, answer or rewind */
   GAME_CHANGE_JOIN,     /* a seat taken (no log row); may start the game */
+  GAME_CHANGE_RESIGN,   /* a seat's resignation: a platform row, which marks the seat */
 };
 
 /* One change to commit. */
@@ -202,8 +208,9 @@ enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
 /* ---- moves.c: a seated player's move ---- */
 
 /* The checks api.md orders before the title sees a move: seated
- * (not-seated), active (game-not-active), rules version current
- * (rules-version-retired), `seq` current (stale-seq). */
+ * (not-seated), active (game-not-active), the seat not resigned
+ * (already-resigned), rules version current (rules-version-retired), `seq`
+ * current (stale-seq). */
 enum cairn_status game_check_turn(const struct db_game *row, int seat, json_int_t seq,
                                   struct cairn_error *err);
 
@@ -215,6 +222,26 @@ enum cairn_status game_check_turn(const struct db_game *row, int seat, json_int_
 enum cairn_status game_play(struct game_service *svc, struct db_game *row, int seat, json_int_t seq,
                             const json_t *move, json_t **events, uint32_t *seq_after,
                             struct cairn_error *err);
+
+/* ---- resign.c: a seat's resignation ---- */
+
+/* Under the lock. `seat` of *row resigns at `seq`: the turn checks
+ * (game_check_turn: not-seated, game-not-active, already-resigned,
+ * stale-seq), then one platform row {"cairn":"resign"} through
+ * game_commit, which marks the seat resigned in the row's transaction.
+ * What it means does not depend on the title (yet):
+ *   - one or two seats: the game ends; the seats that did not resign win
+ *     (none in a solo game, the other seat in a two-seat one);
+ *   - more seats: the server's bot plays the seat from then on, unless no
+ *     seat held by a person is left unresigned: then the game ends, won by
+ *     the seats that did not resign (the bots'), since a game of bots
+ *     alone would be played out for nobody.
+ * A result so decided is {"winners": [...], "reason": "resignation",
+ * "seat": s}. On success *events (new reference) are the row's events
+ * and *seq_after the seq it reached. */
+enum cairn_status game_resign(struct game_service *svc, struct db_game *row, int seat,
+                              json_int_t seq, json_t **events, uint32_t *seq_after,
+                              struct cairn_error *err);
 
 /* ---- create and join (seats.c) ---- */
 
@@ -247,6 +274,10 @@ enum cairn_status game_join(struct game_service *svc, const char *game_id, const
 
 /* True when the player in `seat` of `row` is a built-in bot. */
 bool game_seat_is_bot(const struct db_game *row, int seat);
+
+/* True when the server plays `seat` of `row`: a bot's seat, or one whose
+ * player resigned. Such a seat is never asked anything (takebacks). */
+bool game_seat_played_by_bot(const struct db_game *row, int seat);
 
 /* Under the lock. While the game is active and a bot seat owes a decision,
  * play it (a random legal move) through game_commit. Bounded; a failure

@@ -286,6 +286,41 @@ static void test_a_move_and_its_clocks_commit_together(void **state)
   assert_int_equal(got[1].deadline_ms, 1900);
 }
 
+/* A resignation row marks its seat resigned in the row's own transaction:
+ * both or neither, and a stale one marks nothing. */
+static void test_a_resignation_and_its_seat_commit_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_move m = {.ord = 0,
+                      .seq = 1,
+                      .seat = 1,
+                      .move_json = "{\"cairn\":\"resign\"}",
+                      .events_json = "[]",
+                      .at_ms = 1000,
+                      .resigns = true};
+  struct db_game g = {0};
+
+  tmpdb_add_active_game(f->db, "g", 3);
+  tmpdb_load(f->db, "g", &g);
+  assert_false(g.seat_resigned[1]);
+  db_game_clear(&g);
+  assert_int_equal(db_move_append(f->db, "g", &m, NULL, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g", &g);
+  assert_false(g.seat_resigned[0]);
+  assert_true(g.seat_resigned[1]);
+  assert_false(g.seat_resigned[2]);
+  assert_int_equal(g.moves, 1);
+  db_game_clear(&g);
+  /* Stale: refused, and seat 2 is not marked. */
+  m.seat = 2;
+  assert_int_equal(db_move_append(f->db, "g", &m, NULL, &err), CAIRN_ESTALE);
+  tmpdb_load(f->db, "g", &g);
+  assert_false(g.seat_resigned[2]);
+  assert_int_equal(g.moves, 1);
+  db_game_clear(&g);
+}
+
 /* ---- the webhook outbox ---- */
 
 /* ---- the webhook outbox ---- */
@@ -1007,6 +1042,7 @@ int main(void)
       T(test_repeated_game_id_is_refused),
       T(test_game_created_with_seated_players),
       T(test_a_move_and_its_clocks_commit_together),
+      T(test_a_resignation_and_its_seat_commit_together),
       T(test_the_outbox_keeps_what_is_owed),
       T(test_a_move_and_its_outbox_commit_together),
       T(test_filling_the_last_seat_makes_the_game_active),
