@@ -70,7 +70,7 @@ static enum cairn_status check_hook(struct api_request *req, const json_t *doc,
   snprintf(h->format, sizeof(h->format), "%s", format);
   snprintf(h->mention, sizeof(h->mention), "%s", mention ? mention : "");
   randombytes_buf(h->secret, sizeof(h->secret));
-  h->created_ms = req->server->now_ms();
+  h->created_ms = api_now_ms(req->server);
   return CAIRN_OK;
 }
 
@@ -349,7 +349,7 @@ static enum cairn_status owe(const struct change *c, const struct db_webhook *ho
   snprintf(row->game_id, sizeof(row->game_id), "%s", c->row->id);
   row->body = body;
   row->attempt = 1;
-  row->due_ms = c->server->now_ms();
+  row->due_ms = api_now_ms(c->server);
   return CAIRN_OK;
 }
 

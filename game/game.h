@@ -6,10 +6,11 @@
  * One service per process (`struct game_service`) holds the storage handle,
  * the cache of live states, the per-game stripe locks, the replay
  * checkpoints, the clock and the listener. Every change to a game - a
- * player's move, a bot's move, a timeout, a takeback row, a join - goes
- * through game_commit(), which writes it and then runs what must follow any
- * change (the cache swap, clocks, announcements, webhooks, bots owing a
- * decision), as Redis's call() does for every command whatever its source.
+ * player's move, a bot's move, a timeout, a takeback row, a resignation, a
+ * join - goes through game_commit(), which writes it and then runs what
+ * must follow any change (the cache swap, clocks, announcements, webhooks,
+ * bots owing a decision), as Redis's call() does for every command
+ * whatever its source.
  *
  * What follows a commit on the HTTP side (waking waiting clients, queueing
  * webhooks) is reached through `struct game_listener`, a const table of
@@ -121,6 +122,18 @@ void game_unlock(struct game_service *svc, const char *game_id);
  * otherwise); caller releases with db_game_clear. */
 enum cairn_status game_load(struct game_service *svc, const char *game_id, struct db_game *row,
                             struct cairn_error *err);
+
+/* Under no lock (it takes the game's): the row of `game_id` into *row
+ * (caller releases with db_game_clear; CAIRN_ENOTFOUND not-found) and,
+ * while the game is active, the seats owing a decision into to_act[] and
+ * their number into *n_to_act (0 otherwise), read from the live state as
+ * it stood under the same hold of the lock, so the row and its to_act
+ * never disagree. With `only_status` set, a game of another status is
+ * returned without reading its state (*n_to_act 0): listings filtered by
+ * status skip the replay. For api/'s listings and waits (glance.c). */
+enum cairn_status game_glance(struct game_service *svc, const char *game_id,
+                              const char *only_status, struct db_game *row,
+                              int to_act[ENGINE_MAX_SEATS], int *n_to_act, struct cairn_error *err);
 
 /* ---- live.c: cache of current states ---- */
 
