@@ -51,7 +51,7 @@ enum cairn_status api_test_clock(struct api_request *req, struct api_response *r
   json_int_t ms;
   enum cairn_status st;
 
-  if (req->server->now_ms != api_clock_test)
+  if (api_clock(req->server) != api_clock_test)
     return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
                       "no resource at %s (the server runs on the real clock)", req->path);
   st = api_body_object(req, clock_fields, false, &doc, err);
