@@ -40,11 +40,6 @@
 
 #define GAME_BOT_PREFIX "bot-" /* player ids of built-in bots; human ids are hex */
 
-/* The stable code of a request by a seat whose player resigned (409). It
- * belongs with engine/cairn.h's CAIRN_CODE_* list, which this layer may not
- * edit today; move it there when that header is next opened. */
-#define GAME_CODE_RESIGNED "already-resigned"
-
 struct game_live;        /* live.c: cache of engine states, derived and disposable */
 struct game_checkpoints; /* replay.c: states every GAME_CHECKPOINT_EVERY rows, derived */
 
