@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include "harness.h"
 
 /* The bytes of the file an environment variable names (caller frees), and
@@ -123,7 +125,7 @@ int main(void)
       cmocka_unit_test(test_every_listed_title_is_in_the_served_document),
   };
   harness_global_init();
-  int failed = cmocka_run_group_tests(tests, harness_setup, harness_teardown);
+  int failed = order_run_group_tests(tests, harness_setup, harness_teardown);
   harness_global_cleanup();
   return failed;
 }

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include "tests/order.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -429,7 +431,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/resign", tests, harness_setup, harness_teardown);
+  int rc = order_run_group_tests_name("api/resign", tests, harness_setup, harness_teardown);
   harness_global_cleanup();
   return rc;
 }

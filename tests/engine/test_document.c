@@ -22,6 +22,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+
+#include "tests/order.h"
 #include <regex.h>
 #include <yaml.h>
 
@@ -974,5 +976,5 @@ int main(void)
       cmocka_unit_test(test_every_title_plays_within_its_schemas),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1477,7 +1479,7 @@ int main(void)
       tests[n++] =
           (struct CMUnitTest){.name = c->name, .test_func = test_title, .initial_state = c};
     }
-  failed = _cmocka_run_group_tests("titles", tests, n, NULL, NULL);
+  failed = order_run_group("titles", tests, n, NULL, NULL);
   free(tests);
   free(cases);
   return failed;
