@@ -151,7 +151,7 @@ struct engine_module {
    * simultaneous decisions. A card a seat shows from its own hand is not
    * hidden from that seat and need not count. A pure function of the event
    * alone, so stored logs are judged without change. The server never lets
-   * a move be taken back once such an event followed it (api/takeback.c). */
+   * a move be taken back once such an event followed it (game/takeback.c). */
   bool (*event_reveals)(const json_t *event);
 };
 

@@ -1,6 +1,6 @@
 /*
  * test_fog.c - attacks on hidden information through the real server
- * (api/fog.c, api/takeback.c):
+ * (game/fog.c, game/takeback.c):
  *   - a takeback never undoes a move after which something was learned: a
  *     solo Because It's There draw, an Everest plan resolved against a
  *     bot's, a Journey Forecast (each refused with 409 no-takeback naming the

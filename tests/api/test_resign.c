@@ -1,5 +1,5 @@
 /*
- * test_resign.c - resignation through the real server (api/resign.c,
+ * test_resign.c - resignation through the real server (api/seat_changes.c,
  * game/resign.c): POST /v1/games/{id}/resign {seq}. One or two seats: the
  * game ends, won by the seats that did not resign; more seats: the server's
  * bot plays the resigned seat, until no person is left unresigned. The row

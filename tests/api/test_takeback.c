@@ -1,5 +1,5 @@
 /*
- * test_takeback.c - undo through the real server (api/takeback.c): a seat
+ * test_takeback.c - undo through the real server (api/seat_changes.c, game/takeback.c): a seat
  * takes back its own last move at once when nothing was drawn or revealed
  * since; an earlier harmless move is a request the other seats accept or
  * decline; a move after which anything was drawn or revealed is never

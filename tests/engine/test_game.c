@@ -366,7 +366,7 @@ static void test_every_registered_title_passes_the_interface_check(void **state)
   assert_null(engine_find("chess"));
 }
 
-/* The fog (api/takeback.c) asks each title which stored events uncovered
+/* The fog (game/fog.c) asks each title which stored events uncovered
  * something; a title that cannot say is taken to reveal everything. */
 static void test_titles_say_which_events_reveal(void **state)
 {
