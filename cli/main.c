@@ -350,6 +350,9 @@ int main(int argc, char **argv)
   server.game =
       game_service_new(server.db, clock_fn, (int)(cfg.vacation_days > 0 ? cfg.vacation_days : 0),
                        &api_game_listener, &server);
+  if (server.game)
+    server.game->bots_held =
+        getenv("CAIRN_TEST_HOLD_BOTS") && strcmp(getenv("CAIRN_TEST_HOLD_BOTS"), "1") == 0;
   server.notify = api_notify_new(clock_fn);
   server.allow_private_webhooks = cfg.allow_private_webhooks;
   server.limits = api_limits_new(cfg.rate_per_address, cfg.rate_per_token);

@@ -106,3 +106,34 @@ void game_bots_play(struct game_service *svc, struct db_game *row)
   fprintf(stderr, "cairn: bots in game %s stopped: %s\n", row->id,
           err.detail[0] ? err.detail : "too many bot moves in a row");
 }
+
+/* One game of game_bots_resume: re-read under the lock, since a request may
+ * have played since the listing. */
+static enum cairn_status resume_game(void *arg, const char *game_id, struct cairn_error *err)
+{
+  struct game_service *svc = arg;
+  struct db_game row = {0};
+  bool bot = false;
+  int seat;
+
+  (void)err;
+  game_lock(svc, game_id);
+  if (db_game_load(svc->db, game_id, &row, err) == CAIRN_OK &&
+      strcmp(row.status, DB_STATUS_ACTIVE) == 0) {
+    for (seat = 0; seat < row.seats && !bot; seat++)
+      bot = game_seat_played_by_bot(&row, seat);
+    if (bot)
+      game_bots_play(svc, &row);
+  }
+  game_unlock(svc, game_id);
+  db_game_clear(&row);
+  return CAIRN_OK; /* one game's trouble does not stop the others */
+}
+
+void game_bots_resume(struct game_service *svc)
+{
+  struct cairn_error err = {0};
+
+  if (db_games_each(svc->db, resume_game, svc, &err) != CAIRN_OK)
+    fprintf(stderr, "cairn: resuming bots: %s\n", err.detail);
+}

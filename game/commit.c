@@ -274,7 +274,7 @@ enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
     return st;
   /* The change is durable and acknowledged whatever the bots do next; a
    * bot's own move leaves the next one to the loop that played it. */
-  if (change->kind != GAME_CHANGE_BOT)
+  if (change->kind != GAME_CHANGE_BOT && !svc->bots_held)
     game_bots_play(svc, row);
   return CAIRN_OK;
 }

@@ -85,9 +85,13 @@ struct game_listener {
 
 /* The service: one per process, shared by every request thread. */
 struct game_service {
-  struct db *db;                        /* borrowed: storage, outlives the service */
-  int64_t (*now_ms)(void);              /* the clock; one injectable source of time */
-  int vacation_days;                    /* each player's vacation bank per year */
+  struct db *db;           /* borrowed: storage, outlives the service */
+  int64_t (*now_ms)(void); /* the clock; one injectable source of time */
+  int vacation_days;       /* each player's vacation bank per year */
+  /* Tests only (CAIRN_TEST_HOLD_BOTS=1): bots owe their moves but do not
+   * play them, as after a crash between a change and the bots' reply, so a
+   * test can show that a restart plays them (game_bots_resume). */
+  bool bots_held;
   const struct game_listener *listener; /* Static, or NULL: no follow-ups */
   void *listener_ctx;                   /* borrowed: handed to the listener */
   struct game_live *live;               /* owned: cache of live engine states */
@@ -291,6 +295,12 @@ bool game_seat_played_by_bot(const struct db_game *row, int seat);
  * play it (a random legal move) through game_commit. Bounded; a failure
  * only stops the bots (logged): what was committed stays. */
 void game_bots_play(struct game_service *svc, struct db_game *row);
+
+/* Play every bot that owes a move in any active game, each under its game's
+ * lock. A change and the bots' reply to it are separate commits, so a crash
+ * between them leaves a bot owing a move that nothing would ever ask for:
+ * the sweeper runs this once when it starts. */
+void game_bots_resume(struct game_service *svc);
 
 /* Play for `seat` of `state` (borrowed: the cached state of `row`) the move
  * a bot would choose (engine_sample_move, from fresh randomness) and commit

@@ -133,6 +133,8 @@ static void *sweeper_main(void *arg)
   struct timespec pause = {0, SWEEP_MS * 1000000L};
   struct cairn_error err = {0};
 
+  if (!svc->bots_held)
+    game_bots_resume(svc);
   while (!atomic_load(&svc->stopping)) {
     nanosleep(&pause, NULL);
     game_sweep_now(svc, &err);

@@ -9,7 +9,9 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tests/order.h"
@@ -155,6 +157,68 @@ static void test_a_takeback_against_a_bot_rewinds_at_once(void **state)
   harness_expect_verifies(s, id);
 }
 
+/* A server whose bots owe their moves but do not play them (the state a
+ * crash between a join and the bot's reply leaves behind). */
+static int setup_holding_bots(void **state)
+{
+  setenv("CAIRN_TEST_HOLD_BOTS", "1", 1);
+  return harness_setup(state);
+}
+
+struct game_seq {
+  struct harness_server *server;
+  const char *token, *id;
+};
+
+static bool bot_has_moved(void *arg)
+{
+  struct game_seq *w = arg;
+  json_t *g = harness_get_game(w->server, w->token, w->id);
+  bool moved = json_integer_value(json_object_get(g, "seq")) >= 1;
+
+  json_decref(g);
+  return moved;
+}
+
+/* Issue "One way to change a game": a crash cannot leave "an open game
+ * without its bots". A join and the bot's reply are two commits; when the
+ * server dies between them, the restarted server plays the bot's move. */
+static void test_a_bot_owing_a_move_at_a_crash_plays_after_the_restart(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct harness_response r;
+  struct game_seq wait = {s, NULL, NULL};
+  char id[64];
+  json_t *g;
+
+  harness_new_player(s, "patient", &me);
+  create_with_bots(s, me.token, 2, "[0]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me.token, id, -1), 1);
+  g = harness_get_game(s, me.token, id);
+  assert_int_equal(json_integer_value(json_object_get(g, "seq")),
+                   0); /* the bot owes seat 0's move */
+  assert_int_equal(json_integer_value(json_array_get(json_object_get(g, "to_act"), 0)), 0);
+  json_decref(g);
+
+  harness_kill(s);
+  unsetenv("CAIRN_TEST_HOLD_BOTS");
+  harness_resume(s);
+  wait.token = me.token;
+  wait.id = id;
+  /* The restarted server's sweeper thread plays the owed move on its own
+   * time, with no request to wait on. */
+  assert_true(harness_wait_until(bot_has_moved, &wait, 10000));
+  g = harness_get_game(s, me.token, id);
+  assert_int_equal(json_integer_value(json_object_get(g, "seq")), 1);
+  assert_true(harness_may_act(g, 1));
+  json_decref(g);
+  harness_expect_verifies(s, id);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -162,6 +226,8 @@ int main(void)
       cmocka_unit_test(test_bot_moving_first_plays_as_soon_as_the_game_starts),
       cmocka_unit_test(test_bot_lists_that_leave_no_person_or_repeat_a_seat_are_refused),
       cmocka_unit_test(test_a_takeback_against_a_bot_rewinds_at_once),
+      cmocka_unit_test_setup_teardown(test_a_bot_owing_a_move_at_a_crash_plays_after_the_restart,
+                                      setup_holding_bots, harness_teardown),
   };
 
   harness_global_init();
