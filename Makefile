@@ -8,7 +8,7 @@
 # Compiler flags are read from pkg-config in a sub-make, after `deps` has run,
 # so a fresh machine works in one command.
 
-PACKAGES := build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libjansson-dev \
+PACKAGES := build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libjansson-dev libyaml-dev \
             libcurl4-openssl-dev libcmocka-dev libsodium-dev
 # libFuzzer (make fuzz, and the short fuzz run at the end of make test).
 PACKAGES += clang libclang-rt-14-dev
@@ -112,3 +112,9 @@ check-format:
 
 clean:
 	rm -rf build
+
+# Rewrite openapi/cairn.yaml from its parts: openapi/base.yaml and each
+# title's engine/<title>/openapi.yaml (build.mk, openapi/README.md).
+.PHONY: openapi
+openapi:
+	@$(MAKE) --no-print-directory -f build.mk openapi

@@ -63,7 +63,6 @@ struct api_server {
   int max_open_games;          /* per player, 0 for no cap */
   struct api_notify *notify;   /* owned: long-poll and SSE notifications, may be NULL */
   const char *web_dir;         /* Static: the web client's folder, NULL for none */
-  int64_t (*now_ms)(void);     /* the clock, the game service's too; one source of time */
   /* Count-then-insert limits (open games per player, webhooks per player
    * and per game) hold this across the count and the insert, so concurrent
    * requests cannot all pass a count taken before any of them was stored.
@@ -296,8 +295,17 @@ int64_t api_clock_test(void);
 /* New reference: `ms` since the epoch as an RFC 3339 UTC string. */
 json_t *api_time_json(int64_t ms);
 
-/* The real clock, the default for server->now_ms. */
+/* The real clock, the default for the game service's. */
 int64_t api_clock_realtime(void);
+
+/* ---- clocks.c ---- */
+
+/* The one clock the server runs on: the game service's (game->now_ms,
+ * chosen by cli/main.c), so the HTTP side keeps none of its own. */
+typedef int64_t (*api_clock_fn)(void);
+api_clock_fn api_clock(const struct api_server *server);
+/* api_clock(server)(): now, in ms since the epoch. */
+int64_t api_now_ms(const struct api_server *server);
 
 /* ---- handlers, one per resource file ---- */
 enum cairn_status api_players_create(struct api_request *, struct api_response *,
@@ -323,6 +331,8 @@ enum cairn_status api_takeback_accept(struct api_request *, struct api_response 
                                       struct cairn_error *);
 enum cairn_status api_takeback_decline(struct api_request *, struct api_response *,
                                        struct cairn_error *);
+enum cairn_status api_games_resign(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
 enum cairn_status api_static_get(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_players_my_games(struct api_request *, struct api_response *,
                                        struct cairn_error *);

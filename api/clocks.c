@@ -11,6 +11,16 @@
 #include <string.h>
 #include <time.h>
 
+api_clock_fn api_clock(const struct api_server *server)
+{
+  return server->game->now_ms;
+}
+
+int64_t api_now_ms(const struct api_server *server)
+{
+  return server->game->now_ms();
+}
+
 json_t *api_deadline_json(struct api_server *server, const struct db_game *row, json_t **per_seat)
 {
   struct db_clock clocks[ENGINE_MAX_SEATS];
@@ -62,7 +72,7 @@ static json_t *vacations_json(struct api_server *server, const char *player)
 {
   struct game_service *svc = server->game;
   struct db_vacation v[GAME_VACATIONS_MAX];
-  int64_t now = server->now_ms();
+  int64_t now = api_now_ms(server);
   int n = game_vacations_of(svc, player, now, v), i;
   int64_t used = game_vacation_hours_used(svc, player, now);
   json_t *list = json_array();

@@ -182,7 +182,7 @@ enum cairn_status api_limits_check(struct api_request *req, struct api_rate_refu
     snprintf(key, sizeof(key), "a:%s", addr);
     rate = l->per_address;
   }
-  if (rate <= 0 || take(l, key, rate, req->server->now_ms(), refusal)) {
+  if (rate <= 0 || take(l, key, rate, api_now_ms(req->server), refusal)) {
     memset(refusal, 0, sizeof(*refusal));
     return CAIRN_OK;
   }

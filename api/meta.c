@@ -1,8 +1,10 @@
 /*
  * meta.c - endpoints about the service itself: health, and the OpenAPI
- * document compiled into the binary (build.mk embeds openapi/cairn.yaml),
- * so the served description always matches the running code; and the key
- * the server signs its exports with.
+ * document compiled into the binary (build.mk assembles it from
+ * openapi/base.yaml and each registered title's engine/<title>/openapi.yaml,
+ * then embeds it; openapi/cairn.yaml is the same bytes), so the served
+ * description always matches the running code; and the key the server signs
+ * its exports with.
  */
 #include "api.h"
 

@@ -2,7 +2,9 @@
  * mygames.c - GET /v1/players/me/games: the caller's games, the ones
  * awaiting the caller first (then the nearest deadline, then the most
  * recently moved), so a bot or a page can show "your turn" at a glance.
- * Optional filter ?status=open|active|finished.
+ * Optional filter ?status=open|active|finished. Each game's row and who owes
+ * a decision come from the game layer (game_glance); the list of the
+ * caller's games is a plain read (db_player_games).
  */
 #include "api.h"
 
@@ -22,25 +24,15 @@ static enum cairn_status add_game(void *arg, const char *game_id, int seat, stru
   struct listing *l = arg;
   struct api_server *server = l->req->server;
   struct db_game row = {0};
-  const struct engine_game *state = NULL;
   json_t *to_act = json_array();
   bool mine = false;
   int seats[ENGINE_MAX_SEATS];
   int n = 0, i;
   enum cairn_status st;
 
-  st = db_game_load(server->db, game_id, &row, err);
+  st = game_glance(server->game, game_id, l->status, &row, seats, &n, err);
   if (st != CAIRN_OK || (l->status && strcmp(row.status, l->status) != 0))
     goto cleanup;
-  if (strcmp(row.status, DB_STATUS_ACTIVE) == 0) {
-    game_lock(server->game, game_id);
-    st = game_live_get(server->game, &row, &state, err);
-    if (st == CAIRN_OK)
-      n = engine_to_act(state, seats);
-    game_unlock(server->game, game_id);
-    if (st != CAIRN_OK)
-      goto cleanup;
-  }
   for (i = 0; i < n; i++) {
     json_array_append_new(to_act, json_integer(seats[i]));
     mine = mine || seats[i] == seat;

@@ -32,6 +32,7 @@ static const struct route routes[] = {
     {"POST", "/v1/games/*/takeback", api_takeback_request, 0},
     {"POST", "/v1/games/*/takeback/accept", api_takeback_accept, 0},
     {"POST", "/v1/games/*/takeback/decline", api_takeback_decline, 0},
+    {"POST", "/v1/games/*/resign", api_games_resign, 0},
     {"GET", "/v1/games/*/verify", api_games_verify, 0},
     {"GET", "/v1/games/*/export", api_games_export, 0},
     /* A whole game's record: far larger than any single request. */

@@ -3,7 +3,8 @@
  * the server records come from one clock function, which cli/main.c hands to
  * the game service and the HTTP side alike, so tests can inject a clock
  * instead of sleeping: with --test-clock it runs `offset` ahead of the real
- * one and POST /v1/test/clock {"advance_ms": N} moves it on.
+ * one and POST /v1/test/clock {"advance_ms": N} moves it on and acts on
+ * the deadlines that passed (game_sweep_now) before it answers.
  */
 #include "api.h"
 
@@ -50,7 +51,7 @@ enum cairn_status api_test_clock(struct api_request *req, struct api_response *r
   json_int_t ms;
   enum cairn_status st;
 
-  if (req->server->now_ms != api_clock_test)
+  if (api_clock(req->server) != api_clock_test)
     return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
                       "no resource at %s (the server runs on the real clock)", req->path);
   st = api_body_object(req, clock_fields, false, &doc, err);
@@ -61,6 +62,11 @@ enum cairn_status api_test_clock(struct api_request *req, struct api_response *r
   if (ms < 0)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "the clock only moves on");
   atomic_fetch_add(&test_offset_ms, (int64_t)ms);
+  /* Act on what the step made overdue before answering, so a test asserts
+   * right after the advance instead of sleeping for the sweeper's tick. */
+  st = game_sweep_now(req->server->game, err);
+  if (st != CAIRN_OK)
+    return st;
   resp->status = 200;
   resp->body = json_pack("{s:o}", "now", api_time_json(api_clock_test()));
   return CAIRN_OK;

@@ -16,33 +16,15 @@
 #define WAIT_DEFAULT_S 30
 #define WAIT_MAX_S     300
 
-static json_t *notice_of(struct api_server *server, const struct db_game *row,
-                         struct cairn_error *err, enum cairn_status *st)
-{
-  const struct engine_game *state = NULL;
-  int seats[ENGINE_MAX_SEATS];
-  int n = 0;
-
-  *st = CAIRN_OK;
-  if (strcmp(row->status, DB_STATUS_ACTIVE) == 0) {
-    game_lock(server->game, row->id);
-    *st = game_live_get(server->game, row, &state, err);
-    if (*st == CAIRN_OK)
-      n = engine_to_act(state, seats);
-    game_unlock(server->game, row->id);
-    if (*st != CAIRN_OK)
-      return NULL;
-  }
-  return api_notice_json(row->id, row->seq, row->status, seats, n);
-}
-
 enum cairn_status api_games_wait(struct api_request *req, struct api_response *resp,
                                  struct cairn_error *err)
 {
   struct db_game row = {0};
   uint32_t after = 0, timeout = WAIT_DEFAULT_S;
   bool has_after = false, has_timeout = false;
-  int64_t now = req->server->now_ms();
+  int64_t now = api_now_ms(req->server);
+  int seats[ENGINE_MAX_SEATS];
+  int n = 0;
   enum cairn_status st;
 
   st = api_query_uint(req, "after", &after, &has_after, err);
@@ -55,7 +37,8 @@ enum cairn_status api_games_wait(struct api_request *req, struct api_response *r
                       "query parameter \"after\" (a seq) is required");
   if (timeout > WAIT_MAX_S)
     timeout = WAIT_MAX_S;
-  st = api_load_game(req, &row, err);
+  /* The row and who owes a decision, read together under the game lock. */
+  st = game_glance(req->server->game, req->id, NULL, &row, seats, &n, err);
   if (st != CAIRN_OK)
     goto cleanup;
   if (*req->wait_deadline_ms == 0)
@@ -68,7 +51,7 @@ enum cairn_status api_games_wait(struct api_request *req, struct api_response *r
     goto cleanup;
   }
   resp->status = 200;
-  resp->body = notice_of(req->server, &row, err, &st);
+  resp->body = api_notice_json(row.id, row.seq, row.status, seats, n);
   if (resp->body)
     json_object_set_new(resp->body, "changed", json_boolean(row.seq > after));
 cleanup:

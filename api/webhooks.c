@@ -70,7 +70,7 @@ static enum cairn_status check_hook(struct api_request *req, const json_t *doc,
   snprintf(h->format, sizeof(h->format), "%s", format);
   snprintf(h->mention, sizeof(h->mention), "%s", mention ? mention : "");
   randombytes_buf(h->secret, sizeof(h->secret));
-  h->created_ms = req->server->now_ms();
+  h->created_ms = api_now_ms(req->server);
   return CAIRN_OK;
 }
 
@@ -349,7 +349,7 @@ static enum cairn_status owe(const struct change *c, const struct db_webhook *ho
   snprintf(row->game_id, sizeof(row->game_id), "%s", c->row->id);
   row->body = body;
   row->attempt = 1;
-  row->due_ms = c->server->now_ms();
+  row->due_ms = api_now_ms(c->server);
   return CAIRN_OK;
 }
 
@@ -365,6 +365,24 @@ static enum cairn_status consider(void *arg, const struct db_webhook *hook, stru
   }
   body = body_for(c, hook, seat);
   return body ? owe(c, hook, body, err) : CAIRN_OK;
+}
+
+/* A joiner's game-less webhooks: storage does not count the joiner as
+ * seated until the join (and what it owes) is written. Hooks registered
+ * for this game came with webhooks_of_game already. */
+static enum cairn_status consider_gameless(void *arg, const struct db_webhook *hook,
+                                           struct cairn_error *err)
+{
+  return hook->game_id[0] ? CAIRN_OK : consider(arg, hook, err);
+}
+
+/* The webhooks that follow the game as the change leaves it. */
+static void each_following(struct api_server *server, const struct game_committed *change,
+                           struct change *c, struct cairn_error *err)
+{
+  db_webhooks_of_game(server->db, change->row->id, consider, c, err);
+  if (change->joined_player)
+    db_webhooks_of_owner(server->db, change->joined_player, consider_gameless, c, err);
 }
 
 void api_webhooks_owe(struct api_server *server, const struct game_committed *change,
@@ -391,18 +409,22 @@ void api_webhooks_owe(struct api_server *server, const struct game_committed *ch
     c.changed = c.newly[c.to_act[i]];
   if (strcmp(change->prev_status, row->status) != 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0) {
     c.event = "start";
-    db_webhooks_of_game(server->db, row->id, consider, &c, &err);
+    each_following(server, change, &c, &err);
   }
   if (strcmp(change->prev_status, row->status) != 0 &&
       strcmp(row->status, DB_STATUS_FINISHED) == 0) {
     c.event = "end";
+    /* A game ended outside the rules (an adjudication, a resignation)
+     * carries the game row's result. */
     c.result = state ? engine_result(state) : NULL;
-    db_webhooks_of_game(server->db, row->id, consider, &c, &err);
+    if (!c.result && row->result_json)
+      c.result = json_loads(row->result_json, 0, NULL);
+    each_following(server, change, &c, &err);
     json_decref(c.result);
     return;
   }
   c.event = "turn";
-  db_webhooks_of_game(server->db, row->id, consider, &c, &err);
+  each_following(server, change, &c, &err);
 }
 
 void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool committed)

@@ -271,6 +271,7 @@ int main(int argc, char **argv)
 {
   struct config cfg;
   struct api_server server = {0};
+  api_clock_fn clock_fn; /* the one clock: the game service's, lent to notify and delivery */
   struct sockaddr_in addr = {0};
   struct cairn_error err = {0};
   struct MHD_Daemon *daemon = NULL;
@@ -342,21 +343,21 @@ int main(int argc, char **argv)
     fprintf(stderr, "cairn: cannot open %s: %s\n", cfg.db_url, err.detail);
     goto cleanup;
   }
-  server.now_ms = cfg.test_clock ? api_clock_test : api_clock_realtime;
+  clock_fn = cfg.test_clock ? api_clock_test : api_clock_realtime;
   server.web_dir = cfg.web_dir;
   /* The game layer reaches the HTTP side's follow-ups (notify, webhooks)
    * only through the listener table, with this server as its context. */
-  server.game = game_service_new(server.db, server.now_ms,
-                                 (int)(cfg.vacation_days > 0 ? cfg.vacation_days : 0),
-                                 &api_game_listener, &server);
-  server.notify = api_notify_new(server.now_ms);
+  server.game =
+      game_service_new(server.db, clock_fn, (int)(cfg.vacation_days > 0 ? cfg.vacation_days : 0),
+                       &api_game_listener, &server);
+  server.notify = api_notify_new(clock_fn);
   server.allow_private_webhooks = cfg.allow_private_webhooks;
   server.limits = api_limits_new(cfg.rate_per_address, cfg.rate_per_token);
   server.max_open_games = (int)cfg.max_open_games;
   server.max_connections =
       (int)(cfg.max_connections > 0 && cfg.max_connections <= INT_MAX ? cfg.max_connections
                                                                       : API_CONNECTION_LIMIT);
-  server.deliver = api_deliver_new(server.db, server.now_ms, cfg.allow_private_webhooks,
+  server.deliver = api_deliver_new(server.db, clock_fn, cfg.allow_private_webhooks,
                                    cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
   server.conns =
       api_conns_new((int)(cfg.per_address > 0 && cfg.per_address <= INT_MAX ? cfg.per_address : 0),

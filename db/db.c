@@ -174,10 +174,18 @@ enum cairn_status db_game_load(struct db *db, const char *game_id, struct db_gam
   return db->methods->game_load(db->ctx, game_id, out, err);
 }
 
+enum cairn_status db_seat_join(struct db *db, const char *game_id, const struct db_join *join,
+                               struct cairn_error *err)
+{
+  return db->methods->seat_take(db->ctx, game_id, join, err);
+}
+
 enum cairn_status db_seat_take(struct db *db, const char *game_id, int seat, const char *player_id,
                                struct cairn_error *err)
 {
-  return db->methods->seat_take(db->ctx, game_id, seat, player_id, err);
+  struct db_join join = {.seat = seat, .player_id = player_id};
+
+  return db->methods->seat_take(db->ctx, game_id, &join, err);
 }
 
 enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_move *move,

@@ -80,6 +80,9 @@ struct db_game {
   char seat_player[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
   /* seat_name[i] is that player's name, "" while empty */
   char seat_name[ENGINE_MAX_SEATS][DB_NAME_MAX + 1];
+  /* seat_resigned[i]: seat i's player resigned (a {"cairn":"resign"} row);
+   * in a game that goes on, the server's bot plays the seat from then on */
+  bool seat_resigned[ENGINE_MAX_SEATS];
   /* the chain hash of the last log row; all zero while there is none */
   uint8_t log_head[DB_HASH_BYTES];
   int64_t updated_ms;   /* ms since the epoch: creation, the start, or the last move */
@@ -138,7 +141,35 @@ struct db_move {
    * owed nothing). n_outbox 0 for none, and for rows read back. */
   const struct db_outbox *outbox;
   int n_outbox;
+  /* This row is `seat`'s resignation: move_append marks the seat resigned
+   * (db_game.seat_resigned) in the row's own transaction. False for rows
+   * read back. */
+  bool resigns;
 };
+
+/* One join: a player taking a seat, with what the join owes when it fills
+ * the last seat and so starts the game. Everything is borrowed for the
+ * call. */
+struct db_join {
+  int seat;              /* 0-based */
+  const char *player_id; /* an existing player */
+  /* What the caller, having read the game under its lock, expects the join
+   * to do: DB_JOIN_EITHER takes the seat whatever follows; the others make
+   * the write conditional (CAIRN_ESTALE and nothing written when the join
+   * would not, or would, fill the last seat), so the clocks and deliveries
+   * computed for that outcome are never stored with the other. */
+  int expect;
+  /* Written only when the join starts the game, in its transaction: */
+  int64_t at_ms;                  /* the game's updated_ms (its clocks' start); 0 keeps it */
+  const struct db_clock *clocks;  /* the first clocks (clocks_save's upsert) */
+  int n_clocks;                   /* 0 for a game without a time control */
+  const struct db_outbox *outbox; /* the webhook deliveries it owes (outbox_put's rows) */
+  int n_outbox;
+};
+
+#define DB_JOIN_EITHER 0 /* no expectation: clocks and outbox are written if given */
+#define DB_JOIN_STARTS 1 /* the join must fill the last seat */
+#define DB_JOIN_WAITS  2 /* the join must leave a seat empty */
 
 /* A declared vacation: [start_ms, end_ms). */
 struct db_vacation {
@@ -236,12 +267,17 @@ struct db_methods {
   enum cairn_status (*game_load)(void *ctx, const char *game_id, struct db_game *out,
                                  struct cairn_error *err);
 
-  /* Seat `player_id` in `seat` of an open game, in one transaction. If this
-   * fills the last empty seat the status becomes active in the same
-   * transaction. CAIRN_ECONFLICT with code seat-taken if the seat is taken,
+  /* Seat join->player_id in join->seat of an open game, in one
+   * transaction. If this fills the last empty seat the status becomes
+   * active, and the start's bookkeeping (updated_ms = join->at_ms), the
+   * first clocks and the webhook deliveries the join owes are written, all
+   * in the same transaction: a join that starts a game is stored whole or
+   * not at all. CAIRN_ECONFLICT with code seat-taken if the seat is taken,
    * already-seated if the player holds another seat of this game,
-   * game-not-open if the game is not open. */
-  enum cairn_status (*seat_take)(void *ctx, const char *game_id, int seat, const char *player_id,
+   * game-not-open if the game is not open; CAIRN_ESTALE stale-seq if the
+   * join would not do what join->expect says. Nothing is written on any
+   * failure. Returns only after the transaction is durable. */
+  enum cairn_status (*seat_take)(void *ctx, const char *game_id, const struct db_join *join,
                                  struct cairn_error *err);
 
   /* Append one move in one transaction: insert the log row and update the
@@ -249,8 +285,9 @@ struct db_methods {
    * game's current move count, otherwise nothing is written and the result
    * is CAIRN_ESTALE (another writer got there first). `result_json` is NULL
    * while the game runs; non-NULL sets status finished. The move's clocks
-   * and the webhook deliveries it owes (move->outbox), if any, are saved in
-   * the same transaction. Returns only after the transaction is durable. */
+   * and the webhook deliveries it owes (move->outbox), if any, and the
+   * seat's resignation (move->resigns), are saved in the same transaction.
+   * Returns only after the transaction is durable. */
   enum cairn_status (*move_append)(void *ctx, const char *game_id, struct db_move *move,
                                    const char *result_json, struct cairn_error *err);
 
@@ -389,6 +426,10 @@ enum cairn_status db_game_create(struct db *db, const struct db_game *game,
                                  struct cairn_error *err);
 enum cairn_status db_game_load(struct db *db, const char *game_id, struct db_game *out,
                                struct cairn_error *err);
+enum cairn_status db_seat_join(struct db *db, const char *game_id, const struct db_join *join,
+                               struct cairn_error *err);
+/* db_seat_join of a bare join: `player_id` in `seat`, no expectation, nothing
+ * else written. */
 enum cairn_status db_seat_take(struct db *db, const char *game_id, int seat, const char *player_id,
                                struct cairn_error *err);
 enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_move *move,

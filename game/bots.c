@@ -5,7 +5,8 @@
  * after the move that handed it the turn (game_commit's last follow-up). Its moves are ordinary log
  * rows, so replay, audit and export treat them like anyone's. The choice comes from libsodium, not
  * the game's generator: which legal move a bot picks is a player's decision, recorded in the log,
- * not a part of the rules.
+ * not a part of the rules. A seat whose player resigned (resign.c) is played
+ * the same way from then on.
  */
 #include "game.h"
 
@@ -20,6 +21,11 @@
 bool game_seat_is_bot(const struct db_game *row, int seat)
 {
   return strncmp(row->seat_player[seat], GAME_BOT_PREFIX, strlen(GAME_BOT_PREFIX)) == 0;
+}
+
+bool game_seat_played_by_bot(const struct db_game *row, int seat)
+{
+  return game_seat_is_bot(row, seat) || row->seat_resigned[seat];
 }
 
 void game_new_id(char out[DB_ID_MAX + 1])
@@ -44,7 +50,8 @@ enum cairn_status game_bot_player(struct game_service *svc, struct db_player *ou
   return db_player_create(svc->db, out, hash, err);
 }
 
-/* The first bot seat that owes a decision, or -1. */
+/* The first seat the server plays (a bot's, or a resigned one) that owes a
+ * decision, or -1. */
 static int bot_to_act(const struct db_game *row, const struct engine_game *state)
 {
   int seats[ENGINE_MAX_SEATS];
@@ -52,7 +59,7 @@ static int bot_to_act(const struct db_game *row, const struct engine_game *state
   int i;
 
   for (i = 0; i < n; i++)
-    if (game_seat_is_bot(row, seats[i]))
+    if (game_seat_played_by_bot(row, seats[i]))
       return seats[i];
   return -1;
 }

@@ -1,10 +1,11 @@
 /*
  * commit.c - game_commit(), the one function through which every change to
  * a game goes (a player's move, a bot's move, a timeout, a takeback row, a
- * join), and what must follow any change: the cache swap, the clocks, the
- * listener's announcements and webhooks, and the bots owing a decision. As
- * with Redis's call(), a change's maker never knows what follows it, and
- * nothing that must follow one kind of change can be forgotten by another.
+ * resignation, a join), and what must follow any change: the cache swap,
+ * the clocks, the listener's announcements and webhooks, and the bots
+ * owing a decision. As with Redis's call(), a change's maker never knows
+ * what follows it, and nothing that must follow one kind of change can be
+ * forgotten by another.
  *
  * Under the game lock: the caller loaded the row and applied the change to a
  * copy of the cached state; here the log row is appended with what it owes
@@ -65,7 +66,8 @@ static enum cairn_status append_row(struct game_service *svc, struct db_game *ro
                           .clocks = clocks,
                           .n_clocks = n_clocks,
                           .outbox = owed->rows,
-                          .n_outbox = owed->n};
+                          .n_outbox = owed->n,
+                          .resigns = change->kind == GAME_CHANGE_RESIGN};
   enum cairn_status st;
 
   if (!move_text || !events_text || (result && !result_text))
@@ -100,6 +102,8 @@ static void mirror_row(struct game_service *svc, struct db_game *row,
     free(row->result_json);
     row->result_json = strdup(change->result_json);
   }
+  if (change->kind == GAME_CHANGE_RESIGN)
+    row->seat_resigned[change->seat] = true;
   game_live_put(svc->live, row->id, row->moves, next); /* the clocks were saved with the row */
 }
 
@@ -114,11 +118,16 @@ static void row_after(const struct db_game *row, const struct game_change *chang
   after->seq = next->seq;
   if (change->result_json || engine_is_over(next))
     snprintf(after->status, sizeof(after->status), "%s", DB_STATUS_FINISHED);
+  if (change->result_json)
+    after->result_json = (char *)change->result_json; /* borrowed, like the rest */
+  if (change->kind == GAME_CHANGE_RESIGN)
+    after->seat_resigned[change->seat] = true;
 }
 
-/* What the change will owe: the listener's webhook deliveries. */
+/* What the change will owe: the listener's webhook deliveries. `joined`:
+ * a join's player, or NULL. */
 static void judge_owed(struct game_service *svc, const struct db_game *after,
-                       const struct engine_game *state, const struct before *b,
+                       const struct engine_game *state, const struct before *b, const char *joined,
                        struct game_owed *owed)
 {
   const struct game_listener *l = svc->listener;
@@ -126,27 +135,11 @@ static void judge_owed(struct game_service *svc, const struct db_game *after,
                                   .state = state,
                                   .prev_status = b->status,
                                   .prev_to_act = b->to_act,
-                                  .prev_n = b->n};
+                                  .prev_n = b->n,
+                                  .joined_player = joined};
 
   if (l && l->owe_webhooks)
     l->owe_webhooks(svc->listener_ctx, &change, owed);
-}
-
-/* A join wrote its seat already (db_seat_take decides races outside the
- * lock). If it filled the last seat, the first clocks run from now. */
-static enum cairn_status start_clocks(struct game_service *svc, struct db_game *row,
-                                      const struct engine_game **state, struct cairn_error *err)
-{
-  enum cairn_status st = game_live_get(svc, row, state, err);
-
-  if (st != CAIRN_OK)
-    return st;
-  if (strcmp(row->status, DB_STATUS_ACTIVE) == 0 && row->moves == 0) {
-    row->updated_ms = svc->now_ms();
-    db_game_touch(svc->db, row->id, row->updated_ms, err);
-    game_clocks_update(svc, row, *state);
-  }
-  return CAIRN_OK;
 }
 
 static void announce(struct game_service *svc, const struct db_game *row,
@@ -171,17 +164,68 @@ static void send_webhooks(struct game_service *svc, struct game_owed *owed, bool
     l->send_webhooks(svc->listener_ctx, owed, committed);
 }
 
-/* A join: no log row (the seat was stored by the join itself), so the
- * worker stores what it owes, as it always did; the first clocks start if
- * it filled the game. *state gets the game's current state. */
-static enum cairn_status write_join(struct game_service *svc, struct db_game *row,
-                                    const struct before *b, const struct engine_game **state,
-                                    struct game_owed *owed, struct cairn_error *err)
+static int free_seats(const struct db_game *row)
 {
-  enum cairn_status st = start_clocks(svc, row, state, err);
+  int seat, n = 0;
 
+  for (seat = 0; seat < row->seats; seat++)
+    n += !row->seat_player[seat][0];
+  return n;
+}
+
+/* The committed join in *row: the seat, and the start if it filled the
+ * game; then the stored row itself (its seat names), when it can be read. */
+static void mirror_join(struct game_service *svc, struct db_game *row, const struct db_game *after)
+{
+  char id[DB_ID_MAX + 1];
+  struct db_game fresh = {0};
+  struct cairn_error ignored = {0};
+
+  memcpy(row->seat_player, after->seat_player, sizeof(row->seat_player));
+  memcpy(row->status, after->status, sizeof(row->status));
+  row->updated_ms = after->updated_ms;
+  snprintf(id, sizeof(id), "%s", row->id);
+  if (game_load(svc, id, &fresh, &ignored) == CAIRN_OK) {
+    db_game_clear(row);
+    *row = fresh;
+  }
+}
+
+/* A join: no log row. The seat, and if it fills the game the start's
+ * bookkeeping, the first clocks and the webhook deliveries the start owes,
+ * are written in one transaction, conditional on the game being as *row
+ * shows it. *state gets the game's state (its start position). */
+static enum cairn_status write_join(struct game_service *svc, struct db_game *row,
+                                    const struct game_change *change, const struct before *b,
+                                    const struct engine_game **state, struct game_owed *owed,
+                                    struct cairn_error *err)
+{
+  struct db_clock clocks[ENGINE_MAX_SEATS];
+  struct db_join join = {.seat = change->seat, .player_id = change->player_id};
+  struct db_game after;
+  enum cairn_status st = game_live_get(svc, row, state, err);
+  bool starts = strcmp(row->status, DB_STATUS_OPEN) == 0 && free_seats(row) == 1 &&
+                !row->seat_player[change->seat][0];
+
+  if (st != CAIRN_OK)
+    return st;
+  after = *row; /* shallow: its strings stay *row's */
+  snprintf(after.seat_player[change->seat], sizeof(after.seat_player[change->seat]), "%s",
+           change->player_id);
+  join.expect = starts ? DB_JOIN_STARTS : DB_JOIN_WAITS;
+  if (starts) {
+    snprintf(after.status, sizeof(after.status), "%s", DB_STATUS_ACTIVE);
+    after.updated_ms = join.at_ms = svc->now_ms();
+    join.n_clocks = game_clocks_next(svc, &after, *state, true, clocks);
+    join.clocks = clocks;
+  }
+  judge_owed(svc, &after, *state, b, change->player_id, owed);
+  join.outbox = owed->rows;
+  join.n_outbox = owed->n;
+  st = db_seat_join(svc->db, row->id, &join, err);
+  owed->stored = st == CAIRN_OK;
   if (st == CAIRN_OK)
-    judge_owed(svc, row, *state, b, owed);
+    mirror_join(svc, row, &after);
   return st;
 }
 
@@ -196,7 +240,7 @@ static enum cairn_status write_row(struct game_service *svc, struct db_game *row
   enum cairn_status st;
 
   row_after(row, change, next, &after);
-  judge_owed(svc, &after, next, b, owed);
+  judge_owed(svc, &after, next, b, NULL, owed);
   st = append_row(svc, row, change, next, owed, err);
   owed->stored = st == CAIRN_OK;
   if (st == CAIRN_OK)
@@ -219,7 +263,7 @@ enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
   remember_before(svc, row, change, &b);
   if (change->kind == GAME_CHANGE_JOIN) {
     engine_free(next);
-    st = write_join(svc, row, &b, &state, &owed, err);
+    st = write_join(svc, row, change, &b, &state, &owed, err);
   } else {
     st = write_row(svc, row, change, next, &b, &owed, err);
   }

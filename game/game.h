@@ -6,10 +6,11 @@
  * One service per process (`struct game_service`) holds the storage handle,
  * the cache of live states, the per-game stripe locks, the replay
  * checkpoints, the clock and the listener. Every change to a game - a
- * player's move, a bot's move, a timeout, a takeback row, a join - goes
- * through game_commit(), which writes it and then runs what must follow any
- * change (the cache swap, clocks, announcements, webhooks, bots owing a
- * decision), as Redis's call() does for every command whatever its source.
+ * player's move, a bot's move, a timeout, a takeback row, a resignation, a
+ * join - goes through game_commit(), which writes it and then runs what
+ * must follow any change (the cache swap, clocks, announcements, webhooks,
+ * bots owing a decision), as Redis's call() does for every command
+ * whatever its source.
  *
  * What follows a commit on the HTTP side (waking waiting clients, queueing
  * webhooks) is reached through `struct game_listener`, a const table of
@@ -50,6 +51,10 @@ struct game_committed {
   const char *prev_status;         /* DB_STATUS_* before the change */
   const int *prev_to_act;          /* seats that owed a decision before, */
   int prev_n;                      /* and how many (0 when unknown) */
+  /* A join: the player just seated, whose seat storage does not hold yet
+   * while what the join owes is judged (it is written with them); NULL
+   * otherwise. */
+  const char *joined_player;
 };
 
 /* The webhook deliveries a change owes, judged before it is written so that
@@ -113,6 +118,18 @@ void game_unlock(struct game_service *svc, const char *game_id);
 enum cairn_status game_load(struct game_service *svc, const char *game_id, struct db_game *row,
                             struct cairn_error *err);
 
+/* Under no lock (it takes the game's): the row of `game_id` into *row
+ * (caller releases with db_game_clear; CAIRN_ENOTFOUND not-found) and,
+ * while the game is active, the seats owing a decision into to_act[] and
+ * their number into *n_to_act (0 otherwise), read from the live state as
+ * it stood under the same hold of the lock, so the row and its to_act
+ * never disagree. With `only_status` set, a game of another status is
+ * returned without reading its state (*n_to_act 0): listings filtered by
+ * status skip the replay. For api/'s listings and waits (glance.c). */
+enum cairn_status game_glance(struct game_service *svc, const char *game_id,
+                              const char *only_status, struct db_game *row,
+                              int to_act[ENGINE_MAX_SEATS], int *n_to_act, struct cairn_error *err);
+
 /* ---- live.c: cache of current states ---- */
 
 /* A cache of at most `slots` states (a multiple of 8 * GAME_STRIPES). */
@@ -161,6 +178,7 @@ enum game_change_kind {
   GAME_CHANGE_TIMEOUT,  /* a late seat's move, or an adjudication, by the sweeper */
   GAME_CHANGE_TAKEBACK, /* a takeback row: request, answer or rewind */
   GAME_CHANGE_JOIN,     /* a seat taken (no log row); may start the game */
+  GAME_CHANGE_RESIGN,   /* a seat's resignation: a platform row, which marks the seat */
 };
 
 /* One change to commit. */
@@ -172,6 +190,7 @@ struct game_change {
   struct engine_game *next; /* taken by game_commit: the state after the row; NULL for a join */
   const char *result_json;  /* borrowed: a result decided outside the rules
                                (an adjudication), or NULL */
+  const char *player_id;    /* borrowed: a join's player, who takes `seat`; NULL otherwise */
 };
 
 /* Under the lock. Commit `change` to the game `row` (loaded under this
@@ -181,7 +200,11 @@ struct game_change {
  *      transaction: the seat clocks it sets and the webhook deliveries the
  *      listener judged it owes (the store refuses it, CAIRN_ESTALE
  *      stale-seq, if another writer got there first, and writes nothing);
- *      or, for a join that filled the last seat, the first clocks start;
+ *      or, for a join, the seat is written, and if it fills the last seat
+ *      the game's start, its first clocks and the deliveries it owes go in
+ *      the same transaction (the store refuses seat-taken, already-seated,
+ *      game-not-open, or CAIRN_ESTALE when the game changed since *row was
+ *      read, and writes nothing);
  *   2. *row mirrors the commit and `next` becomes the cached state;
  *   3. the listener announces it and sends its webhooks;
  *   4. unless the change is a bot's own, bot seats owing a decision play,
@@ -193,8 +216,9 @@ enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
 /* ---- moves.c: a seated player's move ---- */
 
 /* The checks api.md orders before the title sees a move: seated
- * (not-seated), active (game-not-active), rules version current
- * (rules-version-retired), `seq` current (stale-seq). */
+ * (not-seated), active (game-not-active), the seat not resigned
+ * (already-resigned), rules version current (rules-version-retired), `seq`
+ * current (stale-seq). */
 enum cairn_status game_check_turn(const struct db_game *row, int seat, json_int_t seq,
                                   struct cairn_error *err);
 
@@ -206,6 +230,26 @@ enum cairn_status game_check_turn(const struct db_game *row, int seat, json_int_
 enum cairn_status game_play(struct game_service *svc, struct db_game *row, int seat, json_int_t seq,
                             const json_t *move, json_t **events, uint32_t *seq_after,
                             struct cairn_error *err);
+
+/* ---- resign.c: a seat's resignation ---- */
+
+/* Under the lock. `seat` of *row resigns at `seq`: the turn checks
+ * (game_check_turn: not-seated, game-not-active, already-resigned,
+ * stale-seq), then one platform row {"cairn":"resign"} through
+ * game_commit, which marks the seat resigned in the row's transaction.
+ * What it means does not depend on the title (yet):
+ *   - one or two seats: the game ends; the seats that did not resign win
+ *     (none in a solo game, the other seat in a two-seat one);
+ *   - more seats: the server's bot plays the seat from then on, unless no
+ *     seat held by a person is left unresigned: then the game ends, won by
+ *     the seats that did not resign (the bots'), since a game of bots
+ *     alone would be played out for nobody.
+ * A result so decided is {"winners": [...], "reason": "resignation",
+ * "seat": s}. On success *events (new reference) are the row's events
+ * and *seq_after the seq it reached. */
+enum cairn_status game_resign(struct game_service *svc, struct db_game *row, int seat,
+                              json_int_t seq, json_t **events, uint32_t *seq_after,
+                              struct cairn_error *err);
 
 /* ---- create and join (seats.c) ---- */
 
@@ -225,10 +269,12 @@ enum cairn_status game_create(struct game_service *svc, struct db_game *row,
                               struct cairn_error *err);
 
 /* Seat `player_id` in game `game_id`: in *wanted (0-based), or the lowest
- * free seat when `wanted` is NULL. Checks the seat's range (bad-value)
- * against the loaded game, then lets the store decide races (seat-taken,
- * already-seated, game-not-open). The join is then committed
- * (GAME_CHANGE_JOIN: clocks, announcements, bots). *taken gets the seat. */
+ * free seat when `wanted` is NULL. Under the game lock: load, check the
+ * seat's range (bad-value), then commit the join (GAME_CHANGE_JOIN: the
+ * seat, and the start with its clocks and webhook deliveries, in one
+ * transaction; announcements and bots follow). The store still decides
+ * races (seat-taken, already-seated, game-not-open). *taken gets the
+ * seat. */
 enum cairn_status game_join(struct game_service *svc, const char *game_id, const char *player_id,
                             const json_int_t *wanted, int *taken, struct cairn_error *err);
 
@@ -236,6 +282,10 @@ enum cairn_status game_join(struct game_service *svc, const char *game_id, const
 
 /* True when the player in `seat` of `row` is a built-in bot. */
 bool game_seat_is_bot(const struct db_game *row, int seat);
+
+/* True when the server plays `seat` of `row`: a bot's seat, or one whose
+ * player resigned. Such a seat is never asked anything (takebacks). */
+bool game_seat_played_by_bot(const struct db_game *row, int seat);
 
 /* Under the lock. While the game is active and a bot seat owes a decision,
  * play it (a random legal move) through game_commit. Bounded; a failure
@@ -320,5 +370,14 @@ enum cairn_status game_takeback(struct game_service *svc, struct db_game *row, i
  * game_commit. Stop accepts a service whose sweeper never started. */
 bool game_sweeper_start(struct game_service *svc);
 void game_sweeper_stop(struct game_service *svc);
+
+/* One sweep, on the calling thread: exactly what one tick of the sweeper
+ * does (the overdue games from storage, each re-checked and acted on under
+ * its game lock), so when it returns every seat already past its deadline
+ * by svc->now_ms has been acted on. The test clock calls it after moving on
+ * (api/time.c); it may run beside the thread's own tick, as the per-game
+ * re-check makes a game's timeout happen once. One game's trouble is logged
+ * and skipped; the status is storage's listing of the overdue games. */
+enum cairn_status game_sweep_now(struct game_service *svc, struct cairn_error *err);
 
 #endif

@@ -20,6 +20,9 @@ enum cairn_status game_check_turn(const struct db_game *row, int seat, json_int_
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
                       "game %s is %s; moves are accepted only while it is active", row->id,
                       row->status);
+  if (row->seat_resigned[seat])
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_ALREADY_RESIGNED, NULL,
+                      "seat %d of game %s resigned; the server plays it now", seat, row->id);
   /* A game is played only under the rules it was created with. This build
    * holds one version of each title; a game pinned to another stays
    * readable (views, log, replay, export) but takes no moves: `cairn

@@ -1,8 +1,14 @@
 /*
  * seats.c - a game's beginning: building a new game (its row, seed and
  * start position), storing it with its bot seats, and joining it. A join
- * that fills the last seat starts the game, committed through game_commit
- * like any change.
+ * is one change committed through game_commit: the seat, and when it fills
+ * the last seat the start with its clocks and webhook deliveries, in one
+ * transaction.
+ *
+ * Creation writes one transaction too (db_game_create: the row and every
+ * bot seat). It never starts a game, since a person's seat is always left
+ * free (api/games.c refuses bots in every seat), so there are no clocks to
+ * start and no bot owes a move until a join fills the game.
  */
 #include "game.h"
 
@@ -66,8 +72,18 @@ enum cairn_status game_create(struct game_service *svc, struct db_game *row,
                               const bool bot[ENGINE_MAX_SEATS], struct engine_game *state,
                               struct cairn_error *err)
 {
-  enum cairn_status st = bot_players(svc, row, bot, err);
+  enum cairn_status st = CAIRN_OK;
+  int seat, people = 0;
 
+  for (seat = 0; seat < row->seats; seat++)
+    people += !bot[seat];
+  /* A game that started at creation would owe clocks and a bot's first
+   * move outside any transaction: a person's seat always stays free. */
+  if (people == 0)
+    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                    "bots: at least one seat must be left for a person");
+  if (st == CAIRN_OK)
+    st = bot_players(svc, row, bot, err);
   if (st == CAIRN_OK)
     st = db_game_create(svc->db, row, err);
   if (st != CAIRN_OK) {
@@ -90,30 +106,44 @@ static int first_free_seat(const struct db_game *row)
   return -1;
 }
 
-/* Take the `wanted` seat, or any free one (wanted < 0). The store decides
- * races: two joiners of one seat get one success and one seat-taken,
- * whatever they read. A joiner of "any seat" that loses a race reads the
- * game again and tries the next free seat, so it is refused only once none
- * is left. */
-static enum cairn_status take_a_seat(struct game_service *svc, const char *game_id,
-                                     struct db_game *row, const char *player_id, int wanted,
-                                     int *taken, struct cairn_error *err)
+/* Whether a refused join is worth another try on the game read afresh: the
+ * game changed since it was read (stale), or a joiner of "any seat" found
+ * its pick taken. */
+static bool retry_join(enum cairn_status st, const struct cairn_error *err, int wanted)
 {
-  int tries, seat;
-  enum cairn_status st = CAIRN_OK;
+  if (st == CAIRN_ESTALE)
+    return true;
+  return st == CAIRN_ECONFLICT && wanted < 0 && err->code &&
+         strcmp(err->code, CAIRN_CODE_SEAT_TAKEN) == 0;
+}
 
+/* Under the lock. Take the `wanted` seat, or any free one (wanted < 0),
+ * committed as one change. Every join takes the game lock, so joiners of
+ * one game meet here one at a time; the store still decides races (a
+ * conditional write: seat-taken, already-seated, game-not-open) and a
+ * joiner that lost reads the game again and, when it asked for any seat,
+ * tries the next free one, so it is refused only once none is left. */
+static enum cairn_status take_a_seat(struct game_service *svc, struct db_game *row,
+                                     const char *player_id, int wanted, int *taken,
+                                     struct cairn_error *err)
+{
+  struct game_change change = {.kind = GAME_CHANGE_JOIN, .player_id = player_id};
+  enum cairn_status st = CAIRN_OK;
+  char id[DB_ID_MAX + 1];
+  int tries;
+
+  snprintf(id, sizeof(id), "%s", row->id);
   for (tries = 0; tries <= ENGINE_MAX_SEATS; tries++) {
-    seat = wanted >= 0 ? wanted : first_free_seat(row);
-    *taken = seat;
-    if (seat < 0)
+    change.seat = wanted >= 0 ? wanted : first_free_seat(row);
+    *taken = change.seat;
+    if (change.seat < 0)
       return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
-                        "every seat of game %s is taken", game_id);
-    st = db_seat_take(svc->db, game_id, seat, player_id, err);
-    if (st != CAIRN_ECONFLICT || wanted >= 0 || !err->code ||
-        strcmp(err->code, CAIRN_CODE_SEAT_TAKEN) != 0)
+                        "every seat of game %s is taken", id);
+    st = game_commit(svc, row, &change, err);
+    if (!retry_join(st, err, wanted))
       return st;
     db_game_clear(row);
-    st = game_load(svc, game_id, row, err);
+    st = game_load(svc, id, row, err);
     if (st != CAIRN_OK)
       return st;
   }
@@ -123,11 +153,11 @@ static enum cairn_status take_a_seat(struct game_service *svc, const char *game_
 enum cairn_status game_join(struct game_service *svc, const char *game_id, const char *player_id,
                             const json_int_t *wanted, int *taken, struct cairn_error *err)
 {
-  struct game_change change = {.kind = GAME_CHANGE_JOIN};
-  struct cairn_error ignored = {0};
   struct db_game row = {0};
-  enum cairn_status st = game_load(svc, game_id, &row, err);
+  enum cairn_status st;
 
+  game_lock(svc, game_id);
+  st = game_load(svc, game_id, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
   if (wanted && (*wanted < 0 || *wanted >= row.seats)) {
@@ -135,18 +165,9 @@ enum cairn_status game_join(struct game_service *svc, const char *game_id, const
                     "seat must be 0 to %d in this game", row.seats - 1);
     goto cleanup;
   }
-  st = take_a_seat(svc, game_id, &row, player_id, wanted ? (int)*wanted : -1, taken, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  change.seat = *taken;
-  /* Seated: the join stands whatever follows. The game may just have
-   * started, with a bot to move first. */
-  game_lock(svc, game_id);
-  db_game_clear(&row);
-  if (game_load(svc, game_id, &row, &ignored) == CAIRN_OK)
-    game_commit(svc, &row, &change, &ignored);
-  game_unlock(svc, game_id);
+  st = take_a_seat(svc, &row, player_id, wanted ? (int)*wanted : -1, taken, err);
 cleanup:
+  game_unlock(svc, game_id);
   db_game_clear(&row);
   return st;
 }

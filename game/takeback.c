@@ -23,6 +23,10 @@
  *                                             seq = previous seq + 1
  *   {"cairn":"adjudicate","timed_out":[s...]} state unchanged, seq + 1: the
  *                                             game ended on time (timeouts.c)
+ *   {"cairn":"resign"}                        state unchanged, seq + 1: the
+ *                                             row's seat resigned (resign.c);
+ *                                             never taken back, nor anything
+ *                                             before it
  * so a rewind is replayed by rebuilding the prefix of the log before row k,
  * which may itself contain rewinds: the same rule applies all the way down.
  *
@@ -42,6 +46,7 @@
 #define KIND_DECLINE    "takeback-decline"
 #define KIND_REWIND     "rewind"
 #define KIND_ADJUDICATE "adjudicate"
+#define KIND_RESIGN     "resign"
 
 bool game_platform_move(const json_t *move)
 {
@@ -82,6 +87,23 @@ static enum cairn_status adjudicate(const json_t *move, struct engine_game **sta
   return CAIRN_OK;
 }
 
+/* {"cairn":"resign"}: the row's seat resigned (resign.c). The position
+ * stays as it was, one step later; what follows (a result, or the bot
+ * taking the seat over) lives in the game row. */
+static enum cairn_status resign(const struct db_move *row, struct engine_game **state,
+                                json_t **events, struct cairn_error *err)
+{
+  struct engine_game *next = engine_clone(*state);
+
+  if (!next)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  next->seq = (*state)->seq + 1;
+  engine_free(*state);
+  *state = next;
+  *events = json_pack("[{s:s, s:i}]", "type", "resigned", "seat", row->seat);
+  return CAIRN_OK;
+}
+
 enum cairn_status game_platform_apply(const json_t *move, const struct db_move *row,
                                       struct engine_game **state, json_t **events,
                                       game_prefix_fn prefix, void *ctx, struct cairn_error *err)
@@ -94,6 +116,8 @@ enum cairn_status game_platform_apply(const json_t *move, const struct db_move *
   *events = NULL;
   if (kind && strcmp(kind, KIND_ADJUDICATE) == 0)
     return adjudicate(move, state, events, err);
+  if (kind && strcmp(kind, KIND_RESIGN) == 0)
+    return resign(row, state, events, err);
   if (!kind || !json_is_integer(json_object_get(move, "to_ord")) || to_ord < 0 ||
       to_ord >= row->ord)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
@@ -143,7 +167,9 @@ static void scan_log(const struct game_log *log, int seat, struct takeback_scan 
         scan->target = (long)m->ord;
       scan->request = -1; /* moving on cancels an open request */
       scan->asked = false;
-    } else if (strcmp(kind, KIND_REWIND) == 0) {
+    } else if (strcmp(kind, KIND_REWIND) == 0 || strcmp(kind, KIND_RESIGN) == 0) {
+      /* Nothing before a rewind is taken back again, and nothing before a
+       * resignation at all: a rewind past it would undo it. */
       scan->target = -1;
       scan->request = -1;
       scan->asked = false;
@@ -290,7 +316,7 @@ static int humans_besides(const struct db_game *row, int seat)
   int other, n = 0;
 
   for (other = 0; other < row->seats; other++)
-    if (other != seat && !game_seat_is_bot(row, other))
+    if (other != seat && !game_seat_played_by_bot(row, other))
       n++;
   return n;
 }
@@ -344,7 +370,7 @@ static enum cairn_status decide(struct game_service *svc, struct db_game *row, i
     return append_platform_row(svc, row, seat, KIND_DECLINE, scan.to_ord, now, out, err);
   for (other = 0; other < row->seats; other++)
     if (other != scan.requester && other != seat && !scan.accepted[other] &&
-        !game_seat_is_bot(row, other))
+        !game_seat_played_by_bot(row, other))
       missing++;
   if (missing)
     return append_platform_row(svc, row, seat, KIND_ACCEPT, scan.to_ord, now, out, err);

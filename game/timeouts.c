@@ -11,7 +11,8 @@
  *
  * All times come from svc->now_ms. With --test-clock that clock runs
  * `offset` ahead of the real one and POST /v1/test/clock {"advance_ms": N}
- * moves it on, so tests of deadlines need no sleeps.
+ * moves it on, then sweeps at once (game_sweep_now), so tests of deadlines
+ * need no sleeps.
  */
 #include "game.h"
 #include "fog.h"
@@ -121,6 +122,11 @@ static enum cairn_status sweep_game(void *arg, const char *game_id, struct cairn
   return CAIRN_OK; /* one game's trouble does not stop the sweep */
 }
 
+enum cairn_status game_sweep_now(struct game_service *svc, struct cairn_error *err)
+{
+  return db_games_overdue(svc->db, svc->now_ms(), sweep_game, svc, err);
+}
+
 static void *sweeper_main(void *arg)
 {
   struct game_service *svc = arg;
@@ -129,7 +135,7 @@ static void *sweeper_main(void *arg)
 
   while (!atomic_load(&svc->stopping)) {
     nanosleep(&pause, NULL);
-    db_games_overdue(svc->db, svc->now_ms(), sweep_game, svc, &err);
+    game_sweep_now(svc, &err);
   }
   return NULL;
 }

@@ -197,8 +197,8 @@ static enum cairn_status read_imported_seats(sqlite3 *db, struct db_game *out,
   return st;
 }
 
-/* Columns 19.. of a game_load row: one seat (NULL on the one row of a
- * game nobody has joined). */
+/* Columns 19..21 and 26 of a game_load row: one seat (NULL on the one row
+ * of a game nobody has joined). */
 static enum cairn_status read_seat(sqlite3_stmt *stmt, struct db_game *out, struct cairn_error *err)
 {
   static const char what[] = "loading a game's seats";
@@ -213,6 +213,7 @@ static enum cairn_status read_seat(sqlite3_stmt *stmt, struct db_game *out, stru
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                       "storage holds an unreadable row while %s", what);
   }
+  out->seat_resigned[seat] = sqlite3_column_int(stmt, 26) != 0; /* migration 0009 */
   st = db_sqlite_column_copy(stmt, 20, out->seat_player[seat], sizeof(out->seat_player[seat]), what,
                              err);
   if (st == CAIRN_OK)
@@ -249,7 +250,7 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
                          " (SELECT hash FROM moves m WHERE m.game_id = g.id"
                          "  AND m.ord = g.moves - 1), g.updated_ms, g.move_ms, g.on_timeout,"
                          " g.base_ms, g.increment_ms, g.cap_ms, s.seat, s.player_id, p.name,"
-                         " g.chain_format, g.imported, g.signer, g.signature"
+                         " g.chain_format, g.imported, g.signer, g.signature, s.resigned"
                          " FROM games g LEFT JOIN seats s ON s.game_id = g.id"
                          " LEFT JOIN players p ON p.id = s.player_id WHERE g.id = ?1",
                          &stmt, err);

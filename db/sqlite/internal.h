@@ -296,8 +296,8 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
                                       struct cairn_error *err);
 
 /* seats.c */
-enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, int seat,
-                                      const char *player_id, struct cairn_error *err);
+enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, const struct db_join *join,
+                                      struct cairn_error *err);
 
 /* moves.c */
 enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct db_move *move,

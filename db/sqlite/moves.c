@@ -140,6 +140,29 @@ cleanup:
   return st;
 }
 
+/* A resignation's bookkeeping: the seat is the server's bot's from now on. */
+static enum cairn_status mark_resigned(sqlite3 *db, const char *game_id, int seat,
+                                       struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "UPDATE seats SET resigned = 1 WHERE game_id = ?1 AND seat = ?2",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 2, seat);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "recording a resignation", err);
+
+cleanup:
+  db_sqlite_release(stmt);
+  return st;
+}
+
 /* Check and write one append inside the open transaction, under a
  * savepoint so that a refused append leaves the others of its batch alone. */
 static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cairn_error *err)
@@ -170,6 +193,8 @@ static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cai
     st = db_sqlite_write_clocks(db, a->game_id, a->move->clocks, a->move->n_clocks, err);
   if (st == CAIRN_OK && a->move->n_outbox > 0)
     st = db_sqlite_write_outbox(db, a->move->outbox, a->move->n_outbox, err);
+  if (st == CAIRN_OK && a->move->resigns)
+    st = mark_resigned(db, a->game_id, a->move->seat, err);
   if (st != CAIRN_OK)
     db_sqlite_exec(db, "ROLLBACK TO one_append");
   db_sqlite_exec(db, "RELEASE one_append");

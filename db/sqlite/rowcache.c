@@ -138,6 +138,8 @@ void db_rowcache_game_moved(struct db_rowcache *rc, const char *game_id, const s
   slot->seq = move->seq;
   slot->updated_ms = move->at_ms;
   memcpy(slot->log_head, hash, DB_HASH_BYTES);
+  if (move->resigns)
+    slot->seat_resigned[move->seat] = true;
   if (result) {
     free(slot->result_json);
     slot->result_json = result;

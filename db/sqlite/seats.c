@@ -1,8 +1,10 @@
 /*
  * seats.c - the seat_take method of the SQLite backend: seating a player in an open game
- * and starting the game when the last seat fills. Every check runs inside
- * the write transaction that inserts the seat, so two players racing for
- * the last seat (or one player racing for two seats) cannot both win.
+ * and starting the game when the last seat fills, with what the start owes
+ * (its clock start, the first clocks, the webhook outbox rows). Every check
+ * runs inside the write transaction that inserts the seat, so two players
+ * racing for the last seat (or one player racing for two seats) cannot both
+ * win, and a crash cannot leave a started game without its clocks.
  */
 #include "internal.h"
 
@@ -99,57 +101,107 @@ cleanup:
   return st;
 }
 
-enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, int seat,
-                                      const char *player_id, struct cairn_error *err)
+/* The start's bookkeeping: the game's clock starts at `at_ms`. */
+static enum cairn_status touch_game(sqlite3 *db, const char *game_id, int64_t at_ms,
+                                    struct cairn_error *err)
 {
-  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "UPDATE games SET updated_ms = ?2 WHERE id = ?1", &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, at_ms);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "starting a game", err);
+
+cleanup:
+  db_sqlite_release(stmt);
+  return st;
+}
+
+/* The checks that may refuse a join, in the transaction: the game open, the
+ * seat in range, nobody in the way. */
+static enum cairn_status check_join(sqlite3 *db, const char *game_id, const struct db_join *join,
+                                    struct cairn_error *err)
+{
   char status[DB_STATUS_MAX + 1];
   enum cairn_status st;
   enum clash clash;
   int seats = 0;
 
-  assert(c && game_id && player_id);
-  db_sqlite_lock(c);
-  st = db_sqlite_begin(c->db, true, err);
+  st = db_sqlite_game_status(db, game_id, status, sizeof(status), &seats, NULL, err);
   if (st != CAIRN_OK)
-    goto cleanup;
-  st = db_sqlite_game_status(c->db, game_id, status, sizeof(status), &seats, NULL, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  if (strcmp(status, DB_STATUS_OPEN) != 0) {
-    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
-                    "game %s is %s, not open for joining", game_id, status);
-    goto cleanup;
-  }
+    return st;
+  if (strcmp(status, DB_STATUS_OPEN) != 0)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
+                      "game %s is %s, not open for joining", game_id, status);
   /* The caller cannot know the seat count without a load of its own, so
    * this is a client's bad value rather than a broken contract. */
-  if (seat < 0 || seat >= seats) {
-    st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                    "seat: game %s has seats 0 to %d, not %d", game_id, seats - 1, seat);
-    goto cleanup;
-  }
-  st = find_clash(c->db, game_id, seat, player_id, &clash, err);
+  if (join->seat < 0 || join->seat >= seats)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "seat: game %s has seats 0 to %d, not %d", game_id, seats - 1, join->seat);
+  st = find_clash(db, game_id, join->seat, join->player_id, &clash, err);
   if (st != CAIRN_OK)
-    goto cleanup;
-  if (clash == ALREADY_SEATED) {
-    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_ALREADY_SEATED, NULL,
-                    "player %s already holds a seat in game %s", player_id, game_id);
-    goto cleanup;
-  }
-  if (clash == SEAT_TAKEN) {
-    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_SEAT_TAKEN, NULL,
-                    "seat %d of game %s is taken", seat, game_id);
-    goto cleanup;
-  }
-  st = db_sqlite_insert_seat(c->db, game_id, seat, player_id, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  st = db_sqlite_start_if_full(c->db, game_id, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  st = db_sqlite_commit(c->db, err);
+    return st;
+  if (clash == ALREADY_SEATED)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_ALREADY_SEATED, NULL,
+                      "player %s already holds a seat in game %s", join->player_id, game_id);
+  if (clash == SEAT_TAKEN)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_SEAT_TAKEN, NULL,
+                      "seat %d of game %s is taken", join->seat, game_id);
+  return CAIRN_OK;
+}
 
-cleanup:
+/* The seat is in: start the game if it was the last, and write what the
+ * start owes, unless that is not what the caller expected. */
+static enum cairn_status write_join(sqlite3 *db, const char *game_id, const struct db_join *join,
+                                    struct cairn_error *err)
+{
+  char status[DB_STATUS_MAX + 1];
+  enum cairn_status st = db_sqlite_insert_seat(db, game_id, join->seat, join->player_id, err);
+  bool started;
+
+  if (st == CAIRN_OK)
+    st = db_sqlite_start_if_full(db, game_id, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_game_status(db, game_id, status, sizeof(status), NULL, NULL, err);
+  if (st != CAIRN_OK)
+    return st;
+  started = strcmp(status, DB_STATUS_ACTIVE) == 0;
+  if ((join->expect == DB_JOIN_STARTS && !started) || (join->expect == DB_JOIN_WAITS && started))
+    return cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
+                      "game %s changed since it was read: the join would %s it", game_id,
+                      started ? "start" : "not start");
+  if (!started && join->expect != DB_JOIN_EITHER)
+    return CAIRN_OK;
+  if (started && join->at_ms > 0)
+    st = touch_game(db, game_id, join->at_ms, err);
+  if (st == CAIRN_OK && join->n_clocks > 0)
+    st = db_sqlite_write_clocks(db, game_id, join->clocks, join->n_clocks, err);
+  if (st == CAIRN_OK && join->n_outbox > 0)
+    st = db_sqlite_write_outbox(db, join->outbox, join->n_outbox, err);
+  return st;
+}
+
+enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, const struct db_join *join,
+                                      struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  enum cairn_status st;
+
+  assert(c && game_id && join && join->player_id);
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st == CAIRN_OK)
+    st = check_join(c->db, game_id, join, err);
+  if (st == CAIRN_OK)
+    st = write_join(c->db, game_id, join, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_commit(c->db, err);
   if (st != CAIRN_OK)
     db_sqlite_rollback(c->db);
   else

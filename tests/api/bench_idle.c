@@ -107,7 +107,7 @@ int main(void)
     fds[i] = open_idle(s.port, i % 2 ? sse_req : poll_req);
     open_ok += fds[i] >= 0;
   }
-  sleep(2);
+  sleep(2); /* a settling window before the measurement, not a wait for a condition */
   with = rss_kib(s.pid);
   printf("idle clients: %d of %d held (half long-poll, half SSE); server RSS %ld KiB before, "
          "%ld KiB with them (%.1f KiB per client); server threads %ld\n",
@@ -124,7 +124,7 @@ int main(void)
     harness_response_free(&r);
     json_decref(body);
     json_decref(mine);
-    sleep(2);
+    sleep(2); /* the figure is what one move wakes within 2 s: a window, not a wait */
     for (i = 0; i < CLIENTS; i++) {
       ssize_t n;
 

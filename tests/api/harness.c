@@ -263,18 +263,45 @@ static void print_server_log(const struct harness_server *s)
           from ? " (last 8 KiB)" : "", buf);
 }
 
+bool harness_wait_until(bool (*done)(void *arg), void *arg, long timeout_ms)
+{
+  const struct timespec pause = {0, 10 * 1000 * 1000};
+  long deadline = now_ms() + timeout_ms;
+  bool held;
+
+  while (!(held = done(arg)) && now_ms() < deadline)
+    nanosleep(&pause, NULL);
+  return held;
+}
+
+struct exit_wait {
+  pid_t pid;
+  int wstatus;
+  pid_t got; /* waitpid's answer: 0 while the process runs */
+};
+
+static bool process_exited(void *arg)
+{
+  struct exit_wait *w = arg;
+
+  w->got = waitpid(w->pid, &w->wstatus, WNOHANG);
+  return w->got != 0;
+}
+
 /* Stop the process only; returns true on a clean exit (status 0). */
 static bool stop_process(struct harness_server *s, char *why, size_t why_len)
 {
   bool clean = true;
   snprintf(why, why_len, "not running");
   if (s->pid > 0) {
-    int wstatus = 0;
-    pid_t got = 0;
+    struct exit_wait w = {.pid = s->pid};
+    int wstatus;
+    pid_t got;
     kill(s->pid, SIGTERM);
-    long deadline = now_ms() + STOP_TIMEOUT_MS;
-    while ((got = waitpid(s->pid, &wstatus, WNOHANG)) == 0 && now_ms() < deadline)
-      usleep(5000);
+    /* The exit is the server's own shutdown: nothing to step, only to wait for. */
+    harness_wait_until(process_exited, &w, STOP_TIMEOUT_MS);
+    wstatus = w.wstatus;
+    got = w.got;
     if (got == 0) {
       kill(s->pid, SIGKILL);
       waitpid(s->pid, &wstatus, 0);
@@ -349,6 +376,17 @@ void harness_kill(struct harness_server *s)
     close(s->out_fd);
     s->out_fd = -1;
   }
+}
+
+void harness_advance_clock(struct harness_server *s, long long ms)
+{
+  struct harness_response r;
+  char body[64];
+
+  snprintf(body, sizeof body, "{\"advance_ms\":%lld}", ms);
+  harness_call(s, &r, "POST", NULL, body, "/v1/test/clock");
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
 }
 
 /* Seat `seats` new players in a new game of `title` and play it to the end

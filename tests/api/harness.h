@@ -89,6 +89,21 @@ void harness_kill(struct harness_server *s);
 int harness_setup(void **state);
 int harness_teardown(void **state);
 
+/* ---- Waiting ---- */
+
+/* Call done(arg) until it returns true or `timeout_ms` of real time pass,
+ * pausing 10 ms between calls (done runs at least once); returns its last
+ * answer. Only for what happens on its own time outside the test's hands:
+ * a webhook reaching the receiver, a process exiting, a connection deadline
+ * on the real clock. A server deadline is stepped with harness_advance_clock
+ * instead, and the caller says in a comment why it has to wait. */
+bool harness_wait_until(bool (*done)(void *arg), void *arg, long timeout_ms);
+
+/* POST /v1/test/clock {"advance_ms": ms} on a server started with env
+ * CAIRN_TEST_CLOCK=1; expects 200. The server acts on every deadline the
+ * step passed before it answers, so the caller may assert at once. */
+void harness_advance_clock(struct harness_server *s, long long ms);
+
 /* ---- Requests ---- */
 
 struct harness_request {

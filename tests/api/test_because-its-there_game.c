@@ -15,6 +15,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,7 +235,7 @@ int main(void)
   if (sodium_init() < 0)
     return 1;
   harness_global_init();
-  int failed = cmocka_run_group_tests(tests, harness_setup, harness_teardown);
+  int failed = order_run_group_tests(tests, harness_setup, harness_teardown);
   harness_global_cleanup();
   return failed;
 }

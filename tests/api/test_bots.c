@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 static json_t *create_with_bots(struct harness_server *s, const char *token, int seats,
@@ -164,7 +165,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/bots", tests, harness_setup, harness_teardown);
+  int rc = order_run_group_tests_name("api/bots", tests, harness_setup, harness_teardown);
   harness_global_cleanup();
   return rc;
 }

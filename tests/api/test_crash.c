@@ -29,6 +29,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,6 +337,7 @@ static void test_moves_answered_200_survive_sigkill_and_games_still_verify(void 
       if (pthread_create(&threads[i], NULL, drive, &drivers[i]) != 0)
         fail_msg("pthread_create failed");
     }
+    /* A random moment for the kill: the point of this test, not a wait. */
     usleep((useconds_t)(1000 * harness_rng_below(&rng, MAX_KILL_MS + 1)));
     harness_kill(s);
     atomic_store(&stop, true);
@@ -380,7 +383,7 @@ int main(void)
   int rc;
 
   harness_global_init();
-  rc = cmocka_run_group_tests(tests, NULL, NULL);
+  rc = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

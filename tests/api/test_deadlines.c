@@ -1,9 +1,10 @@
 /*
- * test_deadlines.c - time controls under the test clock (api/sweeper.c):
+ * test_deadlines.c - time controls under the test clock (game/timeouts.c):
  * a deadline is shown; when it passes, the absent seat's timeout move is
  * played (or the game is adjudicated) and announced; a move in time
- * restarts the clock. No test sleeps for the deadline itself: the server's
- * clock is moved with POST /v1/test/clock.
+ * restarts the clock. No test sleeps: the server's clock is moved with
+ * POST /v1/test/clock, which sweeps the deadlines it passed before it
+ * answers, so each test asserts right after the step.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 static int setup(void **state)
@@ -53,32 +54,23 @@ static void timed_game(struct harness_server *s, const char *on_timeout, struct 
 
 static void advance_hours(struct harness_server *s, int hours)
 {
-  struct harness_response r;
-  char body[64];
-
-  snprintf(body, sizeof body, "{\"advance_ms\":%lld}", (long long)hours * 3600000LL);
-  harness_call(s, &r, "POST", NULL, body, "/v1/test/clock");
-  HARNESS_EXPECT_STATUS(&r, 200);
-  harness_response_free(&r);
+  harness_advance_clock(s, (long long)hours * 3600000LL);
 }
 
-/* Poll (bounded) until the game's seq reaches `seq` (or, with `finished`,
- * until it is over). */
-static json_t *wait_for(struct harness_server *s, const char *id, long seq, bool finished)
+/* The game right after a clock step, which must have reached `seq` (or,
+ * with `finished`, be over): the step answers only after the sweep it
+ * triggers (game_sweep_now), so there is nothing to wait for. New reference. */
+static json_t *reached(struct harness_server *s, const char *id, long seq, bool finished)
 {
-  int tries;
+  json_t *g = harness_get_game(s, NULL, id);
 
-  for (tries = 0; tries < 100; tries++) {
-    json_t *g = harness_get_game(s, NULL, id);
-
-    if (finished ? strcmp(harness_str(g, "status"), "finished") == 0
-                 : json_integer_value(json_object_get(g, "seq")) >= seq)
-      return g;
+  if (finished ? strcmp(harness_str(g, "status"), "finished") != 0
+               : json_integer_value(json_object_get(g, "seq")) < seq) {
     json_decref(g);
-    usleep(50 * 1000);
+    fail_msg("game %s has not reached seq %ld%s right after the clock step", id, seq,
+             finished ? " and its end" : "");
   }
-  fail_msg("game %s never reached seq %ld", id, seq);
-  return NULL;
+  return g;
 }
 
 /* Issue "Asynchronous play", 4: "a deadline expires under a test clock and
@@ -98,13 +90,12 @@ static void test_expired_deadline_plays_the_timeout_move(void **state)
   json_decref(g);
 
   advance_hours(s, 23); /* not yet */
-  usleep(400 * 1000);
   g = harness_get_game(s, NULL, id);
   assert_int_equal(json_integer_value(json_object_get(g, "seq")), 0);
   json_decref(g);
 
   advance_hours(s, 2);
-  g = wait_for(s, id, 1, false);
+  g = reached(s, id, 1, false);
   assert_int_equal(json_integer_value(json_array_get(json_object_get(g, "to_act"), 0)), 1);
   json_decref(g);
   harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/log", id);
@@ -129,7 +120,7 @@ static void test_expired_deadline_can_adjudicate_the_game(void **state)
 
   timed_game(s, "adjudicate", p, id);
   advance_hours(s, 25);
-  g = wait_for(s, id, 1, true);
+  g = reached(s, id, 1, true);
   assert_int_equal(json_integer_value(json_object_get(g, "seq")), 1);
   result = json_object_get(g, "result");
   assert_string_equal(harness_str(result, "reason"), "timeout");
@@ -158,7 +149,6 @@ static void test_a_move_in_time_restarts_the_clock(void **state)
   json_decref(body);
   json_decref(g);
   advance_hours(s, 20); /* 40 h since the start, 20 h since the move */
-  usleep(400 * 1000);
   g = harness_get_game(s, NULL, id);
   assert_int_equal(json_integer_value(json_object_get(g, "seq")), 1);
   json_decref(g);
@@ -223,12 +213,11 @@ static void test_pace_clock_keeps_a_bank_per_seat(void **state)
   assert_true(json_is_string(json_object_get(g, "deadline")));
   json_decref(g);
   advance_hours(s, 9); /* seat 1 has 10 h: not yet */
-  usleep(400 * 1000);
   g = harness_get_game(s, NULL, id);
   assert_int_equal(json_integer_value(json_object_get(g, "seq")), 1);
   json_decref(g);
   advance_hours(s, 2);
-  g = wait_for(s, id, 2, false);
+  g = reached(s, id, 2, false);
   json_decref(g);
 }
 
@@ -252,12 +241,11 @@ static void test_a_declared_vacation_pauses_the_clock(void **state)
                    21 * 24);
   harness_response_free(&r);
   advance_hours(s, 30); /* 30 h later, 24 of them not counted */
-  usleep(400 * 1000);
   g = harness_get_game(s, NULL, id);
   assert_int_equal(json_integer_value(json_object_get(g, "seq")), 0);
   json_decref(g);
   advance_hours(s, 44); /* 74 h: 26 h counted */
-  g = wait_for(s, id, 1, false);
+  g = reached(s, id, 1, false);
   json_decref(g);
 }
 
@@ -327,7 +315,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/deadlines", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/deadlines", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

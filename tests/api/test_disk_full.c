@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -521,7 +523,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/disk_full", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/disk_full", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

@@ -16,6 +16,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -745,7 +747,7 @@ int main(void)
       cmocka_unit_test(test_move_checks_run_in_the_documented_order),
   };
   harness_global_init();
-  int failed = cmocka_run_group_tests(tests, setup_table, teardown_table);
+  int failed = order_run_group_tests(tests, setup_table, teardown_table);
   harness_global_cleanup();
   return failed;
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/order.h"
 #include "tests/api/harness.h"
 
 /* The scripted Because It's There leader (linked in as by
@@ -742,7 +743,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/fog", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/fog", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

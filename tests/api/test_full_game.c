@@ -6,15 +6,18 @@
  * survives a restart (shared/design/api.md "Determinism", api/README.md
  * "Seed commitment", "Replay", "Log").
  *
- * The first test of each size plays the game and records what it saw live;
- * the later tests check those records against what the server says now, and
- * are skipped when the game could not be played.
+ * Every test plays the game of each size it needs (the same seed and moves
+ * each time: play_game) and records what it saw live, then checks those
+ * records against what the server says now, so no test depends on another
+ * having run first.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+
+#include "tests/order.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -348,24 +351,42 @@ static void play(struct harness_server *s, struct played *p, int seats, uint64_t
                 restart_at > 0 && restart_at <= seq ? ", with a restart mid-game" : "");
 }
 
-static struct played *require(int which)
+static void release_played(struct played *p)
 {
-  if (!games[which].finished)
-    skip();
-  return &games[which];
+  json_decref(p->spectator_views);
+  json_decref(p->mover_views);
+  json_decref(p->movers);
+  json_decref(p->events);
+  json_decref(p->last_move);
+  memset(p, 0, sizeof *p);
+}
+
+/* Play game `which` (0: 2 seats, 1: 5 seats) anew into games[which], in
+ * place of any earlier one, and return it, finished. */
+static struct played *play_game(struct harness_server *s, int which)
+{
+  struct played *p = &games[which];
+
+  release_played(p);
+  if (which == 0)
+    /* A restart after move 7 checks the live cache is rebuilt from storage. */
+    play(s, p, 2, 0x2a2a2a2au, 7);
+  else
+    play(s, p, 5, 0x5eed5u, -1);
+  assert_true(p->finished);
+  return p;
 }
 
 /* api.md: status becomes active when every seat is taken; each accepted
  * move answers 200 {seq, events, game} with seq one higher. */
 static void test_two_player_game_is_played_to_the_end(void **state)
 {
-  /* A restart after move 7 checks the live cache is rebuilt from storage. */
-  play(*state, &games[0], 2, 0x2a2a2a2au, 7);
+  play_game(*state, 0);
 }
 
 static void test_five_player_game_is_played_to_the_end(void **state)
 {
-  play(*state, &games[1], 5, 0x5eed5u, -1);
+  play_game(*state, 1);
 }
 
 /* api.md: "the seed itself is revealed only when the game is finished";
@@ -407,12 +428,12 @@ static void check_finished(struct harness_server *s, struct played *p)
 
 static void test_finished_two_player_game_reveals_seed_matching_commitment(void **state)
 {
-  check_finished(*state, require(0));
+  check_finished(*state, play_game(*state, 0));
 }
 
 static void test_finished_five_player_game_reveals_seed_matching_commitment(void **state)
 {
-  check_finished(*state, require(1));
+  check_finished(*state, play_game(*state, 1));
 }
 
 /* README "Replay": GET ?at=N, 0 <= N <= seq, rebuilt from the seed and the
@@ -447,12 +468,12 @@ static void check_replay(struct harness_server *s, struct played *p)
 
 static void test_every_position_of_the_two_player_game_replays(void **state)
 {
-  check_replay(*state, require(0));
+  check_replay(*state, play_game(*state, 0));
 }
 
 static void test_every_position_of_the_five_player_game_replays(void **state)
 {
-  check_replay(*state, require(1));
+  check_replay(*state, play_game(*state, 1));
 }
 
 /* README "Log": {game, seq, events:[{seq, ord, at, event}]} with every event
@@ -518,12 +539,12 @@ static void check_log(struct harness_server *s, struct played *p)
 
 static void test_log_of_the_two_player_game_is_in_seq_order(void **state)
 {
-  check_log(*state, require(0));
+  check_log(*state, play_game(*state, 0));
 }
 
 static void test_log_of_the_five_player_game_is_in_seq_order(void **state)
 {
-  check_log(*state, require(1));
+  check_log(*state, play_game(*state, 1));
 }
 
 /* README: 409 game-not-active for "moves on an open or finished game". */
@@ -549,12 +570,12 @@ static void check_refuses_moves(struct harness_server *s, struct played *p)
 
 static void test_finished_two_player_game_refuses_moves(void **state)
 {
-  check_refuses_moves(*state, require(0));
+  check_refuses_moves(*state, play_game(*state, 0));
 }
 
 static void test_finished_five_player_game_refuses_moves(void **state)
 {
-  check_refuses_moves(*state, require(1));
+  check_refuses_moves(*state, play_game(*state, 1));
 }
 
 /* Storage is the truth: after a restart the finished games, their logs and
@@ -562,7 +583,7 @@ static void test_finished_five_player_game_refuses_moves(void **state)
 static void test_finished_games_survive_a_restart(void **state)
 {
   struct harness_server *s = *state;
-  struct played *ps[2] = {require(0), require(1)};
+  struct played *ps[2] = {play_game(s, 0), play_game(s, 1)};
   json_t *before = json_array();
   for (int k = 0; k < 2; k++) {
     struct played *p = ps[k];
@@ -595,14 +616,8 @@ static void test_finished_games_survive_a_restart(void **state)
 
 static int release_games(void **state)
 {
-  for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
-    json_decref(games[i].spectator_views);
-    json_decref(games[i].mover_views);
-    json_decref(games[i].movers);
-    json_decref(games[i].events);
-    json_decref(games[i].last_move);
-    memset(&games[i], 0, sizeof games[i]);
-  }
+  for (size_t i = 0; i < sizeof games / sizeof *games; i++)
+    release_played(&games[i]);
   return harness_teardown(state);
 }
 
@@ -624,7 +639,7 @@ int main(void)
   if (sodium_init() < 0)
     return 1;
   harness_global_init();
-  int failed = cmocka_run_group_tests(tests, harness_setup, release_games);
+  int failed = order_run_group_tests(tests, harness_setup, release_games);
   harness_global_cleanup();
   return failed;
 }

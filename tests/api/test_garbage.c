@@ -19,6 +19,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -1024,7 +1026,7 @@ int main(void)
       cmocka_unit_test(test_library_answers_are_problem_json),
   };
   harness_global_init();
-  int failed = cmocka_run_group_tests(tests, setup_table, teardown_table);
+  int failed = order_run_group_tests(tests, setup_table, teardown_table);
   harness_global_cleanup();
   return failed;
 }

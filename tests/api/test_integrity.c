@@ -32,6 +32,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "tests/order.h"
 #include "chainref.h"
 #include "harness.h"
 
@@ -737,7 +738,7 @@ int main(void)
   if (sodium_init() < 0)
     return 1;
   harness_global_init();
-  failed = cmocka_run_group_tests(tests, NULL, NULL);
+  failed = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return failed;
 }

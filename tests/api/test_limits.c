@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 static void test_client_over_its_rate_gets_429_with_retry_after(void **state)
@@ -255,6 +256,45 @@ static int raw_health(int fd)
   return status;
 }
 
+/* A connection to the server from `source` (any 127.x.y.z is on loopback). */
+static int raw_connect_from(const struct harness_server *s, const char *source)
+{
+  struct sockaddr_in from = {.sin_family = AF_INET};
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port)};
+
+  assert_true(fd >= 0);
+  assert_int_equal(inet_pton(AF_INET, source, &from.sin_addr), 1);
+  assert_int_equal(bind(fd, (struct sockaddr *)&from, sizeof from), 0);
+  assert_int_equal(inet_pton(AF_INET, s->host, &addr.sin_addr), 1);
+  assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+  return fd;
+}
+
+/* A newcomer from `source` (NULL: any) asking for /v1/health, for
+ * harness_wait_until: the server frees a slot when it notices a close, on
+ * its own time, so a newcomer is retried until one is served. */
+struct newcomer {
+  const struct harness_server *s;
+  const char *source;
+  int fd;     /* OUT: the served connection, open; -1 while none was */
+  int status; /* OUT: the last answer's status, 0 for none */
+};
+
+static bool newcomer_served(void *arg)
+{
+  struct newcomer *c = arg;
+  int fd = c->source ? raw_connect_from(c->s, c->source) : raw_connect(c->s);
+
+  c->status = raw_health(fd);
+  if (c->status != 200) {
+    close(fd);
+    return false;
+  }
+  c->fd = fd;
+  return true;
+}
+
 /* Issue "Speed, load and faults", 4: "a connection cap". With
  * --max-connections 4, four clients are served and held open; a fifth is
  * closed unanswered; once one of the four leaves, a newcomer is served. */
@@ -262,8 +302,8 @@ static void test_connections_past_the_cap_are_closed_unanswered(void **state)
 {
   enum { CAP = 4 };
   struct harness_server s;
-  int held[CAP], extra, i, status = 0;
-  long tries;
+  struct newcomer newcomer = {.s = &s, .fd = -1};
+  int held[CAP], extra, i;
 
   setenv("CAIRN_MAX_CONNECTIONS", "4", 1);
   memset(&s, 0, sizeof s);
@@ -277,14 +317,10 @@ static void test_connections_past_the_cap_are_closed_unanswered(void **state)
   close(extra);
   /* The cap counts what is open, not what was ever opened. */
   close(held[0]);
-  for (tries = 0; tries < 100 && status != 200; tries++) {
-    usleep(20000); /* the server notices the close on its own time */
-    extra = raw_connect(&s);
-    status = raw_health(extra);
-    if (status != 200)
-      close(extra);
-  }
-  assert_int_equal(status, 200);
+  harness_wait_until(newcomer_served, &newcomer,
+                     5000); /* the server notices the close on its own time */
+  assert_int_equal(newcomer.status, 200);
+  extra = newcomer.fd;
   for (i = 1; i < CAP; i++) { /* the held ones were never disturbed */
     assert_int_equal(raw_health(held[i]), 200);
     close(held[i]);
@@ -300,21 +336,6 @@ static long mono_ms(void)
 
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* A connection to the server from `source` (any 127.x.y.z is on loopback). */
-static int raw_connect_from(const struct harness_server *s, const char *source)
-{
-  struct sockaddr_in from = {.sin_family = AF_INET};
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->port)};
-
-  assert_true(fd >= 0);
-  assert_int_equal(inet_pton(AF_INET, source, &from.sin_addr), 1);
-  assert_int_equal(bind(fd, (struct sockaddr *)&from, sizeof from), 0);
-  assert_int_equal(inet_pton(AF_INET, s->host, &addr.sin_addr), 1);
-  assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
-  return fd;
 }
 
 struct slow {
@@ -339,6 +360,51 @@ static void slow_read(struct slow *c)
     c->closed_ms = mono_ms();
 }
 
+/* A connection from 127.0.0.1 beyond what the address may hold, for
+ * harness_wait_until: true once the server closes one unanswered. */
+static bool address_full(void *arg)
+{
+  const struct harness_server *s = arg;
+  int extra = raw_connect_from(s, "127.0.0.1");
+  int status = raw_health(extra);
+
+  close(extra);
+  return status == 0;
+}
+
+/* The slow connections of one address, read and trickled to, one byte
+ * every 500 ms, until the server has closed them all. */
+struct trickle {
+  struct slow *slow;
+  int n;
+  long last_ms; /* when the last byte went out */
+  int open;     /* OUT: connections still open */
+};
+
+/* One round over the connections, for harness_wait_until: true once every
+ * one is closed. */
+static bool all_slow_closed(void *arg)
+{
+  struct trickle *t = arg;
+  bool now = mono_ms() - t->last_ms >= 500;
+  int i;
+
+  t->open = 0;
+  for (i = 0; i < t->n; i++) {
+    struct slow *c = &t->slow[i];
+
+    if (c->closed_ms)
+      continue;
+    slow_read(c);
+    if (!c->closed_ms && now && send(c->fd, "a", 1, MSG_NOSIGNAL) != 1)
+      c->closed_ms = mono_ms();
+    t->open += !c->closed_ms;
+  }
+  if (now)
+    t->last_ms = mono_ms();
+  return t->open == 0;
+}
+
 /* Issue "Abuse and availability", 2. Default flags but for the deadlines:
  * one address holds the 64 connections it may (--max-connections-per-address
  * default), half trickling a request head and half a body, one byte every
@@ -355,8 +421,10 @@ static void test_one_address_cannot_hold_every_slot_and_slow_requests_are_cut_of
                                   "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n";
   struct harness_server s;
   struct slow slow[PER_ADDRESS];
-  int extra, other, i, open_count, status, told = 0;
-  long t0, last_trickle = 0, served_ms;
+  struct trickle trickle = {.slow = slow, .n = PER_ADDRESS};
+  struct newcomer newcomer = {.s = &s, .source = "127.0.0.1", .fd = -1};
+  int other, i, told = 0;
+  long t0, served_ms;
 
   unsetenv("CAIRN_MAX_CONNECTIONS_PER_ADDRESS");
   setenv("CAIRN_HEAD_TIMEOUT", "2", 1);
@@ -377,13 +445,7 @@ static void test_one_address_cannot_hold_every_slot_and_slow_requests_are_cut_of
   /* Once the server's threads have accepted all 64, the address is full:
    * a 65th is closed unanswered. (Retried, as accepting takes its time on
    * a loaded machine; a broken cap never gets there.) */
-  for (i = 0, status = 200; i < 30 && status != 0; i++) {
-    usleep(100000);
-    extra = raw_connect_from(&s, "127.0.0.1");
-    status = raw_health(extra);
-    close(extra);
-  }
-  assert_int_equal(status, 0);
+  assert_true(harness_wait_until(address_full, &s, 5000));
   /* Another address is served at once while the slots are held. */
   t0 = mono_ms();
   other = raw_connect_from(&s, "127.0.0.2");
@@ -392,24 +454,10 @@ static void test_one_address_cannot_hold_every_slot_and_slow_requests_are_cut_of
   print_message("127.0.0.2 served in %ld ms\n", served_ms);
   assert_true(served_ms < 1000);
   close(other);
-  /* Trickle until every slow connection is closed, 10 s at most. */
-  for (open_count = PER_ADDRESS; open_count > 0 && mono_ms() - t0 < 10000;) {
-    bool trickle = mono_ms() - last_trickle >= 500;
-
-    open_count = 0;
-    for (i = 0; i < PER_ADDRESS; i++) {
-      if (slow[i].closed_ms)
-        continue;
-      slow_read(&slow[i]);
-      if (!slow[i].closed_ms && trickle && send(slow[i].fd, "a", 1, MSG_NOSIGNAL) != 1)
-        slow[i].closed_ms = mono_ms();
-      open_count += !slow[i].closed_ms;
-    }
-    if (trickle)
-      last_trickle = mono_ms();
-    usleep(20000);
-  }
-  assert_int_equal(open_count, 0);
+  /* Trickle until every slow connection is closed, 10 s at most: the
+   * deadlines run on the server's real (monotonic) clock, so they are waited for. */
+  harness_wait_until(all_slow_closed, &trickle, 10000 - (mono_ms() - t0));
+  assert_int_equal(trickle.open, 0);
   for (i = 0; i < PER_ADDRESS; i++) {
     /* Never before the deadline (counted from after our connect). */
     if (slow[i].closed_ms - slow[i].opened_ms < DEADLINE_MS - 20)
@@ -419,16 +467,9 @@ static void test_one_address_cannot_hold_every_slot_and_slow_requests_are_cut_of
   }
   print_message("%d of %d told 408 before the close\n", told, PER_ADDRESS);
   assert_true(told > 0); /* a reset may overtake an explanation */
-  /* The slots are free again. */
-  for (i = 0; i < 100; i++) {
-    extra = raw_connect_from(&s, "127.0.0.1");
-    if (raw_health(extra) == 200)
-      break;
-    close(extra);
-    usleep(20000);
-  }
-  assert_true(i < 100);
-  close(extra);
+  /* The slots are free again (once the server has noticed the closes). */
+  assert_true(harness_wait_until(newcomer_served, &newcomer, 5000));
+  close(newcomer.fd);
   assert_true(harness_stop(&s));
 }
 
@@ -497,7 +538,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/limits", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/limits", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

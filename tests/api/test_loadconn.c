@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -186,7 +188,7 @@ int main(void)
   int failed;
 
   harness_global_init();
-  failed = cmocka_run_group_tests(tests, NULL, NULL);
+  failed = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return failed;
 }

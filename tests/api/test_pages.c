@@ -23,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 #define LONG_ROWS        3000        /* rows of the long game: 23 chunks of 128 */
@@ -311,7 +312,7 @@ static void *sample_rss(void *arg)
 
     if (kb > m->peak_kb)
       m->peak_kb = kb;
-    nanosleep(&pause, NULL);
+    nanosleep(&pause, NULL); /* the sampling period of the measurement, not a wait */
   }
   return NULL;
 }
@@ -401,7 +402,7 @@ int main(void)
     setenv("ASAN_OPTIONS", options, 1);
   }
   harness_global_init();
-  rc = cmocka_run_group_tests(tests, NULL, NULL);
+  rc = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

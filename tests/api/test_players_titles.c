@@ -9,6 +9,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <ctype.h>
 #include <string.h>
 
@@ -212,7 +214,7 @@ int main(void)
       cmocka_unit_test(test_openapi_yaml_is_served_as_yaml_text),
   };
   harness_global_init();
-  int failed = cmocka_run_group_tests(tests, harness_setup, harness_teardown);
+  int failed = order_run_group_tests(tests, harness_setup, harness_teardown);
   harness_global_cleanup();
   return failed;
 }

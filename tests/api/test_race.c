@@ -11,6 +11,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -382,8 +384,9 @@ static void test_any_seat_joins_are_never_refused_while_a_seat_is_free(void **st
 
 /* Issue "Abuse", 4: 50 concurrent creates by one player beat the open-games
  * cap. With the default cap (100), a player 95 games in sends 20 creates at
- * once: exactly 5 are stored, 15 are refused with too-many-games. The pause
- * keeps the run inside the default rate limits (50 requests/s a token). */
+ * once: exactly 5 are stored, 15 are refused with too-many-games. The run
+ * stays inside the default rate limits (50 requests/s a token) by stepping
+ * the server's test clock, which the rate limiter reads, instead of sleeping. */
 static void test_concurrent_creates_never_pass_the_open_games_cap(void **state)
 {
   enum { CAP = 100, BEFORE = 95, RACERS = 20 };
@@ -398,17 +401,19 @@ static void test_concurrent_creates_never_pass_the_open_games_cap(void **state)
   (void)state;
   unsetenv("CAIRN_MAX_OPEN_GAMES");
   unsetenv("CAIRN_RATE_LIMIT");
+  setenv("CAIRN_TEST_CLOCK", "1", 1);
   memset(&defaults, 0, sizeof defaults);
   harness_start(&defaults);
   setenv("CAIRN_MAX_OPEN_GAMES", "0", 1);
   setenv("CAIRN_RATE_LIMIT", "0", 1);
+  unsetenv("CAIRN_TEST_CLOCK");
   harness_new_player(s, "hoarder", &p);
   for (int i = 0; i < BEFORE; i++) {
     json_decref(harness_new_game(s, p.token, "himalaya", 2, NULL));
     if (i % 40 == 39)
-      sleep(1);
+      harness_advance_clock(s, 1000);
   }
-  sleep(2);
+  harness_advance_clock(s, 2000);
   pthread_barrier_init(&start, NULL, RACERS);
   for (int i = 0; i < RACERS; i++) {
     memset(&racers[i], 0, sizeof racers[i]);
@@ -451,7 +456,7 @@ int main(void)
                                       harness_setup, harness_teardown),
   };
   harness_global_init();
-  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  int failed = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return failed;
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 struct finished {
@@ -342,7 +343,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/records", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/records", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

@@ -14,6 +14,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,7 +229,7 @@ int main(void)
   int failed;
 
   harness_global_init();
-  failed = cmocka_run_group_tests(tests, NULL, NULL);
+  failed = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return failed;
 }

@@ -32,6 +32,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <sodium.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -469,7 +471,7 @@ int main(void)
   if (sodium_init() < 0)
     return 1;
   harness_global_init();
-  failed = cmocka_run_group_tests(tests, NULL, NULL);
+  failed = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
   return failed;
 }

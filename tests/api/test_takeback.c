@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 struct duel {
@@ -330,7 +331,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/takeback", tests, harness_setup, harness_teardown);
+  int rc = order_run_group_tests_name("api/takeback", tests, harness_setup, harness_teardown);
   harness_global_cleanup();
   return rc;
 }

@@ -13,11 +13,13 @@
 #include <cmocka.h>
 #include <curl/curl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 struct duel {
@@ -64,6 +66,7 @@ struct sse {
   char last_id[32]; /* "" for none */
   int want;         /* stop after this many "game" events */
   long timeout_s;
+  _Atomic bool opened; /* the answer's head arrived: the server holds the stream */
   /* results */
   char text[16384];
   size_t len;
@@ -101,6 +104,24 @@ static size_t on_sse_data(char *data, size_t size, size_t n, void *arg)
   return c->events >= c->want ? 0 : bytes; /* 0 ends the transfer */
 }
 
+/* The blank line ending the answer's head. The server registers a stream
+ * before it answers (api/updates.c), so from here on no event is missed. */
+static size_t on_sse_header(char *data, size_t size, size_t n, void *arg)
+{
+  struct sse *c = arg;
+
+  if (size * n == 2 && memcmp(data, "\r\n", 2) == 0)
+    c->opened = true;
+  return size * n;
+}
+
+static bool sse_opened(void *arg)
+{
+  struct sse *c = arg;
+
+  return c->opened;
+}
+
 static void *run_sse(void *arg)
 {
   struct sse *c = arg;
@@ -118,12 +139,25 @@ static void *run_sse(void *arg)
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
   curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_sse_data);
   curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_sse_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, c);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, c->timeout_s);
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_perform(curl);
   curl_slist_free_all(headers);
   curl_easy_cleanup(curl);
   return NULL;
+}
+
+/* Start the client on its own thread and wait until the server holds the
+ * stream: it is opened on another thread, on the server's own time. */
+static void sse_start(struct sse *c, pthread_t *t)
+{
+  assert_int_equal(pthread_create(t, NULL, run_sse, c), 0);
+  if (!harness_wait_until(sse_opened, c, 10000)) {
+    pthread_join(*t, NULL); /* c lives in the caller's frame, which failing leaves */
+    fail_msg("no answer to GET %s within 10 s", c->url);
+  }
 }
 
 static void sse_init(struct sse *c, struct harness_server *s, const char *path, const char *token,
@@ -137,9 +171,12 @@ static void sse_init(struct sse *c, struct harness_server *s, const char *path, 
   c->timeout_s = 20;
 }
 
-/* Wait until the server has the stream open (its count of streams is not
- * public, so give the connection a moment, then check it is still up). */
-static void settle(void)
+/* A long-poll parks its request without a word until the game moves, and
+ * no count of waiting clients is public, so nothing says when the server
+ * holds it: the one fixed pause left, giving the request time to arrive.
+ * A move that overtakes it is answered all the same (after=0), only
+ * without exercising the wake. */
+static void let_the_poll_park(void)
 {
   usleep(300 * 1000);
 }
@@ -178,7 +215,7 @@ static void test_long_poll_wakes_on_the_move(void **state)
   start_duel(s, &d, "waiter", "mover");
   snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=60", d.id);
   assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
-  settle();
+  let_the_poll_park();
   play_one(s, &d);
   pthread_join(t, NULL);
   assert_non_null(a.answer);
@@ -229,8 +266,7 @@ static void test_sse_resumes_after_a_disconnect_with_no_event_lost(void **state)
   start_duel(s, &d, "viewer", "other");
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
   sse_init(&first, s, path, NULL, 2);
-  assert_int_equal(pthread_create(&t, NULL, run_sse, &first), 0);
-  settle();
+  sse_start(&first, &t);
   play_one(s, &d);
   play_one(s, &d);
   pthread_join(t, NULL); /* the client leaves after two events */
@@ -242,8 +278,7 @@ static void test_sse_resumes_after_a_disconnect_with_no_event_lost(void **state)
     play_one(s, &d);
   sse_init(&second, s, path, NULL, 4);
   snprintf(second.last_id, sizeof second.last_id, "%llu", first.ids[1]);
-  assert_int_equal(pthread_create(&t, NULL, run_sse, &second), 0);
-  settle();
+  sse_start(&second, &t);
   play_one(s, &d);
   pthread_join(t, NULL);
   assert_int_equal(second.events, 4);
@@ -268,8 +303,7 @@ static void test_sse_resume_from_a_forgotten_id_says_resync_once(void **state)
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
   sse_init(&c, s, path, NULL, 1);
   snprintf(c.last_id, sizeof c.last_id, "1");
-  assert_int_equal(pthread_create(&t, NULL, run_sse, &c), 0);
-  settle();
+  sse_start(&c, &t);
   play_one(s, &d);
   pthread_join(t, NULL);
   assert_int_equal(c.events, 1);
@@ -290,8 +324,7 @@ static void test_player_stream_carries_only_that_players_games(void **state)
   start_duel(s, &mine, "me", "you");
   start_duel(s, &theirs, "x", "y");
   sse_init(&c, s, "/v1/players/me/events", mine.p[0].token, 2);
-  assert_int_equal(pthread_create(&t, NULL, run_sse, &c), 0);
-  settle();
+  sse_start(&c, &t);
   play_one(s, &theirs);
   play_one(s, &mine);
   play_one(s, &theirs);
@@ -360,7 +393,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/updates", tests, harness_setup, harness_teardown);
+  int rc = order_run_group_tests_name("api/updates", tests, harness_setup, harness_teardown);
   harness_global_cleanup();
   return rc;
 }

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/order.h"
 #include "harness.h"
 
 #define MAX_SEEN 64
@@ -104,7 +105,7 @@ static enum MHD_Result on_post(void *cls, struct MHD_Connection *conn, const cha
     if (++rx.slow_now > rx.slow_most)
       rx.slow_most = rx.slow_now;
     pthread_mutex_unlock(&rx.lock);
-    usleep(150 * 1000);
+    usleep(150 * 1000); /* the receiver's own slowness, the point of "/slow": not a wait */
     pthread_mutex_lock(&rx.lock);
     rx.slow_now--;
     rx.slow_total++;
@@ -162,22 +163,37 @@ static int teardown(void **state)
   return harness_teardown(state);
 }
 
-/* Wait (bounded) until the receiver holds `n` requests to `path`. */
+/* Deliveries reach the receiver on the server's worker thread and libcurl's
+ * time, which no test clock steps: they are waited for (10 s at most). */
+#define DELIVERY_WAIT_MS 10000
+
+struct arrivals {
+  const char *path;
+  int want;
+  int count; /* OUT: requests to path so far */
+};
+
+static bool arrived(void *arg)
+{
+  struct arrivals *a = arg;
+  int i;
+
+  pthread_mutex_lock(&rx.lock);
+  a->count = 0;
+  for (i = 0; i < rx.n; i++)
+    a->count += strcmp(rx.seen[i].path, a->path) == 0;
+  pthread_mutex_unlock(&rx.lock);
+  return a->count >= a->want;
+}
+
+/* Wait (bounded) until the receiver holds `n` requests to `path`; how many
+ * it holds. */
 static int wait_for(const char *path, int n)
 {
-  int i, tries, count = 0;
+  struct arrivals a = {.path = path, .want = n};
 
-  for (tries = 0; tries < 200; tries++) {
-    pthread_mutex_lock(&rx.lock);
-    count = 0;
-    for (i = 0; i < rx.n; i++)
-      count += strcmp(rx.seen[i].path, path) == 0;
-    pthread_mutex_unlock(&rx.lock);
-    if (count >= n)
-      return count;
-    usleep(50 * 1000);
-  }
-  return count;
+  harness_wait_until(arrived, &a, DELIVERY_WAIT_MS);
+  return a.count;
 }
 
 /* Register a webhook of `owner`; fills secret (hex). Returns the id. */
@@ -312,27 +328,50 @@ static const json_t *attempt_of(const json_t *list, int attempt)
   return NULL;
 }
 
+struct log_wait {
+  struct harness_server *s;
+  const struct harness_player *owner;
+  const char *id;
+  int attempt;  /* of the start event; 0: any entry */
+  json_t *list; /* New reference: the log as last read */
+};
+
+static bool log_holds(void *arg)
+{
+  struct log_wait *w = arg;
+
+  json_decref(w->list);
+  w->list = deliveries(w->s, w->owner, w->id);
+  return w->attempt ? attempt_of(w->list, w->attempt) != NULL : json_array_size(w->list) > 0;
+}
+
+/* The delivery log of hook `id` once it holds attempt `attempt` of the
+ * start event (0: any entry), or as it stands when the wait runs out: the
+ * worker writes the log after the receiver's answer, on its own time. New
+ * reference. */
+static json_t *deliveries_holding(struct harness_server *s, const struct harness_player *owner,
+                                  const char *id, int attempt)
+{
+  struct log_wait w = {.s = s, .owner = owner, .id = id, .attempt = attempt};
+
+  harness_wait_until(log_holds, &w, DELIVERY_WAIT_MS);
+  return w.list;
+}
+
 /* "retried with backoff, recorded in a delivery log the owner can read". */
 static void test_a_failed_delivery_is_retried_and_logged(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player a, b;
   char id[64], secret[80], game[64];
-  json_t *list = NULL;
-  int tries;
+  json_t *list;
 
   harness_new_player(s, "cat", &a);
   harness_new_player(s, "dan", &b);
   add_hook(s, &b, "/flaky", "json", NULL, id, secret); /* b does not act first: start only */
   start_game(s, &a, &b, game);
   assert_true(wait_for("/flaky", 2) >= 2);
-  for (tries = 0; tries < 100; tries++) { /* the log is written after the answer */
-    json_decref(list);
-    list = deliveries(s, &b, id);
-    if (attempt_of(list, 2))
-      break;
-    usleep(50 * 1000);
-  }
+  list = deliveries_holding(s, &b, id, 2); /* the log is written after the answer */
   assert_non_null(attempt_of(list, 1));
   assert_int_equal(json_integer_value(json_object_get(attempt_of(list, 1), "http_status")), 500);
   assert_true(json_is_false(json_object_get(attempt_of(list, 1), "delivered")));
@@ -348,8 +387,8 @@ static void test_a_retry_owed_at_a_restart_is_made_after_it(void **state)
   struct harness_player a, b;
   char id[64], secret[80], game[64];
   const struct seen *first = NULL, *second = NULL;
-  json_t *list = NULL;
-  int tries, i;
+  json_t *list;
+  int i;
 
   setenv("CAIRN_WEBHOOK_BACKOFF_MS", "2000", 1); /* the retry waits past the restart */
   harness_restart(s);
@@ -358,11 +397,7 @@ static void test_a_retry_owed_at_a_restart_is_made_after_it(void **state)
   rx.down = true;
   add_hook(s, &b, "/down", "json", NULL, id, secret);
   start_game(s, &a, &b, game);
-  for (tries = 0; tries < 200 && !attempt_of(list, 1); tries++) { /* logged once owed again */
-    json_decref(list);
-    usleep(50 * 1000);
-    list = deliveries(s, &b, id);
-  }
+  list = deliveries_holding(s, &b, id, 1); /* logged once owed again */
   assert_non_null(attempt_of(list, 1));
   json_decref(list);
   pthread_mutex_lock(&rx.lock);
@@ -386,12 +421,7 @@ static void test_a_retry_owed_at_a_restart_is_made_after_it(void **state)
   assert_string_equal(first->delivery, second->delivery);
   assert_string_equal(first->body, second->body);
   expect_signed(second, secret);
-  list = deliveries(s, &b, id);
-  for (tries = 0; tries < 100 && !attempt_of(list, 2); tries++) {
-    json_decref(list);
-    usleep(50 * 1000);
-    list = deliveries(s, &b, id);
-  }
+  list = deliveries_holding(s, &b, id, 2);
   assert_true(json_is_false(json_object_get(attempt_of(list, 1), "delivered")));
   assert_true(json_is_true(json_object_get(attempt_of(list, 2), "delivered")));
   json_decref(list);
@@ -402,21 +432,14 @@ static void test_a_redirect_is_not_followed(void **state)
   struct harness_server *s = *state;
   struct harness_player a, b;
   char id[64], secret[80], game[64];
-  json_t *list = NULL;
-  int tries;
+  json_t *list;
 
   harness_new_player(s, "eve", &a);
   harness_new_player(s, "fay", &b);
   add_hook(s, &b, "/redirect", "slack", NULL, id, secret);
   start_game(s, &a, &b, game);
   assert_true(wait_for("/redirect", 1) >= 1);
-  for (tries = 0; tries < 100; tries++) {
-    json_decref(list);
-    list = deliveries(s, &b, id);
-    if (attempt_of(list, 1))
-      break;
-    usleep(50 * 1000);
-  }
+  list = deliveries_holding(s, &b, id, 1);
   assert_non_null(attempt_of(list, 1));
   assert_int_equal(json_integer_value(json_object_get(attempt_of(list, 1), "http_status")), 302);
   assert_non_null(strstr(harness_str(attempt_of(list, 1), "error"), "redirect"));
@@ -466,8 +489,7 @@ static void test_ssrf_guard_refuses_loopback_without_the_flag(void **state)
   struct harness_player a, b;
   struct harness_response r;
   char body[256], id[64], game[64];
-  json_t *list = NULL;
-  int tries;
+  json_t *list;
 
   unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
   memset(&guarded, 0, sizeof guarded);
@@ -489,13 +511,7 @@ static void test_ssrf_guard_refuses_loopback_without_the_flag(void **state)
   snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
   harness_response_free(&r);
   start_game(&guarded, &a, &b, game);
-  for (tries = 0; tries < 100; tries++) {
-    json_decref(list);
-    list = deliveries(&guarded, &a, id);
-    if (json_array_size(list) > 0)
-      break;
-    usleep(50 * 1000);
-  }
+  list = deliveries_holding(&guarded, &a, id, 0);
   assert_true(json_array_size(list) > 0);
   assert_true(json_is_false(json_object_get(json_array_get(list, 0), "delivered")));
   assert_non_null(strstr(harness_str(json_array_get(list, 0), "error"), "not public"));
@@ -573,8 +589,7 @@ static void test_a_proxy_from_the_environment_is_not_used(void **state)
   struct harness_server proxied;
   struct harness_player a, b;
   char id[64], secret[80], game[64];
-  json_t *list = NULL;
-  int tries;
+  json_t *list;
 
   (void)state;
   for (size_t i = 0; i < sizeof names / sizeof *names; i++)
@@ -588,13 +603,7 @@ static void test_a_proxy_from_the_environment_is_not_used(void **state)
   add_hook(&proxied, &b, "/direct", "json", NULL, id, secret);
   start_game(&proxied, &a, &b, game);
   assert_true(wait_for("/direct", 1) >= 1);
-  for (tries = 0; tries < 100; tries++) {
-    json_decref(list);
-    list = deliveries(&proxied, &b, id);
-    if (attempt_of(list, 1))
-      break;
-    usleep(50 * 1000);
-  }
+  list = deliveries_holding(&proxied, &b, id, 1);
   assert_true(json_is_true(json_object_get(attempt_of(list, 1), "delivered")));
   json_decref(list);
   assert_true(harness_stop(&proxied));
@@ -608,9 +617,8 @@ static void test_a_failed_delivery_shows_no_internal_detail(void **state)
   struct harness_player a, b;
   struct harness_response r;
   char id[64], game[64];
-  json_t *list = NULL;
+  json_t *list;
   const char *error = NULL;
-  int tries;
 
   harness_new_player(s, "ned", &a);
   harness_new_player(s, "ola", &b);
@@ -622,14 +630,9 @@ static void test_a_failed_delivery_shows_no_internal_detail(void **state)
   snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
   harness_response_free(&r);
   start_game(s, &a, &b, game);
-  for (tries = 0; tries < 100 && !error; tries++) {
-    json_decref(list);
-    list = deliveries(s, &b, id);
-    if (attempt_of(list, 1))
-      error = json_string_value(json_object_get(attempt_of(list, 1), "error"));
-    else
-      usleep(50 * 1000);
-  }
+  list = deliveries_holding(s, &b, id, 1);
+  if (attempt_of(list, 1))
+    error = json_string_value(json_object_get(attempt_of(list, 1), "error"));
   assert_non_null(error);
   assert_null(strstr(error, "no-such-host"));
   assert_null(strstr(error, "resolve host"));
@@ -723,6 +726,17 @@ static void test_webhooks_are_capped_per_player_and_per_game(void **state)
   assert_int_equal(stored, PER_PLAYER);
 }
 
+/* The twenty "/slow" deliveries of test_deliveries_to_one_host_are_bounded. */
+static bool all_slow_answered(void *arg)
+{
+  bool done;
+
+  pthread_mutex_lock(&rx.lock);
+  done = rx.slow_total >= 20;
+  pthread_mutex_unlock(&rx.lock);
+  return done;
+}
+
 /* Issue "Abuse", 3: the delivery worker started every job at once. Twenty
  * hooks on one game all point at one receiver that takes 150 ms to answer:
  * every delivery arrives, never more than two at a time (the per-host
@@ -732,7 +746,7 @@ static void test_deliveries_to_one_host_are_bounded(void **state)
   struct harness_server *s = *state;
   struct harness_player a, b, c, d;
   char game[64];
-  int i, tries, total = 0, most = 0;
+  int i, total = 0, most = 0;
 
   harness_new_player(s, "vic", &a);
   harness_new_player(s, "wes", &b);
@@ -756,13 +770,11 @@ static void test_deliveries_to_one_host_are_bounded(void **state)
     json_decref(move);
     json_decref(mine);
   }
-  for (tries = 0; tries < 200 && total < 20; tries++) {
-    usleep(50 * 1000);
-    pthread_mutex_lock(&rx.lock);
-    total = rx.slow_total;
-    most = rx.slow_most;
-    pthread_mutex_unlock(&rx.lock);
-  }
+  harness_wait_until(all_slow_answered, NULL, DELIVERY_WAIT_MS);
+  pthread_mutex_lock(&rx.lock);
+  total = rx.slow_total;
+  most = rx.slow_most;
+  pthread_mutex_unlock(&rx.lock);
   assert_int_equal(total, 20);
   assert_true(most >= 1 && most <= 2);
 }
@@ -791,7 +803,7 @@ int main(void)
   };
 
   harness_global_init();
-  int rc = cmocka_run_group_tests_name("api/webhooks", tests, NULL, NULL);
+  int rc = order_run_group_tests_name("api/webhooks", tests, NULL, NULL);
   harness_global_cleanup();
   return rc;
 }

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -279,5 +281,5 @@ int main(void)
 
   if (sodium_init() < 0)
     return 1;
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

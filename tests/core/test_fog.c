@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <string.h>
 
 #include "game/fog.h"
@@ -99,5 +101,5 @@ int main(void)
       cmocka_unit_test(test_rows_that_showed_something_are_named),
   };
 
-  return cmocka_run_group_tests_name("core/fog", tests, NULL, NULL);
+  return order_run_group_tests_name("core/fog", tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,5 +160,5 @@ int main(void)
       cmocka_unit_test(test_every_view_and_legal_list_of_random_games),
   };
 
-  return cmocka_run_group_tests_name("core/json_text", tests, NULL, NULL);
+  return order_run_group_tests_name("core/json_text", tests, NULL, NULL);
 }

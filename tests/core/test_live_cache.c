@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -107,5 +109,5 @@ int main(void)
       cmocka_unit_test(test_a_thousand_games_in_play_all_stay_cached),
   };
 
-  return cmocka_run_group_tests_name("core/live_cache", tests, NULL, NULL);
+  return order_run_group_tests_name("core/live_cache", tests, NULL, NULL);
 }

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 #include <pthread.h>
 
+#include "tests/order.h"
 #include "db/db.h"
 #include "tmpdb.h"
 
@@ -286,6 +287,41 @@ static void test_a_move_and_its_clocks_commit_together(void **state)
   assert_int_equal(got[1].deadline_ms, 1900);
 }
 
+/* A resignation row marks its seat resigned in the row's own transaction:
+ * both or neither, and a stale one marks nothing. */
+static void test_a_resignation_and_its_seat_commit_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_move m = {.ord = 0,
+                      .seq = 1,
+                      .seat = 1,
+                      .move_json = "{\"cairn\":\"resign\"}",
+                      .events_json = "[]",
+                      .at_ms = 1000,
+                      .resigns = true};
+  struct db_game g = {0};
+
+  tmpdb_add_active_game(f->db, "g", 3);
+  tmpdb_load(f->db, "g", &g);
+  assert_false(g.seat_resigned[1]);
+  db_game_clear(&g);
+  assert_int_equal(db_move_append(f->db, "g", &m, NULL, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g", &g);
+  assert_false(g.seat_resigned[0]);
+  assert_true(g.seat_resigned[1]);
+  assert_false(g.seat_resigned[2]);
+  assert_int_equal(g.moves, 1);
+  db_game_clear(&g);
+  /* Stale: refused, and seat 2 is not marked. */
+  m.seat = 2;
+  assert_int_equal(db_move_append(f->db, "g", &m, NULL, &err), CAIRN_ESTALE);
+  tmpdb_load(f->db, "g", &g);
+  assert_false(g.seat_resigned[2]);
+  assert_int_equal(g.moves, 1);
+  db_game_clear(&g);
+}
+
 /* ---- the webhook outbox ---- */
 
 /* ---- the webhook outbox ---- */
@@ -491,6 +527,120 @@ static void test_joining_a_started_game_is_game_not_open(void **state)
   tmpdb_add_player(f->db, "late", 0x05);
   assert_int_equal(db_seat_take(f->db, "g1", 1, "late", &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
+}
+
+/* A join that starts a game is one transaction (issue 21): the seat, the
+ * active status, the start's updated_ms, the first clocks and the webhook
+ * deliveries the start owes land together, so a crash can never leave a
+ * started game without its clocks. */
+static void test_a_starting_join_writes_its_clocks_and_outbox_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_webhook hook = {
+      .id = "hook1", .owner = "bob", .url = "https://example.org/h", .format = "json"};
+  struct db_clock clocks[2] = {{.seat = 0, .bank_ms = 500, .since_ms = 4000, .deadline_ms = 4500},
+                               {.seat = 1, .bank_ms = 500}};
+  struct db_outbox owed = {.delivery_id = "00000000000000d1",
+                           .webhook_id = "hook1",
+                           .event = "start",
+                           .game_id = "g1",
+                           .body = "{\"s\":1}",
+                           .attempt = 1,
+                           .due_ms = 4000};
+  struct db_join join = {.seat = 0,
+                         .player_id = "alice",
+                         .expect = DB_JOIN_STARTS,
+                         .at_ms = 4000,
+                         .clocks = clocks,
+                         .n_clocks = 2,
+                         .outbox = &owed,
+                         .n_outbox = 1};
+  struct db_clock got[ENGINE_MAX_SEATS];
+  struct owed_seen seen = {0};
+  struct db_game g = {0};
+  int n = 0;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
+  assert_int_equal(db_seat_join(f->db, "g1", &join, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  assert_string_equal(g.seat_player[0], "alice");
+  assert_int_equal(g.updated_ms, 4000);
+  db_game_clear(&g);
+  assert_int_equal(db_clocks_load(f->db, "g1", got, &n, &err), CAIRN_OK);
+  assert_int_equal(n, 2);
+  assert_int_equal(got[0].deadline_ms, 4500);
+  assert_int_equal(got[0].since_ms, 4000);
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.first.delivery_id, "00000000000000d1");
+  assert_string_equal(seen.first.event, "start");
+}
+
+/* A refused seat write writes nothing of what the join carried: not the
+ * seat, not the clocks, not the outbox; the game row is as it was. */
+static void test_a_refused_join_writes_nothing(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_webhook hook = {
+      .id = "hook1", .owner = "bob", .url = "https://example.org/h", .format = "json"};
+  struct db_clock clocks[2] = {{.seat = 0, .bank_ms = 500, .since_ms = 4000, .deadline_ms = 4500},
+                               {.seat = 1, .bank_ms = 500}};
+  struct db_outbox owed = {.delivery_id = "00000000000000d2",
+                           .webhook_id = "hook1",
+                           .event = "start",
+                           .game_id = "g1",
+                           .body = "{}",
+                           .attempt = 1,
+                           .due_ms = 4000};
+  struct db_join join = {.seat = 1,
+                         .player_id = "carol",
+                         .expect = DB_JOIN_STARTS,
+                         .at_ms = 4000,
+                         .clocks = clocks,
+                         .n_clocks = 2,
+                         .outbox = &owed,
+                         .n_outbox = 1};
+  struct db_clock got[ENGINE_MAX_SEATS];
+  struct owed_seen seen = {0};
+  struct db_game g = {0};
+  int n = 0;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
+  /* The seat is already taken: seat-taken, nothing written. */
+  assert_int_equal(db_seat_join(f->db, "g1", &join, &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_SEAT_TAKEN);
+  /* The seat is free but the join would not start the game as the caller
+   * expected (a seat is still empty): stale, nothing written. */
+  tmpdb_add_game(f->db, "g2", 3, "alice");
+  join.seat = 0;
+  assert_int_equal(db_seat_join(f->db, "g2", &join, &err), CAIRN_ESTALE);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_OPEN);
+  assert_string_equal(g.seat_player[0], "");
+  assert_string_equal(g.seat_player[1], "bob");
+  assert_int_not_equal(g.updated_ms, 4000);
+  db_game_clear(&g);
+  tmpdb_load(f->db, "g2", &g);
+  assert_string_equal(g.seat_player[0], "");
+  db_game_clear(&g);
+  assert_int_equal(db_clocks_load(f->db, "g1", got, &n, &err), CAIRN_OK);
+  assert_int_equal(n, 0);
+  assert_int_equal(db_clocks_load(f->db, "g2", got, &n, &err), CAIRN_OK);
+  assert_int_equal(n, 0);
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
 }
 
 static void test_seat_outside_the_game_is_bad_value(void **state)
@@ -893,10 +1043,13 @@ int main(void)
       T(test_repeated_game_id_is_refused),
       T(test_game_created_with_seated_players),
       T(test_a_move_and_its_clocks_commit_together),
+      T(test_a_resignation_and_its_seat_commit_together),
       T(test_the_outbox_keeps_what_is_owed),
       T(test_a_move_and_its_outbox_commit_together),
       T(test_filling_the_last_seat_makes_the_game_active),
       T(test_taken_seat_is_seat_taken),
+      T(test_a_starting_join_writes_its_clocks_and_outbox_together),
+      T(test_a_refused_join_writes_nothing),
       T(test_second_seat_for_a_player_is_already_seated),
       T(test_joining_a_started_game_is_game_not_open),
       T(test_seat_outside_the_game_is_bad_value),
@@ -923,8 +1076,8 @@ int main(void)
       tests[j].setup_func = backends[i].setup;
       tests[j].teardown_func = backends[i].teardown;
     }
-    failed += _cmocka_run_group_tests(backends[i].name, tests, sizeof(tests) / sizeof(tests[0]),
-                                      NULL, NULL);
+    failed +=
+        order_run_group(backends[i].name, tests, sizeof(tests) / sizeof(tests[0]), NULL, NULL);
   }
   return failed;
 }

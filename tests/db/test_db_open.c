@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <unistd.h>
 
+#include "tests/order.h"
 #include "db/db.h"
 #include "tmpdb.h"
 
@@ -123,5 +124,5 @@ int main(void)
       cmocka_unit_test(test_local_file_of_each_spelling),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "tests/order.h"
 #include "db/sqlite/internal.h"
 #include "db/sqlite/migrations.h"
 #include "tmpdb.h"
@@ -219,5 +220,5 @@ int main(void)
       T(test_compiled_migrations_are_ordered_and_apply),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

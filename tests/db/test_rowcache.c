@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
 #include "db/db.h"
 #include "db/sqlite/internal.h"
 #include "tmpdb.h"
@@ -239,5 +240,5 @@ int main(void)
       T(test_webhooks_are_found_after_create_and_restart_and_not_after_delete),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 
+#include "tests/order.h"
 #include "db/db.h"
 #include "db/sqlite/internal.h"
 #include "db/sqlite/migrations.h"
@@ -284,5 +285,5 @@ int main(void)
       T(test_a_format_1_game_stays_in_format_1),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

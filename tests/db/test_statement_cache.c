@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "tests/order.h"
 #include "db/db.h"
 #include "db/sqlite/internal.h"
 #include "tmpdb.h"
@@ -285,5 +286,5 @@ int main(void)
       T(test_close_after_use_leaves_nothing),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
 #include "engine/engine.h"
 
 struct toy {
@@ -411,5 +412,5 @@ int main(void)
       cmocka_unit_test(test_titles_say_which_events_reveal),
   };
 
-  return cmocka_run_group_tests_name("engine/game", tests, NULL, NULL);
+  return order_run_group_tests_name("engine/game", tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <sodium.h>
 
+#include "tests/order.h"
 #include "engine/rng.h"
 
 static void seed_bytes(uint8_t seed[ENGINE_SEED_BYTES], uint8_t base)
@@ -123,5 +124,5 @@ int main(void)
       cmocka_unit_test(test_shuffle_is_a_permutation),
   };
 
-  return cmocka_run_group_tests_name("engine/rng", tests, NULL, NULL);
+  return order_run_group_tests_name("engine/rng", tests, NULL, NULL);
 }

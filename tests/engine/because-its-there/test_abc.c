@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,5 +124,5 @@ int main(void)
       cmocka_unit_test(test_IX_orphaned_sherpas_and_supplies_are_discarded),
       cmocka_unit_test(test_IX_camps_are_not_deployed),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,5 +79,5 @@ int main(void)
       cmocka_unit_test(test_IX_A_camp_needs_unloaded_supplies_and_a_climber),
       cmocka_unit_test(test_IX_B_strike_needs_a_climber),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,5 +183,5 @@ int main(void)
       cmocka_unit_test(test_VIII_B_draw_fewer_or_none),
       cmocka_unit_test(test_VIII_B_drew_names_the_cards),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

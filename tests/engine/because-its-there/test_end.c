@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -487,5 +489,5 @@ int main(void)
       cmocka_unit_test(test_end_dream_teams_most_vp_wins),
       cmocka_unit_test(test_end_dream_teams_equal_vp_is_a_draw),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

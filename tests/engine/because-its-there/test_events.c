@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -278,5 +280,5 @@ int main(void)
       cmocka_unit_test(test_special_drawn_goes_to_the_drawers_hand),
       cmocka_unit_test(test_X_C_1_used_events_are_reshuffled),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

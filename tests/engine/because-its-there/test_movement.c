@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -506,5 +508,5 @@ int main(void)
       cmocka_unit_test(test_X_2_refusal_names_the_near_death_climber),
       cmocka_unit_test(test_movement_events_carry_names),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,5 +95,5 @@ int main(void)
       cmocka_unit_test(test_VI_moves_of_another_phase_are_illegal),
       cmocka_unit_test(test_every_listed_move_is_accepted),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

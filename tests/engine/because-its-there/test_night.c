@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -382,5 +384,5 @@ int main(void)
       cmocka_unit_test(test_night_declaration_looks_the_same_from_outside),
       cmocka_unit_test(test_special_bivouac_counts_as_a_camp),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

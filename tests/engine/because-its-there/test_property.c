@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -294,5 +296,5 @@ int main(void)
       cmocka_unit_test(test_random_1963_games_end_by_turn_20),
       cmocka_unit_test(test_random_dream_teams_games_end_by_turn_20),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

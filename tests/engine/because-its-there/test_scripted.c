@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,5 +117,5 @@ int main(void)
       cmocka_unit_test(test_XII_1963_scripted_expeditions),
       cmocka_unit_test(test_XII_dream_teams_scripted_expeditions),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,5 +182,5 @@ int main(void)
       cmocka_unit_test(test_XII_1963_fixed_routes_and_decks),
       cmocka_unit_test(test_XII_dream_teams_draft_alternates_from_the_roll_off),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

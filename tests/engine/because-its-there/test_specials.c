@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,5 +94,5 @@ int main(void)
       cmocka_unit_test(test_special_oxygen_restores_strength_up_to_the_maximum),
       cmocka_unit_test(test_special_only_from_hand_and_in_its_phase),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

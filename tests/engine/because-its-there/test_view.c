@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,5 +279,5 @@ int main(void)
       cmocka_unit_test(test_II_B_event_faces_are_in_the_view),
       cmocka_unit_test(test_II_B_every_visible_card_has_its_text),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,5 +196,5 @@ int main(void)
       cmocka_unit_test(test_X_A_7_storm_strips_unattended_supplies_and_camps),
       cmocka_unit_test(test_special_radio_rerolls_the_weather),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

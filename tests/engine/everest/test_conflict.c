@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 
 #include <string.h>
@@ -315,5 +317,5 @@ int main(void)
       cmocka_unit_test(test_snowballs_are_one_item_of_the_order),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

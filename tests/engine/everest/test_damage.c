@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <string.h>
 
 #include "support.h"
@@ -209,5 +211,5 @@ int main(void)
       cmocka_unit_test(test_a_yeti_whose_base_is_occupied_takes_the_nearest_free_corner),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
 #include "support.h"
 
 #define AT(r, c) everest_cell(r, c)
@@ -269,5 +270,5 @@ int main(void)
       cmocka_unit_test(test_pushed_off_the_board_loses_its_actions),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

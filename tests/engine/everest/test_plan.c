@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <string.h>
 
 #include "support.h"
@@ -224,5 +226,5 @@ int main(void)
       cmocka_unit_test(test_a_yeti_without_coins_or_board_owes_no_plan),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

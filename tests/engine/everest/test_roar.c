@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <string.h>
 
 #include "support.h"
@@ -339,5 +341,5 @@ int main(void)
       cmocka_unit_test(test_running_away_is_a_turn_with_conflict_resolution),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
 #include "support.h"
 
 #define AT(r, c) everest_cell(r, c)
@@ -170,5 +171,5 @@ int main(void)
       cmocka_unit_test(test_a_snowball_can_knock_a_yeti_off_the_board),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -194,5 +196,5 @@ int main(void)
       cmocka_unit_test(test_the_round_cap_ends_in_a_draw),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

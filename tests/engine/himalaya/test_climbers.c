@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,5 +191,5 @@ int main(void)
       cmocka_unit_test(test_summit_needs_no_sherpas),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

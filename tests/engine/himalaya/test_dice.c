@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -317,5 +319,5 @@ int main(void)
       cmocka_unit_test(test_die_moving_nothing_may_be_taken_without_a_move),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

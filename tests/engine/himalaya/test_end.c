@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -318,5 +320,5 @@ int main(void)
       cmocka_unit_test(test_whole_game_ends_in_bad_weather_with_the_tie_rule),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -287,5 +289,5 @@ int main(void)
       cmocka_unit_test(test_fixed_seed_gives_a_known_game),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -293,5 +295,5 @@ int main(void)
       cmocka_unit_test(test_yeti_deck_reshuffled_with_bad_weather_after_nine_cards),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <string.h>
 
 #include "support.h"
@@ -141,5 +143,5 @@ int main(void)
       cmocka_unit_test(test_space_names_round_trip),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -450,5 +452,5 @@ int main(void)
       cmocka_unit_test(test_blizzard_up_from_base_camp_reaches_the_south_of_level_one),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

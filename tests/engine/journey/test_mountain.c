@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,5 +193,5 @@ int main(void)
       cmocka_unit_test(test_yeti_moves_once_a_turn_within_the_mountain),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

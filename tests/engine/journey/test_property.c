@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -459,5 +461,5 @@ int main(void)
       cmocka_unit_test(test_same_seed_and_moves_give_the_same_game),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "tests/order.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,5 +245,5 @@ int main(void)
       cmocka_unit_test(test_listed_moves_are_canonical),
   };
 
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  return order_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,435 @@
+/*
+ * test_resign.c - resignation through the real server (api/resign.c,
+ * game/resign.c): POST /v1/games/{id}/resign {seq}. One or two seats: the
+ * game ends, won by the seats that did not resign; more seats: the server's
+ * bot plays the resigned seat, until no person is left unresigned. The row
+ * is a platform row: it replays, verifies (online and offline), exports,
+ * shows in everyone's log, is never taken back nor lets a takeback reach
+ * past it, fires the webhooks a move fires, and a restart replays to the
+ * game the live cache held.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+struct table {
+  struct harness_player p[3];
+  int n;
+  char id[64];
+};
+
+/* A `title` game of n seats, seat i held by p[i]. */
+static void seat_table(struct harness_server *s, struct table *t, const char *title, int n)
+{
+  static const char *const names[] = {"north", "east", "south"};
+  json_t *created;
+  int i;
+
+  t->n = n;
+  for (i = 0; i < n; i++)
+    harness_new_player(s, names[i], &t->p[i]);
+  created = harness_new_game(s, t->p[0].token, title, n, "{}");
+  snprintf(t->id, sizeof t->id, "%s", harness_game_id(created));
+  json_decref(created);
+  for (i = 0; i < n; i++)
+    harness_join(s, t->p[i].token, t->id, i);
+}
+
+static long game_seq(struct harness_server *s, const char *id)
+{
+  json_t *g = harness_get_game(s, NULL, id);
+  long seq = harness_int(g, "seq");
+
+  json_decref(g);
+  return seq;
+}
+
+/* POST …/resign {seq: the game's current seq} as `token`. */
+static void post_resign(struct harness_server *s, const char *token, const char *id,
+                        struct harness_response *r)
+{
+  json_t *body = json_pack("{s:I}", "seq", (json_int_t)game_seq(s, id));
+
+  harness_call_json(s, r, "POST", token, body, "/v1/games/%s/resign", id);
+  json_decref(body);
+}
+
+static void resign_ok(struct harness_server *s, const char *token, const char *id)
+{
+  struct harness_response r;
+
+  post_resign(s, token, id, &r);
+  HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(harness_has_event(r.json, "resigned"));
+  harness_response_free(&r);
+}
+
+/* The first seat in the game's to_act, or -1. */
+static int first_to_act(struct harness_server *s, const char *id)
+{
+  json_t *g = harness_get_game(s, NULL, id);
+  json_t *to_act = json_object_get(g, "to_act");
+  int seat = json_array_size(to_act) ? (int)json_integer_value(json_array_get(to_act, 0)) : -1;
+
+  json_decref(g);
+  return seat;
+}
+
+/* Every position replays, the record verifies online, and its export
+ * verifies offline (`cairn verify`). */
+static void expect_whole(struct harness_server *s, const char *id)
+{
+  struct harness_response r;
+  char path[400], args[480];
+  json_t *doc, *report = NULL;
+  long seq = game_seq(s, id), n;
+
+  harness_expect_verifies(s, id);
+  for (n = 0; n <= seq; n++) {
+    harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s?at=%ld", id, n);
+    HARNESS_EXPECT_STATUS(&r, 200);
+    harness_response_free(&r);
+  }
+  doc = harness_get_json(s, NULL, "/v1/games/%s/export", id);
+  snprintf(path, sizeof path, "%s/resigned.json", s->dir);
+  assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
+  snprintf(args, sizeof args, "verify %s", path);
+  assert_int_equal(harness_run_tool(args, &report), 0);
+  assert_true(json_is_true(json_object_get(report, "ok")));
+  json_decref(report);
+  json_decref(doc);
+}
+
+/* The game each seat (and a spectator) sees is the same after a restart,
+ * which rebuilds it from the log: replay equals live. */
+static void expect_same_after_restart(struct harness_server *s, const struct table *t)
+{
+  json_t *before[4], *after;
+  int i;
+
+  for (i = 0; i <= t->n; i++)
+    before[i] = harness_get_game(s, i < t->n ? t->p[i].token : NULL, t->id);
+  harness_restart(s);
+  for (i = 0; i <= t->n; i++) {
+    after = harness_get_game(s, i < t->n ? t->p[i].token : NULL, t->id);
+    if (!json_equal(before[i], after)) {
+      char *a = harness_dump(before[i]), *b = harness_dump(after);
+
+      fail_msg("viewer %d: the game differs after a restart:\n%s\n%s", i, a, b);
+    }
+    json_decref(after);
+    json_decref(before[i]);
+  }
+}
+
+/* Two seats: "the other seat wins"; the result says why and who. */
+static void test_resigning_a_duel_gives_it_to_the_other_seat(void **state)
+{
+  struct harness_server *s = *state;
+  struct table t;
+  json_t *g, *result;
+
+  seat_table(s, &t, "himalaya", 2);
+  resign_ok(s, t.p[1].token, t.id);
+  g = harness_get_game(s, NULL, t.id);
+  assert_string_equal(harness_str(g, "status"), "finished");
+  assert_int_equal(harness_int(g, "seq"), 1);
+  assert_non_null(json_object_get(g, "seed")); /* a finished game shows its seed */
+  result = json_object_get(g, "result");
+  assert_string_equal(harness_str(result, "reason"), "resignation");
+  assert_int_equal(harness_int(result, "seat"), 1);
+  assert_int_equal(json_array_size(json_object_get(result, "winners")), 1);
+  assert_int_equal(json_integer_value(json_array_get(json_object_get(result, "winners"), 0)), 0);
+  assert_int_equal(json_array_size(json_object_get(g, "to_act")), 0);
+  json_decref(g);
+  expect_whole(s, t.id);
+  expect_same_after_restart(s, &t);
+}
+
+/* One seat (solo): the game ends with no winner. */
+static void test_a_solo_resignation_ends_the_game_without_a_winner(void **state)
+{
+  struct harness_server *s = *state;
+  struct table t;
+  json_t *g, *result;
+
+  seat_table(s, &t, "because-its-there", 1);
+  resign_ok(s, t.p[0].token, t.id);
+  g = harness_get_game(s, NULL, t.id);
+  assert_string_equal(harness_str(g, "status"), "finished");
+  result = json_object_get(g, "result");
+  assert_string_equal(harness_str(result, "reason"), "resignation");
+  assert_int_equal(harness_int(result, "seat"), 0);
+  assert_int_equal(json_array_size(json_object_get(result, "winners")), 0);
+  json_decref(g);
+  expect_whole(s, t.id);
+}
+
+/* Who may resign, and when: clear problems, and nothing changes. */
+static void test_resignations_that_cannot_be_are_refused_without_a_change(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player stranger;
+  struct harness_response r;
+  struct table t;
+  json_t *before, *after;
+
+  seat_table(s, &t, "himalaya", 2);
+  harness_new_player(s, "stranger", &stranger);
+  before = harness_get_game(s, NULL, t.id);
+  post_resign(s, stranger.token, t.id, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 403, "not-seated");
+  harness_response_free(&r);
+  post_resign(s, NULL, t.id, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 401, "missing-token");
+  harness_response_free(&r);
+  harness_call(s, &r, "POST", t.p[0].token, "{\"seq\":7}", "/v1/games/%s/resign", t.id);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "stale-seq");
+  harness_response_free(&r);
+  harness_call(s, &r, "POST", t.p[0].token, "{}", "/v1/games/%s/resign", t.id);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "missing-field");
+  harness_response_free(&r);
+  after = harness_get_game(s, NULL, t.id);
+  assert_true(json_equal(before, after));
+  json_decref(after);
+
+  resign_ok(s, t.p[0].token, t.id);
+  after = harness_get_game(s, NULL, t.id);
+  post_resign(s, t.p[1].token, t.id, &r); /* finished: nobody resigns any more */
+  HARNESS_EXPECT_PROBLEM(&r, 409, "game-not-active");
+  harness_response_free(&r);
+  post_resign(s, t.p[0].token, t.id, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "game-not-active");
+  harness_response_free(&r);
+  json_decref(before);
+  before = harness_get_game(s, NULL, t.id);
+  assert_true(json_equal(before, after));
+  json_decref(after);
+  json_decref(before);
+}
+
+/* Rows seat `seat` made after its resignation, from the export; and the
+ * resignation shows in everyone's log. */
+static int rows_after_resign(struct harness_server *s, const char *id, int seat)
+{
+  json_t *log = harness_get_log(s, NULL, id, 0);
+  json_t *doc = harness_get_json(s, NULL, "/v1/games/%s/export", id);
+  json_t *e;
+  size_t i;
+  bool resigned = false, logged = false;
+  int n = 0;
+
+  json_array_foreach(json_object_get(log, "events"), i, e)
+  {
+    const json_t *ev = json_object_get(e, "event");
+
+    logged = logged ||
+             (strcmp(harness_str(ev, "type"), "resigned") == 0 && harness_int(ev, "seat") == seat);
+  }
+  json_array_foreach(json_object_get(doc, "moves"), i, e)
+  {
+    const json_t *move = json_object_get(e, "move");
+    const char *platform = json_string_value(json_object_get(move, "cairn"));
+
+    if (harness_int(e, "seat") != seat)
+      continue;
+    if (platform && strcmp(platform, "resign") == 0)
+      resigned = true;
+    else if (resigned && !platform)
+      n++;
+  }
+  assert_true(logged); /* everyone sees the resignation */
+  assert_true(resigned);
+  json_decref(doc);
+  json_decref(log);
+  return n;
+}
+
+/* More seats: the bot plays the resigned seat from then on; its player may
+ * neither move nor resign again; once no person is left unresigned the game
+ * ends, won by the seats that did not resign (none here). */
+static void test_a_resigned_seat_of_three_is_played_by_the_bot(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_response r;
+  struct table t;
+  json_t *g, *mine, *move, *result;
+  struct harness_rng rng = {11};
+  int seat = -1, other, last;
+
+  seat_table(s, &t, "himalaya", 3);
+  seat = first_to_act(s, t.id);
+  assert_true(seat >= 0);
+  resign_ok(s, t.p[seat].token, t.id); /* it owed a decision: the bot makes it */
+  g = harness_get_game(s, NULL, t.id);
+  assert_string_equal(harness_str(g, "status"), "active");
+  assert_true(harness_int(g, "seq") >= 2);
+  json_decref(g);
+  assert_true(rows_after_resign(s, t.id, seat) >= 1);
+
+  post_resign(s, t.p[seat].token, t.id, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "already-resigned");
+  harness_response_free(&r);
+  mine = harness_get_game(s, t.p[seat].token, t.id);
+  move = json_pack("{s:s}", "type", "pass");
+  harness_post_move(s, &r, t.p[seat].token, t.id, harness_int(mine, "seq"), move);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "already-resigned");
+  harness_response_free(&r);
+  json_decref(move);
+  json_decref(mine);
+
+  /* The people still play; the bot answers for the resigned seat. */
+  other = first_to_act(s, t.id);
+  assert_true(other >= 0 && other != seat);
+  mine = harness_get_game(s, t.p[other].token, t.id);
+  move = harness_choose_move(mine, &rng);
+  harness_post_move(s, &r, t.p[other].token, t.id, harness_int(mine, "seq"), move);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  json_decref(move);
+  json_decref(mine);
+  expect_same_after_restart(s, &t);
+
+  /* A second resignation leaves one person: the game goes on. */
+  other = (seat + 1) % 3;
+  last = (seat + 2) % 3;
+  resign_ok(s, t.p[other].token, t.id);
+  g = harness_get_game(s, NULL, t.id);
+  assert_string_equal(harness_str(g, "status"), "active");
+  json_decref(g);
+  /* The last person resigns: nobody is left to play for. */
+  resign_ok(s, t.p[last].token, t.id);
+  g = harness_get_game(s, NULL, t.id);
+  assert_string_equal(harness_str(g, "status"), "finished");
+  result = json_object_get(g, "result");
+  assert_string_equal(harness_str(result, "reason"), "resignation");
+  assert_int_equal(harness_int(result, "seat"), last);
+  assert_int_equal(json_array_size(json_object_get(result, "winners")), 0);
+  json_decref(g);
+  expect_whole(s, t.id);
+  expect_same_after_restart(s, &t);
+}
+
+/* Takeback: a move from before a resignation is never taken back, since a
+ * rewind past the resignation would undo it. */
+static void test_no_takeback_reaches_past_a_resignation(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_response r;
+  struct table t;
+  json_t *mine, *move = NULL, *m, *body, *before, *after;
+  size_t i;
+  int mover, next, resigner;
+
+  seat_table(s, &t, "himalaya", 3);
+  mover = first_to_act(s, t.id);
+  mine = harness_get_game(s, t.p[mover].token, t.id);
+  json_array_foreach(json_object_get(mine, "legal"), i, m)
+  {
+    if (strcmp(harness_str(m, "type"), "die") == 0) {
+      move = m; /* takes one of the dice: draws nothing */
+      break;
+    }
+  }
+  assert_non_null(move);
+  harness_post_move(s, &r, t.p[mover].token, t.id, harness_int(mine, "seq"), move);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  json_decref(mine);
+  next = first_to_act(s, t.id);
+  for (resigner = 0; resigner == mover || resigner == next; resigner++)
+    ;
+  assert_true(resigner < 3);
+  resign_ok(s, t.p[resigner].token, t.id);
+  before = harness_get_game(s, NULL, t.id);
+  body = json_pack("{s:I}", "seq", (json_int_t)harness_int(before, "seq"));
+  harness_call_json(s, &r, "POST", t.p[mover].token, body, "/v1/games/%s/takeback", t.id);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "no-takeback");
+  harness_response_free(&r);
+  /* nor may the resigned seat ask for one */
+  harness_call_json(s, &r, "POST", t.p[resigner].token, body, "/v1/games/%s/takeback", t.id);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "already-resigned");
+  harness_response_free(&r);
+  after = harness_get_game(s, NULL, t.id);
+  assert_true(json_equal(before, after));
+  json_decref(after);
+  json_decref(before);
+  json_decref(body);
+}
+
+/* Webhooks: a resignation that ends the game fires "end", as a move that
+ * ends it does, with the resignation's result. */
+static void test_a_resignation_fires_the_end_webhook(void **state)
+{
+  struct harness_server own, *s = &own;
+  struct harness_response r;
+  struct table t;
+  char hook[64];
+  json_t *list = NULL, *d;
+  size_t i;
+  int tries;
+  bool ended = false;
+
+  (void)state;
+  /* A server of its own, which may reach loopback (where nothing listens). */
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
+  setenv("CAIRN_WEBHOOK_BACKOFF_MS", "50", 1);
+  memset(&own, 0, sizeof own);
+  harness_start(&own);
+  unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
+  unsetenv("CAIRN_WEBHOOK_BACKOFF_MS");
+  seat_table(s, &t, "himalaya", 2);
+  /* Port 9 (discard) on loopback: nothing listens, so every attempt fails
+   * at once and is logged. */
+  {
+    char body[256];
+
+    snprintf(body, sizeof body,
+             "{\"url\":\"http://127.0.0.1:9/h\",\"format\":\"json\",\"game\":\"%s\"}", t.id);
+    harness_call(s, &r, "POST", t.p[0].token, body, "/v1/webhooks");
+    HARNESS_EXPECT_STATUS(&r, 201);
+    snprintf(hook, sizeof hook, "%s", harness_str(r.json, "id"));
+    harness_response_free(&r);
+  }
+  resign_ok(s, t.p[1].token, t.id);
+  for (tries = 0; tries < 200 && !ended; tries++) {
+    json_decref(list);
+    list = harness_get_json(s, t.p[0].token, "/v1/webhooks/%s/deliveries", hook);
+    json_array_foreach(json_object_get(list, "deliveries"), i, d)
+    {
+      if (strcmp(harness_str(d, "event"), "end") == 0)
+        ended = true;
+    }
+    if (!ended)
+      usleep(50 * 1000);
+  }
+  json_decref(list);
+  assert_true(harness_stop(&own));
+  assert_true(ended);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_resigning_a_duel_gives_it_to_the_other_seat),
+      cmocka_unit_test(test_a_solo_resignation_ends_the_game_without_a_winner),
+      cmocka_unit_test(test_resignations_that_cannot_be_are_refused_without_a_change),
+      cmocka_unit_test(test_a_resigned_seat_of_three_is_played_by_the_bot),
+      cmocka_unit_test(test_no_takeback_reaches_past_a_resignation),
+      cmocka_unit_test(test_a_resignation_fires_the_end_webhook),
+  };
+
+  harness_global_init();
+  int rc = cmocka_run_group_tests_name("api/resign", tests, harness_setup, harness_teardown);
+  harness_global_cleanup();
+  return rc;
+}
