@@ -5,16 +5,30 @@
  */
 #include "engine/because-its-there/state.h"
 
+#include <stdlib.h>
+
 static struct bit_move blank(int type)
 {
-  struct bit_move m = {type, -1, -1, 0, -1, -1, -1, -1};
+  struct bit_move m = {.type = type,
+                       .card = -1,
+                       .team = -1,
+                       .dir = 0,
+                       .route = -1,
+                       .at = -1,
+                       .climber = -1,
+                       .count = -1,
+                       .n_use = 0};
   return m;
 }
 
-/* The moves found so far; room for every candidate the enumerators try. */
+/* The moves found so far; room for every candidate the enumerators try.
+ * The Night is the bound: at most 432 `rest` declarations (ten Supplies
+ * spread over the seven Terrain cards of one route, three cards holding
+ * two, four one: 3^3 * 2^4) plus a Bivouac per Terrain card; the deals of
+ * today give a seat at most six Supplies, so 64 (README.md, Moves). */
 struct found {
   int n;
-  struct bit_move moves[512]; /* measured at most a few hundred */
+  struct bit_move moves[512];
 };
 
 static void add(struct found *list, const struct bit_move *m)
@@ -85,6 +99,42 @@ static void strikes(const struct bit_state *st, int seat, struct found *list)
     if (bit_strike_ok(st, seat, c))
       add(list, &m);
   }
+}
+
+/* Orders `rest` moves the most declarations first, then by the cards
+ * listed (each list is ascending). */
+static int fewer_declarations(const void *a, const void *b)
+{
+  const struct bit_move *x = a, *y = b;
+  int i;
+
+  if (x->n_use != y->n_use)
+    return y->n_use - x->n_use;
+  for (i = 0; i < x->n_use; i++)
+    if (x->use[i] != y->use[i])
+      return x->use[i] - y->use[i];
+  return 0;
+}
+
+/* Night: the seat's one decision, a `rest` for every set of its Unloaded
+ * Supplies it may declare together (the empty set included), the most
+ * declarations first. */
+static void rests(const struct bit_state *st, int seat, struct found *list)
+{
+  int declarable[BIT_SUPPLIES_N], n = 0, c, mask, i, first = list->n;
+
+  for (c = BIT_SUPPLY_FIRST; c < BIT_CAMP_FIRST; c++)
+    if (bit_declarable(st, seat, c))
+      declarable[n++] = c;
+  for (mask = 0; mask < 1 << n; mask++) {
+    struct bit_move m = blank(BIT_M_REST);
+    for (i = 0; i < n; i++)
+      if (mask & 1 << i)
+        m.use[m.n_use++] = declarable[i];
+    if (bit_declaration_ok(st, seat, &m))
+      add(list, &m);
+  }
+  qsort(list->moves + first, (size_t)(list->n - first), sizeof(list->moves[0]), fewer_declarations);
 }
 
 static void movement(const struct bit_state *st, int seat, struct found *list)
@@ -207,17 +257,8 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
     }
     break;
   case BIT_P_NIGHT:
-    for (c = BIT_SUPPLY_FIRST; c < BIT_CAMP_FIRST; c++)
-      if (bit_use_ok(st, seat, c)) {
-        struct bit_move m = blank(BIT_M_USE);
-        m.card = c;
-        add(list, &m);
-      }
     specials(st, seat, list);
-    {
-      struct bit_move m = blank(BIT_M_REST);
-      add(list, &m);
-    }
+    rests(st, seat, list);
     break;
   default:
     break;

@@ -143,12 +143,11 @@ static enum cairn_status dispatch(struct bit_state *st, int seat, struct bit_mov
     return bit_setup_camp(st, seat, m->card, m->at, events, err);
   case BIT_M_STRIKE:
     return bit_strike_camp(st, seat, m->card, events, err);
-  case BIT_M_USE:
-    return bit_use_supplies(st, seat, m->card, err);
   case BIT_M_REST:
     if (st->phase != BIT_P_NIGHT || st->done[seat])
       return wrong_phase(st, seat, "rest", "night", err);
-    return finish(st, seat, events, err);
+    s = bit_declare_supplies(st, seat, m, err);
+    return s != CAIRN_OK ? s : finish(st, seat, events, err);
   default:
     if (m->type == BIT_M_MOVE) {
       int named = m->route;
@@ -222,7 +221,7 @@ const struct engine_module bit_module = {
     .name = "Because It's There!",
     .min_seats = 1,
     .max_seats = 2,
-    .rules_version = "bit-2",
+    .rules_version = "bit-3",
     .options_json =
         "{\"scenario\": {\"type\": \"string\", \"default\": \"1953\", \"values\": [\"1924\", "
         "\"1953\", \"1963\", \"dream-teams\"], \"description\": \"XII. Scenarios: 1924 and 1953 "

@@ -14,7 +14,8 @@ enum field {
   F_ROUTE = 8,
   F_AT = 16,
   F_CLIMBER = 32,
-  F_COUNT = 64
+  F_COUNT = 64,
+  F_USE = 128
 };
 
 struct shape {
@@ -42,19 +43,20 @@ static const struct shape shapes[] = {
     {"play", BIT_M_PLAY, F_CARD, F_TEAM | F_AT | F_CLIMBER},
     {"camp", BIT_M_CAMP, F_CARD | F_AT, 0},
     {"strike", BIT_M_STRIKE, F_CARD, 0},
-    {"use", BIT_M_USE, F_CARD, 0},
-    {"rest", BIT_M_REST, 0, 0},
+    {"rest", BIT_M_REST, 0, F_USE},
 };
 
 #define SHAPES ((int)(sizeof(shapes) / sizeof(shapes[0])))
 
-static const char *const field_names[] = {"card", "team", "dir", "route", "at", "climber", "count"};
+/* Indexed by the bit number of enum field. */
+static const char *const field_names[] = {"card", "team",    "dir",   "route",
+                                          "at",   "climber", "count", "use"};
 
 static int field_of(const char *key)
 {
   int i;
 
-  for (i = 0; i < 7; i++)
+  for (i = 0; i < (int)(sizeof(field_names) / sizeof(field_names[0])); i++)
     if (strcmp(key, field_names[i]) == 0)
       return 1 << i;
   return 0;
@@ -72,6 +74,31 @@ static enum cairn_status small_int(const json_t *v, const char *key, int lo, int
   return CAIRN_OK;
 }
 
+/* rest's `use`: the Supplies cards declared tonight, an array of card ids;
+ * which of them may be declared is night.c's business. */
+static enum cairn_status use_list(const json_t *v, struct bit_move *m, struct cairn_error *err)
+{
+  const json_t *card;
+  size_t i;
+  enum cairn_status s = CAIRN_OK;
+
+  if (!json_is_array(v))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "use must be an array of card ids");
+  if (json_array_size(v) > BIT_SUPPLIES_N)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL,
+                      "use lists at most %d cards (a game has %d Supplies)", BIT_SUPPLIES_N,
+                      BIT_SUPPLIES_N);
+  json_array_foreach(v, i, card)
+  {
+    s = small_int(card, "each card of use", 0, BIT_CARDS - 1, &m->use[i], err);
+    if (s != CAIRN_OK)
+      return s;
+  }
+  m->n_use = (int)json_array_size(v);
+  return CAIRN_OK;
+}
+
 enum cairn_status bit_move_parse(const json_t *move, struct bit_move *m, struct cairn_error *err)
 {
   const json_t *type;
@@ -84,6 +111,7 @@ enum cairn_status bit_move_parse(const json_t *move, struct bit_move *m, struct 
   m->type = -1;
   m->card = m->team = m->route = m->at = m->climber = m->count = -1;
   m->dir = 0;
+  m->n_use = 0;
   if (!json_is_object(move))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_MOVE, NULL, "a move is a JSON object");
   type = json_object_get(move, "type");
@@ -120,6 +148,9 @@ enum cairn_status bit_move_parse(const json_t *move, struct bit_move *m, struct 
       break;
     case F_TEAM:
       s = small_int(value, key, 0, BIT_TEAMS - 1, &m->team, err);
+      break;
+    case F_USE:
+      s = use_list(value, m, err);
       break;
     case F_COUNT: /* VIII.B: how many cards to draw; more than five is never possible */
       s = small_int(value, key, 0, BIT_HAND, &m->count, err);
@@ -178,5 +209,11 @@ json_t *bit_move_json(const struct bit_move *m)
     json_object_set_new(o, "climber", json_integer(m->climber));
   if (m->count >= 0)
     json_object_set_new(o, "count", json_integer(m->count));
+  if (m->n_use > 0) {
+    json_t *use = json_array();
+    for (i = 0; i < m->n_use; i++)
+      json_array_append_new(use, json_integer(m->use[i]));
+    json_object_set_new(o, "use", use);
+  }
   return o;
 }

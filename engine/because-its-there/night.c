@@ -7,43 +7,66 @@
 
 /* Night 3: the optional Unloaded Supplies bonus, declared before the draw:
  * one of the seat's Unloaded Supplies on a card holding its Climber, one
- * per card. */
-static const char *use_refusal(const struct bit_state *st, int seat, int card)
+ * per card. `earlier` (n of them) are the cards the same `rest` listed
+ * before this one: the declaration is one move, so every choice looks the
+ * same from outside until the Night resolves. */
+static const char *use_refusal(const struct bit_state *st, int seat, int card, const int *earlier,
+                               int n)
 {
-  int c, at;
+  int i, at;
 
-  if (st->phase != BIT_P_NIGHT)
-    return "X.3 Unloaded Supplies are declared in the Night Phase";
-  if (st->done[seat])
-    return "you have already rested this Night";
   if (!bit_is(card, BIT_SUPPLIES) || st->loc[card].zone != BIT_Z_MOUNTAIN ||
       st->loc[card].seat != seat || st->loc[card].role != BIT_R_UNLOADED)
     return "X.3 the bonus is for one of your Unloaded Supplies cards";
-  if (st->use_supplies[card])
-    return "it is already declared for tonight";
+  for (i = 0; i < n; i++)
+    if (earlier[i] == card)
+      return "it is listed twice";
   at = st->loc[card].at;
   if (!bit_has_climber(st, seat, at))
     return "X.3 the bonus is for a Climbing Team in the Area: none of your Climbers is there";
-  for (c = BIT_SUPPLY_FIRST; c < BIT_CAMP_FIRST; c++)
-    if (st->use_supplies[c] && st->loc[c].at == at && st->loc[c].seat == seat)
+  for (i = 0; i < n; i++)
+    if (st->loc[earlier[i]].at == at)
       return "X.3 the bonus is +1 per Area: other Supplies there are already declared";
   return NULL;
 }
 
-bool bit_use_ok(const struct bit_state *st, int seat, int card)
+/* The first card of `rest` that may not be declared, with *why; -1 if none. */
+static int refused_card(const struct bit_state *st, int seat, const struct bit_move *rest,
+                        const char **why)
 {
-  return use_refusal(st, seat, card) == NULL;
+  int i;
+
+  for (i = 0; i < rest->n_use; i++) {
+    *why = use_refusal(st, seat, rest->use[i], rest->use, i);
+    if (*why)
+      return rest->use[i];
+  }
+  return -1;
 }
 
-enum cairn_status bit_use_supplies(struct bit_state *st, int seat, int card,
-                                   struct cairn_error *err)
+bool bit_declarable(const struct bit_state *st, int seat, int card)
 {
-  const char *why = use_refusal(st, seat, card);
+  return use_refusal(st, seat, card, NULL, 0) == NULL;
+}
 
-  if (why)
+bool bit_declaration_ok(const struct bit_state *st, int seat, const struct bit_move *rest)
+{
+  const char *why;
+
+  return refused_card(st, seat, rest, &why) < 0;
+}
+
+enum cairn_status bit_declare_supplies(struct bit_state *st, int seat, const struct bit_move *rest,
+                                       struct cairn_error *err)
+{
+  const char *why = NULL;
+  int card = refused_card(st, seat, rest, &why), i;
+
+  if (card >= 0)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_NIGHT,
                       "%s (card %d) may not be used tonight: %s", bit_cards[card].name, card, why);
-  st->use_supplies[card] = 1;
+  for (i = 0; i < rest->n_use; i++)
+    st->use_supplies[rest->use[i]] = 1;
   return CAIRN_OK;
 }
 

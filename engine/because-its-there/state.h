@@ -33,6 +33,7 @@
 #define BIT_SHERPA_FIRST  38
 #define BIT_SUPPLY_FIRST  46
 #define BIT_CAMP_FIRST    56
+#define BIT_SUPPLIES_N    (BIT_CAMP_FIRST - BIT_SUPPLY_FIRST) /* every Supplies card of a game */
 #define BIT_SPECIAL_FIRST 64
 #define BIT_EVENT_FIRST   70
 
@@ -209,8 +210,7 @@ enum bit_move_type {
   BIT_M_PLAY,
   BIT_M_CAMP,
   BIT_M_STRIKE,
-  BIT_M_USE,
-  BIT_M_REST,
+  BIT_M_REST, /* the whole Night decision: the Supplies declared and the end */
 };
 struct bit_move {
   int type;    /* enum bit_move_type */
@@ -221,6 +221,10 @@ struct bit_move {
   int at;      /* Terrain card id, -1 none */
   int climber; /* a Climber, -1 none */
   int count;   /* draw: cards to draw, -1 = up to five in hand */
+  /* rest: the Unloaded Supplies declared for tonight, in the order given
+   * (no room for more than every Supplies card of the game). */
+  int use[BIT_SUPPLIES_N];
+  int n_use;
 };
 
 /* Read a move object (borrowed) into *m; CAIRN_EINVAL on a malformed one. */
@@ -350,10 +354,13 @@ bool bit_has_climber(const struct bit_state *st, int seat, int at);
 bool bit_has_any_climber(const struct bit_state *st, int at);
 
 /* ---- night.c ---- */
-/* Night: declare Unloaded Supplies for the bonus; resolve the Night and end the turn. */
-enum cairn_status bit_use_supplies(struct bit_state *st, int seat, int card,
-                                   struct cairn_error *err);
-bool bit_use_ok(const struct bit_state *st, int seat, int card);
+/* Night: a seat's one decision (`rest` with the Unloaded Supplies it
+ * declares for the bonus); resolve the Night and end the turn. */
+enum cairn_status bit_declare_supplies(struct bit_state *st, int seat, const struct bit_move *rest,
+                                       struct cairn_error *err);
+bool bit_declaration_ok(const struct bit_state *st, int seat, const struct bit_move *rest);
+/* Whether `card` alone may be declared by `seat` tonight. */
+bool bit_declarable(const struct bit_state *st, int seat, int card);
 enum cairn_status bit_night(struct bit_state *st, json_t *events, struct cairn_error *err);
 
 /* ---- end.c ---- */

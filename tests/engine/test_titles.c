@@ -142,15 +142,10 @@ struct expected_failure {
   const char *why;          /* Static */
 };
 
+/* None today: the entry {NULL} keeps the array non-empty (C has no empty
+ * initialiser list) and matches nothing, as every loop skips a NULL title. */
 static const struct expected_failure expected_failures[] = {
-    {"because-its-there",
-     VIEWS_KEEP_SECRETS,
-     {"\"type\":\"use\"", "\"type\":\"rest\"", ".done: "},
-     "Night, two seats: whether a seat declared Unloaded Supplies shows to the other seat and "
-     "spectators before the Night resolves, though README.md (Hidden information) keeps the "
-     "declaration secret until then: `use` has no event and leaves the seat to act (`done` "
-     "false in every view, still in to_act), `rest` has no event either and ends the seat's "
-     "part (`done` true, out of to_act)"},
+    {NULL, 0, {NULL}, NULL},
 };
 
 #define EXPECTED_FAILURES (sizeof(expected_failures) / sizeof(*expected_failures))

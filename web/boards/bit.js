@@ -82,6 +82,8 @@ export function render(game, ctx = {}) {
 }
 
 export function describe(m) {
-  const bits = Object.entries(m).filter(([k]) => k !== 'type').map(([k, v]) => `${k} ${v}`);
+  // rest's `use` lists the Supplies declared tonight: show them as a list
+  const bits = Object.entries(m).filter(([k]) => k !== 'type')
+    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(' + ') : v}`);
   return `${m.type}${bits.length ? ` (${bits.join(', ')})` : ''}`;
 }

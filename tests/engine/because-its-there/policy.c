@@ -272,7 +272,7 @@ size_t bt_policy(const json_t *view, const json_t *legal, int seat)
   else if (find(legal, "draw", NULL, 0, NULL, 0) >= 0)
     k = discard_move(legal, me);
   else if (find(legal, "rest", NULL, 0, NULL, 0) >= 0)
-    k = (k = find(legal, "use", NULL, 0, NULL, 0)) >= 0 ? k : find(legal, "rest", NULL, 0, NULL, 0);
+    k = find(legal, "rest", NULL, 0, NULL, 0); /* legal lists the most Supplies declared first */
   else if (find(legal, "done", NULL, 0, NULL, 0) >= 0)
     k = movement_move(view, legal, me);
   else if (find(legal, "camp", NULL, 0, NULL, 0) >= 0)
