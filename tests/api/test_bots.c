@@ -70,20 +70,29 @@ static void test_one_person_plays_a_whole_game_against_three_bots(void **state)
   fail_msg("the game did not finish");
 }
 
+/* A two-seat game whose bot (seat 0) moves first, joined by a new player
+ * `name` (*me) in seat 1; its id in id[64]. */
+static void join_a_bot_moving_first(struct harness_server *s, const char *name,
+                                    struct harness_player *me, char id[64])
+{
+  struct harness_response r;
+
+  harness_new_player(s, name, me);
+  create_with_bots(s, me->token, 2, "[0]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, 64, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me->token, id, -1), 1);
+}
+
 static void test_bot_moving_first_plays_as_soon_as_the_game_starts(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player me;
-  struct harness_response r;
   char id[64];
   json_t *g;
 
-  harness_new_player(s, "second", &me);
-  create_with_bots(s, me.token, 2, "[0]", &r);
-  HARNESS_EXPECT_STATUS(&r, 201);
-  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
-  harness_response_free(&r);
-  assert_int_equal(harness_join(s, me.token, id, -1), 1);
+  join_a_bot_moving_first(s, "second", &me, id);
   g = harness_get_game(s, me.token, id);
   assert_int_equal(json_integer_value(json_object_get(g, "seq")), 1);
   assert_int_equal(json_integer_value(json_array_get(json_object_get(g, "to_act"), 0)), 1);
@@ -187,17 +196,11 @@ static void test_a_bot_owing_a_move_at_a_crash_plays_after_the_restart(void **st
 {
   struct harness_server *s = *state;
   struct harness_player me;
-  struct harness_response r;
   struct game_seq wait = {s, NULL, NULL};
   char id[64];
   json_t *g;
 
-  harness_new_player(s, "patient", &me);
-  create_with_bots(s, me.token, 2, "[0]", &r);
-  HARNESS_EXPECT_STATUS(&r, 201);
-  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
-  harness_response_free(&r);
-  assert_int_equal(harness_join(s, me.token, id, -1), 1);
+  join_a_bot_moving_first(s, "patient", &me, id);
   g = harness_get_game(s, me.token, id);
   assert_int_equal(json_integer_value(json_object_get(g, "seq")),
                    0); /* the bot owes seat 0's move */

@@ -529,6 +529,50 @@ static void test_joining_a_started_game_is_game_not_open(void **state)
   assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
 }
 
+/* What the two join tests share: players alice, bob and carol; game g1 of
+ * two seats with bob in seat 1; a webhook of bob's; and a join by `player`
+ * into `seat` that expects to start the game, carrying both seats' first
+ * clocks and one delivery the start owes. The join points into the case. */
+struct join_case {
+  struct db_clock clocks[2];
+  struct db_outbox owed;
+  struct db_join join;
+};
+
+static void join_case_init(struct tmpdb_backend *f, struct join_case *c, int seat,
+                           const char *player)
+{
+  struct cairn_error err = {0};
+  struct db_webhook hook = {
+      .id = "hook1", .owner = "bob", .url = "https://example.org/h", .format = "json"};
+
+  *c = (struct join_case){
+      .clocks = {{.seat = 0, .bank_ms = 500, .since_ms = 4000, .deadline_ms = 4500},
+                 {.seat = 1, .bank_ms = 500}},
+      .owed = {.delivery_id = "00000000000000d1",
+               .webhook_id = "hook1",
+               .event = "start",
+               .game_id = "g1",
+               .body = "{\"s\":1}",
+               .attempt = 1,
+               .due_ms = 4000},
+  };
+  c->join = (struct db_join){.seat = seat,
+                             .player_id = player,
+                             .expect = DB_JOIN_STARTS,
+                             .at_ms = 4000,
+                             .clocks = c->clocks,
+                             .n_clocks = 2,
+                             .outbox = &c->owed,
+                             .n_outbox = 1};
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
+}
+
 /* A join that starts a game is one transaction (issue 21): the seat, the
  * active status, the start's updated_ms, the first clocks and the webhook
  * deliveries the start owes land together, so a crash can never leave a
@@ -537,36 +581,14 @@ static void test_a_starting_join_writes_its_clocks_and_outbox_together(void **st
 {
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
-  struct db_webhook hook = {
-      .id = "hook1", .owner = "bob", .url = "https://example.org/h", .format = "json"};
-  struct db_clock clocks[2] = {{.seat = 0, .bank_ms = 500, .since_ms = 4000, .deadline_ms = 4500},
-                               {.seat = 1, .bank_ms = 500}};
-  struct db_outbox owed = {.delivery_id = "00000000000000d1",
-                           .webhook_id = "hook1",
-                           .event = "start",
-                           .game_id = "g1",
-                           .body = "{\"s\":1}",
-                           .attempt = 1,
-                           .due_ms = 4000};
-  struct db_join join = {.seat = 0,
-                         .player_id = "alice",
-                         .expect = DB_JOIN_STARTS,
-                         .at_ms = 4000,
-                         .clocks = clocks,
-                         .n_clocks = 2,
-                         .outbox = &owed,
-                         .n_outbox = 1};
+  struct join_case c;
   struct db_clock got[ENGINE_MAX_SEATS];
   struct owed_seen seen = {0};
   struct db_game g = {0};
   int n = 0;
 
-  tmpdb_add_player(f->db, "alice", 0x01);
-  tmpdb_add_player(f->db, "bob", 0x02);
-  tmpdb_add_game(f->db, "g1", 2, "alice");
-  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
-  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
-  assert_int_equal(db_seat_join(f->db, "g1", &join, &err), CAIRN_OK);
+  join_case_init(f, &c, 0, "alice");
+  assert_int_equal(db_seat_join(f->db, "g1", &c.join, &err), CAIRN_OK);
   tmpdb_load(f->db, "g1", &g);
   assert_string_equal(g.status, DB_STATUS_ACTIVE);
   assert_string_equal(g.seat_player[0], "alice");
@@ -588,44 +610,21 @@ static void test_a_refused_join_writes_nothing(void **state)
 {
   struct tmpdb_backend *f = *state;
   struct cairn_error err = {0};
-  struct db_webhook hook = {
-      .id = "hook1", .owner = "bob", .url = "https://example.org/h", .format = "json"};
-  struct db_clock clocks[2] = {{.seat = 0, .bank_ms = 500, .since_ms = 4000, .deadline_ms = 4500},
-                               {.seat = 1, .bank_ms = 500}};
-  struct db_outbox owed = {.delivery_id = "00000000000000d2",
-                           .webhook_id = "hook1",
-                           .event = "start",
-                           .game_id = "g1",
-                           .body = "{}",
-                           .attempt = 1,
-                           .due_ms = 4000};
-  struct db_join join = {.seat = 1,
-                         .player_id = "carol",
-                         .expect = DB_JOIN_STARTS,
-                         .at_ms = 4000,
-                         .clocks = clocks,
-                         .n_clocks = 2,
-                         .outbox = &owed,
-                         .n_outbox = 1};
+  struct join_case c;
   struct db_clock got[ENGINE_MAX_SEATS];
   struct owed_seen seen = {0};
   struct db_game g = {0};
   int n = 0;
 
-  tmpdb_add_player(f->db, "alice", 0x01);
-  tmpdb_add_player(f->db, "bob", 0x02);
-  tmpdb_add_player(f->db, "carol", 0x03);
-  tmpdb_add_game(f->db, "g1", 2, "alice");
-  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
-  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
+  join_case_init(f, &c, 1, "carol");
   /* The seat is already taken: seat-taken, nothing written. */
-  assert_int_equal(db_seat_join(f->db, "g1", &join, &err), CAIRN_ECONFLICT);
+  assert_int_equal(db_seat_join(f->db, "g1", &c.join, &err), CAIRN_ECONFLICT);
   assert_string_equal(err.code, CAIRN_CODE_SEAT_TAKEN);
   /* The seat is free but the join would not start the game as the caller
    * expected (a seat is still empty): stale, nothing written. */
   tmpdb_add_game(f->db, "g2", 3, "alice");
-  join.seat = 0;
-  assert_int_equal(db_seat_join(f->db, "g2", &join, &err), CAIRN_ESTALE);
+  c.join.seat = 0;
+  assert_int_equal(db_seat_join(f->db, "g2", &c.join, &err), CAIRN_ESTALE);
   tmpdb_load(f->db, "g1", &g);
   assert_string_equal(g.status, DB_STATUS_OPEN);
   assert_string_equal(g.seat_player[0], "");
