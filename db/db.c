@@ -298,6 +298,12 @@ enum cairn_status db_games_each(struct db *db, db_game_id_cb cb, void *arg, stru
   return db->methods->games_each(db->ctx, cb, arg, err);
 }
 
+enum cairn_status db_games_active_each(struct db *db, db_game_id_cb cb, void *arg,
+                                       struct cairn_error *err)
+{
+  return db->methods->games_active_each(db->ctx, cb, arg, err);
+}
+
 enum cairn_status db_outbox_put(struct db *db, const struct db_outbox *owed,
                                 struct cairn_error *err)
 {

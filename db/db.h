@@ -376,6 +376,12 @@ struct db_methods {
    * read up front, so `cb` may call other slots. */
   enum cairn_status (*games_each)(void *ctx, db_game_id_cb cb, void *arg, struct cairn_error *err);
 
+  /* The same, for the active games only (status DB_STATUS_ACTIVE when
+   * listed; `cb` re-reads under the game's lock). Served from an index, so
+   * it costs what the active games cost, not what the archive holds. */
+  enum cairn_status (*games_active_each)(void *ctx, db_game_id_cb cb, void *arg,
+                                         struct cairn_error *err);
+
   /* Deliveries owed survive a restart: */
 
   /* Store `owed`, or move on the one with its delivery_id (attempt and
@@ -472,6 +478,8 @@ enum cairn_status db_deliveries_of(struct db *db, const char *webhook_id, int li
                                    db_delivery_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_games_each(struct db *db, db_game_id_cb cb, void *arg,
                                 struct cairn_error *err);
+enum cairn_status db_games_active_each(struct db *db, db_game_id_cb cb, void *arg,
+                                       struct cairn_error *err);
 enum cairn_status db_outbox_put(struct db *db, const struct db_outbox *owed,
                                 struct cairn_error *err);
 enum cairn_status db_outbox_remove(struct db *db, const char *delivery_id, struct cairn_error *err);

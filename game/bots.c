@@ -134,6 +134,6 @@ void game_bots_resume(struct game_service *svc)
 {
   struct cairn_error err = {0};
 
-  if (db_games_each(svc->db, resume_game, svc, &err) != CAIRN_OK)
+  if (db_games_active_each(svc->db, resume_game, svc, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: resuming bots: %s\n", err.detail);
 }

@@ -352,20 +352,33 @@ static enum cairn_status list_games(struct db_sqlite *c, const char *sql, const 
   return st;
 }
 
-enum cairn_status db_sqlite_games_each(void *ctx,
-                                       enum cairn_status (*cb)(void *arg, const char *game_id,
-                                                               struct cairn_error *err),
-                                       void *arg, struct cairn_error *err)
+/* Call `cb` with every id `sql` lists (one column), read up front so `cb`
+ * may call other slots. */
+static enum cairn_status each_listed(void *ctx, const char *sql, db_game_id_cb cb, void *arg,
+                                     struct cairn_error *err)
 {
   struct listed *rows = NULL;
   size_t n = 0, i;
-  enum cairn_status st =
-      list_games(ctx, "SELECT id FROM games ORDER BY created_ms, id", NULL, &rows, &n, err);
+  enum cairn_status st = list_games(ctx, sql, NULL, &rows, &n, err);
 
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, rows[i].id, err);
   free(rows);
   return st;
+}
+
+enum cairn_status db_sqlite_games_each(void *ctx, db_game_id_cb cb, void *arg,
+                                       struct cairn_error *err)
+{
+  return each_listed(ctx, "SELECT id FROM games ORDER BY created_ms, id", cb, arg, err);
+}
+
+enum cairn_status db_sqlite_games_active_each(void *ctx, db_game_id_cb cb, void *arg,
+                                              struct cairn_error *err)
+{
+  /* games_active (migration 0010) holds just these rows, in this order. */
+  return each_listed(ctx, "SELECT id FROM games WHERE status = 'active' ORDER BY created_ms, id",
+                     cb, arg, err);
 }
 
 enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,

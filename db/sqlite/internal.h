@@ -278,10 +278,10 @@ enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,
                                          enum cairn_status (*cb)(void *arg, const char *game_id,
                                                                  int seat, struct cairn_error *err),
                                          void *arg, struct cairn_error *err);
-enum cairn_status db_sqlite_games_each(void *ctx,
-                                       enum cairn_status (*cb)(void *arg, const char *game_id,
-                                                               struct cairn_error *err),
-                                       void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_games_each(void *ctx, db_game_id_cb cb, void *arg,
+                                       struct cairn_error *err);
+enum cairn_status db_sqlite_games_active_each(void *ctx, db_game_id_cb cb, void *arg,
+                                              struct cairn_error *err);
 
 enum cairn_status db_sqlite_player_create(void *ctx, const struct db_player *player,
                                           const uint8_t token_hash[DB_HASH_BYTES],

@@ -290,6 +290,7 @@ const struct db_methods db_sqlite_methods = {
     .delivery_record = db_sqlite_delivery_record,
     .deliveries_of = db_sqlite_deliveries_of,
     .games_each = db_sqlite_games_each,
+    .games_active_each = db_sqlite_games_active_each,
     .outbox_put = db_sqlite_outbox_put,
     .outbox_remove = db_sqlite_outbox_remove,
     .outbox_each = db_sqlite_outbox_each,

@@ -642,6 +642,48 @@ static void test_a_refused_join_writes_nothing(void **state)
   assert_int_equal(seen.n, 0);
 }
 
+/* games_each lists every game, games_active_each only the active ones,
+ * both oldest first (ties by id). */
+struct listed_ids {
+  char ids[4][DB_ID_MAX + 1];
+  int n;
+};
+
+static enum cairn_status note_id(void *arg, const char *game_id, struct cairn_error *err)
+{
+  struct listed_ids *l = arg;
+
+  (void)err;
+  if (l->n < 4)
+    snprintf(l->ids[l->n], sizeof l->ids[0], "%s", game_id);
+  l->n++;
+  return CAIRN_OK;
+}
+
+static void test_active_games_are_listed_apart_from_the_rest(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct listed_ids all = {0}, active = {0};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_game(f->db, "g1", 2, "alice");
+  tmpdb_add_game(f->db, "g2", 2, "alice");
+  tmpdb_add_game(f->db, "g3", 2, "alice");
+  /* g1 and g3 fill their seats and start; g2 stays open. */
+  assert_int_equal(db_seat_take(f->db, "g3", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g3", 1, "bob", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
+  assert_int_equal(db_games_each(f->db, note_id, &all, &err), CAIRN_OK);
+  assert_int_equal(all.n, 3);
+  assert_int_equal(db_games_active_each(f->db, note_id, &active, &err), CAIRN_OK);
+  assert_int_equal(active.n, 2);
+  assert_string_equal(active.ids[0], "g1");
+  assert_string_equal(active.ids[1], "g3");
+}
+
 static void test_seat_outside_the_game_is_bad_value(void **state)
 {
   struct tmpdb_backend *f = *state;
@@ -1052,6 +1094,7 @@ int main(void)
       T(test_second_seat_for_a_player_is_already_seated),
       T(test_joining_a_started_game_is_game_not_open),
       T(test_seat_outside_the_game_is_bad_value),
+      T(test_active_games_are_listed_apart_from_the_rest),
       T(test_seat_in_unknown_game_or_for_unknown_player_is_not_found),
       T(test_moves_append_with_dense_ords),
       T(test_stale_ord_is_stale_seq_and_writes_nothing),
