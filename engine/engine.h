@@ -45,12 +45,16 @@
 #include <stdint.h>
 
 #include "cairn.h"
+#include "jsonw.h"
 #include "rng.h"
 
 /* Bump when struct engine_module changes. Version 2 added event_reveals;
  * version 3 replaced free_game and clone_game by state_size (the core
- * owns every state's memory) and checks options centrally. */
-#define ENGINE_MODULE_VERSION 3
+ * owns every state's memory) and checks options centrally; version 4
+ * writes views and legal lists as JSON text (write_view, write_legal)
+ * instead of building jansson trees (view, legal_moves: kept only while
+ * titles move over, then removed). */
+#define ENGINE_MODULE_VERSION 4
 
 #define ENGINE_MAX_SEATS 8
 
@@ -153,6 +157,21 @@ struct engine_module {
    * alone, so stored logs are judged without change. The server never lets
    * a move be taken back once such an event followed it (game/takeback.c). */
   bool (*event_reveals)(const json_t *event);
+
+  /* ---- Functions (version 4) ---- */
+
+  /* Write to `out` the JSON array of moves `seat` may submit now (empty
+   * when it may not act): exactly one value, as legal_moves returned it.
+   * Each element is a complete move object that apply_move accepts, unless
+   * the title documents a compact form. The server writes it straight into
+   * its answer, so no tree is built per request. */
+  void (*write_legal)(const struct engine_game *game, int seat, struct json_writer *out);
+
+  /* Write to `out` the state as `viewer` (a seat, ENGINE_SPECTATOR or
+   * ENGINE_OMNISCIENT) may see it: exactly one JSON object. Never contains a
+   * secret that viewer may not see: other hands, deck order, unrevealed
+   * plans, the generator. */
+  void (*write_view)(const struct engine_game *game, int viewer, struct json_writer *out);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -237,6 +256,11 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
 int engine_to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS]);
 json_t *engine_legal_moves(const struct engine_game *game, int seat);
 json_t *engine_view(const struct engine_game *game, int viewer);
+
+/* The same as text, written into `out` as one value (the server's answers
+ * and streams; no tree is built). */
+void engine_write_legal(const struct engine_game *game, int seat, struct json_writer *out);
+void engine_write_view(const struct engine_game *game, int viewer, struct json_writer *out);
 json_t *engine_result(const struct engine_game *game);
 
 /* New reference: a legal move for `seat` chosen by `choice` (see the

@@ -1,0 +1,84 @@
+/*
+ * jsonw.h - JSON text written straight into one growing buffer.
+ *
+ * Why: a view or a legal-move list built as a jansson tree, written out and
+ * freed costs an allocation per value and a walk more (issue "Speed": malloc
+ * was a fifth of the server's CPU, a Himalaya legal list alone some 1,000
+ * allocations). Titles write their views and legal lists with these calls
+ * instead (engine.h, `write_view` and `write_legal`), and the server writes
+ * its answers around them.
+ *
+ * The text is byte for byte what json_dumps(tree, JSON_COMPACT) gives for
+ * the same values in the same order: "," and ":" without spaces, strings
+ * escaped only where JSON requires (the quote, the backslash and control
+ * characters; \b \f \n \r \t by name, the others as \u00XX with upper-case
+ * hex), every other byte copied, so a page or a test sees the same answer
+ * whichever way it was made. tests/core/test_json_text.c holds the two to it.
+ *
+ * Commas and colons are the writer's: call jw_key before each member's value
+ * inside an object, and nothing between array items. Out of memory (or
+ * nesting deeper than JW_MAX_DEPTH) marks the writer failed; every later
+ * call is then a no-op and jw_finish gives NULL, so a caller checks once at
+ * the end. Pure: no I/O, no globals; usable by the engine.
+ */
+#ifndef CAIRN_ENGINE_JSONW_H
+#define CAIRN_ENGINE_JSONW_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define JW_MAX_DEPTH 64
+
+struct json_writer {
+  char *buf; /* owned until jw_finish hands it out */
+  size_t len, cap;
+  bool failed;       /* out of memory, too deep, or a value JSON cannot hold */
+  bool after_key;    /* a key was written: its value follows, without a comma */
+  unsigned depth;    /* containers open */
+  uint64_t has_item; /* bit d: the container at depth d+1 holds a member already */
+};
+
+/* An empty writer (no allocation until the first byte). */
+void jw_init(struct json_writer *w);
+
+/* The text written, NUL-terminated, and its length in *len (may be NULL):
+ * the caller's, freed with free(). NULL when the writer failed or a
+ * container is still open. Leaves the writer empty, as after jw_init. */
+char *jw_finish(struct json_writer *w, size_t *len);
+
+/* Drop whatever was written. Leaves the writer as after jw_init. */
+void jw_discard(struct json_writer *w);
+
+void jw_object_begin(struct json_writer *w);
+void jw_object_end(struct json_writer *w);
+void jw_array_begin(struct json_writer *w);
+void jw_array_end(struct json_writer *w);
+
+/* The next member's key (NUL-terminated); exactly one value must follow. */
+void jw_key(struct json_writer *w, const char *key);
+
+void jw_string(struct json_writer *w, const char *s);             /* NULL writes null */
+void jw_string_n(struct json_writer *w, const char *s, size_t n); /* n bytes of s */
+void jw_int(struct json_writer *w, int64_t v);
+void jw_bool(struct json_writer *w, bool v);
+void jw_null(struct json_writer *w);
+
+/* A jansson value (borrowed), as json_dumps(JSON_COMPACT | JSON_ENCODE_ANY)
+ * writes it; NULL writes null. For the parts still built as trees. */
+void jw_json(struct json_writer *w, const json_t *v);
+
+/* One complete JSON value already written as text (n bytes), copied as is. */
+void jw_raw(struct json_writer *w, const char *text, size_t n);
+
+/* Members in one call: a key and its value. */
+void jw_key_string(struct json_writer *w, const char *key, const char *s);
+void jw_key_int(struct json_writer *w, const char *key, int64_t v);
+void jw_key_bool(struct json_writer *w, const char *key, bool v);
+void jw_key_null(struct json_writer *w, const char *key);
+
+/* [v[0], ..., v[n-1]] */
+void jw_int_array(struct json_writer *w, const int *v, size_t n);
+
+#endif

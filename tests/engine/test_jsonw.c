@@ -1,0 +1,162 @@
+/*
+ * test_jsonw.c - the JSON text writer (engine/jsonw.c): what it writes
+ * equals json_dumps(JSON_COMPACT) of the same values in the same order,
+ * and a caller's mistake (a key twice, a container left open or closed
+ * twice, nesting past JW_MAX_DEPTH) gives NULL rather than bad JSON.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/jsonw.h"
+#include "tests/order.h"
+
+/* The writer's text must equal jansson's for `tree` (taken). */
+static void assert_same_as_jansson(struct json_writer *w, json_t *tree)
+{
+  char *want = json_dumps(tree, JSON_COMPACT | JSON_ENCODE_ANY);
+  char *got;
+  size_t len = 0;
+
+  got = jw_finish(w, &len);
+  assert_non_null(want);
+  assert_non_null(got);
+  assert_string_equal(got, want);
+  assert_int_equal(len, strlen(want));
+  free(got);
+  free(want);
+  json_decref(tree);
+}
+
+static void test_members_items_and_nesting_are_separated_as_jansson_does(void **state)
+{
+  static const int dice[] = {1, 6, 3};
+  struct json_writer w;
+
+  (void)state;
+  jw_init(&w);
+  jw_object_begin(&w);
+  jw_key_string(&w, "name", "K2 \"savage\"\n\tmountain\x01");
+  jw_key_int(&w, "min", INT64_MIN);
+  jw_key_int(&w, "max", INT64_MAX);
+  jw_key_bool(&w, "yes", true);
+  jw_key_bool(&w, "no", false);
+  jw_key_null(&w, "none");
+  jw_key(&w, "dice");
+  jw_int_array(&w, dice, 3);
+  jw_key(&w, "empty");
+  jw_array_begin(&w);
+  jw_array_end(&w);
+  jw_key(&w, "nested");
+  jw_array_begin(&w);
+  jw_object_begin(&w);
+  jw_object_end(&w);
+  jw_object_begin(&w);
+  jw_key(&w, "k");
+  jw_string_n(&w, "ab\0c", 4);
+  jw_object_end(&w);
+  jw_raw(&w, "[1,2]", 5);
+  jw_string(&w, NULL);
+  jw_array_end(&w);
+  jw_object_end(&w);
+  assert_same_as_jansson(
+      &w, json_pack("{s:s, s:I, s:I, s:b, s:b, s:n, s:[i,i,i], s:[], s:[{}, {s:s%}, [i,i], n]}",
+                    "name", "K2 \"savage\"\n\tmountain\x01", "min", (json_int_t)INT64_MIN, "max",
+                    (json_int_t)INT64_MAX, "yes", 1, "no", 0, "none", "dice", 1, 6, 3, "empty",
+                    "nested", "k", "ab\0c", (size_t)4, 1, 2));
+}
+
+static void test_a_tree_is_written_as_json_dumps_writes_it(void **state)
+{
+  json_t *tree = json_pack("{s:f, s:[s, {s:i}], s:o}", "real", 0.25, "list", "x\\y", "n", -7,
+                           "utf8", json_string("Chomolungma \xe2\x80\x94 8848"));
+  struct json_writer w;
+
+  (void)state;
+  jw_init(&w);
+  jw_json(&w, tree);
+  assert_same_as_jansson(&w, tree);
+}
+
+static void test_misuse_gives_null_never_bad_json(void **state)
+{
+  struct json_writer w;
+  int depth;
+
+  (void)state;
+  jw_init(&w); /* a key with no value */
+  jw_object_begin(&w);
+  jw_key(&w, "a");
+  jw_key(&w, "b");
+  jw_int(&w, 1);
+  jw_object_end(&w);
+  assert_null(jw_finish(&w, NULL));
+
+  jw_init(&w); /* left open */
+  jw_array_begin(&w);
+  jw_int(&w, 1);
+  assert_null(jw_finish(&w, NULL));
+
+  jw_init(&w); /* closed twice */
+  jw_array_begin(&w);
+  jw_array_end(&w);
+  jw_array_end(&w);
+  assert_null(jw_finish(&w, NULL));
+
+  jw_init(&w); /* too deep */
+  for (depth = 0; depth <= JW_MAX_DEPTH; depth++)
+    jw_array_begin(&w);
+  for (depth = 0; depth <= JW_MAX_DEPTH; depth++)
+    jw_array_end(&w);
+  assert_null(jw_finish(&w, NULL));
+
+  jw_init(&w); /* JW_MAX_DEPTH itself is fine */
+  for (depth = 0; depth < JW_MAX_DEPTH; depth++)
+    jw_array_begin(&w);
+  for (depth = 0; depth < JW_MAX_DEPTH; depth++)
+    jw_array_end(&w);
+  {
+    char *text = jw_finish(&w, NULL);
+
+    assert_non_null(text);
+    assert_int_equal(strlen(text), 2 * JW_MAX_DEPTH);
+    free(text);
+  }
+}
+
+static void test_a_finished_writer_starts_again_empty(void **state)
+{
+  struct json_writer w;
+  char *first, *second;
+
+  (void)state;
+  jw_init(&w);
+  jw_int(&w, 1);
+  first = jw_finish(&w, NULL);
+  jw_string(&w, "again");
+  second = jw_finish(&w, NULL);
+  assert_string_equal(first, "1");
+  assert_string_equal(second, "\"again\"");
+  free(first);
+  free(second);
+  jw_array_begin(&w);
+  jw_discard(&w);
+  assert_null(w.buf);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_members_items_and_nesting_are_separated_as_jansson_does),
+      cmocka_unit_test(test_a_tree_is_written_as_json_dumps_writes_it),
+      cmocka_unit_test(test_misuse_gives_null_never_bad_json),
+      cmocka_unit_test(test_a_finished_writer_starts_again_empty),
+  };
+
+  return order_run_group_tests_name("engine/jsonw", tests, NULL, NULL);
+}
