@@ -100,6 +100,9 @@ struct api_request {
 struct api_response {
   unsigned int status;      /* HTTP status */
   json_t *body;             /* JSON body, or NULL */
+  char *json_text;          /* owned (freed by the server): a JSON body already written as
+                             * text (api_answer_json), sent as `body` would be; or NULL */
+  size_t json_len;          /* bytes of json_text */
   const char *text;         /* Static: a non-JSON body, or NULL */
   char *owned_text;         /* owned (freed by the server): a non-JSON body, or NULL */
   size_t text_len;          /* bytes of text or owned_text */
@@ -195,11 +198,24 @@ void api_new_token(char token[64], uint8_t hash[DB_HASH_BYTES]);
 /* The viewer's seat in `row`, or ENGINE_SPECTATOR. */
 int api_viewer_seat(const struct api_request *req, const struct db_game *row);
 
-/* New reference: the game resource as this request's viewer may see it.
- * `state` is the engine state at the shown position; `replay` marks a
- * historical position (no legal moves). */
-json_t *api_game_json(const struct api_request *req, const struct db_game *row,
-                      const struct engine_game *state, bool replay);
+/* Write the game resource as this request's viewer may see it, as one JSON
+ * object, into `out` (the title's view and legal list are written straight
+ * in, never built as a tree). `state` is the engine state at the shown
+ * position; `replay` marks a historical position (no legal moves). */
+void api_write_game(struct json_writer *out, const struct api_request *req,
+                    const struct db_game *row, const struct engine_game *state, bool replay);
+
+/* Answer `status` with the game resource (api_write_game). CAIRN_ENOMEM
+ * when it could not be written. */
+enum cairn_status api_answer_game(struct api_response *resp, unsigned int status,
+                                  const struct api_request *req, const struct db_game *row,
+                                  const struct engine_game *state, bool replay,
+                                  struct cairn_error *err);
+
+/* Answer `status` with what `w` holds (a complete JSON value), which it
+ * takes. CAIRN_ENOMEM when writing it failed. */
+enum cairn_status api_answer_json(struct api_response *resp, unsigned int status,
+                                  struct json_writer *w, struct cairn_error *err);
 
 /* Load the game named by req->id into *row (CAIRN_ENOTFOUND otherwise);
  * caller releases with db_game_clear. */

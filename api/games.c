@@ -33,20 +33,21 @@ enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
 
 /* Lowercase hex of the seed commitment (game_seed_commitment): it binds the
  * seed to this game so a commitment cannot be replayed for another one. */
-static json_t *seed_commitment(const struct db_game *row)
+static void write_seed_commitment(struct json_writer *w, const struct db_game *row)
 {
   uint8_t digest[32];
   char hex[65];
 
   game_seed_commitment(row->seed, row->id, digest);
   sodium_bin2hex(hex, sizeof(hex), digest, sizeof(digest));
-  return json_string(hex);
+  jw_string(w, hex);
 }
 
 /* The key that vouches for the game's record: this server's for a game
  * played here; for an imported one, its document's signer if that
  * signature checks, else null (nobody vouches for it). */
-static json_t *signer_json(const struct api_server *server, const struct db_game *row)
+static void write_signer(struct json_writer *w, const struct api_server *server,
+                         const struct db_game *row)
 {
   uint8_t commitment[32];
   struct api_signed what;
@@ -57,41 +58,46 @@ static json_t *signer_json(const struct api_server *server, const struct db_game
     api_row_signed(row, commitment, &what);
     pk = row->has_signer && api_sign_check(row->signer, row->signature, &what) ? row->signer : NULL;
   }
-  if (!pk)
-    return json_null();
+  if (!pk) {
+    jw_null(w);
+    return;
+  }
   sodium_bin2hex(hex, sizeof(hex), pk, DB_KEY_BYTES);
-  return json_string(hex);
+  jw_string(w, hex);
 }
 
-static json_t *seats_json(const struct db_game *row)
+static void write_seats(struct json_writer *w, const struct db_game *row)
 {
-  json_t *seats = json_array();
   int i;
 
+  jw_array_begin(w);
   for (i = 0; i < row->seats; i++) {
+    jw_object_begin(w);
+    jw_key_int(w, "seat", i);
+    jw_key(w, "player");
     /* An imported game's seats are names only: nobody here played them. */
-    json_t *player = row->seat_player[i][0] ? json_pack("{s:s, s:s}", "id", row->seat_player[i],
-                                                        "name", row->seat_name[i])
-                     : row->imported ? json_pack("{s:n, s:s}", "id", "name", row->seat_name[i])
-                                     : json_null();
-
-    json_array_append_new(seats, json_pack("{s:i, s:o}", "seat", i, "player", player));
+    if (row->seat_player[i][0] || row->imported) {
+      jw_object_begin(w);
+      if (row->seat_player[i][0])
+        jw_key_string(w, "id", row->seat_player[i]);
+      else
+        jw_key_null(w, "id");
+      jw_key_string(w, "name", row->seat_name[i]);
+      jw_object_end(w);
+    } else {
+      jw_null(w);
+    }
+    jw_object_end(w);
   }
-  return seats;
+  jw_array_end(w);
 }
 
-static json_t *to_act_json(const char *status, const struct engine_game *state)
+static void write_to_act(struct json_writer *w, const char *status, const struct engine_game *state)
 {
-  json_t *list = json_array();
   int seats[ENGINE_MAX_SEATS];
-  int n, i;
+  int n = strcmp(status, DB_STATUS_ACTIVE) == 0 ? engine_to_act(state, seats) : 0;
 
-  if (strcmp(status, DB_STATUS_ACTIVE) != 0)
-    return list;
-  n = engine_to_act(state, seats);
-  for (i = 0; i < n; i++)
-    json_array_append_new(list, json_integer(seats[i]));
-  return list;
+  jw_int_array(w, seats, (size_t)n);
 }
 
 /* The status of the position `state` shows. The live position, and the last
@@ -106,70 +112,153 @@ static const char *position_status(const struct db_game *row, const struct engin
   return engine_is_over(state) ? DB_STATUS_FINISHED : DB_STATUS_ACTIVE;
 }
 
-json_t *api_game_json(const struct api_request *req, const struct db_game *row,
-                      const struct engine_game *state, bool replay)
+/* The options as stored, or nothing when they cannot be read (as before:
+ * the member was left out). */
+static void write_options(struct json_writer *w, const struct db_game *row)
+{
+  json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0, NULL);
+
+  if (options) {
+    jw_key(w, "options");
+    jw_json(w, options);
+  }
+  json_decref(options);
+}
+
+/* The rules' result, or a timeout adjudication's: that ends a game outside
+ * the rules, so its result is the game row's, and only the row's own (last)
+ * position carries it. */
+static void write_result(struct json_writer *w, const struct db_game *row,
+                         const struct engine_game *state, bool replay)
+{
+  json_t *result = engine_result(state);
+
+  if (!result && row->result_json && (!replay || state->seq >= row->seq))
+    result = json_loads(row->result_json, 0, NULL);
+  jw_json(w, result);
+  json_decref(result);
+}
+
+static void write_time_control(struct json_writer *w, const struct db_game *row)
+{
+  json_t *tc = row->move_ms ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
+               : row->base_ms
+                   ? json_pack("{s:f, s:f, s:f}", "base_hours", (double)row->base_ms / 3600000.0,
+                               "increment_hours", (double)row->increment_ms / 3600000.0,
+                               "cap_hours", (double)row->cap_ms / 3600000.0)
+                   : NULL;
+
+  if ((row->move_ms || row->base_ms) && !tc)
+    w->failed = true;
+  jw_json(w, tc);
+  json_decref(tc);
+}
+
+static void write_clocks(struct json_writer *w, const struct api_request *req,
+                         const struct db_game *row)
+{
+  json_t *clocks = NULL;
+  json_t *deadline = api_deadline_json(req->server, row, &clocks);
+
+  jw_key(w, "deadline");
+  jw_json(w, deadline);
+  jw_key(w, "clocks");
+  jw_json(w, clocks);
+  json_decref(deadline);
+  json_decref(clocks);
+}
+
+static void write_hex(struct json_writer *w, const uint8_t *bytes, size_t n)
+{
+  char hex[2 * 64 + 1];
+
+  sodium_bin2hex(hex, sizeof(hex), bytes, n);
+  jw_string(w, hex);
+}
+
+void api_write_game(struct json_writer *w, const struct api_request *req, const struct db_game *row,
+                    const struct engine_game *state, bool replay)
 {
   bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
   int seat = api_viewer_seat(req, row);
   /* A finished game hides nothing: its seed is out, so anyone could rebuild
    * every hidden card anyway. */
   int viewer = finished ? ENGINE_OMNISCIENT : seat;
-  json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0, NULL);
   const char *status = position_status(row, state, replay);
-  json_t *result = engine_result(state);
-  json_t *game;
+  json_t *created = api_time_json(row->created_ms);
 
-  /* A timeout adjudication ends a game outside the rules: its result is the
-   * game row's, and only the row's own (last) position carries it. */
-  if (!result && row->result_json && (!replay || state->seq >= row->seq))
-    result = json_loads(row->result_json, 0, NULL);
-
-  game =
-      json_pack("{s:s, s:s, s:s, s:s, s:I, s:I, s:o?, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "id",
-                row->id, "title", row->title, "rules_version", row->rules_version, "status", status,
-                "seq", (json_int_t)state->seq, "moves", (json_int_t)row->moves, "options", options,
-                "created_at", api_time_json(row->created_ms), "seats", seats_json(row), "to_act",
-                to_act_json(status, state), "your_seat",
-                seat >= 0 ? json_integer(seat) : json_null(), "view", engine_view(state, viewer),
-                "result", result ? result : json_null(), "seed_commitment", seed_commitment(row));
-  if (!game)
-    return NULL;
+  jw_object_begin(w);
+  jw_key_string(w, "id", row->id);
+  jw_key_string(w, "title", row->title);
+  jw_key_string(w, "rules_version", row->rules_version);
+  jw_key_string(w, "status", status);
+  jw_key_int(w, "seq", state->seq);
+  jw_key_int(w, "moves", row->moves);
+  write_options(w, row);
+  jw_key(w, "created_at");
+  jw_json(w, created);
+  json_decref(created);
+  jw_key(w, "seats");
+  write_seats(w, row);
+  jw_key(w, "to_act");
+  write_to_act(w, status, state);
+  jw_key(w, "your_seat");
+  if (seat >= 0)
+    jw_int(w, seat);
+  else
+    jw_null(w);
+  jw_key(w, "view");
+  engine_write_view(state, viewer, w);
+  jw_key(w, "result");
+  write_result(w, row, state, replay);
+  jw_key(w, "seed_commitment");
+  write_seed_commitment(w, row);
   if (replay) {
-    json_object_set_new(game, "at", json_integer(state->seq));
+    jw_key_int(w, "at", state->seq);
   } else {
-    char head[2 * DB_HASH_BYTES + 1];
-
     /* Publishing the chain's head lets anyone pin the log as it stands. */
-    sodium_bin2hex(head, sizeof(head), row->log_head, sizeof(row->log_head));
-    json_object_set_new(game, "log_head", json_string(head));
+    jw_key(w, "log_head");
+    write_hex(w, row->log_head, sizeof(row->log_head));
   }
-  json_object_set_new(
-      game, "time_control",
-      row->move_ms   ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
-      : row->base_ms ? json_pack("{s:f, s:f, s:f}", "base_hours", (double)row->base_ms / 3600000.0,
-                                 "increment_hours", (double)row->increment_ms / 3600000.0,
-                                 "cap_hours", (double)row->cap_ms / 3600000.0)
-                     : json_null());
-  json_object_set_new(game, "on_timeout",
-                      json_string(row->on_timeout[0] ? row->on_timeout : "move"));
-  {
-    json_t *clocks = NULL;
-
-    json_object_set_new(game, "deadline", api_deadline_json(req->server, row, &clocks));
-    json_object_set_new(game, "clocks", clocks);
-  }
+  jw_key(w, "time_control");
+  write_time_control(w, row);
+  jw_key_string(w, "on_timeout", row->on_timeout[0] ? row->on_timeout : "move");
+  write_clocks(w, req, row);
   if (finished) {
-    char hex[2 * ENGINE_SEED_BYTES + 1];
-
-    sodium_bin2hex(hex, sizeof(hex), row->seed, sizeof(row->seed));
-    json_object_set_new(game, "seed", json_string(hex));
+    jw_key(w, "seed");
+    write_hex(w, row->seed, sizeof(row->seed));
   }
-  json_object_set_new(game, "imported", json_boolean(row->imported));
-  json_object_set_new(game, "signer", signer_json(req->server, row));
+  jw_key_bool(w, "imported", row->imported);
+  jw_key(w, "signer");
+  write_signer(w, req->server, row);
   if (!replay && seat >= 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0 &&
-      engine_may_act(state, seat))
-    json_object_set_new(game, "legal", engine_legal_moves(state, seat));
-  return game;
+      engine_may_act(state, seat)) {
+    jw_key(w, "legal");
+    engine_write_legal(state, seat, w);
+  }
+  jw_object_end(w);
+}
+
+enum cairn_status api_answer_json(struct api_response *resp, unsigned int status,
+                                  struct json_writer *w, struct cairn_error *err)
+{
+  resp->json_text = jw_finish(w, &resp->json_len);
+  if (!resp->json_text)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  resp->status = status;
+  return CAIRN_OK;
+}
+
+enum cairn_status api_answer_game(struct api_response *resp, unsigned int status,
+                                  const struct api_request *req, const struct db_game *row,
+                                  const struct engine_game *state, bool replay,
+                                  struct cairn_error *err)
+{
+  struct json_writer w;
+
+  jw_init(&w);
+  api_write_game(&w, req, row, state, replay);
+  return api_answer_json(resp, status, &w, err);
 }
 
 static const struct api_field create_fields[] = {
@@ -320,10 +409,8 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
    * lock like any view. */
   game_lock(req->server->game, row.id);
   st = game_live_get(req->server->game, &row, &start, err);
-  if (st == CAIRN_OK) {
-    resp->status = 201;
-    resp->body = api_game_json(req, &row, start, false);
-  }
+  if (st == CAIRN_OK)
+    st = api_answer_game(resp, 201, req, &row, start, false, err);
   game_unlock(req->server->game, row.id);
 cleanup:
   engine_free(state);
@@ -358,15 +445,14 @@ enum cairn_status api_games_get(struct api_request *req, struct api_response *re
      * correct by construction; snapshots can speed this up later. */
     st = game_replay(req->server->game, &row, &at, &past, &rows, err);
     if (st == CAIRN_OK)
-      resp->body = api_game_json(req, &row, past, true);
+      st = api_answer_game(resp, 200, req, &row, past, true, err);
   } else {
     game_lock(req->server->game, row.id);
     st = game_live_get(req->server->game, &row, &state, err);
     if (st == CAIRN_OK)
-      resp->body = api_game_json(req, &row, state, false);
+      st = api_answer_game(resp, 200, req, &row, state, false, err);
     game_unlock(req->server->game, row.id);
   }
-  resp->status = 200;
 cleanup:
   engine_free(past);
   db_game_clear(&row);

@@ -12,19 +12,19 @@ static const struct api_field move_fields[] = {
     {NULL, 0, false},
 };
 
-/* New reference: the events `seat` may see, for the move's answer. */
-static json_t *visible_events(const json_t *events, int seat, bool over)
+/* The events `seat` may see, for the move's answer. */
+static void write_visible_events(struct json_writer *w, const json_t *events, int seat, bool over)
 {
-  json_t *out = json_array();
   size_t i;
   json_t *ev;
 
+  jw_array_begin(w);
   json_array_foreach(events, i, ev)
   {
     if (engine_event_visible(ev, seat, over))
-      json_array_append(out, ev);
+      jw_json(w, ev);
   }
-  return out;
+  jw_array_end(w);
 }
 
 enum cairn_status api_change_answer(struct api_request *req, const struct db_game *row, int seat,
@@ -33,14 +33,19 @@ enum cairn_status api_change_answer(struct api_request *req, const struct db_gam
 {
   const struct engine_game *now = NULL;
   enum cairn_status st = game_live_get(req->server->game, row, &now, err);
+  struct json_writer w;
 
   if (st != CAIRN_OK)
     return st;
-  resp->status = 200;
-  resp->body = json_pack("{s:I, s:o, s:o}", "seq", (json_int_t)seq, "events",
-                         visible_events(events, seat, engine_is_over(now)), "game",
-                         api_game_json(req, row, now, false));
-  return CAIRN_OK;
+  jw_init(&w);
+  jw_object_begin(&w);
+  jw_key_int(&w, "seq", seq);
+  jw_key(&w, "events");
+  write_visible_events(&w, events, seat, engine_is_over(now));
+  jw_key(&w, "game");
+  api_write_game(&w, req, row, now, false);
+  jw_object_end(&w);
+  return api_answer_json(resp, 200, &w, err);
 }
 
 static enum cairn_status submit_locked(struct api_request *req, const json_t *doc,

@@ -268,10 +268,8 @@ enum cairn_status api_games_import(struct api_request *req, struct api_response 
     goto cleanup;
   game_lock(req->server->game, r.row.id);
   st = game_live_get(req->server->game, &row, &state, err);
-  if (st == CAIRN_OK) {
-    resp->status = 201;
-    resp->body = api_game_json(req, &row, state, false);
-  }
+  if (st == CAIRN_OK)
+    st = api_answer_game(resp, 201, req, &row, state, false, err);
   game_unlock(req->server->game, r.row.id);
 cleanup:
   json_decref(doc);

@@ -53,12 +53,10 @@ struct extras {
   bool close;                         /* Connection: close (the rest of the request is unread) */
 };
 
-static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
-                                  const json_t *body, const char *content_type,
-                                  const struct extras *x)
+/* Takes `text` (JSON, `len` bytes; NULL when writing it ran out of memory). */
+static enum MHD_Result queue_json_text(struct MHD_Connection *conn, unsigned int status, char *text,
+                                       size_t len, const char *content_type, const struct extras *x)
 {
-  size_t len = 0;
-  char *text = api_json_text(body, &len);
   struct MHD_Response *resp;
   enum MHD_Result ret;
 
@@ -80,6 +78,16 @@ static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int stat
   ret = MHD_queue_response(conn, status, resp);
   MHD_destroy_response(resp);
   return ret;
+}
+
+static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
+                                  const json_t *body, const char *content_type,
+                                  const struct extras *x)
+{
+  size_t len = 0;
+  char *text = api_json_text(body, &len);
+
+  return queue_json_text(conn, status, text, len, content_type, x);
 }
 
 static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct cairn_error *err,
@@ -247,6 +255,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
     st = handler(&req, &resp, &err);
   if (st != CAIRN_OK) {
     json_decref(resp.body);
+    free(resp.json_text);
     free(resp.owned_text);
     if (resp.reader.free)
       resp.reader.free(resp.reader.cls);
@@ -263,7 +272,10 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
     p->wait_deadline_ms = 1; /* may not wait: the handler answers now */
     return dispatch(server, conn, url, method, p);
   }
-  if (resp.text || resp.owned_text)
+  if (resp.json_text)
+    ret =
+        queue_json_text(conn, resp.status, resp.json_text, resp.json_len, "application/json", NULL);
+  else if (resp.text || resp.owned_text)
     ret = queue_text(conn, &resp);
   else
     ret = queue_json(conn, resp.status, resp.body, "application/json", NULL);
