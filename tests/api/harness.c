@@ -263,15 +263,20 @@ static void print_server_log(const struct harness_server *s)
           from ? " (last 8 KiB)" : "", buf);
 }
 
-bool harness_wait_until(bool (*done)(void *arg), void *arg, long timeout_ms)
+bool harness_wait_every(bool (*done)(void *arg), void *arg, long timeout_ms, long pause_ms)
 {
-  const struct timespec pause = {0, 10 * 1000 * 1000};
+  const struct timespec pause = {pause_ms / 1000, (pause_ms % 1000) * 1000 * 1000};
   long deadline = now_ms() + timeout_ms;
   bool held;
 
   while (!(held = done(arg)) && now_ms() < deadline)
     nanosleep(&pause, NULL);
   return held;
+}
+
+bool harness_wait_until(bool (*done)(void *arg), void *arg, long timeout_ms)
+{
+  return harness_wait_every(done, arg, timeout_ms, 10);
 }
 
 struct exit_wait {

@@ -99,6 +99,10 @@ int harness_teardown(void **state);
  * instead, and the caller says in a comment why it has to wait. */
 bool harness_wait_until(bool (*done)(void *arg), void *arg, long timeout_ms);
 
+/* The same, pausing `pause_ms` between calls: for a `done` whose every call
+ * costs the server something (a new connection, say). */
+bool harness_wait_every(bool (*done)(void *arg), void *arg, long timeout_ms, long pause_ms);
+
 /* POST /v1/test/clock {"advance_ms": ms} on a server started with env
  * CAIRN_TEST_CLOCK=1; expects 200. The server acts on every deadline the
  * step passed before it answers, so the caller may assert at once. */
