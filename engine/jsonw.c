@@ -20,15 +20,14 @@ void jw_discard(struct json_writer *w)
   jw_init(w);
 }
 
-static bool reserve(struct json_writer *w, size_t more)
+/* Room for `more` bytes and a NUL; false (and failed) when out of memory. */
+static bool grow(struct json_writer *w, size_t more)
 {
   size_t cap = w->cap ? w->cap : FIRST_CAPACITY;
   char *grown;
 
   if (w->failed)
     return false;
-  if (w->len + more + 1 <= w->cap)
-    return true;
   while (cap < w->len + more + 1)
     cap *= 2;
   grown = realloc(w->buf, cap);
@@ -41,7 +40,16 @@ static bool reserve(struct json_writer *w, size_t more)
   return true;
 }
 
-static void put(struct json_writer *w, const char *bytes, size_t n)
+/* Inline: every byte written passes here, and the buffer nearly always
+ * has room. */
+static inline bool reserve(struct json_writer *w, size_t more)
+{
+  if (w->len + more + 1 <= w->cap) /* a failed writer has cap 0 or is never written again */
+    return !w->failed;
+  return grow(w, more);
+}
+
+static inline void put(struct json_writer *w, const char *bytes, size_t n)
 {
   if (!reserve(w, n))
     return;
@@ -49,7 +57,7 @@ static void put(struct json_writer *w, const char *bytes, size_t n)
   w->len += n;
 }
 
-static void put_char(struct json_writer *w, char c)
+static inline void put_char(struct json_writer *w, char c)
 {
   if (reserve(w, 1))
     w->buf[w->len++] = c;
@@ -77,49 +85,75 @@ static void before_value(struct json_writer *w)
     separate(w);
 }
 
-/* Escape what JSON requires, copy runs of everything else in one go. */
-static void put_string(struct json_writer *w, const char *s, size_t n)
+/* Bytes JSON requires escaped: the quote, the backslash, control characters. */
+static inline bool needs_escape(unsigned char c)
+{
+  return c < 0x20 || c == '"' || c == '\\';
+}
+
+/* The escape of one byte that needs one, into esc (6 bytes); its length. */
+static size_t escape(unsigned char c, char esc[6])
 {
   static const char hex[] = "0123456789ABCDEF";
+
+  esc[0] = '\\';
+  switch (c) {
+  case '"':
+  case '\\':
+    esc[1] = (char)c;
+    return 2;
+  case '\b':
+    esc[1] = 'b';
+    return 2;
+  case '\f':
+    esc[1] = 'f';
+    return 2;
+  case '\n':
+    esc[1] = 'n';
+    return 2;
+  case '\r':
+    esc[1] = 'r';
+    return 2;
+  case '\t':
+    esc[1] = 't';
+    return 2;
+  default:
+    esc[1] = 'u';
+    esc[2] = '0';
+    esc[3] = '0';
+    esc[4] = hex[c >> 4];
+    esc[5] = hex[c & 0xf];
+    return 6;
+  }
+}
+
+/* Escape what JSON requires, copy runs of everything else in one go. Ids,
+ * keys and names rarely hold anything to escape, so the whole string is
+ * reserved for and scanned once first. */
+static void put_string(struct json_writer *w, const char *s, size_t n)
+{
   size_t run = 0, i;
 
+  if (!reserve(w, n + 2))
+    return;
+  for (i = 0; i < n && !needs_escape((unsigned char)s[i]); i++)
+    ;
+  if (i == n) {
+    w->buf[w->len] = '"';
+    memcpy(w->buf + w->len + 1, s, n);
+    w->buf[w->len + 1 + n] = '"';
+    w->len += n + 2;
+    return;
+  }
   put_char(w, '"');
-  for (i = 0; i < n; i++) {
-    unsigned char c = (unsigned char)s[i];
-    char esc[6] = {'\\', 0, '0', '0', 0, 0};
-    size_t esc_len = 2;
+  for (; i < n; i++) {
+    char esc[6];
 
-    if (c >= 0x20 && c != '"' && c != '\\')
+    if (!needs_escape((unsigned char)s[i]))
       continue;
     put(w, s + run, i - run);
     run = i + 1;
-    switch (c) {
-    case '"':
-    case '\\':
-      esc[1] = (char)c;
-      break;
-    case '\b':
-      esc[1] = 'b';
-      break;
-    case '\f':
-      esc[1] = 'f';
-      break;
-    case '\n':
-      esc[1] = 'n';
-      break;
-    case '\r':
-      esc[1] = 'r';
-      break;
-    case '\t':
-      esc[1] = 't';
-      break;
-    default:
-      esc[1] = 'u';
-      esc[4] = hex[c >> 4];
-      esc[5] = hex[c & 0xf];
-      esc_len = 6;
-    }
-    put(w, esc, esc_len);
+    put(w, esc, escape((unsigned char)s[i], esc));
   }
   put(w, s + run, n - run);
   put_char(w, '"');
