@@ -7,17 +7,15 @@
 
 #include <assert.h>
 
-json_t *himalaya_winners_json(const struct himalaya_state *st)
+/* The seats with winner[] set, ascending, written to seats[]; how many. */
+static int winners(const struct himalaya_state *st, int seats[HIMALAYA_MAX_SEATS])
 {
-  json_t *list = json_array();
-  int seat;
+  int seat, n = 0;
 
-  for (seat = 0; list && seat < st->head.seats; seat++)
-    if (st->winner[seat] && json_array_append_new(list, json_integer(seat)) != 0) {
-      json_decref(list);
-      list = NULL;
-    }
-  return list;
+  for (seat = 0; seat < st->head.seats; seat++)
+    if (st->winner[seat])
+      seats[n++] = seat;
+  return n;
 }
 
 static const char *reason_name(enum himalaya_end end)
@@ -28,9 +26,12 @@ static const char *reason_name(enum himalaya_end end)
 static enum cairn_status game_over(struct himalaya_state *st, json_t *events,
                                    struct cairn_error *err)
 {
+  int seats[HIMALAYA_MAX_SEATS];
+  int n = winners(st, seats);
+
   return engine_emit(events,
                      json_pack("{s:s, s:s, s:o}", "type", "game_over", "reason",
-                               reason_name(st->end), "winners", himalaya_winners_json(st)),
+                               reason_name(st->end), "winners", engine_int_list(seats, n)),
                      err);
 }
 
@@ -80,17 +81,39 @@ enum cairn_status himalaya_bad_weather(struct himalaya_state *st, json_t *events
   return game_over(st, events, err);
 }
 
+void himalaya_write_result(const struct himalaya_state *st, struct json_writer *w)
+{
+  int seats[HIMALAYA_MAX_SEATS];
+  int n = winners(st, seats);
+  int seat;
+
+  if (st->end == HIMALAYA_RUNNING) {
+    jw_null(w);
+    return;
+  }
+  assert(st->end == HIMALAYA_END_SUMMIT || st->end == HIMALAYA_END_BAD_WEATHER);
+  jw_object_begin(w);
+  jw_key(w, "winners");
+  jw_int_array(w, seats, (size_t)n);
+  jw_key_string(w, "reason", reason_name(st->end));
+  jw_key(w, "climbers");
+  jw_array_begin(w);
+  for (seat = 0; seat < st->head.seats; seat++)
+    jw_int(w, st->seat[seat].climber);
+  jw_array_end(w);
+  jw_object_end(w);
+}
+
 json_t *himalaya_result(const struct engine_game *game)
 {
   const struct himalaya_state *st = (const struct himalaya_state *)game;
-  int fields[HIMALAYA_MAX_SEATS];
-  int seat;
+  struct json_writer w;
 
+  /* Asked after every move (is the game over?): answered without writing
+   * anything while the game runs. */
   if (st->end == HIMALAYA_RUNNING)
     return NULL;
-  for (seat = 0; seat < st->head.seats; seat++)
-    fields[seat] = st->seat[seat].climber;
-  assert(st->end == HIMALAYA_END_SUMMIT || st->end == HIMALAYA_END_BAD_WEATHER);
-  return json_pack("{s:o, s:s, s:o}", "winners", himalaya_winners_json(st), "reason",
-                   reason_name(st->end), "climbers", engine_int_list(fields, st->head.seats));
+  jw_init(&w);
+  himalaya_write_result(st, &w);
+  return himalaya_parse_written(&w);
 }

@@ -25,6 +25,16 @@ const char *himalaya_unknown_key(const json_t *obj, bool (*known)(const void *ct
   return smallest;
 }
 
+json_t *himalaya_parse_written(struct json_writer *w)
+{
+  size_t len = 0;
+  char *text = jw_finish(w, &len);
+  json_t *tree = text ? json_loadb(text, len, 0, NULL) : NULL;
+
+  free(text);
+  return tree;
+}
+
 static int to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
 {
   const struct himalaya_state *st = (const struct himalaya_state *)game;
@@ -102,9 +112,10 @@ const struct engine_module himalaya_module = {
     .new_game = himalaya_new_game,
     .apply_move = apply_move,
     .to_act = to_act,
-    .legal_moves = himalaya_legal_moves,
-    .view = himalaya_view,
     .result = himalaya_result,
     .serialize = himalaya_serialize,
+    .sample_move = himalaya_sample_move,
     .event_reveals = event_reveals,
+    .write_legal = himalaya_write_legal,
+    .write_view = himalaya_write_view,
 };

@@ -293,94 +293,51 @@ done:
   return status;
 }
 
-/* The strings a move is written with, indexed by enum atom_word. */
-enum atom_word { W_DIE, W_SUPPLY, W_NONE, W_CLIMBER, W_SHERPA, W_UP, W_DOWN, W_CARD };
-static const char atom_words[HIMALAYA_ATOM_WORDS][8] = {
-    "die", "supply", "none", "climber", "sherpa", "up", "down", "1/2", "3/4", "5/6"};
+static const char *const pawn_names[] = {[HIMALAYA_PAWN_NONE] = "none",
+                                         [HIMALAYA_PAWN_CLIMBER] = "climber",
+                                         [HIMALAYA_PAWN_SHERPA] = "sherpa"};
 
-void himalaya_atoms_release(struct himalaya_atoms *atoms)
+/* The members only a Sherpa move has, companions in ascending order. */
+static void write_sherpa_members(const struct himalaya_move *m, struct json_writer *w)
 {
-  int i;
-
-  for (i = 0; i < HIMALAYA_ATOM_WORDS; i++)
-    json_decref(atoms->word[i]);
-  for (i = 0; i <= HIMALAYA_DIE_SIDES; i++)
-    json_decref(atoms->number[i]);
-  memset(atoms, 0, sizeof(*atoms));
-}
-
-/* A new reference to word `w`: shared (made on first use) or, without
- * atoms, fresh. NULL when out of memory. */
-static json_t *word(struct himalaya_atoms *atoms, int w)
-{
-  if (!atoms)
-    return json_string(atom_words[w]);
-  if (!atoms->word[w])
-    atoms->word[w] = json_string(atom_words[w]);
-  return json_incref(atoms->word[w]);
-}
-
-static json_t *number(struct himalaya_atoms *atoms, int n)
-{
-  if (!atoms)
-    return json_integer(n);
-  if (!atoms->number[n])
-    atoms->number[n] = json_integer(n);
-  return json_incref(atoms->number[n]);
-}
-
-static bool set_word(json_t *obj, const char *key, struct himalaya_atoms *atoms, int w)
-{
-  return json_object_set_new_nocheck(obj, key, word(atoms, w)) == 0;
-}
-
-static bool set_number(json_t *obj, const char *key, struct himalaya_atoms *atoms, int n)
-{
-  return json_object_set_new_nocheck(obj, key, number(atoms, n)) == 0;
-}
-
-json_t *himalaya_move_json(const struct himalaya_move *m, struct himalaya_atoms *atoms)
-{
-  static const int pawn_words[] = {[HIMALAYA_PAWN_NONE] = W_NONE,
-                                   [HIMALAYA_PAWN_CLIMBER] = W_CLIMBER,
-                                   [HIMALAYA_PAWN_SHERPA] = W_SHERPA};
-  json_t *json = json_object();
-  json_t *companions;
-  bool ok;
   int s;
 
-  if (!json)
-    return NULL;
+  jw_key_int(w, "sherpa", m->sherpa);
+  jw_key_string(w, "direction", m->down ? "down" : "up");
+  jw_key_bool(w, "take_along", m->take_along);
+  jw_key(w, "companions");
+  jw_array_begin(w);
+  for (s = 0; s < HIMALAYA_SHERPAS; s++)
+    if (m->companions & (1u << s))
+      jw_int(w, s);
+  jw_array_end(w);
+}
+
+void himalaya_move_write(const struct himalaya_move *m, struct json_writer *w)
+{
+  jw_object_begin(w);
   if (m->type == HIMALAYA_MOVE_REROLL) {
-    if (json_object_set_new_nocheck(json, "type", json_string("reroll")) == 0)
-      return json;
-    goto fail;
+    jw_key_string(w, "type", "reroll");
+    jw_object_end(w);
+    return;
   }
-  ok = set_word(json, "type", atoms, m->type == HIMALAYA_MOVE_DIE ? W_DIE : W_SUPPLY) &&
-       set_number(json, "value", atoms, m->value) &&
-       set_word(json, "pawn", atoms, pawn_words[m->pawn]);
-  if (ok && m->type == HIMALAYA_MOVE_SUPPLY)
-    ok = set_word(json, "card", atoms, W_CARD + m->card);
-  if (ok && m->restore)
-    ok = set_word(json, "restore", atoms, W_CARD + m->restore_card);
-  if (!ok)
-    goto fail;
-  if (m->pawn != HIMALAYA_PAWN_SHERPA)
-    return json;
-  if (!set_number(json, "sherpa", atoms, m->sherpa) ||
-      !set_word(json, "direction", atoms, m->down ? W_DOWN : W_UP) ||
-      json_object_set_new_nocheck(json, "take_along", json_boolean(m->take_along)) != 0)
-    goto fail;
-  companions = json_array();
-  for (s = 0; companions && s < HIMALAYA_SHERPAS; s++)
-    if ((m->companions & (1u << s)) && json_array_append_new(companions, number(atoms, s)) != 0) {
-      json_decref(companions);
-      companions = NULL;
-    }
-  /* set_new takes `companions` on every path, NULL included. */
-  if (json_object_set_new_nocheck(json, "companions", companions) == 0)
-    return json;
-fail:
-  json_decref(json);
-  return NULL;
+  jw_key_string(w, "type", m->type == HIMALAYA_MOVE_DIE ? "die" : "supply");
+  jw_key_int(w, "value", m->value);
+  jw_key_string(w, "pawn", pawn_names[m->pawn]);
+  if (m->type == HIMALAYA_MOVE_SUPPLY)
+    jw_key_string(w, "card", himalaya_card_name(m->card));
+  if (m->restore)
+    jw_key_string(w, "restore", himalaya_card_name(m->restore_card));
+  if (m->pawn == HIMALAYA_PAWN_SHERPA)
+    write_sherpa_members(m, w);
+  jw_object_end(w);
+}
+
+json_t *himalaya_move_json(const struct himalaya_move *m)
+{
+  struct json_writer w;
+
+  jw_init(&w);
+  himalaya_move_write(m, &w);
+  return himalaya_parse_written(&w);
 }

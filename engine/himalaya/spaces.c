@@ -259,26 +259,36 @@ json_t *himalaya_field_name(int field)
   }
 }
 
-json_t *himalaya_board_json(void)
+static void write_slides(struct json_writer *w)
 {
-  json_t *list = json_array();
-  json_t *board = NULL;
   size_t i;
 
-  for (i = 0; list && i < COUNT(slides); i++)
-    if (json_array_append_new(
-            list, json_pack("{s:i, s:i, s:s}", "from", slides[i].from, "to", slides[i].to, "kind",
-                            slides[i].avalanche ? "avalanche" : "landslide")) != 0) {
-      json_decref(list);
-      list = NULL;
-    }
-  if (!list)
-    return NULL;
-  board = json_pack("{s:i, s:i, s:o, s:o, s:o, s:o, s:i, s:o}", "base_camp", HIMALAYA_BASE_CAMP,
-                    "summit", HIMALAYA_SUMMIT, "camps", engine_int_list(camps, (int)COUNT(camps)),
-                    "high_camps", engine_int_list(camps + 1, (int)COUNT(camps) - 1), "snowfields",
-                    engine_int_list(snowfields, (int)COUNT(snowfields)), "slides", list,
-                    "yeti_cave", HIMALAYA_YETI_CAVE, "sherpa_start",
-                    engine_int_list(sherpa_start, HIMALAYA_SHERPAS));
-  return board;
+  jw_array_begin(w);
+  for (i = 0; i < COUNT(slides); i++) {
+    jw_object_begin(w);
+    jw_key_int(w, "from", slides[i].from);
+    jw_key_int(w, "to", slides[i].to);
+    jw_key_string(w, "kind", slides[i].avalanche ? "avalanche" : "landslide");
+    jw_object_end(w);
+  }
+  jw_array_end(w);
+}
+
+void himalaya_write_board(struct json_writer *w)
+{
+  jw_object_begin(w);
+  jw_key_int(w, "base_camp", HIMALAYA_BASE_CAMP);
+  jw_key_int(w, "summit", HIMALAYA_SUMMIT);
+  jw_key(w, "camps");
+  jw_int_array(w, camps, COUNT(camps));
+  jw_key(w, "high_camps");
+  jw_int_array(w, camps + 1, COUNT(camps) - 1);
+  jw_key(w, "snowfields");
+  jw_int_array(w, snowfields, COUNT(snowfields));
+  jw_key(w, "slides");
+  write_slides(w);
+  jw_key_int(w, "yeti_cave", HIMALAYA_YETI_CAVE);
+  jw_key(w, "sherpa_start");
+  jw_int_array(w, sherpa_start, HIMALAYA_SHERPAS);
+  jw_object_end(w);
 }

@@ -123,24 +123,12 @@ struct himalaya_plan {
 enum cairn_status himalaya_move_parse(const json_t *json, struct himalaya_move *out,
                                       struct cairn_error *err);
 
-/* Strings and numbers that the moves of one legal-move list share. A list
- * is built for every turn and its cost was dominated by allocating these;
- * jansson values are reference-counted and a move's members are never
- * changed in place, so one copy of each serves the whole list. Start from
- * all NULL ({0}); each value is made on first use. */
-#define HIMALAYA_ATOM_WORDS 10
-struct himalaya_atoms {
-  json_t *word[HIMALAYA_ATOM_WORDS];      /* Owned or NULL: "die", "supply", ..., "5/6" */
-  json_t *number[HIMALAYA_DIE_SIDES + 1]; /* Owned or NULL: 0..6 */
-};
+/* Write the canonical JSON of `m` (every member present) to `w`: the form
+ * legal lists give. */
+void himalaya_move_write(const struct himalaya_move *m, struct json_writer *w);
 
-/* Drop the atoms' references and reset them to all NULL. */
-void himalaya_atoms_release(struct himalaya_atoms *atoms);
-
-/* New reference: the canonical JSON of `m` (every member present), or NULL
- * when out of memory. `atoms` (Borrowed, may be NULL) supplies shared
- * member values; without it every value is fresh. */
-json_t *himalaya_move_json(const struct himalaya_move *m, struct himalaya_atoms *atoms);
+/* New reference: the same as a tree, or NULL when out of memory. */
+json_t *himalaya_move_json(const struct himalaya_move *m);
 
 /* ---- dice.c: The Game (dice pool, supply cards, turn flow) ---- */
 
@@ -235,8 +223,8 @@ enum cairn_status himalaya_restore(struct himalaya_state *st, int seat, int card
  * or NULL when out of memory. */
 json_t *himalaya_field_name(int field);
 
-/* New reference: the board description for views, or NULL (no memory). */
-json_t *himalaya_board_json(void);
+/* Write the board description for views to `w`. */
+void himalaya_write_board(struct json_writer *w);
 
 /* ---- sherpas.c: Moving the Sherpas, Take-along rule ---- */
 
@@ -263,8 +251,10 @@ enum cairn_status himalaya_climber_move(struct himalaya_state *st, int seat,
 
 /* ---- yeti.c: Moving the Yeti ---- */
 
-/* New reference: "up 3", "down 2" or "bad weather", or NULL (no memory). */
-json_t *himalaya_yeti_card_json(int card);
+/* The name of Yeti card `card`, "up 3", "down 2" or "bad weather",
+ * written to buf; returns buf. */
+#define HIMALAYA_YETI_NAME_SIZE 16
+const char *himalaya_yeti_card_name(int card, char buf[HIMALAYA_YETI_NAME_SIZE]);
 
 /* Uncover the top Yeti card (shuffling first if the stack is empty) and
  * resolve it: move the Yeti and chase Sherpas, or end the game. */
@@ -284,29 +274,38 @@ enum cairn_status himalaya_summit(struct himalaya_state *st, int seat, json_t *e
 enum cairn_status himalaya_bad_weather(struct himalaya_state *st, json_t *events,
                                        struct cairn_error *err);
 
-/* New reference: the result object, or NULL while the game runs. */
-json_t *himalaya_result(const struct engine_game *game);
+/* Write the result object to `w` ({"winners", "reason", "climbers"}), or
+ * null while the game runs. */
+void himalaya_write_result(const struct himalaya_state *st, struct json_writer *w);
 
-/* New reference: a JSON array of the seats with winner[] set, or NULL. */
-json_t *himalaya_winners_json(const struct himalaya_state *st);
+/* New reference: the result object, or NULL while the game runs (and when
+ * out of memory). */
+json_t *himalaya_result(const struct engine_game *game);
 
 /* ---- view.c: what each seat may see ---- */
 
-/* New reference: the position (pieces, dice, supply, Yeti deck, result),
- * with the undrawn deck order only when `secrets`; NULL when out of
- * memory. Views add the board; serialize.c uses it with secrets. */
-json_t *himalaya_position_json(const struct himalaya_state *st, bool secrets);
+/* Write the position's members (pieces, dice, supply, Yeti deck, result)
+ * into the object open in `w`, with the undrawn deck order only when
+ * `secrets`. Views add the board; serialize.c uses it with secrets. */
+void himalaya_write_position(const struct himalaya_state *st, bool secrets, struct json_writer *w);
 
 /* ---- the module slots (setup.c, legal.c, view.c, serialize.c) ---- */
 
 enum cairn_status himalaya_new_game(const struct engine_setup *setup,
                                     const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                     struct cairn_error *err);
-json_t *himalaya_legal_moves(const struct engine_game *game, int seat);
-json_t *himalaya_view(const struct engine_game *game, int viewer);
+void himalaya_write_legal(const struct engine_game *game, int seat, struct json_writer *out);
+json_t *himalaya_sample_move(const struct engine_game *game, int seat, uint64_t choice);
+void himalaya_write_view(const struct engine_game *game, int viewer, struct json_writer *w);
 json_t *himalaya_serialize(const struct engine_game *game);
 
 /* ---- module.c: shared glue ---- */
+
+/* New reference: the one value written to `w`, parsed back into a tree, or
+ * NULL when writing or parsing failed (out of memory). Leaves `w` empty.
+ * For the few callers that need a tree (the result and serialize slots,
+ * sampled moves), so each shape has one writer. */
+json_t *himalaya_parse_written(struct json_writer *w);
 
 /* Borrowed from `obj`: the alphabetically smallest key that `known`
  * (NULL: none is) does not accept, or NULL. Naming the smallest keeps

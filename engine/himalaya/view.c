@@ -3,99 +3,137 @@
  * every spectator sees the same position. The one secret is the order of
  * the undrawn Yeti cards (and the generator, which the head keeps), shown
  * only to the omniscient audit view and to serialize.c.
+ *
+ * Written as JSON text straight into the server's buffer (engine/jsonw.h):
+ * a view is asked for on every request, and building it as a tree cost an
+ * allocation per value.
  */
 #include "engine/himalaya/state.h"
 
 #include <assert.h>
 
-/* {"cards": [{"card", "used"}...], "spent": [oldest..newest], "camps_used": [15, 28]} */
-static json_t *supply_json(const struct himalaya_seat *p)
+/* [card name, ...] for Yeti cards cards[0..n-1]. */
+static void write_yeti_cards(const int *cards, int n, struct json_writer *w)
 {
-  json_t *cards = json_array();
-  json_t *spent = json_array();
-  json_t *camps = json_array();
+  char name[HIMALAYA_YETI_NAME_SIZE];
+  int i;
+
+  jw_array_begin(w);
+  for (i = 0; i < n; i++)
+    jw_string(w, himalaya_yeti_card_name(cards[i], name));
+  jw_array_end(w);
+}
+
+/* {"cards": [{"card", "used"}...], "spent": [oldest..newest], "camps_used": [15, 28]} */
+static void write_supply(const struct himalaya_seat *p, struct json_writer *w)
+{
   int k, i;
 
-  for (k = 0; cards && k < HIMALAYA_CARD_KINDS; k++) {
-    bool used = false;
-
+  jw_object_begin(w);
+  jw_key(w, "cards");
+  jw_array_begin(w);
+  for (k = 0; k < HIMALAYA_CARD_KINDS; k++) {
     if (!p->has_card[k])
       continue;
-    for (i = 0; i < p->spent_count; i++)
-      used = used || p->spent[i] == k;
-    if (json_array_append_new(
-            cards, json_pack("{s:s, s:b}", "card", himalaya_card_name(k), "used", used)) != 0)
-      goto fail;
+    jw_object_begin(w);
+    jw_key_string(w, "card", himalaya_card_name(k));
+    jw_key_bool(w, "used", himalaya_card_spent(p, k));
+    jw_object_end(w);
   }
-  for (i = 0; spent && i < p->spent_count; i++)
-    if (json_array_append_new(spent, json_string(himalaya_card_name(p->spent[i]))) != 0)
-      goto fail;
-  for (i = 0; camps && i < HIMALAYA_HIGH_CAMPS; i++)
-    if (p->camp_used[i] && json_array_append_new(camps, json_integer(himalaya_high_camp(i))) != 0)
-      goto fail;
-  return json_pack("{s:o, s:o, s:o}", "cards", cards, "spent", spent, "camps_used", camps);
-fail:
-  json_decref(cards);
-  json_decref(spent);
-  json_decref(camps);
-  return NULL;
+  jw_array_end(w);
+  jw_key(w, "spent");
+  jw_array_begin(w);
+  for (i = 0; i < p->spent_count; i++)
+    jw_string(w, himalaya_card_name(p->spent[i]));
+  jw_array_end(w);
+  jw_key(w, "camps_used");
+  jw_array_begin(w);
+  for (i = 0; i < HIMALAYA_HIGH_CAMPS; i++)
+    if (p->camp_used[i])
+      jw_int(w, himalaya_high_camp(i));
+  jw_array_end(w);
+  jw_object_end(w);
 }
 
-json_t *himalaya_position_json(const struct himalaya_state *st, bool secrets)
+/* "climbers" and "sherpas": each seat's climber field and Sherpa fields. */
+static void write_pieces(const struct himalaya_state *st, struct json_writer *w)
 {
-  json_t *pos = NULL;
-  json_t *climbers = json_array();
-  json_t *sherpas = json_array();
-  json_t *supply = json_array();
-  json_t *deck = NULL;
-  json_t *result;
-  int pool[HIMALAYA_MAX_DICE];
-  int npool = himalaya_pool_values(st, pool);
   int seat;
 
-  for (seat = 0; climbers && sherpas && supply && seat < st->head.seats; seat++) {
-    const struct himalaya_seat *p = &st->seat[seat];
-
-    if (json_array_append_new(climbers, json_integer(p->climber)) != 0 ||
-        json_array_append_new(sherpas, engine_int_list(p->sherpa, HIMALAYA_SHERPAS)) != 0 ||
-        json_array_append_new(supply, supply_json(p)) != 0)
-      goto cleanup;
-  }
-  deck = json_pack("{s:i, s:o, s:b}", "remaining", st->deck_len, "discards",
-                   engine_mapped_list(st->discard, st->discard_len, himalaya_yeti_card_json),
-                   "bad_weather_in_deck", st->bad_weather_in_deck);
-  if (!deck)
-    goto cleanup;
-  if (secrets &&
-      json_object_set_new(deck, "order",
-                          engine_mapped_list(st->deck, st->deck_len, himalaya_yeti_card_json)) != 0)
-    goto cleanup;
-  result = himalaya_result(&st->head);
-  pos = json_pack("{s:o, s:i, s:O, s:O, s:{s:i, s:o}, s:O, s:O, s:o}", "seat_to_act",
-                  st->end == HIMALAYA_RUNNING ? json_integer(st->current) : json_null(), "yeti",
-                  st->yeti, "climbers", climbers, "sherpas", sherpas, "dice", "count", st->dice,
-                  "pool", engine_int_list(pool, npool), "supply", supply, "yeti_deck", deck,
-                  "result", result ? result : json_null());
-cleanup:
-  json_decref(climbers);
-  json_decref(sherpas);
-  json_decref(supply);
-  json_decref(deck);
-  return pos;
+  jw_key(w, "climbers");
+  jw_array_begin(w);
+  for (seat = 0; seat < st->head.seats; seat++)
+    jw_int(w, st->seat[seat].climber);
+  jw_array_end(w);
+  jw_key(w, "sherpas");
+  jw_array_begin(w);
+  for (seat = 0; seat < st->head.seats; seat++)
+    jw_int_array(w, st->seat[seat].sherpa, HIMALAYA_SHERPAS);
+  jw_array_end(w);
 }
 
-json_t *himalaya_view(const struct engine_game *game, int viewer)
+static void write_dice(const struct himalaya_state *st, struct json_writer *w)
+{
+  int pool[HIMALAYA_MAX_DICE];
+  int npool = himalaya_pool_values(st, pool);
+
+  jw_object_begin(w);
+  jw_key_int(w, "count", st->dice);
+  jw_key(w, "pool");
+  jw_int_array(w, pool, (size_t)npool);
+  jw_object_end(w);
+}
+
+/* The Yeti deck: its size and the face-up cards; the order of the undrawn
+ * cards only when `secrets`. */
+static void write_yeti_deck(const struct himalaya_state *st, bool secrets, struct json_writer *w)
+{
+  jw_object_begin(w);
+  jw_key_int(w, "remaining", st->deck_len);
+  jw_key(w, "discards");
+  write_yeti_cards(st->discard, st->discard_len, w);
+  jw_key_bool(w, "bad_weather_in_deck", st->bad_weather_in_deck);
+  if (secrets) {
+    jw_key(w, "order");
+    write_yeti_cards(st->deck, st->deck_len, w);
+  }
+  jw_object_end(w);
+}
+
+void himalaya_write_position(const struct himalaya_state *st, bool secrets, struct json_writer *w)
+{
+  int seat;
+
+  jw_key(w, "seat_to_act");
+  if (st->end == HIMALAYA_RUNNING)
+    jw_int(w, st->current);
+  else
+    jw_null(w);
+  jw_key_int(w, "yeti", st->yeti);
+  write_pieces(st, w);
+  jw_key(w, "dice");
+  write_dice(st, w);
+  jw_key(w, "supply");
+  jw_array_begin(w);
+  for (seat = 0; seat < st->head.seats; seat++)
+    write_supply(&st->seat[seat], w);
+  jw_array_end(w);
+  jw_key(w, "yeti_deck");
+  write_yeti_deck(st, secrets, w);
+  jw_key(w, "result");
+  himalaya_write_result(st, w);
+}
+
+void himalaya_write_view(const struct engine_game *game, int viewer, struct json_writer *w)
 {
   const struct himalaya_state *st = (const struct himalaya_state *)game;
-  json_t *view;
 
   assert(viewer >= ENGINE_OMNISCIENT && viewer < game->seats);
   /* Seats and spectators are told the same: nothing in Himalaya is
    * private except the undrawn Yeti cards, which only the audit sees. */
-  view = himalaya_position_json(st, viewer == ENGINE_OMNISCIENT);
-  if (view && json_object_set_new(view, "board", himalaya_board_json()) != 0) {
-    json_decref(view);
-    view = NULL;
-  }
-  return view;
+  jw_object_begin(w);
+  himalaya_write_position(st, viewer == ENGINE_OMNISCIENT, w);
+  jw_key(w, "board");
+  himalaya_write_board(w);
+  jw_object_end(w);
 }

@@ -6,15 +6,18 @@
  */
 #include "engine/himalaya/state.h"
 
+#include <stdio.h>
 #include <string.h>
 
-json_t *himalaya_yeti_card_json(int card)
+const char *himalaya_yeti_card_name(int card, char buf[HIMALAYA_YETI_NAME_SIZE])
 {
   if (card == HIMALAYA_BAD_WEATHER)
-    return json_string("bad weather");
-  if (card > 0)
-    return json_sprintf("up %d", card);
-  return json_sprintf("down %d", -card);
+    snprintf(buf, HIMALAYA_YETI_NAME_SIZE, "bad weather");
+  else if (card > 0)
+    snprintf(buf, HIMALAYA_YETI_NAME_SIZE, "up %d", card);
+  else
+    snprintf(buf, HIMALAYA_YETI_NAME_SIZE, "down %d", -card);
+  return buf;
 }
 
 /* A Sherpa caught by the Yeti "immediately must go back to the last camp,
@@ -106,6 +109,7 @@ enum cairn_status himalaya_yeti_turn(struct himalaya_state *st, json_t *events,
                                      struct cairn_error *err)
 {
   enum cairn_status status;
+  char name[HIMALAYA_YETI_NAME_SIZE];
   int card, from, to;
 
   if (st->deck_len == 0) {
@@ -120,7 +124,8 @@ enum cairn_status himalaya_yeti_turn(struct himalaya_state *st, json_t *events,
   st->deck_len--;
   st->discard[st->discard_len++] = card;
   status = engine_emit(
-      events, json_pack("{s:s, s:o}", "type", "yeti_card", "card", himalaya_yeti_card_json(card)),
+      events,
+      json_pack("{s:s, s:s}", "type", "yeti_card", "card", himalaya_yeti_card_name(card, name)),
       err);
   if (status != CAIRN_OK)
     return status;

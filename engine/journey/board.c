@@ -125,26 +125,54 @@ bool journey_in_o2_zone(int space)
   return journey_level(space) >= JOURNEY_O2_ZONE;
 }
 
-json_t *journey_board_json(void)
+/* Food to ascend from `space` as the board shows it: a number, "impasse",
+ * or null on the top level, where there is no way up. */
+static void write_ascend_food(int space, struct json_writer *w)
 {
-  json_t *spaces = json_array();
+  int cost = journey_ascend_cost(space);
+
+  if (journey_level(space) == JOURNEY_LEVELS)
+    jw_null(w);
+  else if (cost == JOURNEY_IMPASSE)
+    jw_string(w, "impasse");
+  else
+    jw_int(w, cost);
+}
+
+static void write_spaces(struct json_writer *w)
+{
   int s;
 
-  for (s = 0; spaces && s < JOURNEY_SPACES; s++) {
-    int cost = journey_ascend_cost(s);
-    json_t *c = cost == JOURNEY_IMPASSE ? json_string("impasse") : json_integer(cost);
-
-    if (journey_level(s) == JOURNEY_LEVELS)
-      c = (json_decref(c), json_null());
-    if (json_array_append_new(spaces, json_pack("{s:s, s:i, s:o}", "space", space_names[s], "level",
-                                                journey_level(s), "ascend_food", c)) != 0) {
-      json_decref(spaces);
-      spaces = NULL;
-    }
+  jw_array_begin(w);
+  for (s = 0; s < JOURNEY_SPACES; s++) {
+    jw_object_begin(w);
+    jw_key_string(w, "space", space_names[s]);
+    jw_key_int(w, "level", journey_level(s));
+    jw_key(w, "ascend_food");
+    write_ascend_food(s, w);
+    jw_object_end(w);
   }
-  return json_pack("{s:o, s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:[ssss]}", "spaces", spaces,
-                   "base_camp", space_names[0], "base_camp_leads_to", "L1-S", "levels",
-                   JOURNEY_LEVELS, "tree_line_above_level", JOURNEY_TREE_LINE, "ice_bridge_level",
-                   JOURNEY_ICE_BRIDGE, "o2_zone_level", JOURNEY_O2_ZONE, "top_level", JOURNEY_TOP,
-                   "quadrants", "N", "E", "S", "W");
+  jw_array_end(w);
+}
+
+void journey_write_board(struct json_writer *w)
+{
+  int q;
+
+  jw_object_begin(w);
+  jw_key(w, "spaces");
+  write_spaces(w);
+  jw_key_string(w, "base_camp", space_names[0]);
+  jw_key_string(w, "base_camp_leads_to", "L1-S");
+  jw_key_int(w, "levels", JOURNEY_LEVELS);
+  jw_key_int(w, "tree_line_above_level", JOURNEY_TREE_LINE);
+  jw_key_int(w, "ice_bridge_level", JOURNEY_ICE_BRIDGE);
+  jw_key_int(w, "o2_zone_level", JOURNEY_O2_ZONE);
+  jw_key_int(w, "top_level", JOURNEY_TOP);
+  jw_key(w, "quadrants");
+  jw_array_begin(w);
+  for (q = 0; q < JOURNEY_QUADRANTS; q++)
+    jw_string(w, journey_quadrant_name(q));
+  jw_array_end(w);
+  jw_object_end(w);
 }

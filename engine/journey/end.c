@@ -20,31 +20,61 @@ static const char *reason_name(enum journey_end end)
   }
 }
 
-static json_t *winners_json(enum journey_end end)
+/* The winning seats of `end`, written to seats[]; how many. */
+static int winners(enum journey_end end, int seats[JOURNEY_CLIMBERS])
 {
-  if (end == JOURNEY_END_CLIMBERS)
-    return json_pack("[ii]", JOURNEY_TENZING, JOURNEY_HILLARY);
-  return json_pack("[i]", JOURNEY_MOUNTAIN);
+  if (end != JOURNEY_END_CLIMBERS) {
+    seats[0] = JOURNEY_MOUNTAIN;
+    return 1;
+  }
+  seats[0] = JOURNEY_TENZING;
+  seats[1] = JOURNEY_HILLARY;
+  return 2;
 }
 
 enum cairn_status journey_finish(struct journey_state *st, enum journey_end end, json_t *events,
                                  struct cairn_error *err)
 {
+  int seats[JOURNEY_CLIMBERS];
+  int n = winners(end, seats);
+
   st->end = end;
   st->phase = JOURNEY_PHASE_OVER;
   return engine_emit(events,
                      json_pack("{s:s, s:s, s:o, s:i}", "type", "game_over", "reason",
-                               reason_name(end), "winners", winners_json(end), "turn", st->turn),
+                               reason_name(end), "winners", engine_int_list(seats, n), "turn",
+                               st->turn),
                      err);
+}
+
+void journey_write_result(const struct journey_state *st, struct json_writer *w)
+{
+  int seats[JOURNEY_CLIMBERS];
+  int n = winners(st->end, seats);
+
+  if (st->end == JOURNEY_RUNNING) {
+    jw_null(w);
+    return;
+  }
+  jw_object_begin(w);
+  jw_key(w, "winners");
+  jw_int_array(w, seats, (size_t)n);
+  jw_key_string(w, "reason", reason_name(st->end));
+  jw_key_int(w, "turn", st->turn);
+  jw_key_string(w, "dead", st->dead >= 0 ? journey_role_name(st->dead) : NULL);
+  jw_object_end(w);
 }
 
 json_t *journey_result(const struct engine_game *game)
 {
   const struct journey_state *st = (const struct journey_state *)game;
+  struct json_writer w;
 
+  /* Asked after every move (is the game over?): answered without writing
+   * anything while the game runs. */
   if (st->end == JOURNEY_RUNNING)
     return NULL;
-  return json_pack("{s:o, s:s, s:i, s:o}", "winners", winners_json(st->end), "reason",
-                   reason_name(st->end), "turn", st->turn, "dead",
-                   st->dead >= 0 ? json_string(journey_role_name(st->dead)) : json_null());
+  jw_init(&w);
+  journey_write_result(st, &w);
+  return journey_parse_written(&w);
 }

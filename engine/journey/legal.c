@@ -3,25 +3,34 @@
  * step could take is put to the same check apply_move uses
  * (journey_check_move), so the list and the rules cannot drift apart. The
  * lists are short (at most about eighty candidates), so no compact form is
- * needed and engine_sample_move picks from this list.
+ * needed.
+ *
+ * One walk serves both uses: write_legal writes each legal move as JSON text
+ * as it is found (no tree per request), and sample_move counts the moves,
+ * then walks again to the chosen one, the move the written list holds at
+ * that place.
  */
 #include "engine/journey/state.h"
 
 #include <string.h>
 
+/* One walk over the legal moves, in list order. */
 struct lister {
   const struct journey_state *st;
   int seat;
-  json_t *list; /* Borrowed: the array being filled */
-  bool nomem;
+  /* What is done with each legal move found: written, or counted. */
+  void (*take)(struct lister *l, const struct journey_move *m);
+  struct json_writer *out;    /* write_legal: Borrowed, the list being written */
+  uint64_t taken;             /* legal moves taken so far */
+  uint64_t wanted;            /* sample_move: the index of the move to keep */
+  bool found;                 /* sample_move: `picked` holds it, the walk may stop */
+  struct journey_move picked; /* sample_move: move number `wanted` */
 };
 
 static void offer(struct lister *l, const struct journey_move *m)
 {
-  if (l->nomem || journey_check_move(l->st, l->seat, m, NULL) != CAIRN_OK)
-    return;
-  if (json_array_append_new(l->list, journey_move_json(m)) != 0)
-    l->nomem = true;
+  if (!l->found && journey_check_move(l->st, l->seat, m, NULL) == CAIRN_OK)
+    l->take(l, m);
 }
 
 static struct journey_move blank(enum journey_move_type type)
@@ -118,31 +127,81 @@ static void offer_react(struct lister *l)
     offer(l, &m);
 }
 
-json_t *journey_legal_moves(const struct engine_game *game, int seat)
+static void offer_all(struct lister *l)
 {
-  struct lister l = {.st = (const struct journey_state *)game, .seat = seat, .list = json_array()};
-
-  if (!l.list || seat < 0 || seat >= JOURNEY_SEATS || !engine_may_act(game, seat))
-    return l.list;
-  switch (l.st->phase) {
+  switch (l->st->phase) {
   case JOURNEY_PHASE_BUY:
-    offer_buy(&l);
+    offer_buy(l);
     break;
   case JOURNEY_PHASE_CLIMB:
-    offer_climb(&l);
+    offer_climb(l);
     break;
   case JOURNEY_PHASE_MOUNTAIN:
-    offer_mountain(&l);
+    offer_mountain(l);
     break;
   case JOURNEY_PHASE_REACT:
-    offer_react(&l);
+    offer_react(l);
     break;
   case JOURNEY_PHASE_OVER:
     break;
   }
-  if (l.nomem) {
-    json_decref(l.list);
-    return NULL;
+}
+
+/* Set up a walk for `seat` taking each move with `take`; whether the seat
+ * owes a decision (else there is nothing to walk). */
+static bool lister_init(struct lister *l, const struct engine_game *game, int seat,
+                        void (*take)(struct lister *l, const struct journey_move *m))
+{
+  memset(l, 0, sizeof(*l));
+  l->st = (const struct journey_state *)game;
+  l->seat = seat;
+  l->take = take;
+  return seat >= 0 && seat < JOURNEY_SEATS && engine_may_act(game, seat);
+}
+
+static void write_move(struct lister *l, const struct journey_move *m)
+{
+  journey_move_write(m, l->out);
+}
+
+void journey_write_legal(const struct engine_game *game, int seat, struct json_writer *out)
+{
+  struct lister l;
+
+  jw_array_begin(out);
+  if (lister_init(&l, game, seat, write_move)) {
+    l.out = out;
+    offer_all(&l);
   }
-  return l.list;
+  jw_array_end(out);
+}
+
+static void count_move(struct lister *l, const struct journey_move *m)
+{
+  (void)m;
+  l->taken++;
+}
+
+static void pick_move(struct lister *l, const struct journey_move *m)
+{
+  if (l->taken++ == l->wanted) {
+    l->picked = *m;
+    l->found = true;
+  }
+}
+
+json_t *journey_sample_move(const struct engine_game *game, int seat, uint64_t choice)
+{
+  struct lister l;
+
+  if (!lister_init(&l, game, seat, count_move))
+    return NULL;
+  offer_all(&l);
+  if (l.taken == 0)
+    return NULL;
+  l.wanted = choice % l.taken;
+  l.taken = 0;
+  l.take = pick_move;
+  offer_all(&l);
+  return journey_move_json(&l.picked);
 }

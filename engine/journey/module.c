@@ -11,27 +11,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *counts_json(const int *counts, int n, const char *(*name)(int))
+json_t *journey_parse_written(struct json_writer *w)
 {
-  json_t *obj = json_object();
+  size_t len = 0;
+  char *text = jw_finish(w, &len);
+  json_t *tree = text ? json_loadb(text, len, 0, NULL) : NULL;
+
+  free(text);
+  return tree;
+}
+
+static void write_counts(const int *counts, int n, const char *(*name)(int), struct json_writer *w)
+{
   int i;
 
-  for (i = 0; obj && i < n; i++)
-    if (counts[i] > 0 && json_object_set_new(obj, name(i), json_integer(counts[i])) != 0) {
-      json_decref(obj);
-      obj = NULL;
-    }
-  return obj;
+  jw_object_begin(w);
+  for (i = 0; i < n; i++)
+    if (counts[i] > 0)
+      jw_key_int(w, name(i), counts[i]);
+  jw_object_end(w);
+}
+
+void journey_write_card_counts(const int counts[JOURNEY_CARDS], struct json_writer *w)
+{
+  write_counts(counts, JOURNEY_CARDS, journey_card_name, w);
+}
+
+void journey_write_item_counts(const int counts[JOURNEY_ITEMS], struct json_writer *w)
+{
+  write_counts(counts, JOURNEY_ITEMS, journey_item_name, w);
 }
 
 json_t *journey_card_counts_json(const int counts[JOURNEY_CARDS])
 {
-  return counts_json(counts, JOURNEY_CARDS, journey_card_name);
-}
+  struct json_writer w;
 
-json_t *journey_item_counts_json(const int counts[JOURNEY_ITEMS])
-{
-  return counts_json(counts, JOURNEY_ITEMS, journey_item_name);
+  jw_init(&w);
+  journey_write_card_counts(counts, &w);
+  return journey_parse_written(&w);
 }
 
 /* Buying and the climbers' turn are simultaneous: every climber not yet
@@ -313,9 +330,10 @@ const struct engine_module journey_module = {
     .new_game = journey_new_game,
     .apply_move = apply_move,
     .to_act = to_act,
-    .legal_moves = journey_legal_moves,
-    .view = journey_view,
     .result = journey_result,
     .serialize = journey_serialize,
+    .sample_move = journey_sample_move,
     .event_reveals = event_reveals,
+    .write_legal = journey_write_legal,
+    .write_view = journey_write_view,
 };

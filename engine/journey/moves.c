@@ -349,64 +349,97 @@ enum cairn_status journey_move_parse(const json_t *json, struct journey_move *ou
 
 /* ---- writing ---- */
 
-static bool set_str(json_t *obj, const char *key, const char *value)
-{
-  return json_object_set_new_nocheck(obj, key, json_string(value)) == 0;
-}
+/* One member of a written move: every value is a name. */
+struct member {
+  const char *key, *value; /* Static */
+};
+#define MOVE_MEMBERS 3 /* "type" and at most two more */
 
-json_t *journey_move_json(const struct journey_move *m)
+/* The members of `m` after "type", in canonical order, written to out[];
+ * how many. */
+static int members_after_type(const struct journey_move *m, struct member *out)
 {
-  json_t *json = json_object();
-  bool ok;
-
-  if (!json)
-    return NULL;
-  ok = set_str(json, "type", type_names[m->type]);
   switch (m->type) {
   case JOURNEY_MOVE_BUY:
   case JOURNEY_MOVE_GIVE:
-    ok = ok && set_str(json, "item", item_names[m->item]);
-    break;
+    out[0] = (struct member){"item", item_names[m->item]};
+    return 1;
   case JOURNEY_MOVE_STEP:
-    ok = ok && set_str(json, "to", journey_space_name(m->to));
-    break;
+    out[0] = (struct member){"to", journey_space_name(m->to)};
+    return 1;
   case JOURNEY_MOVE_USE:
-    ok = ok && set_str(json, "item", item_names[m->item]);
+    out[0] = (struct member){"item", item_names[m->item]};
     if (m->item == JOURNEY_HOOK)
-      ok = ok && set_str(json, "to", journey_space_name(m->to));
-    if (m->item == JOURNEY_BOW)
-      ok = ok && set_str(json, "target", bow_names[m->target]);
-    break;
+      out[1] = (struct member){"to", journey_space_name(m->to)};
+    else if (m->item == JOURNEY_BOW)
+      out[1] = (struct member){"target", bow_names[m->target]};
+    else
+      return 1;
+    return 2;
   case JOURNEY_MOVE_REMOVE:
   case JOURNEY_MOVE_DISCARD:
-    ok = ok && set_str(json, "card", card_names[m->card]);
-    break;
+    out[0] = (struct member){"card", card_names[m->card]};
+    return 1;
   case JOURNEY_MOVE_PLAY:
-    ok = ok && set_str(json, "card", card_names[m->card]);
+    out[0] = (struct member){"card", card_names[m->card]};
     if (m->card == JOURNEY_AVALANCHE)
-      ok = ok && set_str(json, "quadrant", quadrant_names[m->quadrant]);
-    if (m->card == JOURNEY_BLIZZARD)
-      ok = ok && set_str(json, "direction", direction_names[m->direction]);
-    if (m->card == JOURNEY_ROCKSLIDE || m->card == JOURNEY_CREVICE || m->card == JOURNEY_FROSTBITE)
-      ok = ok && set_str(json, "target", role_names[m->target]);
-    break;
+      out[1] = (struct member){"quadrant", quadrant_names[m->quadrant]};
+    else if (m->card == JOURNEY_BLIZZARD)
+      out[1] = (struct member){"direction", direction_names[m->direction]};
+    else if (m->card == JOURNEY_ROCKSLIDE || m->card == JOURNEY_CREVICE ||
+             m->card == JOURNEY_FROSTBITE)
+      out[1] = (struct member){"target", role_names[m->target]};
+    else
+      return 1;
+    return 2;
   case JOURNEY_MOVE_YETI:
-    ok = ok && set_str(json, "direction", direction_names[m->direction]);
-    break;
+    out[0] = (struct member){"direction", direction_names[m->direction]};
+    return 1;
   case JOURNEY_MOVE_ROCKSLIDE:
-    ok = ok && set_str(json, "choice", m->discard ? "discard" : "health");
-    if (m->discard)
-      ok = ok && set_str(json, "item", item_names[m->item]);
-    break;
+    out[0] = (struct member){"choice", m->discard ? "discard" : "health"};
+    if (!m->discard)
+      return 1;
+    out[1] = (struct member){"item", item_names[m->item]};
+    return 2;
   case JOURNEY_MOVE_AVALANCHE:
-    ok = ok && set_str(json, "protect", protect_names[m->protect]);
-    break;
+    out[0] = (struct member){"protect", protect_names[m->protect]};
+    return 1;
   case JOURNEY_MOVE_DONE:
   case JOURNEY_MOVE_END_TURN:
     break;
   }
-  if (ok)
-    return json;
-  json_decref(json);
-  return NULL;
+  return 0;
+}
+
+/* The members of `m`, "type" first, written to out[]; how many. One list
+ * serves both the tree (events) and the text (legal lists). */
+static int move_members(const struct journey_move *m, struct member out[MOVE_MEMBERS])
+{
+  out[0] = (struct member){"type", type_names[m->type]};
+  return 1 + members_after_type(m, out + 1);
+}
+
+json_t *journey_move_json(const struct journey_move *m)
+{
+  struct member members[MOVE_MEMBERS];
+  int n = move_members(m, members), i;
+  json_t *json = json_object();
+
+  for (i = 0; json && i < n; i++)
+    if (json_object_set_new_nocheck(json, members[i].key, json_string(members[i].value)) != 0) {
+      json_decref(json);
+      json = NULL;
+    }
+  return json;
+}
+
+void journey_move_write(const struct journey_move *m, struct json_writer *w)
+{
+  struct member members[MOVE_MEMBERS];
+  int n = move_members(m, members), i;
+
+  jw_object_begin(w);
+  for (i = 0; i < n; i++)
+    jw_key_string(w, members[i].key, members[i].value);
+  jw_object_end(w);
 }

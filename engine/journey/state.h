@@ -199,6 +199,9 @@ enum cairn_status journey_move_parse(const json_t *json, struct journey_move *ou
 /* New reference: the canonical JSON of `m`, or NULL when out of memory. */
 json_t *journey_move_json(const struct journey_move *m);
 
+/* The same written to `w`: the form legal lists give. */
+void journey_move_write(const struct journey_move *m, struct json_writer *w);
+
 /* Static: the names used in moves, views and events; the *_named
  * functions are their inverse (-1 when unknown; `name` Borrowed). */
 const char *journey_item_name(int item);
@@ -245,8 +248,8 @@ bool journey_below_tree_line(int space);
 bool journey_on_ice_bridge_or_above(int space);
 bool journey_in_o2_zone(int space);
 
-/* New reference: the board description for views, or NULL. */
-json_t *journey_board_json(void);
+/* Write the board description for views to `w`. */
+void journey_write_board(struct json_writer *w);
 
 /* ---- setup.c: Setup ---- */
 
@@ -365,8 +368,12 @@ enum cairn_status journey_damage(struct journey_state *st, int seat, int amount,
 /* End the game with `end` and emit game_over. */
 enum cairn_status journey_finish(struct journey_state *st, enum journey_end end, json_t *events,
                                  struct cairn_error *err);
+/* Write the result object to `w` ({"winners", "reason", "turn", "dead"}),
+ * or null while the game runs. */
+void journey_write_result(const struct journey_state *st, struct json_writer *w);
+
 /* The result slot. New reference: the result object, or NULL while the
- * game runs. */
+ * game runs (and when out of memory). */
 json_t *journey_result(const struct engine_game *game);
 
 /* ---- legal.c, view.c, serialize.c ---- */
@@ -374,18 +381,30 @@ json_t *journey_result(const struct engine_game *game);
 /* Check `m` for `seat` against every rule without changing anything. */
 enum cairn_status journey_check_move(const struct journey_state *st, int seat,
                                      const struct journey_move *m, struct cairn_error *err);
-/* The module slots. Each returns a New reference (NULL when out of
- * memory): the legal moves of `seat` ([] when it may not act), the view
- * for `viewer` (never a secret it may not see), the canonical state. */
-json_t *journey_legal_moves(const struct engine_game *game, int seat);
-json_t *journey_view(const struct engine_game *game, int viewer);
+/* The module slots: write to `out` the legal moves of `seat` ([] when it
+ * may not act) or the view for `viewer` (never a secret it may not see);
+ * New reference (NULL when out of memory or when the seat may not act):
+ * the move the legal list holds at place choice % its length; New
+ * reference: the canonical state. */
+void journey_write_legal(const struct engine_game *game, int seat, struct json_writer *out);
+void journey_write_view(const struct engine_game *game, int viewer, struct json_writer *out);
+json_t *journey_sample_move(const struct engine_game *game, int seat, uint64_t choice);
 json_t *journey_serialize(const struct engine_game *game);
 
 /* ---- module.c: shared glue ---- */
 
-/* New reference (NULL when out of memory): {name: count} for the cards or
- * items with count > 0. */
+/* Write {name: count} for the cards or items with count > 0 to `w`. */
+void journey_write_card_counts(const int counts[JOURNEY_CARDS], struct json_writer *w);
+void journey_write_item_counts(const int counts[JOURNEY_ITEMS], struct json_writer *w);
+
+/* New reference (NULL when out of memory): the card counts as a tree, for
+ * events. */
 json_t *journey_card_counts_json(const int counts[JOURNEY_CARDS]);
-json_t *journey_item_counts_json(const int counts[JOURNEY_ITEMS]);
+
+/* New reference: the one value written to `w`, parsed back into a tree, or
+ * NULL when writing or parsing failed (out of memory). Leaves `w` empty.
+ * For the few callers that need a tree (the result slot, an event), so
+ * each shape has one writer. */
+json_t *journey_parse_written(struct json_writer *w);
 
 #endif

@@ -92,7 +92,7 @@ int hs_is_legal(struct engine_game *game, int seat, const char *move)
   int found = 0;
 
   assert_int_equal(himalaya_move_parse(json, &m, NULL), CAIRN_OK);
-  canon = himalaya_move_json(&m, NULL);
+  canon = himalaya_move_json(&m);
   json_array_foreach(list, i, item)
   {
     found = found || json_equal(item, canon);
@@ -109,11 +109,11 @@ static void append_with_restores(json_t *all, struct himalaya_move *m)
   int k;
 
   m->restore = false;
-  json_array_append_new(all, himalaya_move_json(m, NULL));
+  json_array_append_new(all, himalaya_move_json(m));
   m->restore = true;
   for (k = 0; k < HIMALAYA_CARD_KINDS; k++) {
     m->restore_card = k;
-    json_array_append_new(all, himalaya_move_json(m, NULL));
+    json_array_append_new(all, himalaya_move_json(m));
   }
   m->restore = false;
 }
@@ -127,7 +127,7 @@ json_t *hs_candidates(void)
 
   memset(&m, 0, sizeof(m));
   m.type = HIMALAYA_MOVE_REROLL;
-  json_array_append_new(all, himalaya_move_json(&m, NULL));
+  json_array_append_new(all, himalaya_move_json(&m));
   for (type = HIMALAYA_MOVE_DIE; type <= HIMALAYA_MOVE_SUPPLY; type++)
     for (k = 0; k < (type == HIMALAYA_MOVE_DIE ? 1 : HIMALAYA_CARD_KINDS); k++)
       for (v = 1; v <= 6; v++)

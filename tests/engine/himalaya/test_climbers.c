@@ -124,7 +124,7 @@ static void test_climber_only_climbs(void **state)
   hs_sherpas(game, 0, 6, 6, 0, 0);
   kit_reject(game, 0, "{\"type\":\"die\",\"value\":3,\"pawn\":\"climber\",\"direction\":\"down\"}",
              CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL);
-  list = himalaya_module.legal_moves(game, 0);
+  list = engine_legal_moves(game, 0);
   json_array_foreach(list, i, move)
   {
     const char *pawn = json_string_value(json_object_get(move, "pawn"));

@@ -176,7 +176,7 @@ static void test_finished_game_takes_no_more_moves(void **state)
   assert_null(result);
   json_decref(bad_weather(&game));
   for (seat = 0; seat < 2; seat++) {
-    list = himalaya_module.legal_moves(game, seat);
+    list = engine_legal_moves(game, seat);
     assert_int_equal(json_array_size(list), 0);
     json_decref(list);
     assert_int_equal(engine_apply(game, seat, move, &next, &events, &err), CAIRN_ECONFLICT);
@@ -242,7 +242,7 @@ static json_t *play_out(struct engine_game **game, int climb)
     struct engine_game *next = NULL;
 
     assert_int_equal(himalaya_module.to_act(*game, seat), 1);
-    list = himalaya_module.legal_moves(*game, seat[0]);
+    list = engine_legal_moves(*game, seat[0]);
     move = climb ? climbing_move(*game, seat[0], list) : sherpa_move(list);
     assert_int_equal(engine_apply(*game, seat[0], move, &next, &events, NULL), CAIRN_OK);
     json_decref(list);

@@ -25,7 +25,7 @@ static void test_only_the_seat_to_act_has_legal_moves(void **state)
   int seat;
 
   for (seat = 0; seat < 4; seat++) {
-    json_t *list = himalaya_module.legal_moves(game, seat);
+    json_t *list = engine_legal_moves(game, seat);
 
     if (seat == 0)
       assert_true(json_array_size(list) > 0);
@@ -46,7 +46,7 @@ static void test_legal_moves_list_each_die_value_once(void **state)
   size_t i, j;
 
   hs_pool(game, pool, 4);
-  list = himalaya_module.legal_moves(game, 0);
+  list = engine_legal_moves(game, 0);
   json_array_foreach(list, i, item)
   {
     const char *type = json_string_value(json_object_get(item, "type"));
@@ -67,7 +67,7 @@ static void test_legal_moves_list_each_die_value_once(void **state)
 static void check_agreement(struct engine_game *game, const json_t *candidates)
 {
   int seat = hs_state(game)->current;
-  json_t *list = himalaya_module.legal_moves(game, seat);
+  json_t *list = engine_legal_moves(game, seat);
   const json_t *move;
   size_t i;
   size_t listed = 0;
@@ -108,7 +108,7 @@ static void test_legal_moves_agree_with_apply_move(void **state)
       char *text;
 
       check_agreement(game, candidates);
-      list = himalaya_module.legal_moves(game, hs_state(game)->current);
+      list = engine_legal_moves(game, hs_state(game)->current);
       /* Take the last listed move: it favours supply cards and Sherpa
        * moves with companions, which reach the rarer positions. */
       text = json_dumps(json_array_get(list, json_array_size(list) - 1), 0);

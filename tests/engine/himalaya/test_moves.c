@@ -158,7 +158,7 @@ static void expect_canonical(const char *text, const char *canonical)
   assert_non_null(in);
   assert_non_null(want);
   assert_int_equal(himalaya_move_parse(in, &m, NULL), CAIRN_OK);
-  out = himalaya_move_json(&m, NULL);
+  out = himalaya_move_json(&m);
   assert_non_null(out);
   if (!json_equal(out, want)) {
     char *got = json_dumps(out, JSON_SORT_KEYS);

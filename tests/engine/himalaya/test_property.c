@@ -114,7 +114,7 @@ static void check_turn(struct engine_game *game, int seats, int *seat)
   assert_int_equal(himalaya_module.to_act(game, to_act), 1);
   *seat = to_act[0];
   for (other = 0; other < seats; other++) {
-    json_t *none = other == *seat ? NULL : himalaya_module.legal_moves(game, other);
+    json_t *none = other == *seat ? NULL : engine_legal_moves(game, other);
 
     assert_true(!none || json_array_size(none) == 0);
     json_decref(none);
@@ -138,7 +138,7 @@ static void play(int seats, int seed, uint64_t *chooser, struct play how, const 
     int seat;
 
     check_turn(game, seats, &seat);
-    list = himalaya_module.legal_moves(game, seat);
+    list = engine_legal_moves(game, seat);
     /* No running position leaves the player without a move. */
     assert_true(json_array_size(list) > 0);
     if (how.deep) {

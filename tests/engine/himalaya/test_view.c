@@ -37,12 +37,12 @@ static json_t *get(json_t *obj, const char *path)
 static void test_every_seat_and_spectator_sees_the_same(void **state)
 {
   struct engine_game *game = hs_new(4, 71);
-  json_t *spectator = himalaya_module.view(game, ENGINE_SPECTATOR);
+  json_t *spectator = engine_view(game, ENGINE_SPECTATOR);
   int seat;
 
   assert_non_null(spectator);
   for (seat = 0; seat < 4; seat++) {
-    json_t *view = himalaya_module.view(game, seat);
+    json_t *view = engine_view(game, seat);
 
     assert_true(json_equal(view, spectator));
     json_decref(view);
@@ -55,7 +55,7 @@ static void test_every_seat_and_spectator_sees_the_same(void **state)
 static void test_view_describes_the_board(void **state)
 {
   struct engine_game *game = hs_new(2, 72);
-  json_t *view = himalaya_module.view(game, 0);
+  json_t *view = engine_view(game, 0);
   json_t *slides = get(view, "board.slides");
   json_t *first = json_array_get(slides, 0);
 
@@ -89,7 +89,7 @@ static void test_view_shows_the_position(void **state)
   st->seat[1].spent[st->seat[1].spent_count++] = 2;
   st->seat[1].camp_used[1] = true;
   st->current = 2;
-  view = himalaya_module.view(game, ENGINE_SPECTATOR);
+  view = engine_view(game, ENGINE_SPECTATOR);
   assert_int_equal(json_integer_value(get(view, "seat_to_act")), 2);
   assert_int_equal(json_integer_value(get(view, "yeti")), 21);
   assert_int_equal(json_integer_value(json_array_get(get(view, "climbers"), 1)), 4);
@@ -131,11 +131,11 @@ static void test_view_never_shows_the_undrawn_yeti_cards(void **state)
 
   hs_pool(game, last, 1);
   json_decref(kit_apply(&game, 0, "{\"type\":\"reroll\"}"));
-  view = himalaya_module.view(game, 0);
+  view = engine_view(game, 0);
   assert_null(json_object_get(get(view, "yeti_deck"), "order"));
   assert_int_equal(json_array_size(get(view, "yeti_deck.discards")), 1);
   assert_int_equal(json_integer_value(get(view, "yeti_deck.remaining")), 8);
-  audit = himalaya_module.view(game, ENGINE_OMNISCIENT);
+  audit = engine_view(game, ENGINE_OMNISCIENT);
   assert_int_equal(json_array_size(get(audit, "yeti_deck.order")), 8);
   json_decref(audit);
 
@@ -145,7 +145,7 @@ static void test_view_never_shows_the_undrawn_yeti_cards(void **state)
   swap = hs_state(other)->deck[0];
   hs_state(other)->deck[0] = hs_state(other)->deck[1];
   hs_state(other)->deck[1] = swap;
-  view_other = himalaya_module.view(other, 0);
+  view_other = engine_view(other, 0);
   assert_true(json_equal(view, view_other));
   /* ... but are different states. */
   text = kit_text(game);
@@ -170,7 +170,7 @@ static void test_view_of_a_finished_game_shows_the_result(void **state)
   hs_pool(game, pool, 2);
   hs_state(game)->seat[0].climber = 36;
   json_decref(kit_apply(&game, 0, "{\"type\":\"die\",\"value\":6,\"pawn\":\"climber\"}"));
-  view = himalaya_module.view(game, 1);
+  view = engine_view(game, 1);
   assert_true(json_is_null(get(view, "seat_to_act")));
   assert_string_equal(json_string_value(get(view, "result.reason")), "summit");
   assert_int_equal(json_integer_value(json_array_get(get(view, "result.winners"), 0)), 0);

@@ -209,9 +209,9 @@ static void test_forecast_shows_the_hand_to_its_user_and_removes_a_card(void **s
   assert_int_equal(ST->hand[JOURNEY_AVALANCHE], 1);
   assert_int_equal(ST->removed[JOURNEY_AVALANCHE], 1);
   json_decref(events);
-  mine = journey_module.view(game, 0);
-  other = journey_module.view(game, 1);
-  mountain = journey_module.view(game, JOURNEY_MOUNTAIN);
+  mine = engine_view(game, 0);
+  other = engine_view(game, 1);
+  mountain = engine_view(game, JOURNEY_MOUNTAIN);
   assert_int_equal(kit_int(json_object_get(json_object_get(mine, "forecast"), "hand"), "avalanche"),
                    2);
   assert_true(json_is_null(json_object_get(other, "forecast")));

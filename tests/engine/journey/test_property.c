@@ -135,7 +135,7 @@ static void redeal(struct journey_state *st, uint64_t *chooser)
 
 static char *view_text(const struct engine_game *game, int viewer)
 {
-  json_t *view = journey_module.view(game, viewer);
+  json_t *view = engine_view(game, viewer);
   char *text;
 
   assert_non_null(view);
@@ -245,13 +245,13 @@ static void check_turn(struct engine_game *game, int *seats, int *n, json_t *lis
   *n = journey_module.to_act(game, seats);
   assert_true(*n >= 1 && *n <= 2);
   for (s = 0; s < JOURNEY_SEATS; s++) {
-    json_t *list = journey_module.legal_moves(game, s);
+    json_t *list = engine_legal_moves(game, s);
     int acts = 0, i;
 
     for (i = 0; i < *n; i++)
       acts |= seats[i] == s;
     if ((json_array_size(list) > 0) != acts) {
-      json_t *view = journey_module.view(game, ENGINE_OMNISCIENT);
+      json_t *view = engine_view(game, ENGINE_OMNISCIENT);
       char *text;
 
       json_object_del(view, "board");

@@ -127,7 +127,7 @@ static void test_prices(void **state)
 static void test_mountain_waits_while_climbers_buy(void **state)
 {
   struct engine_game *game = js_new(6);
-  json_t *list = journey_module.legal_moves(game, JOURNEY_MOUNTAIN);
+  json_t *list = engine_legal_moves(game, JOURNEY_MOUNTAIN);
 
   assert_int_equal(json_array_size(list), 0);
   json_decref(list);
@@ -211,7 +211,7 @@ static void test_malformed_moves(void **state)
 static void test_listed_moves_are_canonical(void **state)
 {
   struct engine_game *game = js_new(9);
-  json_t *list = journey_module.legal_moves(game, 1), *item;
+  json_t *list = engine_legal_moves(game, 1), *item;
   size_t i;
 
   assert_int_equal(json_array_size(list), 8); /* seven items and done */

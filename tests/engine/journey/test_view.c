@@ -31,7 +31,7 @@ static const char *str(const json_t *obj, const char *key)
 static void test_view_names_the_roles(void **state)
 {
   struct engine_game *game = js_new(81);
-  json_t *view = journey_module.view(game, 1);
+  json_t *view = engine_view(game, 1);
   json_t *roles = json_object_get(view, "roles");
 
   assert_string_equal(json_string_value(json_array_get(roles, 0)), "tenzing");
@@ -54,7 +54,7 @@ static void test_only_the_mountain_sees_its_hand(void **state)
   int viewers[4] = {0, 1, ENGINE_SPECTATOR, JOURNEY_MOUNTAIN}, v;
 
   for (v = 0; v < 4; v++) {
-    json_t *view = journey_module.view(game, viewers[v]);
+    json_t *view = engine_view(game, viewers[v]);
 
     assert_int_equal(kit_int(json_object_get(view, "mountain"), "hand_size"), 3);
     assert_int_equal(kit_int(json_object_get(view, "mountain"), "deck_size"), 31);
@@ -72,7 +72,7 @@ static void test_only_the_mountain_sees_its_hand(void **state)
 static void test_omniscient_view_shows_hand_and_deck(void **state)
 {
   struct engine_game *game = js_new(83);
-  json_t *view = journey_module.view(game, ENGINE_OMNISCIENT);
+  json_t *view = engine_view(game, ENGINE_OMNISCIENT);
 
   assert_int_equal(json_array_size(json_object_get(view, "deck")), 31);
   assert_non_null(json_object_get(view, "hand"));
@@ -85,7 +85,7 @@ static void test_omniscient_view_shows_hand_and_deck(void **state)
 static void test_view_describes_the_board(void **state)
 {
   struct engine_game *game = js_new(84);
-  json_t *view = journey_module.view(game, ENGINE_SPECTATOR);
+  json_t *view = engine_view(game, ENGINE_SPECTATOR);
   json_t *board = json_object_get(view, "board");
   json_t *spaces = json_object_get(board, "spaces");
 
@@ -108,7 +108,7 @@ static void test_view_shows_climbers_state(void **state)
   ST->climber[0].items[JOURNEY_ROPE] = 2;
   ST->climber[0].in_crevice = true;
   js_put(game, 0, "L3-E");
-  view = journey_module.view(game, JOURNEY_MOUNTAIN);
+  view = engine_view(game, JOURNEY_MOUNTAIN);
   t = json_array_get(json_object_get(view, "climbers"), 0);
   assert_string_equal(str(t, "space"), "L3-E");
   assert_int_equal(kit_int(t, "level"), 3);
