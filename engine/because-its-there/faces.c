@@ -94,25 +94,25 @@ static void event_effect(const struct bit_card *e, char *buf, size_t n)
 
 /* Event cards: border (terrain), effect, End, oxygen, Immunity, Base
  * Strength Recovery. */
-static void event_face(json_t *o, const struct bit_card *e)
+static void event_face(struct json_writer *w, const struct bit_card *e)
 {
   char effect[160], text[320];
   const char *im = immunity(e);
 
   event_effect(e, effect, sizeof effect);
-  json_object_set_new(o, "terrain", json_string(terrain_words[(int)e->terrain]));
-  json_object_set_new(o, "effect", json_string(effect));
-  json_object_set_new(o, "ends_movement", json_boolean(e->end));
-  json_object_set_new(o, "oxygen", json_boolean(e->oxygen));
-  json_object_set_new(o, "immunity", im ? json_string(im) : json_null());
-  json_object_set_new(o, "recovery", json_integer(e->bsr));
+  jw_key_string(w, "terrain", terrain_words[(int)e->terrain]);
+  jw_key_string(w, "effect", effect);
+  jw_key_bool(w, "ends_movement", e->end);
+  jw_key_bool(w, "oxygen", e->oxygen);
+  jw_key_string(w, "immunity", im); /* null for none */
+  jw_key_int(w, "recovery", e->bsr);
   snprintf(text, sizeof text, "%s event. %s%s%s%s Immunity: %s. Recovery %+d.",
            e->terrain == BIT_GLACIER ? "Glacier"
            : e->terrain == BIT_HIGH  ? "High Altitude"
                                      : "Extreme Altitude",
            effect, effect[0] ? " " : "", e->end ? "The Climbing Team must end movement." : "",
            e->oxygen ? " (Oxygen-related.)" : "", im ? im : "none", e->bsr);
-  json_object_set_new(o, "text", json_string(text));
+  jw_key_string(w, "text", text);
 }
 
 /* Specials: when and how each is played (RULES.md §9). */
@@ -134,17 +134,17 @@ static const char *special_text(int special)
   return special >= BIT_BIVOUAC && special <= BIT_RADIO ? texts[special] : "";
 }
 
-static void climber_text(json_t *o, const struct bit_card *c)
+static void climber_text(struct json_writer *w, const struct bit_card *c)
 {
   static const char *const skills[] = {"Novice", "Experienced", "Veteran"};
   char text[96];
 
   snprintf(text, sizeof text, "Climber. Strength %d. %s%s%s.", c->strength, skills[(int)c->skill],
            c->special ? ", " : "", special_words[(int)c->special]);
-  json_object_set_new(o, "text", json_string(text));
+  jw_key_string(w, "text", text);
 }
 
-static void terrain_text(json_t *o, const struct bit_card *c)
+static void terrain_text(struct json_writer *w, const struct bit_card *c)
 {
   char text[128];
 
@@ -156,41 +156,41 @@ static void terrain_text(json_t *o, const struct bit_card *c)
              : c->terrain == BIT_HIGH  ? "High Altitude"
                                        : "Extreme Altitude",
              c->up, c->down);
-  json_object_set_new(o, "text", json_string(text));
+  jw_key_string(w, "text", text);
 }
 
-/* Add the printed face of `card` to its view object `o`. */
-void bit_card_face(json_t *o, int card)
+/* Write the printed face of `card` as members of its view object, open in
+ * `w`. */
+void bit_write_card_face(struct json_writer *w, int card)
 {
   const struct bit_card *c = &bit_cards[card];
 
   switch (c->kind) {
   case BIT_TERRAIN:
-    terrain_text(o, c);
+    terrain_text(w, c);
     break;
   case BIT_CLIMBER:
-    climber_text(o, c);
+    climber_text(w, c);
     break;
   case BIT_SHERPA:
-    json_object_set_new(o, "text",
-                        json_string("Sherpas. Carries one Supplies card or one "
-                                    "Climber; may not move alone."));
+    jw_key_string(w, "text",
+                  "Sherpas. Carries one Supplies card or one Climber; may not move alone.");
     break;
   case BIT_SUPPLIES:
-    json_object_set_new(o, "text",
-                        json_string("Supplies. Moved only on a Sherpas; Unloaded "
-                                    "Supplies give +1 recovery at Night."));
+    jw_key_string(w, "text",
+                  "Supplies. Moved only on a Sherpas; Unloaded Supplies give +1 recovery at "
+                  "Night.");
     break;
   case BIT_CAMP:
-    json_object_set_new(o, "text",
-                        json_string("Camp. Placed on a Terrain card with your Climber "
-                                    "and Unloaded Supplies; +1 recovery at Night."));
+    jw_key_string(w, "text",
+                  "Camp. Placed on a Terrain card with your Climber and Unloaded Supplies; +1 "
+                  "recovery at Night.");
     break;
   case BIT_SPECIAL:
-    json_object_set_new(o, "text", json_string(special_text(c->special)));
+    jw_key_string(w, "text", special_text(c->special));
     break;
   default:
-    event_face(o, c);
+    event_face(w, c);
     break;
   }
 }

@@ -265,19 +265,17 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
   }
 }
 
-/* New reference: the moves `seat` may make now, as complete move objects. */
-json_t *bit_legal_moves(const struct engine_game *game, int seat)
+/* The moves `seat` may make now, as complete move objects. */
+void bit_write_legal(const struct engine_game *game, int seat, struct json_writer *w)
 {
   struct found found;
-  json_t *list = json_array();
   int i;
 
-  if (!list)
-    return NULL;
   enumerate((const struct bit_state *)game, seat, &found);
+  jw_array_begin(w);
   for (i = 0; i < found.n; i++)
-    json_array_append_new(list, bit_move_json(&found.moves[i]));
-  return list;
+    bit_write_move(w, &found.moves[i]);
+  jw_array_end(w);
 }
 
 /* New reference: the legal move number `choice` modulo their count, or

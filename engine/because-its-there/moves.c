@@ -5,6 +5,7 @@
  */
 #include "engine/because-its-there/state.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum field {
@@ -184,36 +185,49 @@ enum cairn_status bit_move_parse(const json_t *move, struct bit_move *m, struct 
   return CAIRN_OK;
 }
 
-/* New reference: the canonical JSON of a move (members left out at -1). */
-json_t *bit_move_json(const struct bit_move *m)
+/* The canonical JSON of a move (members left out at -1). */
+void bit_write_move(struct json_writer *w, const struct bit_move *m)
 {
-  json_t *o = NULL;
   int i;
 
+  jw_object_begin(w);
   for (i = 0; i < SHAPES; i++)
     if (shapes[i].type == m->type)
-      o = json_pack("{s:s}", "type", shapes[i].name);
-  if (!o)
-    return NULL;
+      jw_key_string(w, "type", shapes[i].name);
   if (m->card >= 0)
-    json_object_set_new(o, "card", json_integer(m->card));
+    jw_key_int(w, "card", m->card);
   if (m->team >= 0)
-    json_object_set_new(o, "team", json_integer(m->team));
+    jw_key_int(w, "team", m->team);
   if (m->dir)
-    json_object_set_new(o, "dir", json_string(m->dir > 0 ? "up" : "down"));
+    jw_key_string(w, "dir", m->dir > 0 ? "up" : "down");
   if (m->route >= 0)
-    json_object_set_new(o, "route", json_string(bit_route_name(m->route)));
+    jw_key_string(w, "route", bit_route_name(m->route));
   if (m->at >= 0)
-    json_object_set_new(o, "at", json_integer(m->at));
+    jw_key_int(w, "at", m->at);
   if (m->climber >= 0)
-    json_object_set_new(o, "climber", json_integer(m->climber));
+    jw_key_int(w, "climber", m->climber);
   if (m->count >= 0)
-    json_object_set_new(o, "count", json_integer(m->count));
+    jw_key_int(w, "count", m->count);
   if (m->n_use > 0) {
-    json_t *use = json_array();
-    for (i = 0; i < m->n_use; i++)
-      json_array_append_new(use, json_integer(m->use[i]));
-    json_object_set_new(o, "use", use);
+    jw_key(w, "use");
+    jw_int_array(w, m->use, (size_t)m->n_use);
   }
-  return o;
+  jw_object_end(w);
+}
+
+/* The one writer above makes both the listed and the sampled moves, so
+ * what `legal` lists and what sample_move picks cannot drift apart. */
+json_t *bit_move_json(const struct bit_move *m)
+{
+  struct json_writer w;
+  size_t len = 0;
+  char *text;
+  json_t *move;
+
+  jw_init(&w);
+  bit_write_move(&w, m);
+  text = jw_finish(&w, &len);
+  move = text ? json_loadb(text, len, 0, NULL) : NULL;
+  free(text);
+  return move;
 }

@@ -231,6 +231,8 @@ struct bit_move {
 enum cairn_status bit_move_parse(const json_t *move, struct bit_move *m, struct cairn_error *err);
 /* New reference: the canonical move object of *m. */
 json_t *bit_move_json(const struct bit_move *m);
+/* The same, written to `w`. */
+void bit_write_move(struct json_writer *w, const struct bit_move *m);
 
 /* ---- cards.c: locations and piles ---- */
 /* The cards of a pile, bottom first, into out[BIT_CARDS]; returns the count. */
@@ -374,14 +376,13 @@ void bit_score(struct bit_state *st);
 /* Enter a phase and run what starts it. */
 enum cairn_status bit_enter_phase(struct bit_state *st, int phase, json_t *events,
                                   struct cairn_error *err);
-/* The legal_moves, sample_move, view and serialize slots; a card's public face. */
-json_t *bit_legal_moves(const struct engine_game *game, int seat);
+/* The write_legal, sample_move, write_view and serialize slots. */
+void bit_write_legal(const struct engine_game *game, int seat, struct json_writer *w);
 json_t *bit_sample_move(const struct engine_game *game, int seat, uint64_t choice);
-json_t *bit_view(const struct engine_game *game, int viewer);
+void bit_write_view(const struct engine_game *game, int viewer, struct json_writer *w);
 json_t *bit_serialize(const struct engine_game *game);
-json_t *bit_card_json(const struct bit_state *st, int card);
-/* faces.c: add what is printed on `card` (text, effect, immunity, recovery...) to its view object.
- */
-void bit_card_face(json_t *o, int card);
+/* faces.c: write what is printed on `card` (text, effect, immunity,
+ * recovery...) as members of its view object, open in `w`. */
+void bit_write_card_face(struct json_writer *w, int card);
 
 #endif

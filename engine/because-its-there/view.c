@@ -6,173 +6,230 @@
  * player's own pile (shown as counts). Public: the Routes, everything on
  * the mountain and in Advance Base Camp, discard piles, the used Event pile
  * and the dead pile. ENGINE_OMNISCIENT sees everything.
+ *
+ * The view is written as JSON text (jsonw.h), with no tree built per
+ * request.
  */
 #include "engine/because-its-there/state.h"
 
 static const char *const role_names[] = {"member",   "carried", "loaded", "cached",
                                          "unloaded", "camp",    "posted"};
 
-/* New reference: a card's public face. */
-json_t *bit_card_json(const struct bit_state *st, int card)
+/* The members of a card's public face, inside an object the caller opened
+ * (and may add to). */
+static void write_card_members(struct json_writer *w, const struct bit_state *st, int card)
 {
   const struct bit_card *c = &bit_cards[card];
-  json_t *o = json_pack("{s:i, s:s, s:s}", "id", card, "name", c->name, "kind",
-                        bit_card_kind_name(c->kind));
 
-  if (!o)
-    return NULL;
-  bit_card_face(o, card);
+  jw_key_int(w, "id", card);
+  jw_key_string(w, "name", c->name);
+  jw_key_string(w, "kind", bit_card_kind_name(c->kind));
+  bit_write_card_face(w, card);
   if (c->kind == BIT_CLIMBER) {
     static const char *const skills[] = {"novice", "experienced", "veteran"};
     static const char *const specials[] = {NULL, "routefinding", "sherpas", "mechanical"};
-    json_object_set_new(o, "strength", json_integer(st->strength[card]));
-    json_object_set_new(o, "max", json_integer(c->strength));
-    json_object_set_new(o, "skill", json_string(skills[(int)c->skill]));
+    jw_key_int(w, "strength", st->strength[card]);
+    jw_key_int(w, "max", c->strength);
+    jw_key_string(w, "skill", skills[(int)c->skill]);
     if (c->special)
-      json_object_set_new(o, "special", json_string(specials[(int)c->special]));
+      jw_key_string(w, "special", specials[(int)c->special]);
     if (st->summited[card])
-      json_object_set_new(o, "summited", json_true());
+      jw_key_bool(w, "summited", true);
     if (st->returned[card])
-      json_object_set_new(o, "returned", json_true());
+      jw_key_bool(w, "returned", true);
   }
   if (c->kind == BIT_TERRAIN) {
     static const char *const types[] = {"glacier", "high", "extreme", "summit"};
-    json_object_set_new(o, "terrain", json_string(types[(int)c->terrain]));
-    json_object_set_new(o, "up", json_integer(c->up));
-    json_object_set_new(o, "down", json_integer(c->down));
+    jw_key_string(w, "terrain", types[(int)c->terrain]);
+    jw_key_int(w, "up", c->up);
+    jw_key_int(w, "down", c->down);
   }
-  return o;
 }
 
-/* New reference: the cards of a pile, bottom first. */
-static json_t *pile_json(const struct bit_state *st, int zone, int seat)
+/* A card's public face. */
+static void write_card(struct json_writer *w, const struct bit_state *st, int card)
+{
+  jw_object_begin(w);
+  write_card_members(w, st, card);
+  jw_object_end(w);
+}
+
+/* The cards of a pile, bottom first. */
+static void write_pile(struct json_writer *w, const struct bit_state *st, int zone, int seat)
 {
   int cards[BIT_CARDS], n = bit_pile(st, zone, seat, cards), i;
-  json_t *list = json_array();
 
-  for (i = 0; list && i < n; i++)
-    json_array_append_new(list, bit_card_json(st, cards[i]));
-  return list;
+  jw_array_begin(w);
+  for (i = 0; i < n; i++)
+    write_card(w, st, cards[i]);
+  jw_array_end(w);
 }
 
-/* New reference: one seat as `viewer` may see it (its hand and deck only
- * where allowed). */
-static json_t *seat_json(const struct bit_state *st, int seat, int viewer)
+/* The Climbing Teams of `seat` in use, each with its cards on the mountain. */
+static void write_teams(struct json_writer *w, const struct bit_state *st, int seat)
 {
-  json_t *o = json_object(), *teams = json_array(), *left = json_array();
   int t, c;
 
-  if (!o || !teams || !left) {
-    json_decref(o);
-    json_decref(teams);
-    json_decref(left);
-    return NULL;
-  }
-  json_object_set_new(o, "seat", json_integer(seat));
-  /* XII Dream Teams "Each player selects a Route": a secret, simultaneous
-   * choice, so another seat sees only that one was made until both are. */
-  json_object_set_new(o, "route",
-                      st->route[seat] >= 0 && (st->phase != BIT_P_ROUTE || viewer == seat ||
-                                               viewer == ENGINE_OMNISCIENT)
-                          ? json_string(bit_route_name(st->route[seat]))
-                          : json_null());
-  json_object_set_new(o, "hand_count", json_integer(bit_pile_count(st, BIT_Z_HAND, seat)));
-  if (viewer == seat || viewer == ENGINE_OMNISCIENT)
-    json_object_set_new(o, "hand", pile_json(st, BIT_Z_HAND, seat));
-  json_object_set_new(o, "deck_count", json_integer(bit_pile_count(st, BIT_Z_DECK, seat)));
-  if (viewer == ENGINE_OMNISCIENT)
-    json_object_set_new(o, "deck", pile_json(st, BIT_Z_DECK, seat));
-  json_object_set_new(o, "discard", pile_json(st, BIT_Z_DISCARD, seat));
-  json_object_set_new(o, "done", json_boolean(st->done[seat]));
-  json_object_set_new(o, "discarded", json_integer(st->discarded[seat]));
+  jw_array_begin(w);
   for (t = 0; t < BIT_TEAMS; t++) {
-    json_t *team, *cards;
     if (!st->team[seat][t].used)
       continue;
-    cards = json_array();
+    jw_object_begin(w);
+    jw_key_int(w, "team", t);
+    jw_key_int(w, "at", bit_team_at(st, seat, t));
+    jw_key_bool(w, "moved", st->team[seat][t].moved);
+    jw_key_bool(w, "fixed_ropes", st->team[seat][t].ropes);
+    jw_key_bool(w, "ladders", st->team[seat][t].ladders);
+    jw_key(w, "cards");
+    jw_array_begin(w);
     for (c = 0; c < BIT_CARDS; c++) {
       const struct bit_loc *l = &st->loc[c];
       if (l->zone == BIT_Z_MOUNTAIN && l->seat == seat && l->team == t) {
-        json_t *card = bit_card_json(st, c);
-        json_object_set_new(card, "role", json_string(role_names[(int)l->role]));
-        json_array_append_new(cards, card);
+        jw_object_begin(w);
+        write_card_members(w, st, c);
+        jw_key_string(w, "role", role_names[(int)l->role]);
+        jw_object_end(w);
       }
     }
-    team = json_pack("{s:i, s:i, s:b, s:b, s:b, s:o}", "team", t, "at", bit_team_at(st, seat, t),
-                     "moved", st->team[seat][t].moved, "fixed_ropes", st->team[seat][t].ropes,
-                     "ladders", st->team[seat][t].ladders, "cards", cards);
-    json_array_append_new(teams, team);
+    jw_array_end(w);
+    jw_object_end(w);
   }
+  jw_array_end(w);
+}
+
+/* The cards of `seat` on the mountain in no team (cached, camps...); what
+ * it declared for tonight only to itself. */
+static void write_left(struct json_writer *w, const struct bit_state *st, int seat, int viewer)
+{
+  int c;
+
+  jw_array_begin(w);
   for (c = 0; c < BIT_CARDS; c++) {
     const struct bit_loc *l = &st->loc[c];
     if (l->zone == BIT_Z_MOUNTAIN && l->seat == seat && l->team < 0) {
-      json_t *card = bit_card_json(st, c);
-      json_object_set_new(card, "role", json_string(role_names[(int)l->role]));
-      json_object_set_new(card, "at", json_integer(l->at));
+      jw_object_begin(w);
+      write_card_members(w, st, c);
+      jw_key_string(w, "role", role_names[(int)l->role]);
+      jw_key_int(w, "at", l->at);
       if (viewer == seat || viewer == ENGINE_OMNISCIENT)
-        json_object_set_new(card, "use_tonight", json_boolean(st->use_supplies[c]));
-      json_array_append_new(left, card);
+        jw_key_bool(w, "use_tonight", st->use_supplies[c]);
+      jw_object_end(w);
     }
   }
-  json_object_set_new(o, "teams", teams);
-  json_object_set_new(o, "on_mountain", left);
-  if (st->phase == BIT_P_OVER || st->scenario == BIT_DREAM)
-    json_object_set_new(o, "vp", json_integer(st->vp[seat]));
-  return o;
+  jw_array_end(w);
 }
 
-/* New reference: the laid-out routes, lowest card first. */
-static json_t *routes_json(const struct bit_state *st)
+/* One seat as `viewer` may see it (its hand and deck only where allowed). */
+static void write_seat(struct json_writer *w, const struct bit_state *st, int seat, int viewer)
 {
-  json_t *list = json_array();
+  /* XII Dream Teams "Each player selects a Route": a secret, simultaneous
+   * choice, so another seat sees only that one was made until both are. */
+  bool route_seen = st->route[seat] >= 0 &&
+                    (st->phase != BIT_P_ROUTE || viewer == seat || viewer == ENGINE_OMNISCIENT);
+
+  jw_object_begin(w);
+  jw_key_int(w, "seat", seat);
+  jw_key_string(w, "route", route_seen ? bit_route_name(st->route[seat]) : NULL);
+  jw_key_int(w, "hand_count", bit_pile_count(st, BIT_Z_HAND, seat));
+  if (viewer == seat || viewer == ENGINE_OMNISCIENT) {
+    jw_key(w, "hand");
+    write_pile(w, st, BIT_Z_HAND, seat);
+  }
+  jw_key_int(w, "deck_count", bit_pile_count(st, BIT_Z_DECK, seat));
+  if (viewer == ENGINE_OMNISCIENT) {
+    jw_key(w, "deck");
+    write_pile(w, st, BIT_Z_DECK, seat);
+  }
+  jw_key(w, "discard");
+  write_pile(w, st, BIT_Z_DISCARD, seat);
+  jw_key_bool(w, "done", st->done[seat]);
+  jw_key_int(w, "discarded", st->discarded[seat]);
+  jw_key(w, "teams");
+  write_teams(w, st, seat);
+  jw_key(w, "on_mountain");
+  write_left(w, st, seat, viewer);
+  if (st->phase == BIT_P_OVER || st->scenario == BIT_DREAM)
+    jw_key_int(w, "vp", st->vp[seat]);
+  jw_object_end(w);
+}
+
+/* The laid-out routes, lowest card first. */
+static void write_routes(struct json_writer *w, const struct bit_state *st)
+{
   int seat, i;
 
-  for (seat = 0; list && seat < st->head.seats; seat++) {
-    json_t *cards = json_array();
-    if (st->route[seat] < 0 || st->route_len[seat] == 0) {
-      json_decref(cards);
+  jw_array_begin(w);
+  for (seat = 0; seat < st->head.seats; seat++) {
+    if (st->route[seat] < 0 || st->route_len[seat] == 0)
       continue;
-    }
-    for (i = 0; cards && i < st->route_len[seat]; i++)
-      json_array_append_new(cards, bit_card_json(st, st->route_card[seat][i]));
-    json_array_append_new(list, json_pack("{s:i, s:s, s:o}", "seat", seat, "route",
-                                          bit_route_name(st->route[seat]), "terrain", cards));
+    jw_object_begin(w);
+    jw_key_int(w, "seat", seat);
+    jw_key_string(w, "route", bit_route_name(st->route[seat]));
+    jw_key(w, "terrain");
+    jw_array_begin(w);
+    for (i = 0; i < st->route_len[seat]; i++)
+      write_card(w, st, st->route_card[seat][i]);
+    jw_array_end(w);
+    jw_object_end(w);
   }
-  return list;
+  jw_array_end(w);
 }
 
-/* New reference: the state as `viewer` may see it. */
-json_t *bit_view(const struct engine_game *game, int viewer)
+/* XII Dream Teams: the roll-off, the picks so far and the Climbers left. */
+static void write_draft(struct json_writer *w, const struct bit_state *st)
+{
+  int c;
+
+  jw_object_begin(w);
+  jw_key(w, "roll_off");
+  jw_int_array(w, st->roll_off, 2);
+  jw_key_int(w, "picks", st->picks);
+  jw_key(w, "available");
+  jw_array_begin(w);
+  for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++)
+    if (st->loc[c].zone == BIT_Z_BOX)
+      write_card(w, st, c);
+  jw_array_end(w);
+  jw_object_end(w);
+}
+
+/* The write_view slot: the state as `viewer` may see it. */
+void bit_write_view(const struct engine_game *game, int viewer, struct json_writer *w)
 {
   const struct bit_state *st = (const struct bit_state *)game;
   static const char *const phases[] = {"draft",    "route",      "discard", "advance-base-camp",
                                        "movement", "setup-camp", "night",   "over"};
-  json_t *v, *seats = json_array();
   int seat;
 
-  for (seat = 0; seats && seat < st->head.seats; seat++)
-    json_array_append_new(seats, seat_json(st, seat, viewer));
-  v = json_pack("{s:s, s:i, s:s, s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i}", "scenario",
-                bit_scenario_name(st->scenario), "turn", st->turn, "phase", phases[st->phase],
-                "weather", bit_weather_name(st->weather), "active", st->active, "moving",
-                st->moving, "routes", routes_json(st), "seats", seats, "event_deck_count",
-                bit_pile_count(st, BIT_Z_EVENTS, -1), "used_events", pile_json(st, BIT_Z_USED, -1),
-                "dead", pile_json(st, BIT_Z_DEAD, -1), "summit", BIT_SUMMIT);
-  if (!v)
-    return NULL;
-  if (viewer == ENGINE_OMNISCIENT)
-    json_object_set_new(v, "event_deck", pile_json(st, BIT_Z_EVENTS, -1));
-  if (st->scenario == BIT_DREAM) {
-    json_t *avail = json_array();
-    int c;
-    for (c = BIT_CLIMBER_FIRST; avail && c < BIT_SHERPA_FIRST; c++)
-      if (st->loc[c].zone == BIT_Z_BOX)
-        json_array_append_new(avail, bit_card_json(st, c));
-    json_object_set_new(v, "draft",
-                        json_pack("{s:[i,i], s:i, s:o}", "roll_off", st->roll_off[0],
-                                  st->roll_off[1], "picks", st->picks, "available", avail));
+  jw_object_begin(w);
+  jw_key_string(w, "scenario", bit_scenario_name(st->scenario));
+  jw_key_int(w, "turn", st->turn);
+  jw_key_string(w, "phase", phases[st->phase]);
+  jw_key_string(w, "weather", bit_weather_name(st->weather));
+  jw_key_int(w, "active", st->active);
+  jw_key_int(w, "moving", st->moving);
+  jw_key(w, "routes");
+  write_routes(w, st);
+  jw_key(w, "seats");
+  jw_array_begin(w);
+  for (seat = 0; seat < st->head.seats; seat++)
+    write_seat(w, st, seat, viewer);
+  jw_array_end(w);
+  jw_key_int(w, "event_deck_count", bit_pile_count(st, BIT_Z_EVENTS, -1));
+  jw_key(w, "used_events");
+  write_pile(w, st, BIT_Z_USED, -1);
+  jw_key(w, "dead");
+  write_pile(w, st, BIT_Z_DEAD, -1);
+  jw_key_int(w, "summit", BIT_SUMMIT);
+  if (viewer == ENGINE_OMNISCIENT) {
+    jw_key(w, "event_deck");
+    write_pile(w, st, BIT_Z_EVENTS, -1);
   }
-  return v;
+  if (st->scenario == BIT_DREAM) {
+    jw_key(w, "draft");
+    write_draft(w, st);
+  }
+  jw_object_end(w);
 }
 
 /* New references: small arrays for the serialisation. */

@@ -95,6 +95,27 @@ int everest_dir_parse(const char *name)
   return -1;
 }
 
+void everest_write_coins(struct json_writer *w, unsigned mask)
+{
+  int coin;
+
+  jw_array_begin(w);
+  for (coin = 0; coin < EVEREST_COINS; coin++)
+    if (mask & (1u << coin))
+      jw_int(w, coin);
+  jw_array_end(w);
+}
+
+void everest_write_cell(struct json_writer *w, int cell)
+{
+  int at[2] = {cell / EVEREST_COLS, cell % EVEREST_COLS};
+
+  if (cell == EVEREST_OFF)
+    jw_null(w);
+  else
+    jw_int_array(w, at, 2);
+}
+
 json_t *everest_cell_json(int cell)
 {
   if (cell == EVEREST_OFF)

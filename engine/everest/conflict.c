@@ -19,6 +19,19 @@
 
 static const char *const kind_name[] = {"move", "run", "snowballs"};
 
+void everest_write_item(struct json_writer *w, const struct everest_item *item)
+{
+  jw_object_begin(w);
+  jw_key_string(w, "kind", kind_name[item->kind]);
+  if (item->kind != EVEREST_ITEM_SNOWBALLS) {
+    jw_key_int(w, "seat", item->seat);
+    jw_key_string(w, "seat_name", everest_seat_name(item->seat));
+    jw_key_string(w, "dir", everest_dir_name(item->dir));
+    jw_key_int(w, "mp", item->mp);
+  }
+  jw_object_end(w);
+}
+
 json_t *everest_item_json(const struct everest_item *item)
 {
   if (item->kind == EVEREST_ITEM_SNOWBALLS)
@@ -34,6 +47,15 @@ static json_t *order_token(const struct everest_item *item)
   if (item->kind == EVEREST_ITEM_SNOWBALLS)
     return json_string("snowballs");
   return json_integer(item->seat);
+}
+
+/* The same token, written. */
+static void write_order_token(struct json_writer *w, const struct everest_item *item)
+{
+  if (item->kind == EVEREST_ITEM_SNOWBALLS)
+    jw_string(w, "snowballs");
+  else
+    jw_int(w, item->seat);
 }
 
 int everest_permutations(int n, int perms[24][EVEREST_MAX_ITEMS])
@@ -293,19 +315,22 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
   return CAIRN_OK;
 }
 
-/* New reference: every order the chooser may give, as complete moves. */
-json_t *everest_order_moves(const struct everest_state *st)
+/* Every order the chooser may give, as complete moves. */
+void everest_write_order_moves(const struct everest_state *st, struct json_writer *w)
 {
   int perms[24][EVEREST_MAX_ITEMS];
   int count = everest_permutations(st->n_items, perms), p, k;
-  json_t *moves = json_array();
 
-  for (p = 0; moves && p < count; p++) {
-    json_t *order = json_array();
-
-    for (k = 0; order && k < st->n_items; k++)
-      json_array_append_new(order, order_token(&st->items[perms[p][k]]));
-    json_array_append_new(moves, json_pack("{s:s, s:o}", "type", "order", "order", order));
+  jw_array_begin(w);
+  for (p = 0; p < count; p++) {
+    jw_object_begin(w);
+    jw_key_string(w, "type", "order");
+    jw_key(w, "order");
+    jw_array_begin(w);
+    for (k = 0; k < st->n_items; k++)
+      write_order_token(w, &st->items[perms[p][k]]);
+    jw_array_end(w);
+    jw_object_end(w);
   }
-  return moves;
+  jw_array_end(w);
 }

@@ -35,28 +35,27 @@ static int plan_length(const struct everest_state *st, int seat)
   return n < EVEREST_PLAN_LEN ? n : EVEREST_PLAN_LEN;
 }
 
-static json_t *plan_options(const struct everest_state *st, int seat)
+/* The one compact description of every plan (README.md, openapi.yaml). */
+static void write_plan_options(struct json_writer *w, const struct everest_state *st, int seat)
 {
-  json_t *coins = json_array();
-  int coin;
+  int dir;
 
-  for (coin = 0; coins && coin < EVEREST_COINS; coin++)
-    if (!(st->seat[seat].aside & (1u << coin)))
-      json_array_append_new(coins, json_integer(coin));
-  return json_pack("{s:s, s:o, s:i, s:[s, s], s:[s, s, s, s]}", "type", "plan-options", "coins",
-                   coins, "length", plan_length(st, seat), "faces", "value", "suit", "directions",
-                   "N", "E", "S", "W");
-}
-
-static json_t *coin_array(unsigned mask)
-{
-  json_t *list = json_array();
-  int coin;
-
-  for (coin = 0; list && coin < EVEREST_COINS; coin++)
-    if (mask & (1u << coin))
-      json_array_append_new(list, json_integer(coin));
-  return list;
+  jw_object_begin(w);
+  jw_key_string(w, "type", "plan-options");
+  jw_key(w, "coins");
+  everest_write_coins(w, ((1u << EVEREST_COINS) - 1) & ~st->seat[seat].aside);
+  jw_key_int(w, "length", plan_length(st, seat));
+  jw_key(w, "faces");
+  jw_array_begin(w);
+  jw_string(w, "value");
+  jw_string(w, "suit");
+  jw_array_end(w);
+  jw_key(w, "directions");
+  jw_array_begin(w);
+  for (dir = 0; dir < EVEREST_DIRS; dir++)
+    jw_string(w, everest_dir_name(dir));
+  jw_array_end(w);
+  jw_object_end(w);
 }
 
 static int bits(unsigned mask)
@@ -70,49 +69,65 @@ static int bits(unsigned mask)
 
 /* Every end-of-round choice: heal (unless the yeti left the board this
  * round), or set aside exactly `damage` of the available coins. */
-static json_t *heal_moves(const struct everest_state *st, int seat)
+static void write_heal_moves(struct json_writer *w, const struct everest_state *st, int seat)
 {
   const struct everest_seat *p = &st->seat[seat];
-  json_t *moves = json_array();
   unsigned mask;
 
-  if (!moves)
-    return NULL;
-  if (!st->yeti[seat].left_board)
-    json_array_append_new(moves, json_pack("{s:s, s:b}", "type", "heal", "heal", 1));
+  jw_array_begin(w);
+  if (!st->yeti[seat].left_board) {
+    jw_object_begin(w);
+    jw_key_string(w, "type", "heal");
+    jw_key_bool(w, "heal", true);
+    jw_object_end(w);
+  }
   for (mask = 0; mask < (1u << EVEREST_COINS); mask++)
-    if (!(mask & p->aside) && bits(mask) == st->yeti[seat].damage)
-      json_array_append_new(moves, json_pack("{s:s, s:b, s:o}", "type", "heal", "heal", 0,
-                                             "set_aside", coin_array(mask)));
-  return moves;
+    if (!(mask & p->aside) && bits(mask) == st->yeti[seat].damage) {
+      jw_object_begin(w);
+      jw_key_string(w, "type", "heal");
+      jw_key_bool(w, "heal", false);
+      jw_key(w, "set_aside");
+      everest_write_coins(w, mask);
+      jw_object_end(w);
+    }
+  jw_array_end(w);
 }
 
 /* Every free inside corner, in corner order (NW, NE, SE, SW). */
-static json_t *base_moves(const struct everest_state *st)
+static void write_base_moves(struct json_writer *w, const struct everest_state *st)
 {
-  json_t *moves = json_array();
   int corner;
 
-  for (corner = 0; moves && corner < EVEREST_CORNERS; corner++)
-    if (everest_corner_free(st, corner))
-      json_array_append_new(moves, json_pack("{s:s, s:o}", "type", "base", "base",
-                                             everest_cell_json(everest_corner(corner))));
-  return moves;
+  jw_array_begin(w);
+  for (corner = 0; corner < EVEREST_CORNERS; corner++)
+    if (everest_corner_free(st, corner)) {
+      jw_object_begin(w);
+      jw_key_string(w, "type", "base");
+      jw_key(w, "base");
+      everest_write_cell(w, everest_corner(corner));
+      jw_object_end(w);
+    }
+  jw_array_end(w);
 }
 
-json_t *everest_legal_moves(const struct engine_game *game, int seat)
+void everest_write_legal(const struct engine_game *game, int seat, struct json_writer *w)
 {
   const struct everest_state *st = (const struct everest_state *)game;
 
-  if (!may_act(st, seat))
-    return json_array();
-  if (st->phase == EVEREST_PHASE_BASE)
-    return base_moves(st);
-  if (st->phase == EVEREST_PHASE_PLAN)
-    return json_pack("[o]", plan_options(st, seat));
-  if (st->phase == EVEREST_PHASE_ORDER)
-    return everest_order_moves(st);
-  return heal_moves(st, seat);
+  if (!may_act(st, seat)) {
+    jw_array_begin(w);
+    jw_array_end(w);
+  } else if (st->phase == EVEREST_PHASE_BASE) {
+    write_base_moves(w, st);
+  } else if (st->phase == EVEREST_PHASE_PLAN) {
+    jw_array_begin(w);
+    write_plan_options(w, st, seat);
+    jw_array_end(w);
+  } else if (st->phase == EVEREST_PHASE_ORDER) {
+    everest_write_order_moves(st, w);
+  } else {
+    write_heal_moves(w, st, seat);
+  }
 }
 
 /* splitmix64 finaliser: spreads `choice` so that its low digits below are
@@ -260,7 +275,7 @@ static json_t *sample_plan(const struct everest_state *st, int seat, uint64_t z)
  * drawn at random. */
 static json_t *sample_heal(const struct everest_state *st, int seat, uint64_t z)
 {
-  json_t *list = everest_legal_moves(&st->head, seat), *move = NULL;
+  json_t *list = engine_legal_moves(&st->head, seat), *move = NULL;
   int left = everest_available(st, seat) - st->yeti[seat].damage;
   size_t n = json_array_size(list), first_stay = st->yeti[seat].left_board ? 0 : 1;
 
@@ -292,7 +307,7 @@ json_t *everest_sample_move(const struct engine_game *game, int seat, uint64_t c
   if (st->phase == EVEREST_PHASE_HEAL)
     return sample_heal(st, seat, z);
   /* Home bases (the default: any free corner) and conflict orders. */
-  list = everest_legal_moves(game, seat);
+  list = engine_legal_moves(game, seat);
   move = json_array_size(list)
              ? json_incref(json_array_get(list, (size_t)(z % json_array_size(list))))
              : NULL;

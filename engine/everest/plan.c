@@ -35,6 +35,21 @@ bool everest_owes_plan(const struct everest_state *st, int seat)
          st->yeti[seat].cell != EVEREST_OFF && everest_available(st, seat) > 0;
 }
 
+void everest_write_plan(struct json_writer *w, const struct everest_seat *p)
+{
+  int i;
+
+  jw_array_begin(w);
+  for (i = 0; i < p->plan_len; i++) {
+    jw_object_begin(w);
+    jw_key_int(w, "coin", p->plan[i].coin);
+    jw_key_string(w, "face", p->plan[i].suit ? "suit" : "value");
+    jw_key_string(w, "dir", everest_dir_name(p->plan[i].dir));
+    jw_object_end(w);
+  }
+  jw_array_end(w);
+}
+
 json_t *everest_plan_json(const struct everest_seat *p)
 {
   json_t *list = json_array();

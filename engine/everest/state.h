@@ -186,6 +186,10 @@ const char *everest_dir_name(int dir);
 int everest_dir_parse(const char *name);
 /* New reference: [row, col], or JSON null for EVEREST_OFF. */
 json_t *everest_cell_json(int cell);
+/* The same, written to `w`. */
+void everest_write_cell(struct json_writer *w, int cell);
+/* [coin, ...]: the coins whose bit is set in `mask`, lowest first. */
+void everest_write_coins(struct json_writer *w, unsigned mask);
 
 /* ---- module.c ---- */
 
@@ -216,6 +220,8 @@ enum cairn_status everest_reveal_plans(struct everest_state *st, json_t *events,
                                        struct cairn_error *err);
 /* New reference: a seat's plan as a JSON array of {coin, face, dir}. */
 json_t *everest_plan_json(const struct everest_seat *p);
+/* The same, written to `w`. */
+void everest_write_plan(struct json_writer *w, const struct everest_seat *p);
 
 /* ---- movement.c: Yeti Movement and Pushing other Yeti ---- */
 
@@ -258,11 +264,13 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
                                        json_t *events, struct cairn_error *err);
 /* New reference: an item as {kind, seat, dir, mp}. */
 json_t *everest_item_json(const struct everest_item *item);
+/* The same, written to `w`. */
+void everest_write_item(struct json_writer *w, const struct everest_item *item);
 /* Write every order of 0..n-1 (n <= 4) to perms, lexicographically; returns
  * how many (n!). */
 int everest_permutations(int n, int perms[24][EVEREST_MAX_ITEMS]);
-/* New reference: every order move the chooser may make. */
-json_t *everest_order_moves(const struct everest_state *st);
+/* Write to `w` the array of every order move the chooser may make. */
+void everest_write_order_moves(const struct everest_state *st, struct json_writer *w);
 
 /* ---- round.c: the step machine, Damage and Winning the Game ---- */
 
@@ -296,12 +304,14 @@ bool everest_owes_heal(const struct everest_state *st, int seat);
 enum cairn_status everest_new_game(const struct engine_setup *setup,
                                    const uint8_t seed[ENGINE_SEED_BYTES], struct engine_game *game,
                                    struct cairn_error *err);
-/* New reference: the compact plan descriptor or a full list (README.md). */
-json_t *everest_legal_moves(const struct engine_game *game, int seat);
+/* The write_legal slot: the compact plan descriptor or a full list
+ * (README.md). */
+void everest_write_legal(const struct engine_game *game, int seat, struct json_writer *w);
 /* New reference, or NULL when `seat` may not act. */
 json_t *everest_sample_move(const struct engine_game *game, int seat, uint64_t choice);
-/* New reference: never holds another seat's unrevealed plan or choice. */
-json_t *everest_view(const struct engine_game *game, int viewer);
+/* The write_view slot: never writes another seat's unrevealed plan or
+ * choice. */
+void everest_write_view(const struct engine_game *game, int viewer, struct json_writer *w);
 /* New reference once over, else NULL. */
 json_t *everest_result(const struct engine_game *game);
 /* New reference: the whole state, secrets included. */

@@ -42,7 +42,7 @@ struct bit_state *bt_state(struct engine_game *game)
 int bt_is_legal(struct engine_game *game, int seat, const char *move)
 {
   json_error_t jerr;
-  json_t *m = json_loads(move, 0, &jerr), *list = bit_module.legal_moves(game, seat), *x;
+  json_t *m = json_loads(move, 0, &jerr), *list = engine_legal_moves(game, seat), *x;
   size_t i;
   int found = 0;
 

@@ -62,7 +62,7 @@ static void test_every_listed_move_is_accepted(void **state)
   (void)state;
   for (steps = 0; steps < 300 && !engine_is_over(g); steps++) {
     int seats[ENGINE_MAX_SEATS], n = bit_module.to_act(g, seats), seat = seats[steps % n];
-    json_t *legal = bit_module.legal_moves(g, seat), *m;
+    json_t *legal = engine_legal_moves(g, seat), *m;
     size_t i;
     json_array_foreach(legal, i, m)
     {

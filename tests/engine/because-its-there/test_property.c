@@ -74,7 +74,7 @@ static void check_views(const struct engine_game *game)
   int viewer;
 
   for (viewer = ENGINE_SPECTATOR; viewer < game->seats; viewer++) {
-    json_t *v = bit_module.view(game, viewer);
+    json_t *v = engine_view(game, viewer);
     assert_non_null(v);
     check_ids(st, v, viewer);
     json_decref(v);
@@ -180,7 +180,7 @@ static void play(const char *scenario, int seed, bool leader, struct stats *stat
     assert_true(n > 0);
     seat = seats[next_choice(&chooser) % (uint64_t)n];
     if (leader) { /* the scripted leader: reaches the Summit and wins often */
-      json_t *view = bit_module.view(game, seat), *legal = bit_module.legal_moves(game, seat);
+      json_t *view = engine_view(game, seat), *legal = engine_legal_moves(game, seat);
       move = json_incref(json_array_get(legal, bt_policy(view, legal, seat)));
       json_decref(view);
       json_decref(legal);
@@ -189,7 +189,7 @@ static void play(const char *scenario, int seed, bool leader, struct stats *stat
     }
     assert_non_null(move);
     if (moves % 50 == 0) { /* the sampled move is one of the listed ones */
-      json_t *legal = bit_module.legal_moves(game, seat), *x;
+      json_t *legal = engine_legal_moves(game, seat), *x;
       size_t k;
       int listed = 0;
       json_array_foreach(legal, k, x) listed |= json_equal(x, move);

@@ -36,8 +36,8 @@ static json_t *play(const char *scenario, int seed, int *moves)
 
     assert_true(bit_module.to_act(g, seats) > 0);
     seat = seats[0];
-    view = bit_module.view(g, seat);
-    legal = bit_module.legal_moves(g, seat);
+    view = engine_view(g, seat);
+    legal = engine_legal_moves(g, seat);
     assert_int_equal(engine_apply(g, seat, json_array_get(legal, bt_policy(view, legal, seat)),
                                   &next, &events, &err),
                      CAIRN_OK);

@@ -21,7 +21,7 @@
 
 static char *view_text(const struct engine_game *g, int viewer)
 {
-  json_t *v = bit_module.view(g, viewer);
+  json_t *v = engine_view(g, viewer);
   char *text = json_dumps(v, JSON_SORT_KEYS | JSON_COMPACT);
   json_decref(v);
   assert_non_null(text);
@@ -125,7 +125,7 @@ static void test_event_deck_is_hidden(void **state)
 static void test_own_hand_is_shown(void **state)
 {
   struct engine_game *g = bt_new("1963", 4);
-  json_t *v = bit_module.view(g, 0);
+  json_t *v = engine_view(g, 0);
   json_t *seats = json_object_get(v, "seats");
 
   (void)state;
@@ -138,7 +138,7 @@ static void test_own_hand_is_shown(void **state)
 
 static char *legal_text(const struct engine_game *g, int seat)
 {
-  json_t *l = bit_module.legal_moves(g, seat);
+  json_t *l = engine_legal_moves(g, seat);
   char *text = json_dumps(l, JSON_SORT_KEYS | JSON_COMPACT);
   json_decref(l);
   assert_non_null(text);
@@ -183,13 +183,13 @@ static void test_XII_dream_teams_route_choice_is_secret_until_both_chose(void **
   free(y);
   /* the chooser sees its own choice (the test can fail: views differ) */
   assert_different_view(a, b, 0);
-  v = bit_module.view(a, 1);
+  v = engine_view(a, 1);
   assert_true(
       json_is_null(json_object_get(json_array_get(json_object_get(v, "seats"), 0), "route")));
   json_decref(v);
   /* once both chose, both routes are public */
   json_decref(kit_apply(&a, 1, "{\"type\":\"route\",\"route\":\"west-ridge\"}"));
-  v = bit_module.view(a, 1);
+  v = engine_view(a, 1);
   assert_string_equal(
       json_string_value(json_object_get(json_array_get(json_object_get(v, "seats"), 0), "route")),
       "north-ridge");
@@ -225,7 +225,7 @@ static void test_II_B_event_faces_are_in_the_view(void **state)
   (void)state;
   bit_put(bt_state(g), 72, BIT_Z_USED, -1); /* Icefall Shifts: End, Experienced+, 2 */
   bit_put(bt_state(g), 89, BIT_Z_USED, -1); /* Frostbite: 2 to a random Climber, Fair+, -1 */
-  v = bit_module.view(g, 0);
+  v = engine_view(g, 0);
   c = card_in(json_object_get(v, "used_events"), 72);
   assert_string_equal(json_string_value(json_object_get(c, "immunity")), "Experienced+");
   assert_int_equal(kit_int(c, "recovery"), 2);
@@ -251,7 +251,7 @@ static void test_II_B_every_visible_card_has_its_text(void **state)
 
   (void)state;
   bt_hand(g, 0, 65); /* Fixed Ropes */
-  v = bit_module.view(g, 0);
+  v = engine_view(g, 0);
   seat = json_array_get(json_object_get(v, "seats"), 0);
   json_array_foreach(json_object_get(seat, "hand"), i, c)
   {

@@ -109,16 +109,16 @@ static void test_players_choose_free_inside_corners_in_seat_order(void **state)
   assert_int_equal(es_state(game)->phase, EVEREST_PHASE_BASE);
   assert_int_equal(everest_module.to_act(game, to_act), 1);
   assert_int_equal(to_act[0], 0);
-  legal = everest_module.legal_moves(game, 0);
+  legal = engine_legal_moves(game, 0);
   assert_int_equal(json_array_size(legal), 4);
   json_decref(legal);
-  legal = everest_module.legal_moves(game, 1);
+  legal = engine_legal_moves(game, 1);
   assert_int_equal(json_array_size(legal), 0);
   json_decref(legal);
   json_decref(kit_apply(&game, 0, "{\"type\":\"base\",\"base\":[4,7]}"));
   assert_int_equal(everest_module.to_act(game, to_act), 1);
   assert_int_equal(to_act[0], 1);
-  legal = everest_module.legal_moves(game, 1);
+  legal = engine_legal_moves(game, 1);
   assert_int_equal(json_array_size(legal), 3);
   json_decref(legal);
   json_decref(kit_apply(&game, 1, "{\"type\":\"base\",\"base\":[1,0]}"));
@@ -126,7 +126,7 @@ static void test_players_choose_free_inside_corners_in_seat_order(void **state)
   assert_int_equal(es_state(game)->yeti[1].cell, es_cell(1, 0));
   assert_int_equal(es_state(game)->round, 1);
   assert_int_equal(es_state(game)->phase, EVEREST_PHASE_PLAN);
-  view = everest_module.view(game, ENGINE_SPECTATOR);
+  view = engine_view(game, ENGINE_SPECTATOR);
   assert_int_equal(
       json_integer_value(json_array_get(json_object_get(es_seat_view(view, 0), "home"), 0)), 4);
   assert_true(json_is_null(json_object_get(view, "base_chooser")));

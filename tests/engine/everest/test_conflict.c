@@ -175,16 +175,16 @@ static void test_the_high_roller_chooses_the_order(void **state)
   assert_int_equal(json_array_size(json_array_get(json_object_get(conflict, "rolls"), 0)), 4);
   assert_int_equal(everest_module.to_act(game, to_act), 1);
   assert_int_equal(to_act[0], 1);
-  legal = everest_module.legal_moves(game, 1);
+  legal = engine_legal_moves(game, 1);
   assert_int_equal(json_array_size(legal), 2);
   json_decref(legal);
-  legal = everest_module.legal_moves(game, 0);
+  legal = engine_legal_moves(game, 0);
   assert_int_equal(json_array_size(legal), 0);
   json_decref(legal);
   json_decref(events);
   /* The dice stay on the table for everyone to see: the view keeps the
    * last conflict's rolls and the high roller. */
-  view = everest_module.view(game, ENGINE_SPECTATOR);
+  view = engine_view(game, ENGINE_SPECTATOR);
   last = json_object_get(view, "last_conflict");
   assert_int_equal(kit_int(last, "chooser"), 1);
   assert_string_equal(json_string_value(json_object_get(last, "chooser_name")), "seat 1");
@@ -290,7 +290,7 @@ static void test_snowballs_are_one_item_of_the_order(void **state)
   es_dice(game, dice, 4);
   events = es_act(&game, 2, 3, "suit", "E");
   assert_int_equal(kit_count(events, "conflict"), 1);
-  legal = everest_module.legal_moves(game, 0);
+  legal = engine_legal_moves(game, 0);
   assert_int_equal(json_array_size(legal), 2); /* [1,"snowballs"] and ["snowballs",1] */
   json_decref(legal);
   json_decref(events);

@@ -60,7 +60,7 @@ static struct engine_game *fallen(void)
 static void test_damage_sets_coins_aside(void **state)
 {
   struct engine_game *game = fallen();
-  json_t *legal = everest_module.legal_moves(game, 0);
+  json_t *legal = engine_legal_moves(game, 0);
 
   assert_int_equal(json_array_size(legal), 3); /* heal, aside [1], aside [4] */
   json_decref(legal);
@@ -110,7 +110,7 @@ static void test_healing_returns_the_yeti_home_with_all_coins(void **state)
 
   events = kit_apply(&game, 0, "{\"type\":\"heal\",\"heal\":true}");
   assert_non_null(json_object_get(kit_event(events, "heal-chosen", 0), "private_to"));
-  view = everest_module.view(game, 1);
+  view = engine_view(game, 1);
   assert_null(json_object_get(es_seat_view(view, 0), "heal"));
   assert_true(json_is_true(json_object_get(es_seat_view(view, 0), "heal_decided")));
   json_decref(view);

@@ -154,7 +154,7 @@ static void test_a_submitted_plan_stays_secret_until_all_are_in(void **state)
   assert_int_equal(to_act[1], 1);
   assert_int_equal(to_act[2], 3);
   for (seat = ENGINE_SPECTATOR; seat < 4; seat++) {
-    json_t *view = everest_module.view(game, seat);
+    json_t *view = engine_view(game, seat);
     json_t *mine = es_seat_view(view, 2);
 
     assert_true(json_is_true(json_object_get(mine, "planned")));
@@ -191,7 +191,7 @@ static void test_the_last_plan_reveals_all_plans_together(void **state)
   assert_non_null(revealed);
   assert_null(json_object_get(revealed, "private_to"));
   assert_int_equal(json_array_size(json_object_get(revealed, "plans")), 4);
-  view = everest_module.view(game, ENGINE_SPECTATOR);
+  view = engine_view(game, ENGINE_SPECTATOR);
   assert_int_equal(json_array_size(json_object_get(es_seat_view(view, 1), "plan")), 3);
   json_decref(view);
   json_decref(events);

@@ -63,7 +63,7 @@ static void check_views(struct engine_game *game)
   int viewer, seat;
 
   for (viewer = ENGINE_SPECTATOR; viewer < game->seats; viewer++) {
-    json_t *view = everest_module.view(game, viewer);
+    json_t *view = engine_view(game, viewer);
     json_t *seats = json_object_get(view, "seats");
 
     assert_non_null(view);
@@ -154,7 +154,7 @@ static json_t *climb(struct engine_game *game, int seat, uint64_t *chooser)
 
     bool heal = everest_available(st, seat) - st->yeti[seat].damage < EVEREST_PLAN_LEN;
 
-    legal = everest_module.legal_moves(game, seat);
+    legal = engine_legal_moves(game, seat);
     json_array_foreach(legal, i, move)
     {
       if (json_is_boolean(json_object_get(move, "heal")) &&
@@ -227,7 +227,7 @@ static void play_as(int seats, int seed, uint64_t *chooser, int keep, int climbi
     /* legal is empty for seats that may not act (checked on every fifth
      * move, for time) */
     for (other = 0; moves % 5 == 0 && other < seats; other++) {
-      legal = everest_module.legal_moves(game, other);
+      legal = engine_legal_moves(game, other);
       assert_int_equal(json_array_size(legal) > 0, engine_may_act(game, other));
       json_decref(legal);
     }

@@ -141,7 +141,7 @@ static void test_each_side_yeti_gets_its_own_check_die(void **state)
   assert_null(roll_of(events, 2, 0));
   assert_int_equal(cell(game, 1), AT(5, 0));
   assert_int_equal(cell(game, 2), AT(5, 4));
-  view = everest_module.view(game, ENGINE_SPECTATOR);
+  view = engine_view(game, ENGINE_SPECTATOR);
   roars = json_object_get(view, "last_roars");
   assert_int_equal(json_array_size(json_object_get(
                        json_array_get(json_object_get(roars, "roars"), 0), "checks")),
@@ -316,7 +316,7 @@ static void test_running_away_is_a_turn_with_conflict_resolution(void **state)
       json_string_value(json_object_get(
           json_array_get(json_object_get(kit_event(events, "conflict", 0), "items"), 0), "kind")),
       "run");
-  legal = everest_module.legal_moves(game, 0);
+  legal = engine_legal_moves(game, 0);
   assert_int_equal(json_array_size(legal), 2);
   json_decref(legal);
   json_decref(events);

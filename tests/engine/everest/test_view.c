@@ -25,7 +25,7 @@ static void test_legal_describes_plans_compactly(void **state)
   json_t *legal, *options;
 
   es_state(game)->seat[1].aside = (1u << 0) | (1u << 3) | (1u << 4) | (1u << 5);
-  legal = everest_module.legal_moves(game, 1);
+  legal = engine_legal_moves(game, 1);
   assert_int_equal(json_array_size(legal), 1);
   options = json_array_get(legal, 0);
   assert_string_equal(json_string_value(json_object_get(options, "type")), "plan-options");
@@ -35,7 +35,7 @@ static void test_legal_describes_plans_compactly(void **state)
   assert_int_equal(json_array_size(json_object_get(options, "faces")), 2);
   assert_int_equal(json_array_size(json_object_get(options, "directions")), 4);
   json_decref(legal);
-  legal = everest_module.legal_moves(game, 7);
+  legal = engine_legal_moves(game, 7);
   assert_int_equal(json_array_size(legal), 0);
   json_decref(legal);
   engine_free(game);
@@ -97,7 +97,7 @@ static void test_sample_move_is_deterministic_and_legal(void **state)
 static void test_view_shows_the_mountain_and_the_yeti(void **state)
 {
   struct engine_game *game = es_new(4, 21, 0);
-  json_t *view = everest_module.view(game, ENGINE_SPECTATOR);
+  json_t *view = engine_view(game, ENGINE_SPECTATOR);
   char *text = json_dumps(view, JSON_COMPACT);
 
   assert_int_equal(json_array_size(json_object_get(view, "heights")), EVEREST_ROWS);
@@ -124,7 +124,7 @@ static void test_a_running_yeti_shows_its_direction_by_name(void **state)
     es_state(game)->seat[1].running = true;
     es_state(game)->seat[1].run_dir = dir;
     es_state(game)->seat[1].run_mp = 2;
-    view = everest_module.view(game, ENGINE_SPECTATOR);
+    view = engine_view(game, ENGINE_SPECTATOR);
     assert_string_equal(json_string_value(json_object_get(es_seat_view(view, 1), "run_dir")),
                         names[dir]);
     json_decref(view);
@@ -142,7 +142,7 @@ static void test_the_omniscient_view_sees_unrevealed_plans(void **state)
                         "{\"type\":\"plan\",\"plan\":[{\"coin\":1,\"face\":\"suit\",\"dir\":\"N\"},"
                         "{\"coin\":2,\"face\":\"suit\",\"dir\":\"N\"},"
                         "{\"coin\":3,\"face\":\"suit\",\"dir\":\"N\"}]}"));
-  view = everest_module.view(game, ENGINE_OMNISCIENT);
+  view = engine_view(game, ENGINE_OMNISCIENT);
   assert_int_equal(json_array_size(json_object_get(es_seat_view(view, 3), "plan")), 3);
   json_decref(view);
   engine_free(game);
@@ -175,7 +175,7 @@ static void test_serialisation_covers_secrets(void **state)
 static void test_the_view_marks_notches_and_corners(void **state)
 {
   struct engine_game *game = es_new(3, 21, 0);
-  json_t *view = everest_module.view(game, ENGINE_SPECTATOR), *notches, *corners;
+  json_t *view = engine_view(game, ENGINE_SPECTATOR), *notches, *corners;
 
   notches = json_object_get(view, "notches");
   assert_int_equal(json_array_size(notches), 4);
