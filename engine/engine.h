@@ -51,14 +51,13 @@
 /* Bump when struct engine_module changes. Version 2 added event_reveals;
  * version 3 replaced free_game and clone_game by state_size (the core
  * owns every state's memory) and checks options centrally; version 4
- * writes views and legal lists as JSON text (write_view, write_legal)
- * instead of building jansson trees (view, legal_moves: kept only while
- * titles move over, then removed). */
+ * replaced view and legal_moves, which built jansson trees, by write_view
+ * and write_legal, which write JSON text (issue 22). */
 #define ENGINE_MODULE_VERSION 4
 
 #define ENGINE_MAX_SEATS 8
 
-/* Viewer values for `view` and `legal_moves` besides a seat index (0-based). */
+/* Viewer values for `write_view` and `write_legal` besides a seat index (0-based). */
 #define ENGINE_SPECTATOR  (-1) /* holds no seat: public information only */
 #define ENGINE_OMNISCIENT (-2) /* audit view of a finished game: everything */
 
@@ -116,16 +115,6 @@ struct engine_module {
    * 0 when the game is over. */
   int (*to_act)(const struct engine_game *game, int seats[ENGINE_MAX_SEATS]);
 
-  /* New reference: a JSON array of moves `seat` may submit now (empty when
-   * it may not act). Each element is a complete move object that
-   * apply_move accepts, unless the title documents a compact form. */
-  json_t *(*legal_moves)(const struct engine_game *game, int seat);
-
-  /* New reference: the state as `viewer` (a seat, ENGINE_SPECTATOR or
-   * ENGINE_OMNISCIENT) may see it. Never contains a secret that viewer may
-   * not see: other hands, deck order, unrevealed plans, the generator. */
-  json_t *(*view)(const struct engine_game *game, int viewer);
-
   /* New reference: the result object once the game is over
    * ({"winners": [seat...], ...}), NULL while it runs. */
   json_t *(*result)(const struct engine_game *game);
@@ -137,7 +126,7 @@ struct engine_module {
    * and snapshots; never sent to a client. */
   json_t *(*serialize)(const struct engine_game *game);
 
-  /* Optional (NULL: engine_sample_move picks from legal_moves). New
+  /* Optional (NULL: engine_sample_move picks from the legal list). New
    * reference: one legal move for `seat`, chosen by `choice` (any 64-bit
    * number the caller drew; the same choice gives the same move), or NULL
    * when the seat may not act. Titles whose `legal` is a compact description
@@ -161,10 +150,9 @@ struct engine_module {
   /* ---- Functions (version 4) ---- */
 
   /* Write to `out` the JSON array of moves `seat` may submit now (empty
-   * when it may not act): exactly one value, as legal_moves returned it.
-   * Each element is a complete move object that apply_move accepts, unless
-   * the title documents a compact form. The server writes it straight into
-   * its answer, so no tree is built per request. */
+   * when it may not act): exactly one value. Each element is a complete move object that apply_move
+   * accepts, unless the title documents a compact form. The server writes it straight into its
+   * answer, so no tree is built per request. */
   void (*write_legal)(const struct engine_game *game, int seat, struct json_writer *out);
 
   /* Write to `out` the state as `viewer` (a seat, ENGINE_SPECTATOR or
@@ -250,17 +238,17 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
 /* The game's slots, called only through these (the server never reaches into
  * a module's table, so the entry file is where a slot's contract is kept).
  * engine_to_act: the seats that owe a decision, written to seats[], and how
- * many (0 once over). engine_legal_moves, engine_view: new references, as
- * the legal_moves and view slots. engine_result: new reference, the result
- * object, or NULL while the game runs. */
+ * many (0 once over). engine_write_legal, engine_write_view: the
+ * write_legal and write_view slots, one value written into `out` (the
+ * server's answers; no tree is built). engine_legal_moves, engine_view: the
+ * same parsed into a new reference (NULL when out of memory), for callers
+ * that want a tree: tools, tests, bots. engine_result: new reference, the
+ * result object, or NULL while the game runs. */
 int engine_to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS]);
-json_t *engine_legal_moves(const struct engine_game *game, int seat);
-json_t *engine_view(const struct engine_game *game, int viewer);
-
-/* The same as text, written into `out` as one value (the server's answers
- * and streams; no tree is built). */
 void engine_write_legal(const struct engine_game *game, int seat, struct json_writer *out);
 void engine_write_view(const struct engine_game *game, int viewer, struct json_writer *out);
+json_t *engine_legal_moves(const struct engine_game *game, int seat);
+json_t *engine_view(const struct engine_game *game, int viewer);
 json_t *engine_result(const struct engine_game *game);
 
 /* New reference: a legal move for `seat` chosen by `choice` (see the

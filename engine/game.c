@@ -62,66 +62,36 @@ int engine_to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
 }
 
 /* New reference: the one value a write_* slot wrote, parsed; NULL when
- * out of memory. For callers that want a tree (tools, tests, the fog's
- * checks); answers use the text as written. */
+ * out of memory. For callers that want a tree (tools, tests, bots); answers
+ * use the text as written. */
 static json_t *parsed(void (*write)(const struct engine_game *, int, struct json_writer *),
                       const struct engine_game *game, int who)
 {
   struct json_writer w;
-  size_t len = 0;
-  char *text;
-  json_t *tree;
 
   jw_init(&w);
   write(game, who, &w);
-  text = jw_finish(&w, &len);
-  tree = text ? json_loadb(text, len, 0, NULL) : NULL;
-  free(text);
-  return tree;
+  return jw_finish_tree(&w);
 }
 
 json_t *engine_legal_moves(const struct engine_game *game, int seat)
 {
-  if (game->module->write_legal)
-    return parsed(game->module->write_legal, game, seat);
-  return game->module->legal_moves(game, seat);
+  return parsed(game->module->write_legal, game, seat);
 }
 
 json_t *engine_view(const struct engine_game *game, int viewer)
 {
-  if (game->module->write_view)
-    return parsed(game->module->write_view, game, viewer);
-  return game->module->view(game, viewer);
+  return parsed(game->module->write_view, game, viewer);
 }
 
 void engine_write_legal(const struct engine_game *game, int seat, struct json_writer *out)
 {
-  json_t *legal;
-
-  if (game->module->write_legal) {
-    game->module->write_legal(game, seat, out);
-    return;
-  }
-  legal = game->module->legal_moves(game, seat);
-  if (!legal)
-    out->failed = true;
-  jw_json(out, legal);
-  json_decref(legal);
+  game->module->write_legal(game, seat, out);
 }
 
 void engine_write_view(const struct engine_game *game, int viewer, struct json_writer *out)
 {
-  json_t *view;
-
-  if (game->module->write_view) {
-    game->module->write_view(game, viewer, out);
-    return;
-  }
-  view = game->module->view(game, viewer);
-  if (!view)
-    out->failed = true;
-  jw_json(out, view);
-  json_decref(view);
+  game->module->write_view(game, viewer, out);
 }
 
 json_t *engine_result(const struct engine_game *game)

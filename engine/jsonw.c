@@ -375,3 +375,13 @@ char *jw_finish(struct json_writer *w, size_t *len)
   jw_init(w);
   return text;
 }
+
+json_t *jw_finish_tree(struct json_writer *w)
+{
+  size_t len = 0;
+  char *text = jw_finish(w, &len);
+  json_t *tree = text ? json_loadb(text, len, 0, NULL) : NULL;
+
+  free(text);
+  return tree;
+}

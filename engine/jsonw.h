@@ -48,6 +48,12 @@ void jw_init(struct json_writer *w);
  * container is still open. Leaves the writer empty, as after jw_init. */
 char *jw_finish(struct json_writer *w, size_t *len);
 
+/* The text written, parsed: a new reference, NULL when the writer failed
+ * (or out of memory). For the few callers that want a tree of what a
+ * writer wrote (tools, tests, bots, stored events), so a shape has one
+ * writer. Leaves the writer empty, as jw_finish does. */
+json_t *jw_finish_tree(struct json_writer *w);
+
 /* Drop whatever was written. Leaves the writer as after jw_init. */
 void jw_discard(struct json_writer *w);
 

@@ -97,8 +97,8 @@ enum cairn_status engine_module_check(const struct engine_module *m, struct cair
   if (m->min_seats < 1 || m->max_seats > ENGINE_MAX_SEATS || m->min_seats > m->max_seats)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "title %s has a bad seat range %d..%d", name, m->min_seats, m->max_seats);
-  if (!m->new_game || !m->apply_move || !m->to_act || !(m->legal_moves || m->write_legal) ||
-      !(m->view || m->write_view) || !m->result || !m->serialize)
+  if (!m->new_game || !m->apply_move || !m->to_act || !m->write_legal || !m->write_view ||
+      !m->result || !m->serialize)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "title %s lacks a required function", name);
   if (m->state_size < sizeof(struct engine_game))

@@ -220,14 +220,8 @@ void bit_write_move(struct json_writer *w, const struct bit_move *m)
 json_t *bit_move_json(const struct bit_move *m)
 {
   struct json_writer w;
-  size_t len = 0;
-  char *text;
-  json_t *move;
 
   jw_init(&w);
   bit_write_move(&w, m);
-  text = jw_finish(&w, &len);
-  move = text ? json_loadb(text, len, 0, NULL) : NULL;
-  free(text);
-  return move;
+  return jw_finish_tree(&w);
 }

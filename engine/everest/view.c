@@ -311,16 +311,10 @@ json_t *everest_serialize(const struct engine_game *game)
   /* Every field of struct everest_state appears once, secrets included:
    * the omniscient position, written by the one writer the views use. */
   struct json_writer w;
-  size_t len = 0;
-  char *text;
-  json_t *tree;
 
   jw_init(&w);
   jw_object_begin(&w);
   write_position(&w, (const struct everest_state *)game, ENGINE_OMNISCIENT, true);
   jw_object_end(&w);
-  text = jw_finish(&w, &len);
-  tree = text ? json_loadb(text, len, 0, NULL) : NULL;
-  free(text);
-  return tree;
+  return jw_finish_tree(&w);
 }

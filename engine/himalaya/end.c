@@ -115,5 +115,5 @@ json_t *himalaya_result(const struct engine_game *game)
     return NULL;
   jw_init(&w);
   himalaya_write_result(st, &w);
-  return himalaya_parse_written(&w);
+  return jw_finish_tree(&w);
 }

@@ -25,16 +25,6 @@ const char *himalaya_unknown_key(const json_t *obj, bool (*known)(const void *ct
   return smallest;
 }
 
-json_t *himalaya_parse_written(struct json_writer *w)
-{
-  size_t len = 0;
-  char *text = jw_finish(w, &len);
-  json_t *tree = text ? json_loadb(text, len, 0, NULL) : NULL;
-
-  free(text);
-  return tree;
-}
-
 static int to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS])
 {
   const struct himalaya_state *st = (const struct himalaya_state *)game;

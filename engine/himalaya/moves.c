@@ -339,5 +339,5 @@ json_t *himalaya_move_json(const struct himalaya_move *m)
 
   jw_init(&w);
   himalaya_move_write(m, &w);
-  return himalaya_parse_written(&w);
+  return jw_finish_tree(&w);
 }

@@ -18,5 +18,5 @@ json_t *himalaya_serialize(const struct engine_game *game)
   jw_object_begin(&w);
   himalaya_write_position((const struct himalaya_state *)game, true, &w);
   jw_object_end(&w);
-  return himalaya_parse_written(&w);
+  return jw_finish_tree(&w);
 }

@@ -301,12 +301,6 @@ json_t *himalaya_serialize(const struct engine_game *game);
 
 /* ---- module.c: shared glue ---- */
 
-/* New reference: the one value written to `w`, parsed back into a tree, or
- * NULL when writing or parsing failed (out of memory). Leaves `w` empty.
- * For the few callers that need a tree (the result and serialize slots,
- * sampled moves), so each shape has one writer. */
-json_t *himalaya_parse_written(struct json_writer *w);
-
 /* Borrowed from `obj`: the alphabetically smallest key that `known`
  * (NULL: none is) does not accept, or NULL. Naming the smallest keeps
  * error messages independent of the object's key order. */

@@ -76,5 +76,5 @@ json_t *journey_result(const struct engine_game *game)
     return NULL;
   jw_init(&w);
   journey_write_result(st, &w);
-  return journey_parse_written(&w);
+  return jw_finish_tree(&w);
 }

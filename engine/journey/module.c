@@ -11,16 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-json_t *journey_parse_written(struct json_writer *w)
-{
-  size_t len = 0;
-  char *text = jw_finish(w, &len);
-  json_t *tree = text ? json_loadb(text, len, 0, NULL) : NULL;
-
-  free(text);
-  return tree;
-}
-
 static void write_counts(const int *counts, int n, const char *(*name)(int), struct json_writer *w)
 {
   int i;
@@ -48,7 +38,7 @@ json_t *journey_card_counts_json(const int counts[JOURNEY_CARDS])
 
   jw_init(&w);
   journey_write_card_counts(counts, &w);
-  return journey_parse_written(&w);
+  return jw_finish_tree(&w);
 }
 
 /* Buying and the climbers' turn are simultaneous: every climber not yet

@@ -401,10 +401,4 @@ void journey_write_item_counts(const int counts[JOURNEY_ITEMS], struct json_writ
  * events. */
 json_t *journey_card_counts_json(const int counts[JOURNEY_CARDS]);
 
-/* New reference: the one value written to `w`, parsed back into a tree, or
- * NULL when writing or parsing failed (out of memory). Leaves `w` empty.
- * For the few callers that need a tree (the result slot, an event), so
- * each shape has one writer. */
-json_t *journey_parse_written(struct json_writer *w);
-
 #endif

@@ -85,14 +85,17 @@ static int toy_to_act(const struct engine_game *g, int seats[ENGINE_MAX_SEATS])
   return n;
 }
 
-static json_t *toy_empty(const struct engine_game *g, int seat)
+static void toy_legal(const struct engine_game *g, int seat, struct json_writer *out)
 {
-  return json_array();
+  jw_array_begin(out);
+  jw_array_end(out);
 }
 
-static json_t *toy_view(const struct engine_game *g, int viewer)
+static void toy_view(const struct engine_game *g, int viewer, struct json_writer *out)
 {
-  return json_pack("{s:i}", "total", ((const struct toy *)g)->total);
+  jw_object_begin(out);
+  jw_key_int(out, "total", ((const struct toy *)g)->total);
+  jw_object_end(out);
 }
 
 static json_t *toy_result(const struct engine_game *g)
@@ -124,8 +127,8 @@ static const struct engine_module toy_module = {
     .new_game = toy_new,
     .apply_move = toy_apply,
     .to_act = toy_to_act,
-    .legal_moves = toy_empty,
-    .view = toy_view,
+    .write_legal = toy_legal,
+    .write_view = toy_view,
     .result = toy_result,
     .serialize = toy_serialize,
     .event_reveals = toy_reveals,

@@ -149,6 +149,23 @@ static void test_a_finished_writer_starts_again_empty(void **state)
   assert_null(w.buf);
 }
 
+static void test_what_was_written_parses_back_into_the_same_tree(void **state)
+{
+  struct json_writer w;
+  json_t *tree, *want = json_pack("{s:[i,b,n], s:s}", "a", 1, 1, "b", "c");
+
+  (void)state;
+  jw_init(&w);
+  jw_json(&w, want);
+  tree = jw_finish_tree(&w);
+  assert_true(json_equal(tree, want));
+  assert_null(w.buf); /* left empty, as jw_finish leaves it */
+  json_decref(tree);
+  json_decref(want);
+  jw_array_begin(&w); /* left open: no tree */
+  assert_null(jw_finish_tree(&w));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -156,6 +173,7 @@ int main(void)
       cmocka_unit_test(test_a_tree_is_written_as_json_dumps_writes_it),
       cmocka_unit_test(test_misuse_gives_null_never_bad_json),
       cmocka_unit_test(test_a_finished_writer_starts_again_empty),
+      cmocka_unit_test(test_what_was_written_parses_back_into_the_same_tree),
   };
 
   return order_run_group_tests_name("engine/jsonw", tests, NULL, NULL);
