@@ -17,8 +17,8 @@
  * function pointers given at start: this layer includes nothing of api/.
  *
  * Locks. A game's log, its cache entry and its clocks are touched only under
- * its stripe lock (game_lock): functions below say "under the lock" when
- * the caller must hold it, and take it themselves otherwise.
+ * its own lock (game_lock): functions below say "under the lock" when the
+ * caller must hold it, and take it themselves otherwise.
  */
 #ifndef GAME_GAME_H
 #define GAME_GAME_H
@@ -40,7 +40,23 @@
 
 #define GAME_BOT_PREFIX "bot-" /* player ids of built-in bots; human ids are hex */
 
-struct game_live;        /* live.c: cache of engine states, derived and disposable */
+struct game_live; /* live.c: cache of engine states, derived and disposable */
+
+/* Games of one stripe locked at once; a further one waits for a place.
+ * At most the live cache's ways (live.c), so a set always has an entry
+ * that no locked game is using. */
+#define GAME_HELD_MAX 8
+
+/* One stripe of the game locks (service.c). A game's lock is its id in
+ * held[]: marked and cleared under `mutex`, which is held only for that
+ * and for live.c's set of this stripe, never across storage. So a move
+ * holds its own game through its durable commit, and the other games of
+ * its stripe go on. */
+struct game_stripe {
+  pthread_mutex_t mutex;                   /* short: held[] and the cache's set */
+  pthread_cond_t released;                 /* a game of the stripe was unlocked */
+  char held[GAME_HELD_MAX][DB_ID_MAX + 1]; /* the games locked now; "" a free place */
+};
 struct game_checkpoints; /* replay.c: states every GAME_CHECKPOINT_EVERY rows, derived */
 
 /* What a committed change looked like, for the listener: all borrowed for
@@ -96,10 +112,10 @@ struct game_service {
   void *listener_ctx;                   /* borrowed: handed to the listener */
   struct game_live *live;               /* owned: cache of live engine states */
   struct game_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
-  /* Per-game serialisation, striped: a game's moves, its cache slot and its
-   * clocks are touched only under its stripe (game_lock), so different
-   * games proceed in parallel. live.c's sets line up with the stripes. */
-  pthread_mutex_t locks[GAME_STRIPES];
+  /* Per-game serialisation: a game's moves, its cache entry and its clocks
+   * are touched only under its lock (game_lock), which is the game's own;
+   * the stripes only find it. live.c's sets line up with the stripes. */
+  struct game_stripe stripes[GAME_STRIPES];
   pthread_t sweeper;     /* timeouts.c: acts on expired deadlines */
   bool sweeping;         /* the sweeper thread runs */
   _Atomic bool stopping; /* tells the sweeper to finish */
@@ -112,8 +128,10 @@ struct game_service *game_service_new(struct db *db, int64_t (*now_ms)(void), in
                                       const struct game_listener *listener, void *ctx);
 void game_service_free(struct game_service *svc);
 
-/* The stripe of `game_id` is db_id_hash(game_id) % GAME_STRIPES, the hash
- * live.c picks its sets by too. */
+/* The lock of game `game_id` alone: another thread's game_lock of the same
+ * game waits until game_unlock, one of another game does not (unless
+ * GAME_HELD_MAX games of its stripe, db_id_hash(game_id) % GAME_STRIPES,
+ * are locked already). Not recursive: a thread never locks a game it holds. */
 void game_lock(struct game_service *svc, const char *game_id);
 void game_unlock(struct game_service *svc, const char *game_id);
 
@@ -136,8 +154,12 @@ enum cairn_status game_glance(struct game_service *svc, const char *game_id,
 
 /* ---- live.c: cache of current states ---- */
 
-/* A cache of at most `slots` states (a multiple of 8 * GAME_STRIPES). */
-struct game_live *game_live_new(size_t slots);
+/* A cache of at most `slots` states (a multiple of 8 * GAME_STRIPES).
+ * `stripes` (borrowed, GAME_STRIPES long; NULL for a cache used by one
+ * thread alone) guard its sets: each call takes the set's stripe mutex,
+ * and an entry whose game is locked is never evicted, so what
+ * game_live_get lends stays valid until the game is unlocked. */
+struct game_live *game_live_new(size_t slots, struct game_stripe *stripes);
 void game_live_free(struct game_live *live);
 
 /* Under the lock. Borrowed until the lock is released or the entry is

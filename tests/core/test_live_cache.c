@@ -57,7 +57,7 @@ static void ids_in_one_set(char ids[][DB_ID_MAX + 1], int n, size_t states)
 
 static void test_games_of_one_set_stay_until_it_is_full(void **state)
 {
-  struct game_live *live = game_live_new(STATES);
+  struct game_live *live = game_live_new(STATES, NULL);
   char ids[WAYS + 1][DB_ID_MAX + 1];
   int i;
 
@@ -83,7 +83,7 @@ static void test_games_of_one_set_stay_until_it_is_full(void **state)
 
 static void test_a_thousand_games_in_play_all_stay_cached(void **state)
 {
-  struct game_live *live = game_live_new(GAME_LIVE_STATES);
+  struct game_live *live = game_live_new(GAME_LIVE_STATES, NULL);
   char id[DB_ID_MAX + 1];
   unsigned i;
 
