@@ -59,14 +59,27 @@ struct game_stripe {
 };
 struct game_checkpoints; /* replay.c: states every GAME_CHECKPOINT_EVERY rows, derived */
 
+/* Who owes a decision in a game: read from the title once per change
+ * (game_commit) and handed to everything that follows it, which so never
+ * asks the title again. */
+struct game_turn {
+  int seats[ENGINE_MAX_SEATS];
+  int n; /* 0 when nobody does: the game is not active */
+};
+
 /* What a committed change looked like, for the listener: all borrowed for
  * the call, which runs under the game's lock. */
 struct game_committed {
   const struct db_game *row;       /* the game row after the change */
   const struct engine_game *state; /* its current state */
-  const char *prev_status;         /* DB_STATUS_* before the change */
-  const int *prev_to_act;          /* seats that owed a decision before, */
-  int prev_n;                      /* and how many (0 when unknown) */
+  const int *to_act;               /* seats that owe a decision after it, */
+  int n_to_act;                    /* and how many (0 unless the game is active) */
+  /* The title's result when the change ended the game by the rules; NULL
+   * otherwise (a result decided outside them is row->result_json). */
+  const json_t *result;
+  const char *prev_status; /* DB_STATUS_* before the change */
+  const int *prev_to_act;  /* seats that owed a decision before, */
+  int prev_n;              /* and how many (0 when unknown) */
   /* A join: the player just seated, whose seat storage does not hold yet
    * while what the join owes is judged (it is written with them); NULL
    * otherwise. */
@@ -221,7 +234,8 @@ struct game_change {
 
 /* Under the lock. Commit `change` to the game `row` (loaded under this
  * lock, at the state game_live_get gives), then do what follows every
- * change:
+ * change, each follow-up handed what the title said of the new state
+ * (result, who acts) rather than asking it again:
  *   1. a log row is appended with everything it owes in its own
  *      transaction: the seat clocks it sets and the webhook deliveries the
  *      listener judged it owes (the store refuses it, CAIRN_ESTALE
@@ -238,6 +252,12 @@ struct game_change {
  * Takes change->next on every path. On failure nothing was written. */
 enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
                               struct game_change *change, struct cairn_error *err);
+
+/* game_commit, and on success *after is who owes a decision right after
+ * the change (before any bot replies to it): a bot's loop reads it. */
+enum cairn_status game_commit_turn(struct game_service *svc, struct db_game *row,
+                                   struct game_change *change, struct game_turn *after,
+                                   struct cairn_error *err);
 
 /* ---- moves.c: a seated player's move ---- */
 
@@ -314,9 +334,11 @@ bool game_seat_is_bot(const struct db_game *row, int seat);
 bool game_seat_played_by_bot(const struct db_game *row, int seat);
 
 /* Under the lock. While the game is active and a bot seat owes a decision,
- * play it (a random legal move) through game_commit. Bounded; a failure
- * only stops the bots (logged): what was committed stays. */
-void game_bots_play(struct game_service *svc, struct db_game *row);
+ * play it (a random legal move) through game_commit. `now` (borrowed, or
+ * NULL to ask the title) is who owes a decision in *row's current state.
+ * Bounded; a failure only stops the bots (logged): what was committed
+ * stays. */
+void game_bots_play(struct game_service *svc, struct db_game *row, const struct game_turn *now);
 
 /* Play every bot that owes a move in any active game, each under its game's
  * lock. A change and the bots' reply to it are separate commits, so a crash
@@ -327,10 +349,12 @@ void game_bots_resume(struct game_service *svc);
 /* Play for `seat` of `state` (borrowed: the cached state of `row`) the move
  * a bot would choose (engine_sample_move, from fresh randomness) and commit
  * it as a change of `kind` (a bot's move, or a late seat's under on_timeout
- * "move"). Call with the game lock held. */
+ * "move"). Call with the game lock held. On success *after (may be NULL)
+ * is who owes a decision once it is committed. */
 enum cairn_status game_play_sampled(struct game_service *svc, struct db_game *row,
                                     const struct engine_game *state, int seat,
-                                    enum game_change_kind kind, struct cairn_error *err);
+                                    enum game_change_kind kind, struct game_turn *after,
+                                    struct cairn_error *err);
 
 /* Create the player of a new bot seat in *out (its token is one nobody
  * holds). */
@@ -345,12 +369,11 @@ void game_new_id(char out[DB_ID_MAX + 1]);
 /* True when the game has a time control. */
 bool game_has_time_control(const struct db_game *row);
 
-/* What the clocks of `row` become once `state` is its position (`active`:
- * the game still takes moves), into clocks[]; their number, 0 for a game
+/* What the clocks of `row` become once `turn` owe a decision (n 0: the
+ * game takes no more moves), into clocks[]; their number, 0 for a game
  * without a time control (or whose clocks cannot be read). */
 int game_clocks_next(struct game_service *svc, const struct db_game *row,
-                     const struct engine_game *state, bool active,
-                     struct db_clock clocks[ENGINE_MAX_SEATS]);
+                     const struct game_turn *turn, struct db_clock clocks[ENGINE_MAX_SEATS]);
 
 /* Under the lock. Compute and save the clocks of `row` at `state` (seats
  * that stopped owing pay for the decision, seats that started owing start
