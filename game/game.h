@@ -228,7 +228,8 @@ struct game_change {
   const json_t *events;     /* borrowed: the row's events; NULL for a join */
   struct engine_game *next; /* taken by game_commit: the state after the row; NULL for a join */
   const char *result_json;  /* borrowed: a result decided outside the rules
-                               (an adjudication), or NULL */
+                               (an adjudication, a resignation) as compact
+                               JSON with sorted keys, stored as is; or NULL */
   const char *player_id;    /* borrowed: a join's player, who takes `seat`; NULL otherwise */
 };
 

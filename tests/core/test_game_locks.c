@@ -312,12 +312,62 @@ static void test_two_moves_of_one_game_still_queue(void **state)
   assert_int_equal(moves_of(f, f->b), 1);
 }
 
+struct locker {
+  struct game_service *svc;
+  const char *game;
+  bool locked; /* under hold.mutex */
+};
+
+static void *lock_one(void *arg)
+{
+  struct locker *l = arg;
+
+  game_lock(l->svc, l->game);
+  set_flag(&l->locked);
+  game_unlock(l->svc, l->game);
+  return NULL;
+}
+
+/* A stripe holds GAME_HELD_MAX locked games at once (so the live cache
+ * always has an entry to evict); one more waits for a place, and gets it
+ * when any of them is unlocked. */
+static void test_a_full_stripe_makes_one_more_game_wait(void **state)
+{
+  struct fixture *f = *state;
+  char ids[GAME_HELD_MAX + 1][DB_ID_MAX + 1];
+  struct locker ninth = {.svc = f->svc};
+  uint32_t stripe = db_id_hash(f->b) % GAME_STRIPES;
+  pthread_t t;
+  bool waited;
+  unsigned i;
+  int found = 0;
+
+  for (i = 0; found < GAME_HELD_MAX + 1; i++) {
+    snprintf(ids[found], sizeof(ids[found]), "held%u", i);
+    if (db_id_hash(ids[found]) % GAME_STRIPES == stripe)
+      found++;
+  }
+  for (i = 0; i < GAME_HELD_MAX; i++)
+    game_lock(f->svc, ids[i]);
+  ninth.game = ids[GAME_HELD_MAX];
+  assert_int_equal(pthread_create(&t, NULL, lock_one, &ninth), 0);
+  waited = !wait_for(&ninth.locked, 300);
+  game_unlock(f->svc, ids[3]);
+  assert_true(wait_for(&ninth.locked, WAIT_MS));
+  pthread_join(t, NULL);
+  for (i = 0; i < GAME_HELD_MAX; i++)
+    if (i != 3)
+      game_unlock(f->svc, ids[i]);
+  assert_true(waited);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_a_move_does_not_wait_for_another_games_commit, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_two_moves_of_one_game_still_queue, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_full_stripe_makes_one_more_game_wait, setup, teardown),
   };
 
   return order_run_group_tests_name("core/game_locks", tests, NULL, NULL);
