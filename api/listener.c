@@ -14,7 +14,7 @@ static void announce(void *ctx, const struct game_committed *change)
 {
   struct api_server *server = ctx;
 
-  api_notify_publish(server->notify, change->row, change->state);
+  api_notify_publish(server->notify, change->row, change->to_act, change->n_to_act);
 }
 
 static void owe_webhooks(void *ctx, const struct game_committed *change, struct game_owed *owed)

@@ -190,8 +190,8 @@ static void wake_for(struct api_notify *hub, const struct notice *n)
     }
 }
 
-void api_notify_publish(struct api_notify *hub, const struct db_game *row,
-                        const struct engine_game *state)
+void api_notify_publish(struct api_notify *hub, const struct db_game *row, const int *to_act,
+                        int n_to_act)
 {
   struct notice *n;
   uint32_t h = slot_hash(row->id) % SEQ_SLOTS;
@@ -208,8 +208,8 @@ void api_notify_publish(struct api_notify *hub, const struct db_game *row,
   snprintf(n->status, sizeof(n->status), "%s", row->status);
   n->seq = row->seq;
   n->seats = row->seats;
-  if (state && strcmp(row->status, DB_STATUS_ACTIVE) == 0)
-    n->n_to_act = engine_to_act(state, n->to_act);
+  n->n_to_act = n_to_act;
+  memcpy(n->to_act, to_act, sizeof(n->to_act[0]) * (size_t)n_to_act);
   for (i = 0; i < row->seats; i++)
     memcpy(n->players[i], row->seat_player[i], sizeof(n->players[i]));
   snprintf(hub->latest[h].game, sizeof(hub->latest[h].game), "%s", row->id);

@@ -23,10 +23,11 @@ struct api_notify *api_notify_new(int64_t (*now_ms)(void));
 void api_notify_stop(struct api_notify *hub);
 void api_notify_free(struct api_notify *hub);
 
-/* Announce that `row` (borrowed) changed; `state` is its current engine
- * state (borrowed), NULL when none is at hand. */
-void api_notify_publish(struct api_notify *hub, const struct db_game *row,
-                        const struct engine_game *state);
+/* Announce that `row` (borrowed) changed; to_act[0..n_to_act) (borrowed)
+ * are the seats that owe a decision now, as the game layer read them once
+ * for the change (none unless the game is active). */
+void api_notify_publish(struct api_notify *hub, const struct db_game *row, const int *to_act,
+                        int n_to_act);
 
 /* New reference: the public notification object {game, seq, status, to_act}. */
 json_t *api_notice_json(const char *game, uint32_t seq, const char *status, const int *to_act,

@@ -389,15 +389,15 @@ void api_webhooks_owe(struct api_server *server, const struct game_committed *ch
                       struct game_owed *owed)
 {
   const struct db_game *row = change->row;
-  const struct engine_game *state = change->state;
   struct change c = {.server = server, .owed = owed, .row = row};
   struct cairn_error err = {0};
   int i, j;
 
   if (!server->deliver)
     return;
-  if (state && strcmp(row->status, DB_STATUS_ACTIVE) == 0)
-    c.n = engine_to_act(state, c.to_act);
+  /* Who acts, as the game layer read it from the title once for the change. */
+  c.n = change->n_to_act;
+  memcpy(c.to_act, change->to_act, sizeof(c.to_act[0]) * (size_t)c.n);
   for (i = 0; i < c.n; i++) {
     c.newly[c.to_act[i]] = true;
     for (j = 0; j < change->prev_n; j++)
@@ -416,7 +416,7 @@ void api_webhooks_owe(struct api_server *server, const struct game_committed *ch
     c.event = "end";
     /* A game ended outside the rules (an adjudication, a resignation)
      * carries the game row's result. */
-    c.result = state ? engine_result(state) : NULL;
+    c.result = json_incref((json_t *)change->result);
     if (!c.result && row->result_json)
       c.result = json_loads(row->result_json, 0, NULL);
     each_following(server, change, &c, &err);

@@ -52,22 +52,22 @@ enum cairn_status game_bot_player(struct game_service *svc, struct db_player *ou
 
 /* The first seat the server plays (a bot's, or a resigned one) that owes a
  * decision, or -1. */
-static int bot_to_act(const struct db_game *row, const struct engine_game *state)
+static int bot_to_act(const struct db_game *row, const struct game_turn *turn)
 {
-  int seats[ENGINE_MAX_SEATS];
-  int n = engine_to_act(state, seats);
   int i;
 
-  for (i = 0; i < n; i++)
-    if (game_seat_played_by_bot(row, seats[i]))
-      return seats[i];
+  for (i = 0; i < turn->n; i++)
+    if (game_seat_played_by_bot(row, turn->seats[i]))
+      return turn->seats[i];
   return -1;
 }
 
 enum cairn_status game_play_sampled(struct game_service *svc, struct db_game *row,
                                     const struct engine_game *state, int seat,
-                                    enum game_change_kind kind, struct cairn_error *err)
+                                    enum game_change_kind kind, struct game_turn *after,
+                                    struct cairn_error *err)
 {
+  struct game_turn ignored;
   json_t *move =
       engine_sample_move(state, seat, randombytes_random() | (uint64_t)randombytes_random() << 32);
   struct game_change change = {.kind = kind, .seat = seat, .move = move};
@@ -80,27 +80,33 @@ enum cairn_status game_play_sampled(struct game_service *svc, struct db_game *ro
   st = engine_apply(state, seat, move, &change.next, &events, err);
   change.events = events;
   if (st == CAIRN_OK)
-    st = game_commit(svc, row, &change, err);
+    st = game_commit_turn(svc, row, &change, after ? after : &ignored, err);
   json_decref(move);
   json_decref(events);
   return st;
 }
 
-void game_bots_play(struct game_service *svc, struct db_game *row)
+void game_bots_play(struct game_service *svc, struct db_game *row, const struct game_turn *now)
 {
   struct cairn_error err = {0};
   const struct engine_game *state = NULL;
+  struct game_turn turn = {.n = 0};
   int moves, seat;
 
+  if (now)
+    turn = *now;
   for (moves = 0; moves < BOT_MOVES_MAX; moves++) {
     if (strcmp(row->status, DB_STATUS_ACTIVE) != 0)
       return;
     if (game_live_get(svc, row, &state, &err) != CAIRN_OK)
       break;
-    seat = bot_to_act(row, state);
+    if (!now && moves == 0)
+      turn.n = engine_to_act(state, turn.seats); /* nobody told us: ask the title once */
+    seat = bot_to_act(row, &turn);
     if (seat < 0)
       return;
-    if (game_play_sampled(svc, row, state, seat, GAME_CHANGE_BOT, &err) != CAIRN_OK)
+    /* The next round reads who acts from the commit, not the title. */
+    if (game_play_sampled(svc, row, state, seat, GAME_CHANGE_BOT, &turn, &err) != CAIRN_OK)
       break;
   }
   fprintf(stderr, "cairn: bots in game %s stopped: %s\n", row->id,
@@ -123,7 +129,7 @@ static enum cairn_status resume_game(void *arg, const char *game_id, struct cair
     for (seat = 0; seat < row.seats && !bot; seat++)
       bot = game_seat_played_by_bot(&row, seat);
     if (bot)
-      game_bots_play(svc, &row);
+      game_bots_play(svc, &row, NULL);
   }
   game_unlock(svc, game_id);
   db_game_clear(&row);

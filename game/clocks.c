@@ -92,12 +92,11 @@ static int64_t full_allowance(const struct db_game *row)
 }
 
 int game_clocks_next(struct game_service *svc, const struct db_game *row,
-                     const struct engine_game *state, bool active,
-                     struct db_clock clocks[ENGINE_MAX_SEATS])
+                     const struct game_turn *turn, struct db_clock clocks[ENGINE_MAX_SEATS])
 {
   struct db_vacation v[GAME_VACATIONS_MAX];
   struct cairn_error err = {0};
-  int to_act[ENGINE_MAX_SEATS], n_to_act = 0, n = 0, seat, i;
+  int n = 0, seat, i;
   int64_t now = svc->now_ms();
 
   if (!game_has_time_control(row))
@@ -109,15 +108,13 @@ int game_clocks_next(struct game_service *svc, const struct db_game *row,
       clocks[seat] = (struct db_clock){.seat = seat, .bank_ms = full_allowance(row)};
     n = row->seats;
   }
-  if (active && state)
-    n_to_act = engine_to_act(state, to_act);
   for (seat = 0; seat < n; seat++) {
     struct db_clock *k = &clocks[seat];
     bool owes = false;
     int nv;
 
-    for (i = 0; i < n_to_act; i++)
-      owes = owes || to_act[i] == seat;
+    for (i = 0; i < turn->n; i++)
+      owes = owes || turn->seats[i] == seat;
     nv = load_vacations(svc, row->seat_player[seat], k->since_ms ? k->since_ms : now, v);
     if (k->since_ms && !owes) {
       /* The decision is made: pay for it, then earn the increment. */
@@ -146,8 +143,12 @@ void game_clocks_update(struct game_service *svc, const struct db_game *row,
 {
   struct db_clock clocks[ENGINE_MAX_SEATS];
   struct cairn_error err = {0};
-  int n = game_clocks_next(svc, row, state, strcmp(row->status, DB_STATUS_ACTIVE) == 0, clocks);
+  struct game_turn turn = {.n = 0};
+  int n;
 
+  if (state && strcmp(row->status, DB_STATUS_ACTIVE) == 0)
+    turn.n = engine_to_act(state, turn.seats);
+  n = game_clocks_next(svc, row, &turn, clocks);
   if (n > 0 && db_clocks_save(svc->db, row->id, clocks, n, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: clocks of game %s not saved: %s\n", row->id, err.detail);
 }

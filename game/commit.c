@@ -13,6 +13,11 @@
  * it if another writer got there first) and only after the commit is the
  * new state swapped into the cache. A failure leaves the log, the row and
  * the cache exactly as they were.
+ *
+ * The title is asked about the new state once (struct after: its result,
+ * who acts) and every follow-up is handed the answer: the clocks, the
+ * listener, the mirrored row and the bots each asked again before issue 22
+ * (8 result and 8 to_act calls per move, by tests/bench/move_path.sh).
  */
 #include "game.h"
 
@@ -43,20 +48,37 @@ static void remember_before(struct game_service *svc, const struct db_game *row,
   b->n = prev ? engine_to_act(prev, b->to_act) : 0;
 }
 
+/* The game as a log row leaves it, read from the title once. */
+struct after {
+  json_t *result;        /* owned: the title's result, NULL unless the rules ended it */
+  bool ends;             /* the row ends the game (by the rules, or a result decided outside) */
+  struct game_turn turn; /* who owes a decision then: nobody once it ends */
+};
+
+static void read_after(const struct db_game *row, const struct game_change *change,
+                       const struct engine_game *next, struct after *a)
+{
+  a->result = change->result_json ? NULL : engine_result(next);
+  a->ends = change->result_json || a->result;
+  a->turn.n = 0;
+  if (!a->ends && strcmp(row->status, DB_STATUS_ACTIVE) == 0)
+    a->turn.n = engine_to_act(next, a->turn.seats);
+}
+
 /* Append the change's row to the log; the row is durable when this returns
  * CAIRN_OK. The seat clocks it sets go in the same transaction. */
 static enum cairn_status append_row(struct game_service *svc, struct db_game *row,
                                     const struct game_change *change,
-                                    const struct engine_game *next, const struct game_owed *owed,
-                                    struct cairn_error *err)
+                                    const struct engine_game *next, const struct after *a,
+                                    const struct game_owed *owed, struct cairn_error *err)
 {
-  const char *forced = change->result_json;
-  json_t *result = forced ? json_loads(forced, 0, NULL) : engine_result(next);
   struct db_clock clocks[ENGINE_MAX_SEATS];
-  int n_clocks = game_clocks_next(svc, row, next, !forced && !engine_is_over(next), clocks);
+  int n_clocks = game_clocks_next(svc, row, &a->turn, clocks);
   char *move_text = json_dumps(change->move, JSON_COMPACT | JSON_SORT_KEYS);
   char *events_text = json_dumps(change->events, JSON_COMPACT | JSON_SORT_KEYS);
-  char *result_text = result ? json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  /* A result decided outside the rules is stored as the caller wrote it. */
+  char *result_text = a->result ? json_dumps(a->result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  const char *stored_result = change->result_json ? change->result_json : result_text;
   struct db_move entry = {.ord = row->moves,
                           .seq = next->seq,
                           .seat = change->seat,
@@ -70,10 +92,10 @@ static enum cairn_status append_row(struct game_service *svc, struct db_game *ro
                           .resigns = change->kind == GAME_CHANGE_RESIGN};
   enum cairn_status st;
 
-  if (!move_text || !events_text || (result && !result_text))
+  if (!move_text || !events_text || (a->result && !result_text))
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   else
-    st = db_move_append(svc->db, row->id, &entry, result_text, err);
+    st = db_move_append(svc->db, row->id, &entry, stored_result, err);
   /* The answer to this change publishes the chain's new head, not the one
    * the row was loaded with. */
   if (st == CAIRN_OK && entry.has_hash)
@@ -84,19 +106,19 @@ static enum cairn_status append_row(struct game_service *svc, struct db_game *ro
   free(move_text);
   free(events_text);
   free(result_text);
-  json_decref(result);
   return st;
 }
 
 /* Committed: the row on disk moved on, so mirror it in *row, and make
  * `next` (taken) the cached state. */
 static void mirror_row(struct game_service *svc, struct db_game *row,
-                       const struct game_change *change, struct engine_game *next)
+                       const struct game_change *change, struct engine_game *next,
+                       const struct after *a)
 {
   row->moves++;
   row->seq = next->seq;
   row->updated_ms = svc->now_ms(); /* close to the row's own time; the clock restarts */
-  if (change->result_json || engine_is_over(next))
+  if (a->ends)
     snprintf(row->status, sizeof(row->status), "%s", DB_STATUS_FINISHED);
   if (change->result_json) {
     free(row->result_json);
@@ -111,12 +133,12 @@ static void mirror_row(struct game_service *svc, struct db_game *row,
  * owes before it is written: a shallow copy (its strings are borrowed from
  * *row and never freed through it). */
 static void row_after(const struct db_game *row, const struct game_change *change,
-                      const struct engine_game *next, struct db_game *after)
+                      const struct engine_game *next, const struct after *a, struct db_game *after)
 {
   *after = *row;
   after->moves = row->moves + 1;
   after->seq = next->seq;
-  if (change->result_json || engine_is_over(next))
+  if (a->ends)
     snprintf(after->status, sizeof(after->status), "%s", DB_STATUS_FINISHED);
   if (change->result_json)
     after->result_json = (char *)change->result_json; /* borrowed, like the rest */
@@ -127,12 +149,16 @@ static void row_after(const struct db_game *row, const struct game_change *chang
 /* What the change will owe: the listener's webhook deliveries. `joined`:
  * a join's player, or NULL. */
 static void judge_owed(struct game_service *svc, const struct db_game *after,
-                       const struct engine_game *state, const struct before *b, const char *joined,
+                       const struct engine_game *state, const struct game_turn *turn,
+                       const json_t *result, const struct before *b, const char *joined,
                        struct game_owed *owed)
 {
   const struct game_listener *l = svc->listener;
   struct game_committed change = {.row = after,
                                   .state = state,
+                                  .to_act = turn->seats,
+                                  .n_to_act = turn->n,
+                                  .result = result,
                                   .prev_status = b->status,
                                   .prev_to_act = b->to_act,
                                   .prev_n = b->n,
@@ -143,11 +169,14 @@ static void judge_owed(struct game_service *svc, const struct db_game *after,
 }
 
 static void announce(struct game_service *svc, const struct db_game *row,
-                     const struct engine_game *state, const struct before *b)
+                     const struct engine_game *state, const struct game_turn *turn,
+                     const struct before *b)
 {
   const struct game_listener *l = svc->listener;
   struct game_committed change = {.row = row,
                                   .state = state,
+                                  .to_act = turn->seats,
+                                  .n_to_act = turn->n,
                                   .prev_status = b->status,
                                   .prev_to_act = b->to_act,
                                   .prev_n = b->n};
@@ -197,8 +226,8 @@ static void mirror_join(struct game_service *svc, struct db_game *row, const str
  * shows it. *state gets the game's state (its start position). */
 static enum cairn_status write_join(struct game_service *svc, struct db_game *row,
                                     const struct game_change *change, const struct before *b,
-                                    const struct engine_game **state, struct game_owed *owed,
-                                    struct cairn_error *err)
+                                    const struct engine_game **state, struct game_turn *turn,
+                                    struct game_owed *owed, struct cairn_error *err)
 {
   struct db_clock clocks[ENGINE_MAX_SEATS];
   struct db_join join = {.seat = change->seat, .player_id = change->player_id};
@@ -213,13 +242,15 @@ static enum cairn_status write_join(struct game_service *svc, struct db_game *ro
   snprintf(after.seat_player[change->seat], sizeof(after.seat_player[change->seat]), "%s",
            change->player_id);
   join.expect = starts ? DB_JOIN_STARTS : DB_JOIN_WAITS;
+  turn->n = 0; /* an open game waits for its seats: nobody acts */
   if (starts) {
     snprintf(after.status, sizeof(after.status), "%s", DB_STATUS_ACTIVE);
     after.updated_ms = join.at_ms = svc->now_ms();
-    join.n_clocks = game_clocks_next(svc, &after, *state, true, clocks);
+    turn->n = engine_to_act(*state, turn->seats);
+    join.n_clocks = game_clocks_next(svc, &after, turn, clocks);
     join.clocks = clocks;
   }
-  judge_owed(svc, &after, *state, b, change->player_id, owed);
+  judge_owed(svc, &after, *state, turn, NULL, b, change->player_id, owed);
   join.outbox = owed->rows;
   join.n_outbox = owed->n;
   st = db_seat_join(svc->db, row->id, &join, err);
@@ -233,25 +264,38 @@ static enum cairn_status write_join(struct game_service *svc, struct db_game *ro
  * the cached state once committed, freed otherwise. */
 static enum cairn_status write_row(struct game_service *svc, struct db_game *row,
                                    const struct game_change *change, struct engine_game *next,
-                                   const struct before *b, struct game_owed *owed,
-                                   struct cairn_error *err)
+                                   const struct before *b, struct game_turn *turn,
+                                   struct game_owed *owed, struct cairn_error *err)
 {
   struct db_game after;
+  struct after a;
   enum cairn_status st;
 
-  row_after(row, change, next, &after);
-  judge_owed(svc, &after, next, b, NULL, owed);
-  st = append_row(svc, row, change, next, owed, err);
+  read_after(row, change, next, &a);
+  row_after(row, change, next, &a, &after);
+  judge_owed(svc, &after, next, &a.turn, a.result, b, NULL, owed);
+  st = append_row(svc, row, change, next, &a, owed, err);
   owed->stored = st == CAIRN_OK;
   if (st == CAIRN_OK)
-    mirror_row(svc, row, change, next);
+    mirror_row(svc, row, change, next, &a);
   else
     engine_free(next);
+  *turn = a.turn;
+  json_decref(a.result);
   return st;
 }
 
 enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
                               struct game_change *change, struct cairn_error *err)
+{
+  struct game_turn after;
+
+  return game_commit_turn(svc, row, change, &after, err);
+}
+
+enum cairn_status game_commit_turn(struct game_service *svc, struct db_game *row,
+                                   struct game_change *change, struct game_turn *after,
+                                   struct cairn_error *err)
 {
   struct engine_game *next = change->next;
   const struct engine_game *state = next; /* once committed, borrowed from the cache */
@@ -263,18 +307,18 @@ enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
   remember_before(svc, row, change, &b);
   if (change->kind == GAME_CHANGE_JOIN) {
     engine_free(next);
-    st = write_join(svc, row, change, &b, &state, &owed, err);
+    st = write_join(svc, row, change, &b, &state, after, &owed, err);
   } else {
-    st = write_row(svc, row, change, next, &b, &owed, err);
+    st = write_row(svc, row, change, next, &b, after, &owed, err);
   }
   if (st == CAIRN_OK)
-    announce(svc, row, state, &b);
+    announce(svc, row, state, after, &b);
   send_webhooks(svc, &owed, st == CAIRN_OK);
   if (st != CAIRN_OK)
     return st;
   /* The change is durable and acknowledged whatever the bots do next; a
    * bot's own move leaves the next one to the loop that played it. */
   if (change->kind != GAME_CHANGE_BOT && !svc->bots_held)
-    game_bots_play(svc, row);
+    game_bots_play(svc, row, after);
   return CAIRN_OK;
 }

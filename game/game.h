@@ -17,8 +17,8 @@
  * function pointers given at start: this layer includes nothing of api/.
  *
  * Locks. A game's log, its cache entry and its clocks are touched only under
- * its stripe lock (game_lock): functions below say "under the lock" when
- * the caller must hold it, and take it themselves otherwise.
+ * its own lock (game_lock): functions below say "under the lock" when the
+ * caller must hold it, and take it themselves otherwise.
  */
 #ifndef GAME_GAME_H
 #define GAME_GAME_H
@@ -40,17 +40,46 @@
 
 #define GAME_BOT_PREFIX "bot-" /* player ids of built-in bots; human ids are hex */
 
-struct game_live;        /* live.c: cache of engine states, derived and disposable */
+struct game_live; /* live.c: cache of engine states, derived and disposable */
+
+/* Games of one stripe locked at once; a further one waits for a place.
+ * At most the live cache's ways (live.c), so a set always has an entry
+ * that no locked game is using. */
+#define GAME_HELD_MAX 8
+
+/* One stripe of the game locks (service.c). A game's lock is its id in
+ * held[]: marked and cleared under `mutex`, which is held only for that
+ * and for live.c's set of this stripe, never across storage. So a move
+ * holds its own game through its durable commit, and the other games of
+ * its stripe go on. */
+struct game_stripe {
+  pthread_mutex_t mutex;                   /* short: held[] and the cache's set */
+  pthread_cond_t released;                 /* a game of the stripe was unlocked */
+  char held[GAME_HELD_MAX][DB_ID_MAX + 1]; /* the games locked now; "" a free place */
+};
 struct game_checkpoints; /* replay.c: states every GAME_CHECKPOINT_EVERY rows, derived */
+
+/* Who owes a decision in a game: read from the title once per change
+ * (game_commit) and handed to everything that follows it, which so never
+ * asks the title again. */
+struct game_turn {
+  int seats[ENGINE_MAX_SEATS];
+  int n; /* 0 when nobody does: the game is not active */
+};
 
 /* What a committed change looked like, for the listener: all borrowed for
  * the call, which runs under the game's lock. */
 struct game_committed {
   const struct db_game *row;       /* the game row after the change */
   const struct engine_game *state; /* its current state */
-  const char *prev_status;         /* DB_STATUS_* before the change */
-  const int *prev_to_act;          /* seats that owed a decision before, */
-  int prev_n;                      /* and how many (0 when unknown) */
+  const int *to_act;               /* seats that owe a decision after it, */
+  int n_to_act;                    /* and how many (0 unless the game is active) */
+  /* The title's result when the change ended the game by the rules; NULL
+   * otherwise (a result decided outside them is row->result_json). */
+  const json_t *result;
+  const char *prev_status; /* DB_STATUS_* before the change */
+  const int *prev_to_act;  /* seats that owed a decision before, */
+  int prev_n;              /* and how many (0 when unknown) */
   /* A join: the player just seated, whose seat storage does not hold yet
    * while what the join owes is judged (it is written with them); NULL
    * otherwise. */
@@ -96,10 +125,10 @@ struct game_service {
   void *listener_ctx;                   /* borrowed: handed to the listener */
   struct game_live *live;               /* owned: cache of live engine states */
   struct game_checkpoints *checkpoints; /* owned: replay checkpoints, may be NULL */
-  /* Per-game serialisation, striped: a game's moves, its cache slot and its
-   * clocks are touched only under its stripe (game_lock), so different
-   * games proceed in parallel. live.c's sets line up with the stripes. */
-  pthread_mutex_t locks[GAME_STRIPES];
+  /* Per-game serialisation: a game's moves, its cache entry and its clocks
+   * are touched only under its lock (game_lock), which is the game's own;
+   * the stripes only find it. live.c's sets line up with the stripes. */
+  struct game_stripe stripes[GAME_STRIPES];
   pthread_t sweeper;     /* timeouts.c: acts on expired deadlines */
   bool sweeping;         /* the sweeper thread runs */
   _Atomic bool stopping; /* tells the sweeper to finish */
@@ -112,8 +141,10 @@ struct game_service *game_service_new(struct db *db, int64_t (*now_ms)(void), in
                                       const struct game_listener *listener, void *ctx);
 void game_service_free(struct game_service *svc);
 
-/* The stripe of `game_id` is db_id_hash(game_id) % GAME_STRIPES, the hash
- * live.c picks its sets by too. */
+/* The lock of game `game_id` alone: another thread's game_lock of the same
+ * game waits until game_unlock, one of another game does not (unless
+ * GAME_HELD_MAX games of its stripe, db_id_hash(game_id) % GAME_STRIPES,
+ * are locked already). Not recursive: a thread never locks a game it holds. */
 void game_lock(struct game_service *svc, const char *game_id);
 void game_unlock(struct game_service *svc, const char *game_id);
 
@@ -136,8 +167,12 @@ enum cairn_status game_glance(struct game_service *svc, const char *game_id,
 
 /* ---- live.c: cache of current states ---- */
 
-/* A cache of at most `slots` states (a multiple of 8 * GAME_STRIPES). */
-struct game_live *game_live_new(size_t slots);
+/* A cache of at most `slots` states (a multiple of 8 * GAME_STRIPES).
+ * `stripes` (borrowed, GAME_STRIPES long; NULL for a cache used by one
+ * thread alone) guard its sets: each call takes the set's stripe mutex,
+ * and an entry whose game is locked is never evicted, so what
+ * game_live_get lends stays valid until the game is unlocked. */
+struct game_live *game_live_new(size_t slots, struct game_stripe *stripes);
 void game_live_free(struct game_live *live);
 
 /* Under the lock. Borrowed until the lock is released or the entry is
@@ -193,13 +228,15 @@ struct game_change {
   const json_t *events;     /* borrowed: the row's events; NULL for a join */
   struct engine_game *next; /* taken by game_commit: the state after the row; NULL for a join */
   const char *result_json;  /* borrowed: a result decided outside the rules
-                               (an adjudication), or NULL */
+                               (an adjudication, a resignation) as compact
+                               JSON with sorted keys, stored as is; or NULL */
   const char *player_id;    /* borrowed: a join's player, who takes `seat`; NULL otherwise */
 };
 
 /* Under the lock. Commit `change` to the game `row` (loaded under this
  * lock, at the state game_live_get gives), then do what follows every
- * change:
+ * change, each follow-up handed what the title said of the new state
+ * (result, who acts) rather than asking it again:
  *   1. a log row is appended with everything it owes in its own
  *      transaction: the seat clocks it sets and the webhook deliveries the
  *      listener judged it owes (the store refuses it, CAIRN_ESTALE
@@ -216,6 +253,12 @@ struct game_change {
  * Takes change->next on every path. On failure nothing was written. */
 enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
                               struct game_change *change, struct cairn_error *err);
+
+/* game_commit, and on success *after is who owes a decision right after
+ * the change (before any bot replies to it): a bot's loop reads it. */
+enum cairn_status game_commit_turn(struct game_service *svc, struct db_game *row,
+                                   struct game_change *change, struct game_turn *after,
+                                   struct cairn_error *err);
 
 /* ---- moves.c: a seated player's move ---- */
 
@@ -292,9 +335,11 @@ bool game_seat_is_bot(const struct db_game *row, int seat);
 bool game_seat_played_by_bot(const struct db_game *row, int seat);
 
 /* Under the lock. While the game is active and a bot seat owes a decision,
- * play it (a random legal move) through game_commit. Bounded; a failure
- * only stops the bots (logged): what was committed stays. */
-void game_bots_play(struct game_service *svc, struct db_game *row);
+ * play it (a random legal move) through game_commit. `now` (borrowed, or
+ * NULL to ask the title) is who owes a decision in *row's current state.
+ * Bounded; a failure only stops the bots (logged): what was committed
+ * stays. */
+void game_bots_play(struct game_service *svc, struct db_game *row, const struct game_turn *now);
 
 /* Play every bot that owes a move in any active game, each under its game's
  * lock. A change and the bots' reply to it are separate commits, so a crash
@@ -305,10 +350,12 @@ void game_bots_resume(struct game_service *svc);
 /* Play for `seat` of `state` (borrowed: the cached state of `row`) the move
  * a bot would choose (engine_sample_move, from fresh randomness) and commit
  * it as a change of `kind` (a bot's move, or a late seat's under on_timeout
- * "move"). Call with the game lock held. */
+ * "move"). Call with the game lock held. On success *after (may be NULL)
+ * is who owes a decision once it is committed. */
 enum cairn_status game_play_sampled(struct game_service *svc, struct db_game *row,
                                     const struct engine_game *state, int seat,
-                                    enum game_change_kind kind, struct cairn_error *err);
+                                    enum game_change_kind kind, struct game_turn *after,
+                                    struct cairn_error *err);
 
 /* Create the player of a new bot seat in *out (its token is one nobody
  * holds). */
@@ -323,12 +370,11 @@ void game_new_id(char out[DB_ID_MAX + 1]);
 /* True when the game has a time control. */
 bool game_has_time_control(const struct db_game *row);
 
-/* What the clocks of `row` become once `state` is its position (`active`:
- * the game still takes moves), into clocks[]; their number, 0 for a game
+/* What the clocks of `row` become once `turn` owe a decision (n 0: the
+ * game takes no more moves), into clocks[]; their number, 0 for a game
  * without a time control (or whose clocks cannot be read). */
 int game_clocks_next(struct game_service *svc, const struct db_game *row,
-                     const struct engine_game *state, bool active,
-                     struct db_clock clocks[ENGINE_MAX_SEATS]);
+                     const struct game_turn *turn, struct db_clock clocks[ENGINE_MAX_SEATS]);
 
 /* Under the lock. Compute and save the clocks of `row` at `state` (seats
  * that stopped owing pay for the decision, seats that started owing start

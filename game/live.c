@@ -13,10 +13,14 @@
  * evict each other on every move, so each move replayed the whole log. With
  * eight ways a set overflows only when nine games in play hash to it.
  *
- * Every call happens under the game's stripe lock (game_lock). The set
- * is chosen by the same hash as the stripe and the set count is a multiple
- * of GAME_STRIPES, so every game of a set shares its stripe: no two
- * threads ever touch one set at once, its use counter included.
+ * Every call happens under the game's lock (game_lock), and touches the
+ * game's set under the stripe's mutex: the set is chosen by the same hash
+ * as the stripe and the set count is a multiple of GAME_STRIPES, so every
+ * game of a set shares its stripe. Games of one stripe are locked and
+ * played at once (issue 22), so an entry lent to one of them must outlive
+ * the others' puts: eviction skips the entries of locked games, and a set
+ * always has one to evict, since a stripe holds at most GAME_HELD_MAX
+ * (<= LIVE_WAYS) locked games, the putter's among them.
  */
 #include "game.h"
 
@@ -36,11 +40,14 @@ struct live_entry {
 
 struct game_live {
   size_t sets;
-  struct live_entry *entries; /* owned, sets * LIVE_WAYS long */
-  uint64_t *clocks;           /* owned, one per set: counts its uses */
+  struct game_stripe *stripes; /* borrowed, or NULL: one thread uses the cache */
+  struct live_entry *entries;  /* owned, sets * LIVE_WAYS long */
+  uint64_t *clocks;            /* owned, one per set: counts its uses */
 };
 
-struct game_live *game_live_new(size_t slots)
+_Static_assert(GAME_HELD_MAX <= LIVE_WAYS, "a set must keep an entry no locked game uses");
+
+struct game_live *game_live_new(size_t slots, struct game_stripe *stripes)
 {
   struct game_live *live;
   size_t sets = slots / LIVE_WAYS;
@@ -58,6 +65,7 @@ struct game_live *game_live_new(size_t slots)
     return NULL;
   }
   live->sets = sets;
+  live->stripes = stripes;
   return live;
 }
 
@@ -80,6 +88,35 @@ static struct live_entry *set_of(struct game_live *live, const char *id)
   return &live->entries[db_id_hash(id) % live->sets * LIVE_WAYS];
 }
 
+/* The stripe guarding `id`'s set, or NULL for a cache of one thread. */
+static struct game_stripe *stripe_of(struct game_live *live, const char *id)
+{
+  return live->stripes ? &live->stripes[db_id_hash(id) % GAME_STRIPES] : NULL;
+}
+
+static void set_lock(struct game_stripe *s)
+{
+  if (s)
+    pthread_mutex_lock(&s->mutex);
+}
+
+static void set_unlock(struct game_stripe *s)
+{
+  if (s)
+    pthread_mutex_unlock(&s->mutex);
+}
+
+/* True when `id`'s game is locked now (its stripe's mutex held). */
+static bool in_use(const struct game_stripe *s, const char *id)
+{
+  int i;
+
+  for (i = 0; s && i < GAME_HELD_MAX; i++)
+    if (strcmp(s->held[i], id) == 0)
+      return true;
+  return false;
+}
+
 /* The entry of `set` holding `id`, or NULL. */
 static struct live_entry *find(struct live_entry *set, const char *id)
 {
@@ -92,18 +129,19 @@ static struct live_entry *find(struct live_entry *set, const char *id)
 }
 
 /* Where a new entry goes in `set`: an empty way, else the least recently
- * used one. */
-static struct live_entry *victim(struct live_entry *set)
+ * used one whose game nobody holds (`s`: the set's stripe, or NULL). */
+static struct live_entry *victim(struct live_entry *set, const struct game_stripe *s)
 {
-  struct live_entry *oldest = &set[0];
+  struct live_entry *oldest = NULL;
   int i;
 
   for (i = 0; i < LIVE_WAYS; i++) {
     if (!set[i].game)
       return &set[i];
-    if (set[i].used < oldest->used)
+    if (!in_use(s, set[i].id) && (!oldest || set[i].used < oldest->used))
       oldest = &set[i];
   }
+  assert(oldest); /* GAME_HELD_MAX <= LIVE_WAYS, the putter's game among them */
   return oldest;
 }
 
@@ -115,31 +153,42 @@ static void touch(struct game_live *live, struct live_entry *e)
 void game_live_put(struct game_live *live, const char *game_id, uint32_t moves,
                    struct engine_game *game)
 {
+  struct game_stripe *s = stripe_of(live, game_id);
   struct live_entry *set = set_of(live, game_id);
-  struct live_entry *e = find(set, game_id);
+  struct live_entry *e;
+  struct engine_game *old_game;
 
+  set_lock(s);
+  e = find(set, game_id);
   if (!e)
-    e = victim(set);
-  engine_free(e->game);
+    e = victim(set, s);
+  old_game = e->game;
   snprintf(e->id, sizeof(e->id), "%s", game_id);
   e->moves = moves;
   e->game = game;
   touch(live, e);
+  set_unlock(s);
+  engine_free(old_game); /* nobody holds its game: nobody borrows it */
 }
 
 enum cairn_status game_live_get(struct game_service *svc, const struct db_game *row,
                                 const struct engine_game **out, struct cairn_error *err)
 {
-  struct live_entry *e = find(set_of(svc->live, row->id), row->id);
+  struct game_stripe *s = stripe_of(svc->live, row->id);
+  struct live_entry *e;
   struct engine_game *game = NULL;
   uint32_t rows = 0;
   enum cairn_status st;
 
+  set_lock(s);
+  e = find(set_of(svc->live, row->id), row->id);
   if (e && e->moves == row->moves) {
     touch(svc->live, e);
     *out = e->game;
+    set_unlock(s);
     return CAIRN_OK;
   }
+  set_unlock(s); /* a replay is long; the caller's lock keeps the entry ours */
   st = game_replay(svc, row, NULL, &game, &rows, err);
   if (st != CAIRN_OK)
     return st;
@@ -150,7 +199,13 @@ enum cairn_status game_live_get(struct game_service *svc, const struct db_game *
 
 const struct engine_game *game_live_peek(struct game_live *live, const char *game_id)
 {
-  struct live_entry *e = find(set_of(live, game_id), game_id);
+  struct game_stripe *s = stripe_of(live, game_id);
+  const struct engine_game *game;
+  struct live_entry *e;
 
-  return e ? e->game : NULL;
+  set_lock(s);
+  e = find(set_of(live, game_id), game_id);
+  game = e ? e->game : NULL;
+  set_unlock(s);
+  return game;
 }

@@ -55,7 +55,7 @@ enum cairn_status game_play(struct game_service *svc, struct db_game *row, int s
     return st;
   /* "cairn" marks the platform's own log rows (takeback.c); no title move
    * may carry it, so a row is never both. */
-  if (engine_may_act(state, seat) && json_object_get(move, "cairn"))
+  if (json_object_get(move, "cairn") && engine_may_act(state, seat))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
                       "unknown field \"cairn\" in the move");
   st = engine_apply(state, seat, move, &next, events, err);

@@ -91,7 +91,7 @@ static enum cairn_status move_for_late(struct game_service *svc, struct db_game 
 
     st = game_live_get(svc, row, &now, err);
     if (st == CAIRN_OK && engine_may_act(now, seats[i]))
-      st = game_play_sampled(svc, row, now, seats[i], GAME_CHANGE_TIMEOUT, err);
+      st = game_play_sampled(svc, row, now, seats[i], GAME_CHANGE_TIMEOUT, NULL, err);
   }
   return st;
 }

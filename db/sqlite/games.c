@@ -80,6 +80,7 @@ enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
   struct db_sqlite *c = ctx;
   enum cairn_status st;
   bool seated = false;
+  bool started = false; /* a game its creator fills starts; nothing else depends on it */
   int seat;
 
   assert(c && game);
@@ -94,7 +95,7 @@ enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
       seated = true;
     }
   if (st == CAIRN_OK && seated)
-    st = db_sqlite_start_if_full(c->db, game->id, err);
+    st = db_sqlite_start_if_full(c->db, game->id, 0, &started, err);
   if (st == CAIRN_OK)
     st = db_sqlite_commit(c->db, err);
   if (st != CAIRN_OK)

@@ -222,9 +222,10 @@ enum cairn_status db_sqlite_write_clocks(sqlite3 *db, const char *game_id,
  * (a move's own), skipping rows whose webhook is gone. */
 enum cairn_status db_sqlite_write_outbox(sqlite3 *db, const struct db_outbox *owed, int n,
                                          struct cairn_error *err);
-/* Flip an open game to active once no seat is empty. */
-enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id,
-                                          struct cairn_error *err);
+/* Flip an open game to active once no seat is empty, with updated_ms
+ * `at_ms` (0 keeps it): one conditional UPDATE. *started: it flipped. */
+enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id, int64_t at_ms,
+                                          bool *started, struct cairn_error *err);
 enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
                                         const struct db_move *move, uint8_t hash[DB_HASH_BYTES],
                                         struct cairn_error *err);

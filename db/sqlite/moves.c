@@ -66,23 +66,21 @@ cleanup:
   return st;
 }
 
-enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
-                                        const struct db_move *move, uint8_t hash[DB_HASH_BYTES],
-                                        struct cairn_error *err)
+/* Insert `move`, chained by `link` (read in this transaction); *hash gets
+ * its chain hash. Wipes *link, which holds the seed. */
+static enum cairn_status insert_linked(sqlite3 *db, const char *game_id, const struct db_move *move,
+                                       struct link *link, uint8_t hash[DB_HASH_BYTES],
+                                       struct cairn_error *err)
 {
   struct db_chain chain;
-  struct link link;
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
-  st = read_link(db, game_id, move->ord, &link, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  db_chain_init(&chain, link.format, game_id, link.seed);
-  db_chain_hash(&chain, link.prev, move, hash);
+  db_chain_init(&chain, link->format, game_id, link->seed);
+  db_chain_hash(&chain, link->prev, move, hash);
   sodium_memzero(&chain, sizeof(chain));
-  sodium_memzero(&link, sizeof(link));
+  sodium_memzero(link, sizeof(*link));
   st = db_sqlite_prepare(db,
                          "INSERT INTO moves (game_id, ord, seq, seat, move_json, events_json,"
                          " at_ms, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -106,8 +104,27 @@ cleanup:
   return st;
 }
 
+enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
+                                        const struct db_move *move, uint8_t hash[DB_HASH_BYTES],
+                                        struct cairn_error *err)
+{
+  struct link link;
+  enum cairn_status st = read_link(db, game_id, move->ord, &link, err);
+
+  if (st == CAIRN_OK)
+    st = insert_linked(db, game_id, move, &link, hash, err);
+  sodium_memzero(&link, sizeof(link));
+  return st;
+}
+
 /* The bookkeeping the move changes. updated_ms takes the move's own time:
- * storage never reads the clock. */
+ * storage never reads the clock. Only a move that ends the game writes
+ * status and result: every index on games is partial on status
+ * (games_unfinished_by_creator, games_active), and SQLite rewrites a
+ * partial index's entry whenever an UPDATE assigns a column its WHERE
+ * reads, even to the same value; one UPDATE for both cases (status = CASE
+ * ...) so wrote each move's row change three times, once in the table and
+ * once in each index. */
 enum cairn_status db_sqlite_update_game(sqlite3 *db, const char *game_id,
                                         const struct db_move *move, const char *result_json,
                                         struct cairn_error *err)
@@ -116,12 +133,15 @@ enum cairn_status db_sqlite_update_game(sqlite3 *db, const char *game_id,
   enum cairn_status st;
   int rc;
 
-  st = db_sqlite_prepare(db,
-                         "UPDATE games SET seq = ?2, moves = moves + 1, updated_ms = ?3,"
-                         " result_json = ?4,"
-                         " status = CASE WHEN ?4 IS NULL THEN status ELSE 'finished' END"
-                         " WHERE id = ?1",
-                         &stmt, err);
+  if (result_json)
+    st = db_sqlite_prepare(db,
+                           "UPDATE games SET seq = ?2, moves = moves + 1, updated_ms = ?3,"
+                           " result_json = ?4, status = 'finished' WHERE id = ?1",
+                           &stmt, err);
+  else
+    st = db_sqlite_prepare(
+        db, "UPDATE games SET seq = ?2, moves = moves + 1, updated_ms = ?3 WHERE id = ?1", &stmt,
+        err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
@@ -129,8 +149,6 @@ enum cairn_status db_sqlite_update_game(sqlite3 *db, const char *game_id,
   sqlite3_bind_int64(stmt, 3, move->at_ms);
   if (result_json)
     sqlite3_bind_text(stmt, 4, result_json, -1, SQLITE_STATIC);
-  else
-    sqlite3_bind_null(stmt, 4);
   rc = sqlite3_step(stmt);
   if (rc != SQLITE_DONE)
     st = db_sqlite_fail(db, rc, "appending a move", err);
@@ -163,19 +181,59 @@ cleanup:
   return st;
 }
 
-/* Check and write one append inside the open transaction, under a
- * savepoint so that a refused append leaves the others of its batch alone. */
-static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cairn_error *err)
+/* What an append checks and chains with, in one read inside its
+ * transaction: the game's status and move count, and the link of row
+ * `ord` (read_link's). */
+static enum cairn_status read_for_append(sqlite3 *db, const char *game_id, uint32_t ord,
+                                         char status[DB_STATUS_MAX + 1], uint32_t *moves,
+                                         struct link *link, struct cairn_error *err)
 {
-  char status[DB_STATUS_MAX + 1];
+  sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
-  uint32_t moves = 0;
   int rc;
 
-  rc = db_sqlite_exec(db, "SAVEPOINT one_append");
-  if (rc != SQLITE_OK)
-    return db_sqlite_fail(db, rc, "appending a move", err);
-  st = db_sqlite_game_status(db, a->game_id, status, sizeof(status), NULL, &moves, err);
+  memset(link, 0, sizeof(*link));
+  st = db_sqlite_prepare(db,
+                         "SELECT g.status, g.moves, g.chain_format, g.seed, (SELECT hash FROM moves"
+                         " WHERE game_id = ?1 AND ord = ?2) FROM games g WHERE g.id = ?1",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, (sqlite3_int64)ord - 1);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_DONE) {
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+    goto cleanup;
+  }
+  if (rc != SQLITE_ROW) {
+    st = db_sqlite_fail(db, rc, "appending a move", err);
+    goto cleanup;
+  }
+  st = db_sqlite_column_copy(stmt, 0, status, DB_STATUS_MAX + 1, "appending a move", err);
+  *moves = (uint32_t)sqlite3_column_int64(stmt, 1); /* the schema keeps it within uint32_t */
+  link->format = sqlite3_column_int(stmt, 2);
+  if (sqlite3_column_bytes(stmt, 3) == ENGINE_SEED_BYTES)
+    memcpy(link->seed, sqlite3_column_blob(stmt, 3), ENGINE_SEED_BYTES);
+  else if (st == CAIRN_OK) /* CHECK (length(seed) = 32): only a file changed behind our back */
+    st = cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL, "appending a move");
+  if (ord > 0 && sqlite3_column_bytes(stmt, 4) == DB_HASH_BYTES)
+    memcpy(link->prev, sqlite3_column_blob(stmt, 4), DB_HASH_BYTES);
+
+cleanup:
+  db_sqlite_release(stmt);
+  return st;
+}
+
+/* Check and write one append inside the open transaction. */
+static enum cairn_status append_checked(sqlite3 *db, struct db_append *a, struct cairn_error *err)
+{
+  char status[DB_STATUS_MAX + 1];
+  struct link link;
+  enum cairn_status st;
+  uint32_t moves = 0;
+
+  st = read_for_append(db, a->game_id, a->move->ord, status, &moves, &link, err);
   /* Status before ord, in the order api/ checks them: a move that lost the
    * race to the game's last move hears that the game is over. */
   if (st == CAIRN_OK && strcmp(status, DB_STATUS_ACTIVE) != 0)
@@ -186,7 +244,8 @@ static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cai
                     "game %s has %" PRIu32 " moves; move %" PRIu32 " is stale", a->game_id, moves,
                     a->move->ord);
   if (st == CAIRN_OK)
-    st = db_sqlite_insert_move(db, a->game_id, a->move, a->hash, err);
+    st = insert_linked(db, a->game_id, a->move, &link, a->hash, err);
+  sodium_memzero(&link, sizeof(link));
   if (st == CAIRN_OK)
     st = db_sqlite_update_game(db, a->game_id, a->move, a->result_json, err);
   if (st == CAIRN_OK && a->move->n_clocks > 0)
@@ -195,6 +254,20 @@ static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cai
     st = db_sqlite_write_outbox(db, a->move->outbox, a->move->n_outbox, err);
   if (st == CAIRN_OK && a->move->resigns)
     st = mark_resigned(db, a->game_id, a->move->seat, err);
+  return st;
+}
+
+/* One append of a batch of several, under a savepoint so that a refused
+ * append leaves the others of its batch alone. */
+static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cairn_error *err)
+{
+  enum cairn_status st;
+  int rc;
+
+  rc = db_sqlite_exec(db, "SAVEPOINT one_append");
+  if (rc != SQLITE_OK)
+    return db_sqlite_fail(db, rc, "appending a move", err);
+  st = append_checked(db, a, err);
   if (st != CAIRN_OK)
     db_sqlite_exec(db, "ROLLBACK TO one_append");
   db_sqlite_exec(db, "RELEASE one_append");
@@ -211,15 +284,27 @@ static void commit_batch(struct db_sqlite *c, struct db_append *batch)
 
   db_sqlite_lock(c);
   st = db_sqlite_begin(c->db, true, &err);
-  for (a = batch; a; a = a->next)
-    a->st = st == CAIRN_OK ? append_one(c->db, a, a->err) : st;
+  if (st == CAIRN_OK && !batch->next) {
+    /* Alone in its transaction, an append needs no savepoint: if it is
+     * refused, rolling the transaction back undoes exactly it. */
+    batch->st = append_checked(c->db, batch, batch->err);
+    if (batch->st != CAIRN_OK) {
+      db_sqlite_rollback(c->db);
+      db_sqlite_unlock(c);
+      return;
+    }
+  } else if (st == CAIRN_OK) {
+    for (a = batch; a; a = a->next)
+      a->st = append_one(c->db, a, a->err);
+  }
   /* synchronous=FULL (open.c): COMMIT returns after the WAL is fsynced. */
   if (st == CAIRN_OK)
     st = db_sqlite_commit(c->db, &err);
   if (st != CAIRN_OK) {
     db_sqlite_rollback(c->db);
     /* Nothing of the batch was written: the appends that had passed
-     * their checks fail with the storage error; the others keep theirs. */
+     * their checks (or were never tried, BEGIN having failed) fail with
+     * the storage error; the others keep theirs. */
     for (a = batch; a; a = a->next)
       if (a->st == CAIRN_OK) {
         a->st = st;

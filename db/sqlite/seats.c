@@ -78,38 +78,20 @@ cleanup:
   return st;
 }
 
-enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id, struct cairn_error *err)
+enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id, int64_t at_ms,
+                                          bool *started, struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
+  *started = false;
   st = db_sqlite_prepare(db,
-                         "UPDATE games SET status = 'active'"
+                         "UPDATE games SET status = 'active',"
+                         " updated_ms = CASE WHEN ?2 > 0 THEN ?2 ELSE updated_ms END"
                          " WHERE id = ?1 AND status = 'open'"
                          " AND seats = (SELECT count(*) FROM seats WHERE game_id = ?1)",
                          &stmt, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  rc = sqlite3_step(stmt);
-  if (rc != SQLITE_DONE)
-    st = db_sqlite_fail(db, rc, "starting a game", err);
-
-cleanup:
-  db_sqlite_release(stmt);
-  return st;
-}
-
-/* The start's bookkeeping: the game's clock starts at `at_ms`. */
-static enum cairn_status touch_game(sqlite3 *db, const char *game_id, int64_t at_ms,
-                                    struct cairn_error *err)
-{
-  sqlite3_stmt *stmt = NULL;
-  enum cairn_status st;
-  int rc;
-
-  st = db_sqlite_prepare(db, "UPDATE games SET updated_ms = ?2 WHERE id = ?1", &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
@@ -117,6 +99,8 @@ static enum cairn_status touch_game(sqlite3 *db, const char *game_id, int64_t at
   rc = sqlite3_step(stmt);
   if (rc != SQLITE_DONE)
     st = db_sqlite_fail(db, rc, "starting a game", err);
+  else
+    *started = sqlite3_changes(db) > 0;
 
 cleanup:
   db_sqlite_release(stmt);
@@ -156,31 +140,29 @@ static enum cairn_status check_join(sqlite3 *db, const char *game_id, const stru
   return CAIRN_OK;
 }
 
-/* The seat is in: start the game if it was the last, and write what the
- * start owes, unless that is not what the caller expected. */
+/* The seat is in: start the game if it was the last (one conditional
+ * UPDATE, which also stamps the start's updated_ms; check_join saw the
+ * game open, so a change means this join started it), and write what the
+ * start owes, unless that is not what the caller expected. The game row is
+ * written once: before issue 22 the start, a status read and a second
+ * UPDATE for updated_ms. */
 static enum cairn_status write_join(sqlite3 *db, const char *game_id, const struct db_join *join,
                                     struct cairn_error *err)
 {
-  char status[DB_STATUS_MAX + 1];
   enum cairn_status st = db_sqlite_insert_seat(db, game_id, join->seat, join->player_id, err);
-  bool started;
+  bool started = false;
 
   if (st == CAIRN_OK)
-    st = db_sqlite_start_if_full(db, game_id, err);
-  if (st == CAIRN_OK)
-    st = db_sqlite_game_status(db, game_id, status, sizeof(status), NULL, NULL, err);
+    st = db_sqlite_start_if_full(db, game_id, join->at_ms, &started, err);
   if (st != CAIRN_OK)
     return st;
-  started = strcmp(status, DB_STATUS_ACTIVE) == 0;
   if ((join->expect == DB_JOIN_STARTS && !started) || (join->expect == DB_JOIN_WAITS && started))
     return cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
                       "game %s changed since it was read: the join would %s it", game_id,
                       started ? "start" : "not start");
   if (!started && join->expect != DB_JOIN_EITHER)
     return CAIRN_OK;
-  if (started && join->at_ms > 0)
-    st = touch_game(db, game_id, join->at_ms, err);
-  if (st == CAIRN_OK && join->n_clocks > 0)
+  if (join->n_clocks > 0)
     st = db_sqlite_write_clocks(db, game_id, join->clocks, join->n_clocks, err);
   if (st == CAIRN_OK && join->n_outbox > 0)
     st = db_sqlite_write_outbox(db, join->outbox, join->n_outbox, err);

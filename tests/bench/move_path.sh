@@ -1,7 +1,9 @@
 #!/bin/sh
 # move_path.sh - count what one move costs inside the server: how often the
 # title's slots run (result, to_act, view, legal moves, apply), how many JSON
-# texts are parsed and written, and how many SQLite statements step, for ONE
+# texts are parsed and written, how many SQLite statements step and how many
+# pages reach the WAL (pwrite64: SQLite writes a frame's header and its page
+# apart, so two per page), for ONE
 # POST /v1/games/{id}/moves of a two-seat Himalaya game (the first move of the
 # game, then a tenth, so a warm cache is measured too).
 #
@@ -41,7 +43,7 @@ next_move() {
 }
 play() { set -- $(next_move | tr '\n' ' '); post "/v1/games/$game/moves" "$1" "$2" >/dev/null || echo "refused: $2" >&2; }
 counted="himalaya_result to_act himalaya_view himalaya_legal_moves apply_move himalaya_serialize \
-json_loads json_loadb json_dumps json_dumpb json_dump_callback sqlite3_step fdatasync fsync"
+json_loads json_loadb json_dumps json_dumpb json_dump_callback sqlite3_step pwrite64 fdatasync fsync"
 measure() {
   label=$1
   set -- $(next_move | tr '\n' ' ')

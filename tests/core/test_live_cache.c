@@ -57,7 +57,7 @@ static void ids_in_one_set(char ids[][DB_ID_MAX + 1], int n, size_t states)
 
 static void test_games_of_one_set_stay_until_it_is_full(void **state)
 {
-  struct game_live *live = game_live_new(STATES);
+  struct game_live *live = game_live_new(STATES, NULL);
   char ids[WAYS + 1][DB_ID_MAX + 1];
   int i;
 
@@ -83,7 +83,7 @@ static void test_games_of_one_set_stay_until_it_is_full(void **state)
 
 static void test_a_thousand_games_in_play_all_stay_cached(void **state)
 {
-  struct game_live *live = game_live_new(GAME_LIVE_STATES);
+  struct game_live *live = game_live_new(GAME_LIVE_STATES, NULL);
   char id[DB_ID_MAX + 1];
   unsigned i;
 
@@ -102,11 +102,44 @@ static void test_a_thousand_games_in_play_all_stay_cached(void **state)
   game_live_free(live);
 }
 
+/* Games of one stripe are played at once, so a state lent to the holder of
+ * one game must survive the others' puts: a locked game's entry is never
+ * the one evicted, however long ago it was used. */
+static void test_a_locked_games_entry_is_never_evicted(void **state)
+{
+  static struct game_stripe stripes[GAME_STRIPES];
+  struct game_live *live;
+  char ids[WAYS * 2][DB_ID_MAX + 1];
+  struct game_stripe *s;
+  int i;
+
+  (void)state;
+  for (i = 0; i < GAME_STRIPES; i++)
+    pthread_mutex_init(&stripes[i].mutex, NULL);
+  live = game_live_new(STATES, stripes);
+  assert_non_null(live);
+  ids_in_one_set(ids, WAYS * 2, STATES);
+  s = &stripes[db_id_hash(ids[0]) % GAME_STRIPES];
+  game_live_put(live, ids[0], 0, a_state());
+  snprintf(s->held[0], sizeof(s->held[0]), "%s", ids[0]); /* as game_lock marks it */
+  for (i = 1; i < WAYS * 2; i++)
+    game_live_put(live, ids[i], 0, a_state());
+  assert_non_null(game_live_peek(live, ids[0])); /* the least recently used, but locked */
+  assert_null(game_live_peek(live, ids[1]));     /* the next oldest went instead */
+  s->held[0][0] = '\0';
+  game_live_put(live, ids[1], 0, a_state());
+  assert_null(game_live_peek(live, ids[0])); /* unlocked, it is evicted like any other */
+  game_live_free(live);
+  for (i = 0; i < GAME_STRIPES; i++)
+    pthread_mutex_destroy(&stripes[i].mutex);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_games_of_one_set_stay_until_it_is_full),
       cmocka_unit_test(test_a_thousand_games_in_play_all_stay_cached),
+      cmocka_unit_test(test_a_locked_games_entry_is_never_evicted),
   };
 
   return order_run_group_tests_name("core/live_cache", tests, NULL, NULL);

@@ -270,6 +270,86 @@ static void test_a_format_1_game_stays_in_format_1(void **state)
   db_game_clear(&g);
 }
 
+/* ---- what a write writes ---- */
+
+/* The pages the WAL holds, each marked in seen[page] (pages < max), read
+ * from the frame headers (a page number every page_size + 24 bytes, after
+ * the 32-byte file header): with the WAL truncated before, exactly the
+ * pages one commit wrote. Their number. */
+static int wal_pages(const char *db_path, int page_size, bool *seen, int max)
+{
+  char path[256];
+  unsigned char head[24];
+  FILE *wal;
+  int frames = 0;
+
+  snprintf(path, sizeof(path), "%s-wal", db_path);
+  wal = fopen(path, "rb");
+  assert_non_null(wal);
+  assert_int_equal(fseek(wal, 32, SEEK_SET), 0);
+  while (fread(head, 1, sizeof(head), wal) == sizeof(head)) {
+    unsigned page = (unsigned)head[0] << 24 | (unsigned)head[1] << 16 | (unsigned)head[2] << 8 |
+                    (unsigned)head[3];
+
+    if (page < (unsigned)max)
+      seen[page] = true;
+    frames++;
+    assert_int_equal(fseek(wal, page_size, SEEK_CUR), 0);
+  }
+  fclose(wal);
+  return frames;
+}
+
+static int root_page(sqlite3 *db, const char *name)
+{
+  char sql[160];
+
+  snprintf(sql, sizeof(sql), "SELECT rootpage FROM sqlite_schema WHERE name = '%s'", name);
+  return (int)raw_int(db, sql);
+}
+
+/* A move that does not end its game writes the game's row and not the
+ * games indexes, which are all partial on status: an UPDATE that assigned
+ * status (even its own value) rewrote both index entries, so every move's
+ * row change was written three times (issue 22). The games are few, so
+ * each index is its root page alone. */
+static void test_a_move_leaves_the_games_indexes_alone(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  bool seen[4096] = {false};
+  int page_size, active, unfinished, games, moves;
+  sqlite3 *db;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  tmpdb_add_active_game(f->db, "h2", 2);
+  assert_int_equal(tmpdb_append(f->db, "g1", 0, NULL, &err), CAIRN_OK);
+  db = raw_open(f->t.path);
+  page_size = (int)raw_int(db, "PRAGMA page_size");
+  active = root_page(db, "games_active");
+  unfinished = root_page(db, "games_unfinished_by_creator");
+  games = root_page(db, "games");
+  moves = root_page(db, "moves");
+  assert_int_equal(raw_int(db, "SELECT count(*) FROM games WHERE status = 'active'"), 2);
+  assert_int_equal(raw_int(db, "PRAGMA wal_checkpoint(TRUNCATE)"), 0); /* 0: not busy */
+  assert_int_equal(tmpdb_append(f->db, "g1", 1, NULL, &err), CAIRN_OK);
+  assert_true(wal_pages(f->t.path, page_size, seen, 4096) > 0);
+  assert_true(seen[games]);   /* the row moved on, */
+  assert_true(seen[moves]);   /* the log grew, */
+  assert_false(seen[active]); /* and neither index was touched */
+  assert_false(seen[unfinished]);
+  assert_int_equal(raw_int(db, "SELECT moves FROM games WHERE id = 'g1'"), 2);
+
+  /* The move that ends the game does change both. */
+  assert_int_equal(raw_int(db, "PRAGMA wal_checkpoint(TRUNCATE)"), 0);
+  memset(seen, 0, sizeof(seen));
+  assert_int_equal(tmpdb_append(f->db, "g1", 2, "{\"winners\":[0]}", &err), CAIRN_OK);
+  wal_pages(f->t.path, page_size, seen, 4096);
+  assert_true(seen[active]);
+  assert_true(seen[unfinished]);
+  sqlite3_close(db);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, tmpdb_backend_setup, tmpdb_backend_teardown)
 
 int main(void)
@@ -283,6 +363,7 @@ int main(void)
       T(test_repeated_player_id_or_token_is_refused),
       T(test_schema_refuses_rewriting_the_log),
       T(test_a_format_1_game_stays_in_format_1),
+      T(test_a_move_leaves_the_games_indexes_alone),
   };
 
   return order_run_group_tests(tests, NULL, NULL);
