@@ -92,12 +92,29 @@ static void write_seats(struct json_writer *w, const struct db_game *row)
   jw_array_end(w);
 }
 
-static void write_to_act(struct json_writer *w, const char *status, const struct engine_game *state)
-{
-  int seats[ENGINE_MAX_SEATS];
-  int n = strcmp(status, DB_STATUS_ACTIVE) == 0 ? engine_to_act(state, seats) : 0;
+/* What the title says of the position shown, asked once per answer: the
+ * rules' result (a new reference, or NULL while the game runs) and who owes
+ * a decision. */
+struct position {
+  json_t *result;
+  int to_act[ENGINE_MAX_SEATS];
+  int n_to_act;
+};
 
-  jw_int_array(w, seats, (size_t)n);
+static void read_position(const struct engine_game *state, struct position *p)
+{
+  p->result = engine_result(state);
+  p->n_to_act = engine_to_act(state, p->to_act);
+}
+
+static bool owes_decision(const struct position *p, int seat)
+{
+  int i;
+
+  for (i = 0; i < p->n_to_act; i++)
+    if (p->to_act[i] == seat)
+      return true;
+  return false;
 }
 
 /* The status of the position `state` shows. The live position, and the last
@@ -105,11 +122,11 @@ static void write_to_act(struct json_writer *w, const char *status, const struct
  * outside the rules); an earlier one was in play unless the rules had ended
  * it, so ?at=N answers as the game stood after move N. */
 static const char *position_status(const struct db_game *row, const struct engine_game *state,
-                                   bool replay)
+                                   const struct position *p, bool replay)
 {
   if (!replay || state->seq >= row->seq)
     return row->status;
-  return engine_is_over(state) ? DB_STATUS_FINISHED : DB_STATUS_ACTIVE;
+  return p->result ? DB_STATUS_FINISHED : DB_STATUS_ACTIVE;
 }
 
 /* The options as stored, or nothing when they cannot be read (as before:
@@ -129,14 +146,14 @@ static void write_options(struct json_writer *w, const struct db_game *row)
  * the rules, so its result is the game row's, and only the row's own (last)
  * position carries it. */
 static void write_result(struct json_writer *w, const struct db_game *row,
-                         const struct engine_game *state, bool replay)
+                         const struct engine_game *state, const struct position *p, bool replay)
 {
-  json_t *result = engine_result(state);
+  json_t *adjudicated = NULL;
 
-  if (!result && row->result_json && (!replay || state->seq >= row->seq))
-    result = json_loads(row->result_json, 0, NULL);
-  jw_json(w, result);
-  json_decref(result);
+  if (!p->result && row->result_json && (!replay || state->seq >= row->seq))
+    adjudicated = json_loads(row->result_json, 0, NULL);
+  jw_json(w, p->result ? p->result : adjudicated);
+  json_decref(adjudicated);
 }
 
 static void write_time_control(struct json_writer *w, const struct db_game *row)
@@ -184,8 +201,12 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   /* A finished game hides nothing: its seed is out, so anyone could rebuild
    * every hidden card anyway. */
   int viewer = finished ? ENGINE_OMNISCIENT : seat;
-  const char *status = position_status(row, state, replay);
+  struct position p;
+  const char *status;
   json_t *created = api_time_json(row->created_ms);
+
+  read_position(state, &p);
+  status = position_status(row, state, &p, replay);
 
   jw_object_begin(w);
   jw_key_string(w, "id", row->id);
@@ -201,7 +222,7 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   jw_key(w, "seats");
   write_seats(w, row);
   jw_key(w, "to_act");
-  write_to_act(w, status, state);
+  jw_int_array(w, p.to_act, strcmp(status, DB_STATUS_ACTIVE) == 0 ? (size_t)p.n_to_act : 0);
   jw_key(w, "your_seat");
   if (seat >= 0)
     jw_int(w, seat);
@@ -210,7 +231,7 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   jw_key(w, "view");
   engine_write_view(state, viewer, w);
   jw_key(w, "result");
-  write_result(w, row, state, replay);
+  write_result(w, row, state, &p, replay);
   jw_key(w, "seed_commitment");
   write_seed_commitment(w, row);
   if (replay) {
@@ -232,11 +253,12 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   jw_key(w, "signer");
   write_signer(w, req->server, row);
   if (!replay && seat >= 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0 &&
-      engine_may_act(state, seat)) {
+      owes_decision(&p, seat)) {
     jw_key(w, "legal");
     engine_write_legal(state, seat, w);
   }
   jw_object_end(w);
+  json_decref(p.result);
 }
 
 enum cairn_status api_answer_json(struct api_response *resp, unsigned int status,

@@ -6,6 +6,8 @@
  */
 #include "api.h"
 
+#include <string.h>
+
 static const struct api_field move_fields[] = {
     {"seq", API_INT, true},
     {"move", API_OBJECT, true},
@@ -41,7 +43,9 @@ enum cairn_status api_change_answer(struct api_request *req, const struct db_gam
   jw_object_begin(&w);
   jw_key_int(&w, "seq", seq);
   jw_key(&w, "events");
-  write_visible_events(&w, events, seat, engine_is_over(now));
+  /* Over by the rules or by a resignation: the row was mirrored from the
+   * commit, and a finished game hides nothing (api_write_game). */
+  write_visible_events(&w, events, seat, strcmp(row->status, DB_STATUS_FINISHED) == 0);
   jw_key(&w, "game");
   api_write_game(&w, req, row, now, false);
   jw_object_end(&w);
