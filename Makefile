@@ -2,7 +2,8 @@
 #
 #   make run    install what is missing, build, serve on 127.0.0.1:8080
 #   make test   install what is missing, build (release, and with sanitizers), run every test
-#   make bench  print engine and server figures
+#   make bench  print engine and server figures beside their targets, keep them in
+#               tests/bench/history.log and call out any more than 20% worse than before
 #
 # Packages come from Debian (apt) when missing; nothing else is downloaded.
 # Compiler flags are read from pkg-config in a sub-make, after `deps` has run,

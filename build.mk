@@ -171,6 +171,8 @@ RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets tes
 # Each binary's own output is kept in build/test/logs/ and shown only when it
 # fails (CAIRN_TEST_VERBOSE=1 shows all of it), so a green run prints one
 # line a binary and the summary.
+# Shell tests (tests/bench/test_compare.sh) run beside the binaries.
+TEST_SCRIPTS := $(wildcard tests/bench/test_*.sh)
 run-tests: tests check-engine-purity
 	@mkdir -p $(OUT)/logs; passed=0; failed=0; failed_list=""; \
 	run_one() { \
@@ -182,6 +184,7 @@ run-tests: tests check-engine-purity
 	    failed=$$((failed+1)); failed_list="$$failed_list $$1$$3"; fi; \
 	}; \
 	for t in $(TEST_BIN); do run_one $$t $(abspath $(SERVER)) ""; done; \
+	for t in $(TEST_SCRIPTS); do run_one $$t "" ""; done; \
 	for t in $(filter $(TEST_BIN),$(RELEASE_SECURITY)); do \
 	  [ -x $(RELEASE_SERVER) ] || { echo "no release server at $(RELEASE_SERVER)"; failed=$$((failed+1)); break; }; \
 	  run_one $$t $(RELEASE_SERVER) " (release server)" .release; \
@@ -192,17 +195,26 @@ run-tests: tests check-engine-purity
 
 # Each bench prints its figures and appends them, under a line naming the
 # time, the commit and the bench, to $(BENCH_HISTORY) (tracked: the history
-# of the figures is kept with the code that produced them).
+# of the figures is kept with the code that produced them). A run begins
+# with a "# run <time> <commit>" line; each figure also has a line "figure
+# <key> <value> <higher|lower>" (tests/bench/figures.h), and at the end
+# tests/bench/compare.sh calls out, in the output and the history, every
+# figure more than 20% worse than in the latest earlier run that has it.
 BENCH_HISTORY ?= tests/bench/history.log
-BENCH_SCRIPTS := $(wildcard tests/bench/*.sh)
+BENCH_SCRIPTS := $(filter-out tests/bench/compare.sh tests/bench/test_%.sh,$(wildcard tests/bench/*.sh))
 run-benches: benches
 	@commit=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	{ echo; echo "# run $$(date -u +%Y-%m-%dT%H:%M:%SZ) $$commit"; } >>$(BENCH_HISTORY); \
 	for b in $(BENCH_BIN) $(BENCH_SCRIPTS); do \
 	  echo "== $$b"; \
 	  { echo; echo "## $$(date -u +%Y-%m-%dT%H:%M:%SZ) $$commit $$(basename $$b)"; } >>$(BENCH_HISTORY); \
 	  { CAIRN_SERVER=$(abspath $(SERVER)) $$b; echo $$? >$(OUT)/bench.rc; } | tee -a $(BENCH_HISTORY); \
 	  [ "$$(cat $(OUT)/bench.rc)" = 0 ] || { echo "FAIL $$b"; exit 1; }; \
-	done
+	done; \
+	echo "== tests/bench/compare.sh"; \
+	sh tests/bench/compare.sh $(BENCH_HISTORY) >$(OUT)/bench.compare; \
+	{ echo; echo "## compare.sh"; cat $(OUT)/bench.compare; } >>$(BENCH_HISTORY); \
+	cat $(OUT)/bench.compare
 
 -include $(shell find $(OUT) -name '*.d' 2>/dev/null)
 

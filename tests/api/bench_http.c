@@ -2,7 +2,8 @@
  * bench_http.c - the server over HTTP on loopback, one client: accepted
  * moves per second with latency percentiles (each a durable commit), and the
  * cost of GET ?at=N across a whole game, first with no replay checkpoints
- * (fresh server) and then with them. Prints figures only.
+ * (fresh server) and then with them. Prints figures only
+ * (tests/bench/figures.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <time.h>
 
 #include "harness.h"
+#include "tests/bench/figures.h"
 
 #define GAMES 20
 
@@ -96,14 +98,17 @@ int main(void)
   printf("http himalaya: %d games, %ld moves played by one client in %.0f ms: %.0f moves/s "
          "(each with 2 GETs beside it)\n",
          GAMES, moves, elapsed, 1e3 * (double)moves / elapsed);
+  figure(FIGURE_HIGHER, 1e3 * (double)moves / elapsed, "http.one_client.moves_per_s");
 
   harness_restart(&s); /* no checkpoints held */
   mean = replay_all(&s, longest, longest_seq, &worst);
   printf("http replay ?at=N over a %ld-move game, cold: mean %.2f ms, worst %.2f ms\n", longest_seq,
          mean, worst);
+  figure(FIGURE_LOWER, mean, "http.at_cold.mean_ms");
   mean = replay_all(&s, longest, longest_seq, &worst);
   printf("http replay ?at=N over a %ld-move game, warm: mean %.2f ms, worst %.2f ms\n", longest_seq,
          mean, worst);
+  figure(FIGURE_LOWER, mean, "http.at_warm.mean_ms");
 
   {
     double lat[400];
@@ -142,8 +147,12 @@ int main(void)
         json_decref(mine);
       }
     }
-    printf("http POST move latency, one client, %zu moves: p50 %.2f ms, p99 %.2f ms\n", n,
-           percentile(lat, n, 0.5), percentile(lat, n, 0.99));
+    double p50 = percentile(lat, n, 0.5), p99 = percentile(lat, n, 0.99);
+
+    printf("http POST move latency, one client, %zu moves: p50 %.2f ms, p99 %.2f ms\n", n, p50,
+           p99);
+    figure(FIGURE_LOWER, p50, "http.one_client.post_p50_ms");
+    figure(FIGURE_LOWER, p99, "http.one_client.post_p99_ms");
   }
   harness_stop(&s);
   harness_global_cleanup();

@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "tests/bench/figures.h"
 
 #define GAMES_PER_TITLE 10000
 #define MOVE_CAP        100000
@@ -219,9 +220,33 @@ static int settings_of(const struct engine_module *m, struct setting out[MAX_SET
   return n;
 }
 
+/* A key part for options' compact text: {"scenario":"1924"} becomes
+ * scenario=1924, {} becomes default (letters, digits, '-', '=', '+'). */
+static void options_key(const char *text, char *key, size_t size)
+{
+  size_t n = 0;
+
+  for (; text && *text && n + 1 < size; text++) {
+    char c = *text;
+
+    if (c == ':')
+      key[n++] = '=';
+    else if (c == ',')
+      key[n++] = '+';
+    else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+             c == '-' || c == '_')
+      key[n++] = c;
+  }
+  key[n] = '\0';
+  if (n == 0)
+    snprintf(key, size, "default");
+}
+
 static void print_tally(const struct engine_module *m, const struct setting *s,
                         const struct tally *t, double seconds)
 {
+  char key[96];
+
   char *options = json_dumps(s->options, JSON_COMPACT | JSON_SORT_KEYS);
   int i;
 
@@ -239,6 +264,8 @@ static void print_tally(const struct engine_module *m, const struct setting *s,
   printf("; stuck %d\n", t->stuck);
   if (t->stuck)
     printf("    STUCK: %s\n", t->first_stuck);
+  options_key(options, key, sizeof key);
+  figure(FIGURE_HIGHER, t->games / seconds, "endings.%s.%d.%s.games_per_s", m->id, s->seats, key);
   free(options);
 }
 

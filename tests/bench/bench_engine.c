@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "engine/engine.h"
+#include "tests/bench/figures.h"
 
 #define GAMES_PER_TITLE 300
 #define MOVE_CAP        100000
@@ -171,6 +172,7 @@ static void bench_playouts(const struct engine_module *m, int seats)
   elapsed = now_s() - t0;
   printf("%-20s %d seats: %d random games, %ld moves, %.0f moves/s (sample + apply)\n", m->id,
          seats, GAMES_PER_TITLE, total, (double)total / elapsed);
+  figure(FIGURE_HIGHER, (double)total / elapsed, "engine.%s.%d.moves_per_s", m->id, seats);
 }
 
 /* The longest of LONG_TRIES games (stopping at LONG_GAME moves), replayed:
@@ -208,6 +210,9 @@ static void bench_long_game(const struct engine_module *m, int seats)
                    LONG_TRIES) " games, ending moves avoided: the rules end it sooner)"
              : "",
          1e6 * early, EDGE, 1e6 * late, longest - EDGE + 1, longest, 1e3 * whole);
+  figure(FIGURE_LOWER, 1e6 * early, "engine.%s.long.apply_us.first", m->id);
+  figure(FIGURE_LOWER, 1e6 * late, "engine.%s.long.apply_us.last", m->id);
+  figure(FIGURE_LOWER, 1e3 * whole, "engine.%s.long.replay_ms", m->id);
   free(shown);
   json_decref(longest_log);
   json_decref(options);
@@ -264,6 +269,8 @@ static void bench_views(const struct engine_module *m, int seats)
   printf("%-20s views: %ld positions of %d random games; view + legal moves of the seat to act"
          " %.1f us as JSON trees, %ld bytes as text\n",
          m->id, views, VIEW_GAMES, 1e6 * spent / (double)views, bytes / views);
+  figure(FIGURE_LOWER, 1e6 * spent / (double)views, "engine.%s.view_us", m->id);
+  figure(FIGURE_LOWER, (double)(bytes / views), "engine.%s.view_bytes", m->id);
 }
 
 int main(void)

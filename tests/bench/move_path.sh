@@ -57,6 +57,10 @@ measure() {
   post "/v1/games/$game/moves" "$1" "$2" >/dev/null
   touch "$dir/answered"; wait $gdbpid || true
   grep "^$label" "$dir/gdb.out"
+  # The request thread's counts as figure lines (tests/bench/figures.h), fewer is better.
+  key=$(echo "$label" | tr ' ' '_')
+  sed -n "s/^$label, the request's thread: //p" "$dir/gdb.out" | tr ' ' '\n' | grep = |
+    while IFS== read -r name count; do echo "figure move_path.$key.$name $count lower"; done
 }
 measure "first move"
 for _ in $(seq 8); do play; done
