@@ -42,7 +42,7 @@ next_move() {
   echo "no seat may act" >&2; exit 1
 }
 play() { set -- $(next_move | tr '\n' ' '); post "/v1/games/$game/moves" "$1" "$2" >/dev/null || echo "refused: $2" >&2; }
-counted="himalaya_result to_act himalaya_view himalaya_legal_moves apply_move himalaya_serialize \
+counted="himalaya_result to_act himalaya_write_view himalaya_write_legal apply_move himalaya_serialize \
 json_loads json_loadb json_dumps json_dumpb json_dump_callback sqlite3_step pwrite64 fdatasync fsync"
 measure() {
   label=$1
