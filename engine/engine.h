@@ -199,6 +199,37 @@ struct engine_game *engine_clone(const struct engine_game *game);
 
 /* ---- Helpers for titles (kit.c) ---- */
 
+/* Listing legal moves once. A title that finds its legal moves as its own
+ * move structs walks them in a fixed order, handing each to
+ * engine_list_take; the one walk then gives both write_legal (each move
+ * written as it is found, no list built) and sample_move (move number
+ * choice % n of that list, found by counting, nothing written). A title
+ * embeds the struct first in its own walker, and its walk may stop early
+ * once `found` is set. */
+struct engine_list {
+  void (*write)(const void *move, struct json_writer *out); /* the title's move writer */
+  size_t move_size;                                         /* bytes of the title's move struct */
+  struct json_writer *out; /* writing: Borrowed, the array being written; NULL otherwise */
+  uint64_t taken;          /* moves taken so far */
+  uint64_t wanted;         /* picking: the index of the move to keep */
+  bool picking;            /* picking, not counting */
+  bool found;              /* picking: `picked` holds move `wanted`; the walk may stop */
+  void *picked;            /* picking: Borrowed, move_size bytes */
+};
+
+/* One legal move `move` (the title's struct, borrowed) found by a walk. */
+void engine_list_take(struct engine_list *list, const void *move);
+
+/* Write one JSON array of every move `walk(list)` takes (NULL: none, the
+ * seat may not act) into `out`. */
+void engine_list_write(struct engine_list *list, void (*walk)(struct engine_list *list),
+                       struct json_writer *out);
+
+/* Copy into `picked` (move_size bytes) move number choice % n of the n that
+ * `walk` takes; false when it takes none. */
+bool engine_list_pick(struct engine_list *list, void (*walk)(struct engine_list *list),
+                      uint64_t choice, void *picked);
+
 /* Append `event` (a new reference, or NULL when building it ran out of
  * memory) to `events`; CAIRN_ENOMEM when it could not be recorded. The
  * event is the array's, or released, either way. */

@@ -13,17 +13,12 @@
 
 #include <string.h>
 
-/* One walk over the legal moves, in list order. */
+/* One walk over the legal moves, in list order (engine_list: written, or
+ * counted and picked). */
 struct lister {
+  struct engine_list list; /* first: the walk is handed the list */
   const struct himalaya_state *st;
   int seat;
-  /* What is done with each legal move found: written, or counted. */
-  void (*take)(struct lister *l, const struct himalaya_move *m);
-  struct json_writer *out;     /* write_legal: Borrowed, the list being written */
-  uint64_t taken;              /* legal moves taken so far */
-  uint64_t wanted;             /* sample_move: the index of the move to keep */
-  bool found;                  /* sample_move: `picked` holds it, the walk may stop */
-  struct himalaya_move picked; /* sample_move: move number `wanted` */
 };
 
 /* After a legal die or card move `m`: the same move picking up each used
@@ -40,10 +35,10 @@ static void offer_restores(struct lister *l, const struct himalaya_move *m)
       (p->camp_used[0] && p->camp_used[1]))
     return;
   with.restore = true;
-  for (k = 0; k < HIMALAYA_CARD_KINDS && !l->found; k++) {
+  for (k = 0; k < HIMALAYA_CARD_KINDS && !l->list.found; k++) {
     with.restore_card = k;
     if (himalaya_check_move(l->st, l->seat, &with, &plan, NULL) == CAIRN_OK)
-      l->take(l, &with);
+      engine_list_take(&l->list, &with);
   }
 }
 
@@ -52,9 +47,9 @@ static void offer_restores(struct lister *l, const struct himalaya_move *m)
  * found nothing more is looked at. */
 static bool offer(struct lister *l, const struct himalaya_move *m, struct himalaya_plan *plan)
 {
-  if (l->found || himalaya_check_move(l->st, l->seat, m, plan, NULL) != CAIRN_OK)
+  if (l->list.found || himalaya_check_move(l->st, l->seat, m, plan, NULL) != CAIRN_OK)
     return false;
-  l->take(l, m);
+  engine_list_take(&l->list, m);
   offer_restores(l, m);
   return true;
 }
@@ -142,47 +137,33 @@ static void offer_all(struct lister *l)
   }
 }
 
-/* Set up a walk for `seat` taking each move with `take`; whether the seat
- * owes a decision (else there is nothing to walk). */
-static bool lister_init(struct lister *l, const struct engine_game *game, int seat,
-                        void (*take)(struct lister *l, const struct himalaya_move *m))
+static void write_move(const void *m, struct json_writer *out)
+{
+  himalaya_move_write(m, out);
+}
+
+/* Set up a walk for `seat`; whether the seat owes a decision (else there
+ * is nothing to walk). */
+static bool lister_init(struct lister *l, const struct engine_game *game, int seat)
 {
   memset(l, 0, sizeof(*l));
+  l->list.write = write_move;
+  l->list.move_size = sizeof(struct himalaya_move);
   l->st = (const struct himalaya_state *)game;
   l->seat = seat;
-  l->take = take;
   return l->st->end == HIMALAYA_RUNNING && seat == l->st->current;
 }
 
-static void write_move(struct lister *l, const struct himalaya_move *m)
+static void walk(struct engine_list *list)
 {
-  himalaya_move_write(m, l->out);
+  offer_all((struct lister *)list);
 }
 
 void himalaya_write_legal(const struct engine_game *game, int seat, struct json_writer *out)
 {
   struct lister l;
 
-  jw_array_begin(out);
-  if (lister_init(&l, game, seat, write_move)) {
-    l.out = out;
-    offer_all(&l);
-  }
-  jw_array_end(out);
-}
-
-static void count_move(struct lister *l, const struct himalaya_move *m)
-{
-  (void)m;
-  l->taken++;
-}
-
-static void pick_move(struct lister *l, const struct himalaya_move *m)
-{
-  if (l->taken++ == l->wanted) {
-    l->picked = *m;
-    l->found = true;
-  }
+  engine_list_write(&l.list, lister_init(&l, game, seat) ? walk : NULL, out);
 }
 
 /* Move number choice % n of the n that write_legal lists, as
@@ -191,15 +172,9 @@ static void pick_move(struct lister *l, const struct himalaya_move *m)
 json_t *himalaya_sample_move(const struct engine_game *game, int seat, uint64_t choice)
 {
   struct lister l;
+  struct himalaya_move picked;
 
-  if (!lister_init(&l, game, seat, count_move))
+  if (!lister_init(&l, game, seat) || !engine_list_pick(&l.list, walk, choice, &picked))
     return NULL;
-  offer_all(&l);
-  if (l.taken == 0)
-    return NULL;
-  l.wanted = choice % l.taken;
-  l.taken = 0;
-  l.take = pick_move;
-  offer_all(&l);
-  return himalaya_move_json(&l.picked);
+  return himalaya_move_json(&picked);
 }

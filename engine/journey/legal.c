@@ -14,23 +14,18 @@
 
 #include <string.h>
 
-/* One walk over the legal moves, in list order. */
+/* One walk over the legal moves, in list order (engine_list: written, or
+ * counted and picked). */
 struct lister {
+  struct engine_list list; /* first: the walk is handed the list */
   const struct journey_state *st;
   int seat;
-  /* What is done with each legal move found: written, or counted. */
-  void (*take)(struct lister *l, const struct journey_move *m);
-  struct json_writer *out;    /* write_legal: Borrowed, the list being written */
-  uint64_t taken;             /* legal moves taken so far */
-  uint64_t wanted;            /* sample_move: the index of the move to keep */
-  bool found;                 /* sample_move: `picked` holds it, the walk may stop */
-  struct journey_move picked; /* sample_move: move number `wanted` */
 };
 
 static void offer(struct lister *l, const struct journey_move *m)
 {
-  if (!l->found && journey_check_move(l->st, l->seat, m, NULL) == CAIRN_OK)
-    l->take(l, m);
+  if (!l->list.found && journey_check_move(l->st, l->seat, m, NULL) == CAIRN_OK)
+    engine_list_take(&l->list, m);
 }
 
 static struct journey_move blank(enum journey_move_type type)
@@ -147,61 +142,41 @@ static void offer_all(struct lister *l)
   }
 }
 
-/* Set up a walk for `seat` taking each move with `take`; whether the seat
- * owes a decision (else there is nothing to walk). */
-static bool lister_init(struct lister *l, const struct engine_game *game, int seat,
-                        void (*take)(struct lister *l, const struct journey_move *m))
+static void write_move(const void *m, struct json_writer *out)
+{
+  journey_move_write(m, out);
+}
+
+/* Set up a walk for `seat`; whether the seat owes a decision (else there
+ * is nothing to walk). */
+static bool lister_init(struct lister *l, const struct engine_game *game, int seat)
 {
   memset(l, 0, sizeof(*l));
+  l->list.write = write_move;
+  l->list.move_size = sizeof(struct journey_move);
   l->st = (const struct journey_state *)game;
   l->seat = seat;
-  l->take = take;
   return seat >= 0 && seat < JOURNEY_SEATS && engine_may_act(game, seat);
 }
 
-static void write_move(struct lister *l, const struct journey_move *m)
+static void walk(struct engine_list *list)
 {
-  journey_move_write(m, l->out);
+  offer_all((struct lister *)list);
 }
 
 void journey_write_legal(const struct engine_game *game, int seat, struct json_writer *out)
 {
   struct lister l;
 
-  jw_array_begin(out);
-  if (lister_init(&l, game, seat, write_move)) {
-    l.out = out;
-    offer_all(&l);
-  }
-  jw_array_end(out);
-}
-
-static void count_move(struct lister *l, const struct journey_move *m)
-{
-  (void)m;
-  l->taken++;
-}
-
-static void pick_move(struct lister *l, const struct journey_move *m)
-{
-  if (l->taken++ == l->wanted) {
-    l->picked = *m;
-    l->found = true;
-  }
+  engine_list_write(&l.list, lister_init(&l, game, seat) ? walk : NULL, out);
 }
 
 json_t *journey_sample_move(const struct engine_game *game, int seat, uint64_t choice)
 {
   struct lister l;
+  struct journey_move picked;
 
-  if (!lister_init(&l, game, seat, count_move))
+  if (!lister_init(&l, game, seat) || !engine_list_pick(&l.list, walk, choice, &picked))
     return NULL;
-  offer_all(&l);
-  if (l.taken == 0)
-    return NULL;
-  l.wanted = choice % l.taken;
-  l.taken = 0;
-  l.take = pick_move;
-  offer_all(&l);
-  return journey_move_json(&l.picked);
+  return journey_move_json(&picked);
 }
