@@ -32,40 +32,6 @@ struct link {
   uint8_t seed[ENGINE_SEED_BYTES];
 };
 
-static enum cairn_status read_link(sqlite3 *db, const char *game_id, uint32_t ord, struct link *out,
-                                   struct cairn_error *err)
-{
-  sqlite3_stmt *stmt = NULL;
-  enum cairn_status st;
-  int rc;
-
-  memset(out, 0, sizeof(*out));
-  st = db_sqlite_prepare(db,
-                         "SELECT g.chain_format, g.seed, (SELECT hash FROM moves"
-                         " WHERE game_id = ?1 AND ord = ?2) FROM games g WHERE g.id = ?1",
-                         &stmt, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(stmt, 2, (sqlite3_int64)ord - 1);
-  rc = sqlite3_step(stmt);
-  if (rc == SQLITE_ROW && sqlite3_column_bytes(stmt, 1) == ENGINE_SEED_BYTES) {
-    out->format = sqlite3_column_int(stmt, 0);
-    memcpy(out->seed, sqlite3_column_blob(stmt, 1), ENGINE_SEED_BYTES);
-    if (ord > 0 && sqlite3_column_bytes(stmt, 2) == DB_HASH_BYTES)
-      memcpy(out->prev, sqlite3_column_blob(stmt, 2), DB_HASH_BYTES);
-  } else if (rc == SQLITE_ROW || rc == SQLITE_DONE) {
-    /* The caller checked the game exists in this transaction. */
-    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
-  } else {
-    st = db_sqlite_fail(db, rc, "appending a move", err);
-  }
-
-cleanup:
-  db_sqlite_release(stmt);
-  return st;
-}
-
 /* Insert `move`, chained by `link` (read in this transaction); *hash gets
  * its chain hash. Wipes *link, which holds the seed. */
 static enum cairn_status insert_linked(sqlite3 *db, const char *game_id, const struct db_move *move,
@@ -104,12 +70,58 @@ cleanup:
   return st;
 }
 
+/* What an append checks and chains with, in one read inside its
+ * transaction: the game's status and move count, and the link of row
+ * `ord` (struct link). */
+static enum cairn_status read_for_append(sqlite3 *db, const char *game_id, uint32_t ord,
+                                         char status[DB_STATUS_MAX + 1], uint32_t *moves,
+                                         struct link *link, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  memset(link, 0, sizeof(*link));
+  st = db_sqlite_prepare(db,
+                         "SELECT g.status, g.moves, g.chain_format, g.seed, (SELECT hash FROM moves"
+                         " WHERE game_id = ?1 AND ord = ?2) FROM games g WHERE g.id = ?1",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, (sqlite3_int64)ord - 1);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_DONE) {
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+    goto cleanup;
+  }
+  if (rc != SQLITE_ROW) {
+    st = db_sqlite_fail(db, rc, "appending a move", err);
+    goto cleanup;
+  }
+  st = db_sqlite_column_copy(stmt, 0, status, DB_STATUS_MAX + 1, "appending a move", err);
+  *moves = (uint32_t)sqlite3_column_int64(stmt, 1); /* the schema keeps it within uint32_t */
+  link->format = sqlite3_column_int(stmt, 2);
+  if (sqlite3_column_bytes(stmt, 3) == ENGINE_SEED_BYTES)
+    memcpy(link->seed, sqlite3_column_blob(stmt, 3), ENGINE_SEED_BYTES);
+  else if (st == CAIRN_OK) /* CHECK (length(seed) = 32): only a file changed behind our back */
+    st = cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL, "appending a move");
+  if (ord > 0 && sqlite3_column_bytes(stmt, 4) == DB_HASH_BYTES)
+    memcpy(link->prev, sqlite3_column_blob(stmt, 4), DB_HASH_BYTES);
+
+cleanup:
+  db_sqlite_release(stmt);
+  return st;
+}
+
 enum cairn_status db_sqlite_insert_move(sqlite3 *db, const char *game_id,
                                         const struct db_move *move, uint8_t hash[DB_HASH_BYTES],
                                         struct cairn_error *err)
 {
+  char status[DB_STATUS_MAX + 1]; /* not judged here: an import writes a game's whole log */
+  uint32_t moves;
   struct link link;
-  enum cairn_status st = read_link(db, game_id, move->ord, &link, err);
+  enum cairn_status st = read_for_append(db, game_id, move->ord, status, &moves, &link, err);
 
   if (st == CAIRN_OK)
     st = insert_linked(db, game_id, move, &link, hash, err);
@@ -175,50 +187,6 @@ static enum cairn_status mark_resigned(sqlite3 *db, const char *game_id, int sea
   rc = sqlite3_step(stmt);
   if (rc != SQLITE_DONE)
     st = db_sqlite_fail(db, rc, "recording a resignation", err);
-
-cleanup:
-  db_sqlite_release(stmt);
-  return st;
-}
-
-/* What an append checks and chains with, in one read inside its
- * transaction: the game's status and move count, and the link of row
- * `ord` (read_link's). */
-static enum cairn_status read_for_append(sqlite3 *db, const char *game_id, uint32_t ord,
-                                         char status[DB_STATUS_MAX + 1], uint32_t *moves,
-                                         struct link *link, struct cairn_error *err)
-{
-  sqlite3_stmt *stmt = NULL;
-  enum cairn_status st;
-  int rc;
-
-  memset(link, 0, sizeof(*link));
-  st = db_sqlite_prepare(db,
-                         "SELECT g.status, g.moves, g.chain_format, g.seed, (SELECT hash FROM moves"
-                         " WHERE game_id = ?1 AND ord = ?2) FROM games g WHERE g.id = ?1",
-                         &stmt, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  sqlite3_bind_int64(stmt, 2, (sqlite3_int64)ord - 1);
-  rc = sqlite3_step(stmt);
-  if (rc == SQLITE_DONE) {
-    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
-    goto cleanup;
-  }
-  if (rc != SQLITE_ROW) {
-    st = db_sqlite_fail(db, rc, "appending a move", err);
-    goto cleanup;
-  }
-  st = db_sqlite_column_copy(stmt, 0, status, DB_STATUS_MAX + 1, "appending a move", err);
-  *moves = (uint32_t)sqlite3_column_int64(stmt, 1); /* the schema keeps it within uint32_t */
-  link->format = sqlite3_column_int(stmt, 2);
-  if (sqlite3_column_bytes(stmt, 3) == ENGINE_SEED_BYTES)
-    memcpy(link->seed, sqlite3_column_blob(stmt, 3), ENGINE_SEED_BYTES);
-  else if (st == CAIRN_OK) /* CHECK (length(seed) = 32): only a file changed behind our back */
-    st = cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL, "appending a move");
-  if (ord > 0 && sqlite3_column_bytes(stmt, 4) == DB_HASH_BYTES)
-    memcpy(link->prev, sqlite3_column_blob(stmt, 4), DB_HASH_BYTES);
 
 cleanup:
   db_sqlite_release(stmt);
