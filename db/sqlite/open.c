@@ -69,6 +69,7 @@ static void close_backend(void *ctx)
   if (!c)
     return;
   /* The cached statements (internal.h) go with their connections. */
+  db_sqlite_checkpointer_stop(c->db, c->checkpointer);
   db_sqlite_finalize_all(c->rdb);
   sqlite3_close(c->rdb); /* first: a reader would hold the checkpoint back */
   /* Lets SQLite refresh the query planner's statistics where it sees a
@@ -163,17 +164,25 @@ static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
 }
 
 /* Without this, the last connection to close after a checkpoint deletes
- * the -wal and the -shm, and the next start must write a new 32 KiB -shm
- * before its first read: on a full disk that fails (SQLITE_IOERR_SHMSIZE)
- * and the server would not start at all, reads included. Kept, the -shm
- * is reused in place and the -wal is left empty (the TRUNCATE checkpoint
- * at close), so a clean stop still leaves the whole database in the main
- * file. */
+ * the -wal, and the next start creates it again. Kept, it is reused in
+ * place and left empty (the TRUNCATE checkpoint at close), so a clean stop
+ * still leaves the whole database in the main file. (Before unix-excl,
+ * internal.h, the -shm went the same way, and a start on a full disk could
+ * not write a new one: SQLITE_IOERR_SHMSIZE, and no start at all. Now the
+ * index lives in memory and there is no -shm.) */
 static void keep_wal_files(sqlite3 *db)
 {
   int keep = 1;
 
   sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &keep);
+}
+
+/* Whether `db` is a file (with a WAL), not an in-memory database. */
+static bool on_disk(sqlite3 *db)
+{
+  const char *file = sqlite3_db_filename(db, "main");
+
+  return file && file[0];
 }
 
 /* Webhooks registered so far: the count webhooks.c keeps from here on. */
@@ -219,7 +228,7 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
   pthread_once(&library_configured, configure_library);
 
   rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-                       NULL);
+                       DB_SQLITE_VFS);
   if (rc != SQLITE_OK) {
     fprintf(stderr, "cairn: db: opening %s\n", path);
     st = db_sqlite_fail(db, rc, "opening the database", err);
@@ -244,7 +253,7 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
   }
   atomic_store(&c->hooks, hooks);
   /* After the migrations, so the reader sees the final schema. */
-  rc = sqlite3_open_v2(path, &c->rdb, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+  rc = sqlite3_open_v2(path, &c->rdb, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, DB_SQLITE_VFS);
   if (rc != SQLITE_OK) {
     st = db_sqlite_fail(c->rdb, rc, "opening the database for reading", err);
     sqlite3_close(c->rdb);
@@ -252,6 +261,14 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
     goto cleanup;
   }
   sqlite3_busy_timeout(c->rdb, DB_SQLITE_BUSY_MS);
+  if (on_disk(db)) {
+    st = db_sqlite_checkpointer_start(db, &c->lock, path, &c->checkpointer, err);
+    if (st != CAIRN_OK) {
+      sqlite3_close(c->rdb);
+      free_context(c);
+      goto cleanup;
+    }
+  }
   c->db = db;
   db = NULL; /* the backend owns it now */
 

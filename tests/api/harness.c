@@ -346,6 +346,39 @@ bool harness_stop(struct harness_server *s)
   return clean;
 }
 
+static void copy_file(const char *from, const char *to)
+{
+  char buf[65536];
+  size_t n;
+  FILE *in = fopen(from, "rb");
+  FILE *out = fopen(to, "wb");
+
+  if (!in || !out)
+    fail_msg("cannot copy %s to %s: %s", from, to, strerror(errno));
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+    if (fwrite(buf, 1, n, out) != n)
+      fail_msg("cannot write %s: %s", to, strerror(errno));
+  if (ferror(in) || fclose(out) != 0)
+    fail_msg("cannot copy %s to %s", from, to);
+  fclose(in);
+}
+
+/* The WAL is read after the main file: a checkpoint running meanwhile only
+ * copies frames that the WAL, read later, still holds, and a reader of the
+ * copy takes each page from the WAL first. */
+void harness_db_snapshot(const struct harness_server *s, const char *out)
+{
+  char from[320], to[320];
+
+  copy_file(s->db_path, out);
+  snprintf(from, sizeof from, "%s-wal", s->db_path);
+  snprintf(to, sizeof to, "%s-wal", out);
+  if (access(from, F_OK) == 0)
+    copy_file(from, to);
+  else
+    unlink(to);
+}
+
 void harness_pause(struct harness_server *s)
 {
   char why[160];

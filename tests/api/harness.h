@@ -76,6 +76,11 @@ bool harness_alive(struct harness_server *s);
 
 /* Stop the server but keep its database (to edit it behind the server's
  * back), then start it again on the same database. */
+/* Copy the running server's database (its file and WAL) to `out` (and
+ * `out`-wal), for a test to read what is stored: the server holds the file
+ * itself and refuses other openers (db/sqlite/internal.h). Consistent when
+ * no request is in flight. Fails the test when a copy fails. */
+void harness_db_snapshot(const struct harness_server *s, const char *out);
 void harness_pause(struct harness_server *s);
 void harness_resume(struct harness_server *s);
 

@@ -68,10 +68,13 @@ static void truth_load(const struct harness_server *s, const char *game_id, stru
   sqlite3 *db = NULL;
   sqlite3_stmt *stmt = NULL;
   size_t cap = 0;
+  char copy[300];
 
   memset(t, 0, sizeof(*t));
-  if (sqlite3_open_v2(s->db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-    fail_msg("cannot open %s: %s", s->db_path, sqlite3_errmsg(db));
+  snprintf(copy, sizeof copy, "%s/truth.db", s->dir);
+  harness_db_snapshot(s, copy);
+  if (sqlite3_open_v2(copy, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    fail_msg("cannot open %s: %s", copy, sqlite3_errmsg(db));
   sqlite3_busy_timeout(db, 5000);
   if (sqlite3_prepare_v2(db,
                          "SELECT ord, seq, seat, move_json, events_json, at_ms FROM moves"
