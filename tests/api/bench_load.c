@@ -585,6 +585,15 @@ static int until_ms(double due)
   return left > 0 ? (int)left + 1 : 0;
 }
 
+/* CAIRN_BENCH_MOVES=<n>: a longer closed loop than MOVES_PER_ROUND, for a
+ * profiler to watch (the figures then differ from the history's). */
+static long moves_per_round(void)
+{
+  const char *asked = getenv("CAIRN_BENCH_MOVES");
+
+  return asked && atol(asked) > 0 ? atol(asked) : MOVES_PER_ROUND;
+}
+
 /* Play `concurrent` games at once. With rate 0 every game moves again as
  * soon as its last move is answered (closed loop: the server's capacity).
  * With a rate, moves start at that many per second in all, each in a game
@@ -601,7 +610,7 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
   int i, n_idle = 0;
 
   l.epfd = epoll_create1(EPOLL_CLOEXEC);
-  l.cap = MOVES_PER_ROUND;
+  l.cap = moves_per_round();
   if (rate == 0 && concurrent * MOVES_PER_GAME > l.cap)
     l.cap = concurrent * MOVES_PER_GAME;
   if (rate > 0)
@@ -793,6 +802,23 @@ static int cast_titles(struct harness_server *s, struct cast *casts, int max)
   return n;
 }
 
+/* CAIRN_BENCH_LEVEL=<games>: only the closed loop at that many games;
+ * CAIRN_BENCH_RATE=<moves/s>: only the open loop at that rate. Either
+ * skips the rest, waves included. */
+static bool level_wanted(int games)
+{
+  const char *asked = getenv("CAIRN_BENCH_LEVEL");
+
+  return !getenv("CAIRN_BENCH_RATE") && (!asked || atoi(asked) == games);
+}
+
+static bool rate_wanted(double rate)
+{
+  const char *asked = getenv("CAIRN_BENCH_RATE");
+
+  return !getenv("CAIRN_BENCH_LEVEL") && (!asked || atof(asked) == rate);
+}
+
 int main(void)
 {
   static const int levels[] = {1, 100, 1000};
@@ -820,6 +846,8 @@ int main(void)
     if (!himalaya || strcmp(casts[t].title, "himalaya") == 0)
       himalaya = &casts[t];
     for (i = 0; i < sizeof levels / sizeof *levels && !hunt; i++) {
+      if (!level_wanted(levels[i]))
+        continue;
       run_level(&s, &casts[t], levels[i], 0);
       fflush(stdout);
     }
@@ -833,14 +861,18 @@ int main(void)
     hunt_stalls(&s, himalaya, atoi(hunt));
     goto stop;
   }
+
   /* Latency at 1,000 games in play under an offered load, from light to
    * the issue's 5,000 moves/s: a closed loop with 1,000 requests always
    * out measures queueing (Little's law), not the server's latency. */
   for (i = 0; i < sizeof open_rates / sizeof *open_rates; i++) {
+    if (!rate_wanted(open_rates[i]))
+      continue;
     run_level(&s, himalaya, 1000, open_rates[i]);
     fflush(stdout);
   }
-  run_waves(&s, himalaya, 1000, 5);
+  if (!getenv("CAIRN_BENCH_LEVEL") && !getenv("CAIRN_BENCH_RATE"))
+    run_waves(&s, himalaya, 1000, 5);
 stop:
   harness_stop(&s);
   for (t = 0; t < n; t++)
