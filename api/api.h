@@ -308,7 +308,11 @@ json_t *api_deadline_json(struct api_server *server, const struct db_game *row, 
  * POST /v1/test/clock advanced it by. */
 int64_t api_clock_test(void);
 
-/* New reference: `ms` since the epoch as an RFC 3339 UTC string. */
+/* `ms` since the epoch as an RFC 3339 UTC string with milliseconds,
+ * "2026-11-26T01:30:00.000Z": into text (API_TIME_TEXT bytes, NUL
+ * included), or as a new JSON string reference. */
+#define API_TIME_TEXT 40
+void api_time_text(int64_t ms, char text[API_TIME_TEXT]);
 json_t *api_time_json(int64_t ms);
 
 /* The real clock, the default for the game service's. */

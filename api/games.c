@@ -203,7 +203,7 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   int viewer = finished ? ENGINE_OMNISCIENT : seat;
   struct position p;
   const char *status;
-  json_t *created = api_time_json(row->created_ms);
+  char created[API_TIME_TEXT];
 
   read_position(state, &p);
   status = position_status(row, state, &p, replay);
@@ -216,9 +216,8 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   jw_key_int(w, "seq", state->seq);
   jw_key_int(w, "moves", row->moves);
   write_options(w, row);
-  jw_key(w, "created_at");
-  jw_json(w, created);
-  json_decref(created);
+  api_time_text(row->created_ms, created);
+  jw_key_string(w, "created_at", created);
   jw_key(w, "seats");
   write_seats(w, row);
   jw_key(w, "to_act");
