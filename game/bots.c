@@ -122,10 +122,10 @@ static enum cairn_status resume_game(void *arg, const char *game_id, struct cair
   bool bot = false;
   int seat;
 
-  (void)err;
   game_lock(svc, game_id);
-  if (db_game_load(svc->db, game_id, &row, err) == CAIRN_OK &&
-      strcmp(row.status, DB_STATUS_ACTIVE) == 0) {
+  if (db_game_load(svc->db, game_id, &row, err) != CAIRN_OK)
+    fprintf(stderr, "cairn: resuming bots in game %s: %s\n", game_id, err->detail);
+  else if (strcmp(row.status, DB_STATUS_ACTIVE) == 0) {
     for (seat = 0; seat < row.seats && !bot; seat++)
       bot = game_seat_played_by_bot(&row, seat);
     if (bot)
