@@ -21,10 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* WAL frames (pages) after which a checkpoint is due: SQLite's default
- * automatic threshold, about 4 MiB of WAL with 4 KiB pages. */
-#define CHECKPOINT_FRAMES 1000
-
 struct db_checkpointer {
   sqlite3 *db;                  /* owned: used by the thread only */
   pthread_mutex_t *writer_lock; /* borrowed: held around every use of the writer */
@@ -51,7 +47,7 @@ static int on_wal_commit(void *arg, sqlite3 *db, const char *schema, int frames)
     atomic_store(&k->copied, 0);
     copied = 0;
   }
-  if (frames - copied < CHECKPOINT_FRAMES)
+  if (frames - copied < DB_SQLITE_CHECKPOINT_FRAMES)
     return SQLITE_OK;
   pthread_mutex_lock(&k->lock);
   if (!k->due) {
