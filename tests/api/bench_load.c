@@ -697,6 +697,70 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
  * moves arrive together: request handling, rules and group commit, without
  * the view rendering a client does between its moves. Returns true when a
  * move went unanswered or took over a second (a stall: see main). */
+/*
+ * The floors under the move figures: `concurrent` keep-alive connections,
+ * each GETting `path` again as soon as it is answered, `requests` in all.
+ * /v1/health costs the server what libmicrohttpd, the kernel's loopback TCP
+ * and the scheduler take before any game work; a seat's view of a game adds
+ * the token check, the game's lock and the rendering of its view and
+ * legal list (nothing changes, so no commit). A move is that view and a
+ * POST: the rest of its cost is the POST's.
+ */
+static void run_floor(struct harness_server *s, int concurrent, long requests, const char *path,
+                      const char *headers, const char *label)
+{
+  struct load_conn *conns = calloc((size_t)concurrent, sizeof(*conns));
+  int epfd = epoll_create1(EPOLL_CLOEXEC), i;
+  long sent = 0, done = 0, failed = 0;
+  double t0, cpu0, gen0, elapsed, server_us, gen_us;
+
+  for (i = 0; i < concurrent; i++)
+    load_conn_init(&conns[i], epfd, s->host, s->port, (uint64_t)i);
+  t0 = now_ms();
+  cpu0 = cpu_ms(s->pid);
+  gen0 = cpu_ms(getpid());
+  for (i = 0; i < concurrent && sent < requests; i++, sent++)
+    if (!load_conn_request(&conns[i], "GET", path, headers, NULL))
+      failed++;
+  while (done + failed < sent) {
+    struct epoll_event ev[64];
+    int n = epoll_wait(epfd, ev, 64, 5000), k;
+
+    if (n <= 0)
+      break;
+    for (k = 0; k < n; k++) {
+      struct load_conn *c = &conns[ev[k].data.u64];
+      int r = load_conn_on_event(c, ev[k].events);
+
+      if (r == 0)
+        continue;
+      if (r < 0 || load_conn_status(c) != 200)
+        failed++;
+      else
+        done++;
+      if (sent < requests) {
+        sent++;
+        if (!load_conn_request(c, "GET", path, headers, NULL))
+          failed++;
+      }
+    }
+  }
+  elapsed = now_ms() - t0;
+  server_us = (cpu_ms(s->pid) - cpu0) * 1e3 / (double)(done ? done : 1);
+  gen_us = (cpu_ms(getpid()) - gen0) * 1e3 / (double)(done ? done : 1);
+  printf("floor %s: %d connections, GET %s again when answered: %ld answered (%ld failed) in"
+         " %.0f ms = %.0f requests/s; server CPU %.1f us per request; the load generator took"
+         " %.1f us per request\n",
+         label, concurrent, path, done, failed, elapsed, (double)done * 1e3 / elapsed, server_us,
+         gen_us);
+  figure(FIGURE_LOWER, server_us, "load.floor.%s.server_us_per_request", label);
+  figure(FIGURE_HIGHER, (double)done * 1e3 / elapsed, "load.floor.%s.requests_per_s", label);
+  for (i = 0; i < concurrent; i++)
+    load_conn_close(&conns[i]);
+  close(epfd);
+  free(conns);
+}
+
 static bool run_waves(struct harness_server *s, const struct cast *cast, int concurrent, int waves)
 {
   struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
@@ -802,6 +866,32 @@ static int cast_titles(struct harness_server *s, struct cast *casts, int max)
   return n;
 }
 
+/* The floors: /v1/health, then the view of Himalaya's seat to act at the
+ * start of a two-seat game (its legal list is one of the longest). */
+static void run_floors(struct harness_server *s, const struct cast *casts, int n)
+{
+  char id[64], path[128], headers[200];
+  json_t *game;
+  int t, seat;
+
+  run_floor(s, 100, 20000, "/v1/health", "", "health");
+  for (t = 0; t < n && strcmp(casts[t].title, "himalaya") != 0; t++)
+    ;
+  if (t == n)
+    return;
+  game = harness_new_game(s, casts[t].p[0].token, "himalaya", casts[t].seats, "{}");
+  snprintf(id, sizeof id, "%s", harness_game_id(game));
+  json_decref(game);
+  for (seat = 0; seat < casts[t].seats; seat++)
+    harness_join(s, casts[t].p[seat].token, id, seat);
+  game = harness_get_game(s, NULL, id);
+  seat = (int)json_integer_value(json_array_get(json_object_get(game, "to_act"), 0));
+  snprintf(path, sizeof path, "/v1/games/%s", id);
+  snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\n", casts[t].p[seat].token);
+  run_floor(s, 100, 20000, path, headers, "himalaya_view");
+  json_decref(game);
+}
+
 /* CAIRN_BENCH_LEVEL=<games>: only the closed loop at that many games;
  * CAIRN_BENCH_RATE=<moves/s>: only the open loop at that rate. Either
  * skips the rest, waves included. */
@@ -836,6 +926,8 @@ int main(void)
   memset(&s, 0, sizeof s);
   harness_start(&s);
   n = cast_titles(&s, casts, 16);
+  if (!getenv("CAIRN_BENCH_LEVEL") && !getenv("CAIRN_BENCH_RATE") && !hunt)
+    run_floors(&s, casts, n);
   if (n == 0) {
     fprintf(stderr, "bench_load: the catalog lists no title\n");
     return 1;
