@@ -350,8 +350,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     *req_cls = p;
     /* The head is complete and no body has been read: refuse here what
      * must not be read on, and close (the body's end is unknown). */
-    if (api_check_head(conn, url, p->cap, &err) != CAIRN_OK)
+    if (api_check_head(conn, url, p->cap, &err) != CAIRN_OK) {
+      api_conns_linger(server->conns, tracked(conn)); /* the body may be on its way */
       return queue_problem(conn, &err, (struct extras){.close = true});
+    }
     return MHD_YES;
   }
   if (*upload_size) {
