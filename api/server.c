@@ -433,7 +433,12 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
    * form the next group commit: more threads than cores means bigger
    * batches and fewer fsyncs (API_HTTP_THREADS has the figures). The
    * limits keep 10,000 idle long-poll or SSE clients within bounded
-   * memory.
+   * memory. The 16 KiB connection pool must hold an 8 KiB target or 8 KiB
+   * of header fields for framing.c to answer them; a smaller one would
+   * not save idle clients' memory anyway: a parked long-poll touches 5.1
+   * KiB with pools of 6 to 24 KiB, and a parked stream gives its pool's
+   * pages back (notify.c, give_back_pages; before that it cost 6.3 KiB
+   * plus half the pool).
    *
    * poll(), not epoll: libmicrohttpd 0.9.75 (Debian 12) in epoll mode now
    * and then left requests unread in their sockets when many arrived at
