@@ -136,14 +136,19 @@ static void close_stream(void *cls)
   api_stream_close(cls);
 }
 
-/* An SSE stream's write buffer, carved from its connection's memory pool
- * for as long as the stream is open: much of an idle client's memory
- * (bench_idle, 10,000 clients: 11.2 KiB each with 4 KiB, 9.7 KiB with
- * 1 KiB). It must hold the longest event whole (api_stream_read never
- * splits one): "id: <20 digits>\nevent: game\ndata: " and {"game", "seq",
- * "status", "to_act": up to ENGINE_MAX_SEATS seats} stay under 200 bytes
- * beside the id and the status. */
-#define STREAM_BLOCK 1024
+/* An SSE stream's block: the buffer libmicrohttpd allocates (zeroed) with
+ * the response and keeps for as long as the stream is open. 0.9.75 writes
+ * a chunked (HTTP/1.1) stream into its connection pool instead
+ * (notify.c, give_back_pages) and uses the block only for an HTTP/1.0
+ * client, so it is resident memory of every idle SSE client for little
+ * use (bench_idle, 10,000 clients, half SSE: 11.2 KiB each with 4 KiB,
+ * 9.7 KiB with 1 KiB; 5.9 KiB per SSE client with 512 bytes against 6.4
+ * with 1 KiB, once the pool's pages are given back). It must hold the
+ * longest event whole (api_stream_read never splits one): "id: <20
+ * digits>\nevent: game\ndata: " and {"game", "seq", "status", "to_act": up
+ * to ENGINE_MAX_SEATS seats} stay under 200 bytes beside the id and the
+ * status. */
+#define STREAM_BLOCK 512
 _Static_assert(STREAM_BLOCK >= 200 + DB_ID_MAX + DB_STATUS_MAX + 4 * ENGINE_MAX_SEATS,
                "an SSE event must fit one stream block");
 
@@ -345,8 +350,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     *req_cls = p;
     /* The head is complete and no body has been read: refuse here what
      * must not be read on, and close (the body's end is unknown). */
-    if (api_check_head(conn, url, p->cap, &err) != CAIRN_OK)
+    if (api_check_head(conn, url, p->cap, &err) != CAIRN_OK) {
+      api_conns_linger(server->conns, tracked(conn)); /* the body may be on its way */
       return queue_problem(conn, &err, (struct extras){.close = true});
+    }
     return MHD_YES;
   }
   if (*upload_size) {
@@ -426,7 +433,12 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
    * form the next group commit: more threads than cores means bigger
    * batches and fewer fsyncs (API_HTTP_THREADS has the figures). The
    * limits keep 10,000 idle long-poll or SSE clients within bounded
-   * memory.
+   * memory. The 16 KiB connection pool must hold an 8 KiB target or 8 KiB
+   * of header fields for framing.c to answer them; a smaller one would
+   * not save idle clients' memory anyway: a parked long-poll touches 5.1
+   * KiB with pools of 6 to 24 KiB, and a parked stream gives its pool's
+   * pages back (notify.c, give_back_pages; before that it cost 6.3 KiB
+   * plus half the pool).
    *
    * poll(), not epoll: libmicrohttpd 0.9.75 (Debian 12) in epoll mode now
    * and then left requests unread in their sockets when many arrived at

@@ -53,6 +53,11 @@ bool api_conns_answering(struct api_conns *conns, struct api_conn *k);
 void api_conns_answered(struct api_conns *conns, struct api_conn *k);
 /* (head_done and answering return false when the sweeper has closed the
  * connection already: the caller then drops it, answering nothing.) */
+/* The request is refused, and the connection closed, before its body is
+ * read: once libmicrohttpd closes it, keep reading and dropping what the
+ * client still sends for a bounded time, so the refusal is not lost to a
+ * reset (a lingering close). Accepts NULL. */
+void api_conns_linger(struct api_conns *conns, struct api_conn *k);
 
 /* Start serving `server` on `addr`, at most server->max_connections (> 0)
  * connections at once. NULL if the daemon could not start. Stop with

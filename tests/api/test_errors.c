@@ -18,9 +18,15 @@
 
 #include "tests/order.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include "tests/api/harness.h"
 
@@ -549,6 +555,60 @@ static void test_body_over_64_kib_is_refused_with_body_too_large(void **state)
   EXPECT_UNCHANGED(before);
 }
 
+/* A raw connection to the server (the harness's client is curl). */
+static int connect_raw(void)
+{
+  struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons((uint16_t)t.s->port)};
+  struct timeval limit = {.tv_sec = 5};
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+  assert_true(fd >= 0);
+  assert_int_equal(inet_pton(AF_INET, t.s->host, &addr.sin_addr), 1);
+  assert_int_equal(connect(fd, (struct sockaddr *)&addr, sizeof addr), 0);
+  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, sizeof limit);
+  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+  return fd;
+}
+
+/* The 413 for a declared length over the cap comes as soon as the head is
+ * read, while the client is still sending its body. Closing a socket with
+ * unread data in it resets the connection, so a client still writing
+ * failed ("Failed sending data to the peer") before it could read the 413;
+ * the server now reads and drops the rest for a while (a lingering close,
+ * api/conns.c). A client writing 1 MiB in 16 KiB pieces must get every
+ * piece out and then read the whole 413. */
+static void test_body_over_cap_still_being_sent_gets_its_413(void **state)
+{
+  enum { SIZE = 1 << 20, PIECE = 16 * 1024 };
+  static char piece[PIECE], reply[4096];
+  char head[256];
+
+  memset(piece, ' ', sizeof piece);
+  snprintf(head, sizeof head,
+           "POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+           "Content-Length: %d\r\n\r\n",
+           SIZE);
+  for (int round = 0; round < 5; round++) {
+    int fd = connect_raw();
+    size_t got = 0;
+    ssize_t n;
+
+    assert_int_equal(send(fd, head, strlen(head), MSG_NOSIGNAL), (ssize_t)strlen(head));
+    for (int sent = 0; sent < SIZE; sent += PIECE)
+      if (send(fd, piece, PIECE, MSG_NOSIGNAL) != PIECE)
+        fail_msg("round %d: sending the body failed after %d bytes: %s", round, sent,
+                 strerror(errno));
+    while (got < sizeof reply - 1 && (n = recv(fd, reply + got, sizeof reply - 1 - got, 0)) > 0)
+      got += (size_t)n;
+    reply[got] = '\0';
+    close(fd);
+    if (strncmp(reply, "HTTP/1.1 413 ", 13) != 0 || !strstr(reply, "\"code\":\"body-too-large\""))
+      fail_msg("round %d: wanted the whole 413 body-too-large, got: %.300s", round, reply);
+  }
+  /* Still serving. */
+  json_decref(harness_get_game(t.s, NULL, t.g));
+}
+
 /* "over 64 KiB": a body of exactly 65536 bytes is still read. */
 static void test_body_of_exactly_64_kib_is_accepted(void **state)
 {
@@ -737,6 +797,7 @@ int main(void)
       cmocka_unit_test(test_move_by_seat_not_to_act_is_refused_with_not_your_turn),
       cmocka_unit_test(test_move_by_player_without_seat_is_refused_with_not_seated),
       cmocka_unit_test(test_body_over_64_kib_is_refused_with_body_too_large),
+      cmocka_unit_test(test_body_over_cap_still_being_sent_gets_its_413),
       cmocka_unit_test(test_body_of_exactly_64_kib_is_accepted),
       cmocka_unit_test(test_move_of_unknown_type_is_refused_with_bad_move),
       cmocka_unit_test(test_move_on_open_game_is_refused_with_game_not_active),
