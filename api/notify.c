@@ -32,8 +32,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RING_SIZE         4096 /* notifications kept for Last-Event-ID */
-#define SEQ_SLOTS         4096 /* latest seq per game, direct-mapped */
+#define RING_SIZE 4096 /* notifications kept for Last-Event-ID */
+#define SEQ_SLOTS 4096 /* latest seq per game, direct-mapped */
+/* Waiting clients are kept in chains by the game (or, for a player's
+ * stream, the player) they watch, so a publish visits the chains of its
+ * game and its seated players, not every waiting client: with 10,000 idle
+ * clients every move walked all of them under the hub's lock, and every
+ * finished request walked every long-poll (issue 22). */
+#define WATCH_SLOTS       4096
 #define KEEPALIVE_MS      20000
 #define TIMER_INTERVAL_MS 100
 
@@ -58,6 +64,7 @@ struct waiter {
 struct api_stream {
   struct api_notify *hub;
   struct MHD_Connection *conn;
+  uint32_t slot;              /* its chain in hub->streams: of `game`, or else of `player` */
   char game[DB_ID_MAX + 1];   /* one game's stream, or "" */
   char player[DB_ID_MAX + 1]; /* one player's games, or "" */
   uint64_t cursor;            /* the last notification id sent */
@@ -75,8 +82,8 @@ struct api_notify {
     char game[DB_ID_MAX + 1];
     uint32_t seq;
   } latest[SEQ_SLOTS];
-  struct waiter *waiters;
-  struct api_stream *streams;
+  struct waiter *waiters[WATCH_SLOTS];     /* long-polls, by game */
+  struct api_stream *streams[WATCH_SLOTS]; /* streams, by game or by player */
   int64_t (*now_ms)(void);
   pthread_t timer;
   bool stopping;
@@ -89,6 +96,11 @@ static uint32_t slot_hash(const char *id)
   for (; *id; id++)
     h = (h ^ (uint8_t)*id) * 16777619u;
   return h;
+}
+
+static uint32_t watch_slot(const char *key)
+{
+  return slot_hash(key) % WATCH_SLOTS;
 }
 
 static void *timer_main(void *arg);
@@ -117,6 +129,7 @@ void api_notify_stop(struct api_notify *hub)
 {
   struct waiter *w;
   struct api_stream *s;
+  size_t i;
 
   if (!hub)
     return;
@@ -124,22 +137,25 @@ void api_notify_stop(struct api_notify *hub)
   hub->stopping = true;
   /* libmicrohttpd cannot stop with suspended connections: wake them all;
    * long-polls answer, streams end. */
-  while ((w = hub->waiters)) {
-    hub->waiters = w->next;
-    MHD_resume_connection(w->conn);
-    free(w);
-  }
-  for (s = hub->streams; s; s = s->next)
-    if (s->suspended) {
-      s->suspended = false;
-      MHD_resume_connection(s->conn);
+  for (i = 0; i < WATCH_SLOTS; i++) {
+    while ((w = hub->waiters[i])) {
+      hub->waiters[i] = w->next;
+      MHD_resume_connection(w->conn);
+      free(w);
     }
+    for (s = hub->streams[i]; s; s = s->next)
+      if (s->suspended) {
+        s->suspended = false;
+        MHD_resume_connection(s->conn);
+      }
+  }
   pthread_mutex_unlock(&hub->lock);
 }
 
 void api_notify_free(struct api_notify *hub)
 {
   struct waiter *w;
+  size_t i;
 
   if (!hub)
     return;
@@ -147,10 +163,11 @@ void api_notify_free(struct api_notify *hub)
   hub->stopping = true;
   pthread_mutex_unlock(&hub->lock);
   pthread_join(hub->timer, NULL);
-  while ((w = hub->waiters)) {
-    hub->waiters = w->next;
-    free(w);
-  }
+  for (i = 0; i < WATCH_SLOTS; i++)
+    while ((w = hub->waiters[i])) {
+      hub->waiters[i] = w->next;
+      free(w);
+    }
   pthread_mutex_destroy(&hub->lock);
   free(hub);
 }
@@ -167,11 +184,24 @@ static bool stream_wants(const struct api_stream *s, const struct notice *n)
   return false;
 }
 
-/* Wake every waiter and stream that cares about `n`. Hub lock held. */
+/* Wake the parked streams of chain `slot` that want `n`. Hub lock held. */
+static void wake_streams(struct api_notify *hub, uint32_t slot, const struct notice *n)
+{
+  struct api_stream *s;
+
+  for (s = hub->streams[slot]; s; s = s->next)
+    if (s->suspended && stream_wants(s, n)) {
+      s->suspended = false;
+      MHD_resume_connection(s->conn);
+    }
+}
+
+/* Wake every waiter and stream that cares about `n`: those in the chains
+ * of its game and of its seated players. Hub lock held. */
 static void wake_for(struct api_notify *hub, const struct notice *n)
 {
-  struct waiter **pw = &hub->waiters;
-  struct api_stream *s;
+  struct waiter **pw = &hub->waiters[watch_slot(n->game)];
+  int i;
 
   while (*pw) {
     struct waiter *w = *pw;
@@ -184,11 +214,10 @@ static void wake_for(struct api_notify *hub, const struct notice *n)
       pw = &w->next;
     }
   }
-  for (s = hub->streams; s; s = s->next)
-    if (s->suspended && stream_wants(s, n)) {
-      s->suspended = false;
-      MHD_resume_connection(s->conn);
-    }
+  wake_streams(hub, watch_slot(n->game), n);
+  for (i = 0; i < n->seats; i++)
+    if (n->players[i][0])
+      wake_streams(hub, watch_slot(n->players[i]), n);
 }
 
 void api_notify_publish(struct api_notify *hub, const struct db_game *row, const int *to_act,
@@ -251,8 +280,8 @@ bool api_notify_wait(struct api_notify *hub, struct MHD_Connection *conn, const 
   w->conn = conn;
   snprintf(w->game, sizeof(w->game), "%s", game);
   w->deadline_ms = deadline_ms;
-  w->next = hub->waiters;
-  hub->waiters = w;
+  w->next = hub->waiters[watch_slot(game)];
+  hub->waiters[watch_slot(game)] = w;
   MHD_suspend_connection(conn);
   parked = true;
 done:
@@ -260,14 +289,14 @@ done:
   return parked;
 }
 
-void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn)
+void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn, const char *game)
 {
   struct waiter **pw;
 
   if (!hub)
     return;
   pthread_mutex_lock(&hub->lock);
-  for (pw = &hub->waiters; *pw;) {
+  for (pw = &hub->waiters[watch_slot(game)]; *pw;) {
     struct waiter *w = *pw;
 
     if (w->conn == conn) {
@@ -303,10 +332,11 @@ struct api_stream *api_stream_open(struct api_notify *hub, struct MHD_Connection
     s->cursor = hub->next_id;
   }
   s->last_write_ms = hub->now_ms();
-  s->next = hub->streams;
-  if (hub->streams)
-    hub->streams->prev = s;
-  hub->streams = s;
+  s->slot = watch_slot(s->game[0] ? s->game : s->player);
+  s->next = hub->streams[s->slot];
+  if (s->next)
+    s->next->prev = s;
+  hub->streams[s->slot] = s;
   pthread_mutex_unlock(&hub->lock);
   return s;
 }
@@ -322,7 +352,7 @@ void api_stream_close(struct api_stream *s)
   if (s->prev)
     s->prev->next = s->next;
   else
-    hub->streams = s->next;
+    hub->streams[s->slot] = s->next;
   if (s->next)
     s->next->prev = s->prev;
   pthread_mutex_unlock(&hub->lock);
@@ -428,11 +458,11 @@ ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
   return (ssize_t)used;
 }
 
-/* Resume long-polls whose time is up and streams owed a keep-alive. */
-static void tick(struct api_notify *hub)
+/* Resume the long-polls of chain `slot` whose time is up and its streams
+ * owed a keep-alive. */
+static void tick_slot(struct api_notify *hub, uint32_t slot, int64_t now)
 {
-  int64_t now = hub->now_ms();
-  struct waiter **pw = &hub->waiters;
+  struct waiter **pw = &hub->waiters[slot];
   struct api_stream *s;
 
   while (*pw) {
@@ -446,11 +476,21 @@ static void tick(struct api_notify *hub)
       pw = &w->next;
     }
   }
-  for (s = hub->streams; s; s = s->next)
+  for (s = hub->streams[slot]; s; s = s->next)
     if (s->suspended && now - s->last_write_ms >= KEEPALIVE_MS) {
       s->suspended = false;
       MHD_resume_connection(s->conn);
     }
+}
+
+/* Every chain, ten times a second: not per move. */
+static void tick(struct api_notify *hub)
+{
+  int64_t now = hub->now_ms();
+  uint32_t slot;
+
+  for (slot = 0; slot < WATCH_SLOTS; slot++)
+    tick_slot(hub, slot, now);
 }
 
 static void *timer_main(void *arg)

@@ -39,8 +39,8 @@ json_t *api_notice_json(const char *game, uint32_t seq, const char *status, cons
 bool api_notify_wait(struct api_notify *hub, struct MHD_Connection *conn, const char *game,
                      uint32_t after, int64_t deadline_ms);
 
-/* Drop any wait of `conn` (its request ended). */
-void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn);
+/* Drop any wait of `conn` on `game` (its request ended). */
+void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn, const char *game);
 
 /* An SSE stream of one game (`game`) or of a player's games (`player`),
  * resuming after event `last_id` (0: from now). Closed by api_stream_close,

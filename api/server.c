@@ -22,9 +22,10 @@
 struct pending {
   char *body; /* owned: the body so far, NUL-terminated */
   size_t len;
-  size_t cap;               /* the route's body cap (api_body_cap) */
-  bool too_large;           /* the body passed the cap; the rest is discarded */
-  int64_t wait_deadline_ms; /* a long-poll's deadline across wake-ups */
+  size_t cap;                    /* the route's body cap (api_body_cap) */
+  bool too_large;                /* the body passed the cap; the rest is discarded */
+  int64_t wait_deadline_ms;      /* a long-poll's deadline across wake-ups */
+  char waited_on[DB_ID_MAX + 1]; /* the game it parked on, "" if it never did */
 };
 
 /* Retry-After, and the IETF draft's RateLimit-* names when a rate limit
@@ -283,8 +284,11 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   if (resp.reader.read)
     return queue_pieces(conn, &resp);
   if (resp.wait_until_ms) {
-    if (api_notify_wait(server->notify, conn, resp.wait_game, resp.wait_after, resp.wait_until_ms))
-      return MHD_YES;        /* parked: the handler runs again when woken */
+    if (api_notify_wait(server->notify, conn, resp.wait_game, resp.wait_after,
+                        resp.wait_until_ms)) {
+      snprintf(p->waited_on, sizeof(p->waited_on), "%s", resp.wait_game);
+      return MHD_YES; /* parked: the handler runs again when woken */
+    }
     p->wait_deadline_ms = 1; /* may not wait: the handler answers now */
     return dispatch(server, conn, url, method, p);
   }
@@ -373,7 +377,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
   struct pending *p = *req_cls;
   struct api_server *server = cls;
 
-  api_notify_forget(server->notify, conn);
+  if (p && p->waited_on[0])
+    api_notify_forget(server->notify, conn, p->waited_on);
   api_conns_answered(server->conns, tracked(conn));
   if (p) {
     free(p->body);

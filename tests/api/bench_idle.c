@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -155,6 +156,35 @@ static void play_first_move(struct harness_server *s, const struct harness_playe
 }
 
 /* How many of the clients have something to read. */
+/* Server CPU in ms so far (all its threads). */
+static double server_cpu_ms(pid_t pid)
+{
+  struct timespec ts;
+  clockid_t clock;
+
+  if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0)
+    return 0.0;
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Server CPU per move, in us, of a whole random two-seat Himalaya game that
+ * no idle client watches (the client's GETs of the view included). */
+static double other_game_us_per_move(struct harness_server *s, uint64_t seed)
+{
+  struct harness_player players[2];
+  char id[64];
+  double cpu0 = server_cpu_ms(s->pid), cpu;
+  json_t *g;
+  long moves;
+
+  harness_play_random(s, "himalaya", 2, "{}", seed, players, id);
+  cpu = server_cpu_ms(s->pid) - cpu0;
+  g = harness_get_game(s, NULL, id);
+  moves = harness_int(g, "moves");
+  json_decref(g);
+  return moves ? cpu * 1e3 / (double)moves : 0.0;
+}
+
 static long woken_clients(const int *fds)
 {
   char buf[512];
@@ -210,6 +240,7 @@ int main(void)
   json_t *g;
   char id[64];
   long before, with, woken;
+  double alone_us, watched_us;
   int held;
 
   if (getrlimit(RLIMIT_NOFILE, &lim) == 0) {
@@ -226,15 +257,25 @@ int main(void)
   json_decref(g);
   harness_join(&s, p[0].token, id, 0);
   harness_join(&s, p[1].token, id, 1);
+  other_game_us_per_move(&s, 11); /* warm: the first game pays for the caches */
+  alone_us = other_game_us_per_move(&s, 11);
   before = rss_kib(s.pid);
   held = open_clients(&s, id, 0, fds);
   with = rss_kib(s.pid);
+  watched_us = other_game_us_per_move(&s, 11);
   printf("idle clients: %d of %d held (half long-poll, half SSE); server RSS %ld KiB before, "
          "%ld KiB with them (%.1f KiB per client); server threads %ld\n",
          held, CLIENTS, before, with, held ? (double)(with - before) / held : 0.0,
          threads_of(s.pid));
   figure(FIGURE_LOWER, (double)with, "idle.rss_kib");
   figure(FIGURE_LOWER, held ? (double)(with - before) / held : 0.0, "idle.kib_per_client");
+  /* A move tells the clients that watch its game, not every client: the
+   * hub keeps them in chains by game and player (api/notify.c). */
+  printf("idle clients: a move of another game (the same random game each time, views included)"
+         " costs the server %.0f us of CPU with them held, %.0f us without\n",
+         watched_us, alone_us);
+  figure(FIGURE_LOWER, watched_us, "idle.other_game_server_us_per_move");
+  figure(FIGURE_LOWER, alone_us, "idle.alone_server_us_per_move");
   play_first_move(&s, &p[0], id);
   sleep(2); /* the figure is what one move wakes within 2 s: a window, not a wait */
   woken = woken_clients(fds);
