@@ -134,17 +134,11 @@ bool engine_is_over(const struct engine_game *game)
   return over;
 }
 
-enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
-                               struct engine_game **next, json_t **events, struct cairn_error *err)
+/* What engine_apply and engine_replay_step check before a title sees the
+ * move: the contract of apply_move's caller. */
+static enum cairn_status check_move(const struct engine_game *game, int seat, const json_t *move,
+                                    struct cairn_error *err)
 {
-  struct engine_game *copy = NULL;
-  json_t *list = NULL;
-  bool pending = false;
-  enum cairn_status st;
-
-  assert(game && next && events);
-  *next = NULL;
-  *events = NULL;
   if (seat < 0 || seat >= game->seats)
     return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_SEATED, NULL, "seat %d is not in this game",
                       seat);
@@ -156,7 +150,23 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
                       "seat %d does not owe a decision now", seat);
   if (!json_is_object(move))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
+  return CAIRN_OK;
+}
 
+enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
+                               struct engine_game **next, json_t **events, struct cairn_error *err)
+{
+  struct engine_game *copy = NULL;
+  json_t *list = NULL;
+  bool pending = false;
+  enum cairn_status st;
+
+  assert(game && next && events);
+  *next = NULL;
+  *events = NULL;
+  st = check_move(game, seat, move, err);
+  if (st != CAIRN_OK)
+    return st;
   copy = engine_clone(game);
   list = json_array();
   if (!copy || !list) {
@@ -175,6 +185,21 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
 cleanup:
   engine_free(copy);
   json_decref(list);
+  return st;
+}
+
+enum cairn_status engine_replay_step(struct engine_game *game, int seat, const json_t *move,
+                                     struct cairn_error *err)
+{
+  bool pending = false;
+  enum cairn_status st;
+
+  assert(game);
+  st = check_move(game, seat, move, err);
+  if (st == CAIRN_OK)
+    st = game->module->apply_move(game, seat, move, NULL, &pending, err);
+  if (st == CAIRN_OK && !pending)
+    game->seq++;
   return st;
 }
 

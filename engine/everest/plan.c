@@ -104,20 +104,25 @@ static enum cairn_status parse_coin(const json_t *item, int index, struct everes
   return CAIRN_OK;
 }
 
-static enum cairn_status reveal(struct everest_state *st, json_t *events, struct cairn_error *err)
+/* New reference, NULL when out of memory: every seat's plan, in seat order. */
+static json_t *plans_json(const struct everest_state *st)
 {
   json_t *plans = json_array();
-  enum cairn_status status;
   int seat;
 
   for (seat = 0; plans && seat < st->head.seats; seat++)
     json_array_append_new(plans, everest_plan_json(&st->seat[seat]));
+  return plans;
+}
+
+static enum cairn_status reveal(struct everest_state *st, json_t *events, struct cairn_error *err)
+{
+  enum cairn_status status;
+
   /* "After all of the plans are finished the players expose them for all
    * to see." */
-  status = engine_emit(
-      events,
-      json_pack("{s:s, s:i, s:o}", "type", "plans-revealed", "round", st->round, "plans", plans),
-      err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:o}", "type", "plans-revealed", "round", st->round,
+                       "plans", plans_json(st));
   if (status != CAIRN_OK)
     return status;
   st->phase = EVEREST_PHASE_EXEC;
@@ -211,11 +216,9 @@ enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const 
   p->plan_len = (int)n;
   p->planned = true;
   /* Seen only by the submitter until the game ends. */
-  status = engine_emit(events,
-                       json_pack("{s:s, s:i, s:s, s:i, s:o, s:[i]}", "type", "plan-submitted",
-                                 "seat", seat, "seat_name", everest_seat_name(seat), "round",
-                                 st->round, "plan", everest_plan_json(p), "private_to", seat),
-                       err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i, s:o, s:[i]}", "type", "plan-submitted",
+                       "seat", seat, "seat_name", everest_seat_name(seat), "round", st->round,
+                       "plan", everest_plan_json(p), "private_to", seat);
   if (status != CAIRN_OK)
     return status;
   for (other = 0; other < st->head.seats; other++)

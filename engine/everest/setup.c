@@ -98,16 +98,11 @@ enum cairn_status everest_choose_base(struct everest_state *st, int seat, const 
                         cell % EVEREST_COLS, everest_seat_name(other));
   st->seat[seat].home = cell;
   st->yeti[seat].cell = cell;
-  status =
-      engine_emit(events,
-                  json_pack("{s:s, s:i, s:s, s:o}", "type", "base-chosen", "seat", seat,
-                            "seat_name", everest_seat_name(seat), "base", everest_cell_json(cell)),
-                  err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:o}", "type", "base-chosen", "seat", seat,
+                       "seat_name", everest_seat_name(seat), "base", everest_cell_json(cell));
   if (status != CAIRN_OK || everest_base_chooser(st) >= 0)
     return status;
   everest_start_round(st);
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:n, s:n}", "type", "round-start", "round", st->round,
-                               "peak_holder", "peak_holder_name"),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:n, s:n}", "type", "round-start", "round", st->round,
+                     "peak_holder", "peak_holder_name");
 }
