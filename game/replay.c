@@ -13,6 +13,7 @@
  */
 #include "game.h"
 #include "fog.h"
+#include "../engine/jsonr.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,11 +153,13 @@ static enum cairn_status walk_prefix(void *arg, uint32_t rows, struct engine_gam
   return game_replay_rows(walk->svc, walk->row, rows, out, err);
 }
 
-/* Apply one stored row, a title move or a platform row, to walk->game. */
+/* Apply one stored row, a title move or a platform row, to walk->game. A
+ * title move is applied in place and builds no events (the walk wants the
+ * state only): a row that does not replay ends the whole walk, whose state
+ * is then dropped, so no clone has to keep the state as it was. */
 static enum cairn_status step(struct replay_walk *walk, const struct db_move *row,
                               const json_t *move, struct cairn_error *err)
 {
-  struct engine_game *next = NULL;
   json_t *events = NULL;
   enum cairn_status st;
 
@@ -165,25 +168,18 @@ static enum cairn_status step(struct replay_walk *walk, const struct db_move *ro
     json_decref(events);
     return st;
   }
-  st = engine_apply(walk->game, row->seat, move, &next, &events, err);
-  json_decref(events);
-  if (st != CAIRN_OK)
-    return st;
-  engine_free(walk->game);
-  walk->game = next;
-  return CAIRN_OK;
+  return engine_replay_step(walk->game, row->seat, move, err);
 }
 
 static enum cairn_status apply_row(void *arg, const struct db_move *row, struct cairn_error *err)
 {
   struct replay_walk *walk = arg;
   json_t *move = NULL;
-  json_error_t jerr;
   enum cairn_status st;
 
   if (walk->rows >= walk->upto_rows || (walk->upto_seq && row->seq > *walk->upto_seq))
-    return CAIRN_DONE; /* the rest of the log is not needed */
-  move = json_loads(row->move_json, 0, &jerr);
+    return CAIRN_DONE;                                     /* the rest of the log is not needed */
+  move = jr_parse(row->move_json, strlen(row->move_json)); /* json_loads's tree, sooner */
   if (!move)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "log row %u holds unreadable JSON", row->ord);
@@ -245,7 +241,7 @@ static enum cairn_status replay(struct game_service *svc, const struct db_game *
   if (!walk.game)
     st = start_position(row, &walk.game, err);
   if (st == CAIRN_OK && walk.rows < upto_rows)
-    st = db_moves_load(svc->db, row->id, walk.rows, apply_row, &walk, err);
+    st = db_moves_load_lean(svc->db, row->id, walk.rows, apply_row, &walk, err); /* no events */
   if (st != CAIRN_OK) {
     engine_free(walk.game);
     return st;
