@@ -10,106 +10,143 @@
 #include <string.h>
 
 struct reader {
-  const char *p;   /* Borrowed: the next byte */
-  const char *end; /* Borrowed: one past the last byte */
-  int depth;       /* containers open */
+  struct jr_cursor c; /* at the next byte */
+  int depth;          /* containers open */
 };
 
-/* Each read_* returns a new reference, or NULL for text it leaves to
- * json_loadb (outside the subset, malformed) and when out of memory. */
-static json_t *read_value(struct reader *r);
+/* ---- the cursor: one token at a time ---- */
 
-static void skip_space(struct reader *r)
+void jr_cursor_init(struct jr_cursor *c, const char *text, size_t len)
 {
-  while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r'))
-    r->p++;
+  c->p = text;
+  c->end = text + len;
 }
 
-/* Whether the next byte is `c`; consumes it when it is. */
-static bool take(struct reader *r, char c)
+static void skip_space(struct jr_cursor *c)
 {
-  if (r->p < r->end && *r->p == c) {
-    r->p++;
+  while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+    c->p++;
+}
+
+bool jr_take(struct jr_cursor *c, char byte)
+{
+  skip_space(c);
+  if (c->p < c->end && *c->p == byte) {
+    c->p++;
     return true;
   }
   return false;
 }
 
-/* The bytes of a string at r->p (its opening quote) into *start, *n: only
- * printable ASCII without a backslash, which stands for itself. */
-static bool read_plain_string(struct reader *r, const char **start, size_t *n)
+bool jr_string(struct jr_cursor *c, const char **s, size_t *n)
 {
   const char *q;
 
-  if (!take(r, '"'))
+  if (!jr_take(c, '"'))
     return false;
-  for (q = r->p; q < r->end && *q != '"'; q++)
+  for (q = c->p; q < c->end && *q != '"'; q++)
     if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x80 || *q == '\\')
       return false;
-  if (q == r->end)
+  if (q == c->end)
     return false;
-  *start = r->p;
-  *n = (size_t)(q - r->p);
-  r->p = q + 1;
+  *s = c->p;
+  *n = (size_t)(q - c->p);
+  c->p = q + 1;
   return true;
 }
 
-/* An integer without fraction or exponent that fits 18 digits (so no
- * overflow to think about); anything else is json_loadb's. */
-static json_t *read_integer(struct reader *r)
+/* No fraction or exponent, at most 18 digits (so no overflow to think
+ * about), no leading zero: anything else is json_loadb's. */
+bool jr_integer(struct jr_cursor *c, json_int_t *value)
 {
-  bool negative = take(r, '-');
-  json_int_t value = 0;
+  bool negative;
+  json_int_t v = 0;
   int digits = 0;
 
-  if (r->p < r->end && *r->p == '0' && r->p + 1 < r->end && r->p[1] >= '0' && r->p[1] <= '9')
-    return NULL; /* a leading zero: malformed */
-  while (r->p < r->end && *r->p >= '0' && *r->p <= '9') {
+  skip_space(c);
+  negative = c->p < c->end && *c->p == '-';
+  if (negative)
+    c->p++;
+  if (c->p + 1 < c->end && c->p[0] == '0' && c->p[1] >= '0' && c->p[1] <= '9')
+    return false;
+  while (c->p < c->end && *c->p >= '0' && *c->p <= '9') {
     if (++digits > 18)
-      return NULL;
-    value = value * 10 + (*r->p++ - '0');
+      return false;
+    v = v * 10 + (*c->p++ - '0');
   }
-  if (!digits || (r->p < r->end && (*r->p == '.' || *r->p == 'e' || *r->p == 'E')))
-    return NULL;
-  return json_integer(negative ? -value : value);
+  if (!digits || (c->p < c->end && (*c->p == '.' || *c->p == 'e' || *c->p == 'E')))
+    return false;
+  *value = negative ? -v : v;
+  return true;
+}
+
+/* Whether `word` comes next; consumes it when it does. */
+static bool take_word(struct jr_cursor *c, const char *word)
+{
+  size_t n = strlen(word);
+
+  skip_space(c);
+  if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n) != 0)
+    return false;
+  c->p += n;
+  return true;
+}
+
+bool jr_boolean(struct jr_cursor *c, bool *value)
+{
+  if (take_word(c, "true"))
+    *value = true;
+  else if (take_word(c, "false"))
+    *value = false;
+  else
+    return false;
+  return true;
+}
+
+bool jr_at_end(struct jr_cursor *c)
+{
+  skip_space(c);
+  return c->p == c->end;
+}
+
+/* ---- the tree ---- */
+
+/* Each read_* returns a new reference, or NULL for text it leaves to
+ * json_loadb (outside the subset, malformed) and when out of memory. */
+static json_t *read_value(struct reader *r);
+
+static json_t *read_integer(struct reader *r)
+{
+  json_int_t value;
+
+  return jr_integer(&r->c, &value) ? json_integer(value) : NULL;
 }
 
 static json_t *read_literal(struct reader *r, const char *word, json_t *value)
 {
-  size_t n = strlen(word);
-
-  if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n) != 0)
-    return NULL;
-  r->p += n;
-  return value;
+  return take_word(&r->c, word) ? value : NULL;
 }
 
-/* After a container's opening byte: members until `close`, or NULL. */
+/* After a container's opening byte: members until its closing one. */
 static json_t *read_object(struct reader *r)
 {
   json_t *object = json_object();
   const char *key;
   size_t n;
 
-  skip_space(r);
-  if (object && take(r, '}'))
+  if (object && jr_take(&r->c, '}'))
     return object;
   while (object) {
     json_t *value;
 
-    skip_space(r);
-    if (!read_plain_string(r, &key, &n))
-      break;
-    skip_space(r);
-    if (!take(r, ':'))
+    if (!jr_string(&r->c, &key, &n) || !jr_take(&r->c, ':'))
       break;
     value = read_value(r);
     if (!value || json_object_setn_new_nocheck(object, key, n, value) != 0)
       break;
-    skip_space(r);
-    if (take(r, '}'))
+    if (jr_take(&r->c, '}'))
       return object;
-    if (!take(r, ','))
+    if (!jr_take(&r->c, ','))
       break;
   }
   json_decref(object);
@@ -120,18 +157,16 @@ static json_t *read_array(struct reader *r)
 {
   json_t *array = json_array();
 
-  skip_space(r);
-  if (array && take(r, ']'))
+  if (array && jr_take(&r->c, ']'))
     return array;
   while (array) {
     json_t *value = read_value(r);
 
     if (!value || json_array_append_new(array, value) != 0)
       break;
-    skip_space(r);
-    if (take(r, ']'))
+    if (jr_take(&r->c, ']'))
       return array;
-    if (!take(r, ','))
+    if (!jr_take(&r->c, ','))
       break;
   }
   json_decref(array);
@@ -144,7 +179,7 @@ static json_t *read_container(struct reader *r, json_t *(*read)(struct reader *)
 
   if (++r->depth > JR_MAX_DEPTH)
     return NULL;
-  r->p++; /* the opening byte */
+  r->c.p++; /* the opening byte */
   value = read(r);
   r->depth--;
   return value;
@@ -155,18 +190,16 @@ static json_t *read_value(struct reader *r)
   const char *start;
   size_t n;
 
-  skip_space(r);
-  if (r->p == r->end)
+  skip_space(&r->c);
+  if (r->c.p == r->c.end)
     return NULL;
-  switch (*r->p) {
+  switch (*r->c.p) {
   case '{':
     return read_container(r, read_object);
   case '[':
     return read_container(r, read_array);
   case '"':
-    if (!read_plain_string(r, &start, &n))
-      return NULL;
-    return json_stringn_nocheck(start, n);
+    return jr_string(&r->c, &start, &n) ? json_stringn_nocheck(start, n) : NULL;
   case 't':
     return read_literal(r, "true", json_true());
   case 'f':
@@ -180,15 +213,15 @@ static json_t *read_value(struct reader *r)
 
 json_t *jr_parse(const char *text, size_t len)
 {
-  struct reader r = {.p = text, .end = text + len};
+  struct reader r = {.depth = 0};
   json_t *value = NULL;
 
-  skip_space(&r);
+  jr_cursor_init(&r.c, text, len);
+  skip_space(&r.c);
   /* Like json_loadb without JSON_DECODE_ANY: an object or an array only. */
-  if (r.p < r.end && (*r.p == '{' || *r.p == '['))
+  if (r.c.p < r.c.end && (*r.c.p == '{' || *r.c.p == '['))
     value = read_value(&r);
-  skip_space(&r);
-  if (value && r.p == r.end)
+  if (value && jr_at_end(&r.c))
     return value;
   /* Declined, text after the value, or out of memory: whatever json_loadb
    * makes of it is the answer. */

@@ -21,7 +21,9 @@
 #define CAIRN_ENGINE_JSONR_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #define JR_MAX_DEPTH 32 /* deeper text is json_loadb's */
 
@@ -29,5 +31,41 @@
  * as json_loadb(text, len, 0, NULL) gives it; NULL when the text is not
  * one or memory ran out. */
 json_t *jr_parse(const char *text, size_t len);
+
+/* Reading a text of a known shape token by token, building nothing: a
+ * title replaying its own stored moves (engine.h, replay_text). Every
+ * call skips whitespace first and returns false when the next token is
+ * not the one it reads (the cursor is then somewhere inside the text and
+ * the caller gives the text up). The tokens are jr_parse's subset, so a
+ * text read this way means what its tree would. */
+struct jr_cursor {
+  const char *p;   /* Borrowed: the next byte */
+  const char *end; /* Borrowed: one past the last byte */
+};
+
+void jr_cursor_init(struct jr_cursor *c, const char *text, size_t len);
+
+/* One of the structural bytes { } [ ] , : */
+bool jr_take(struct jr_cursor *c, char byte);
+
+/* A string of printable ASCII without escapes: *s (Borrowed, the text's
+ * own bytes, not NUL-terminated) and *n. */
+bool jr_string(struct jr_cursor *c, const char **s, size_t *n);
+
+/* An integer, as jr_parse reads one (at most 18 digits). */
+bool jr_integer(struct jr_cursor *c, json_int_t *value);
+
+/* true or false. */
+bool jr_boolean(struct jr_cursor *c, bool *value);
+
+/* Whether only whitespace is left. */
+bool jr_at_end(struct jr_cursor *c);
+
+/* Whether the string *s, *n is `word`. Inline, so a literal word's length
+ * is known where it is called. */
+static inline bool jr_is(const char *s, size_t n, const char *word)
+{
+  return strlen(word) == n && memcmp(s, word, n) == 0;
+}
 
 #endif
