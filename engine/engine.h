@@ -171,6 +171,21 @@ struct engine_module {
    * secret that viewer may not see: other hands, deck order, unrevealed
    * plans, the generator. */
   void (*write_view)(const struct engine_game *game, int viewer, struct json_writer *out);
+
+  /* ---- Functions (version 5) ---- */
+
+  /* Optional (NULL: engine_replay_text parses the text and calls
+   * apply_move with no events). Apply the move written as JSON text
+   * `move` (len bytes, borrowed; a stored log row's, as the server wrote
+   * it) for `seat` exactly as apply_move with events NULL applies its
+   * parsed tree: the same state, the same refusals, reading the text with
+   * jsonr.h's cursor instead of building a tree (a tree cost a replay more
+   * than the rules did: issue 22). CAIRN_DONE before any change of `game`
+   * when the text is not one it reads (another form, another member, a
+   * value it would refuse): the core then parses it. Called under
+   * apply_move's preconditions, and pending as there. */
+  enum cairn_status (*replay_text)(struct engine_game *game, int seat, const char *move, size_t len,
+                                   bool *pending, struct cairn_error *err);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -294,6 +309,14 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
  * a row that no longer replays is an internal error, never skipped. */
 enum cairn_status engine_replay_step(struct engine_game *game, int seat, const json_t *move,
                                      struct cairn_error *err);
+
+/* engine_replay_step for a move given as its stored JSON text (len bytes,
+ * borrowed): through the title's replay_text when it reads the text,
+ * otherwise parsed (jr_parse) and stepped. A text that is no JSON object
+ * is CAIRN_EINVAL wrong-type. The same state as engine_apply's, and the
+ * same contract on failure. */
+enum cairn_status engine_replay_text(struct engine_game *game, int seat, const char *move,
+                                     size_t len, struct cairn_error *err);
 
 /* The game's slots, called only through these (the server never reaches into
  * a module's table, so the entry file is where a slot's contract is kept).

@@ -4,6 +4,7 @@
  * for all of them (seat checks, clone-then-apply, seq, event visibility).
  */
 #include "engine.h"
+#include "jsonr.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -134,9 +135,9 @@ bool engine_is_over(const struct engine_game *game)
   return over;
 }
 
-/* What engine_apply and engine_replay_step check before a title sees the
- * move: the contract of apply_move's caller. */
-static enum cairn_status check_move(const struct engine_game *game, int seat, const json_t *move,
+/* Whether `seat` may move in `game` now: what engine_apply and the replay
+ * steps check before a title sees a move (apply_move's preconditions). */
+static enum cairn_status check_turn(const struct engine_game *game, int seat,
                                     struct cairn_error *err)
 {
   if (seat < 0 || seat >= game->seats)
@@ -148,9 +149,18 @@ static enum cairn_status check_move(const struct engine_game *game, int seat, co
   if (!engine_may_act(game, seat))
     return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL,
                       "seat %d does not owe a decision now", seat);
-  if (!json_is_object(move))
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
   return CAIRN_OK;
+}
+
+/* check_turn, and a move that is an object. */
+static enum cairn_status check_move(const struct engine_game *game, int seat, const json_t *move,
+                                    struct cairn_error *err)
+{
+  enum cairn_status st = check_turn(game, seat, err);
+
+  if (st == CAIRN_OK && !json_is_object(move))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
+  return st;
 }
 
 enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
@@ -200,6 +210,31 @@ enum cairn_status engine_replay_step(struct engine_game *game, int seat, const j
     st = game->module->apply_move(game, seat, move, NULL, &pending, err);
   if (st == CAIRN_OK && !pending)
     game->seq++;
+  return st;
+}
+
+enum cairn_status engine_replay_text(struct engine_game *game, int seat, const char *move,
+                                     size_t len, struct cairn_error *err)
+{
+  bool pending = false;
+  json_t *tree;
+  enum cairn_status st;
+
+  assert(game && move);
+  if (game->module->replay_text) {
+    st = check_turn(game, seat, err);
+    if (st == CAIRN_OK)
+      st = game->module->replay_text(game, seat, move, len, &pending, err);
+    if (st == CAIRN_OK && !pending)
+      game->seq++;
+    if (st != CAIRN_DONE)
+      return st;
+  }
+  tree = jr_parse(move, len);
+  if (!tree)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
+  st = engine_replay_step(game, seat, tree, err);
+  json_decref(tree);
   return st;
 }
 

@@ -311,6 +311,12 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
     used[found] = true;
     order[k] = found;
   }
+  return everest_order_turn(st, order, list, events, err);
+}
+
+enum cairn_status everest_order_turn(struct everest_state *st, const int *order, const json_t *list,
+                                     json_t *events, struct cairn_error *err)
+{
   if (ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:o, s:o}", "type", "order-chosen", "seat",
                   st->chooser, "seat_name", everest_seat_name(st->chooser), "order",
                   json_deep_copy(list), "order_names", order_names(st, order)) != CAIRN_OK)

@@ -161,14 +161,10 @@ static struct coin_text aside_text(unsigned mask)
 enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, bool *pending, struct cairn_error *err)
 {
-  struct everest_seat *p = &st->seat[seat];
   struct everest_coin plan[EVEREST_PLAN_LEN];
   const json_t *list = json_object_get(move, "plan");
-  int want = everest_available(st, seat);
-  unsigned used = 0;
   enum cairn_status status;
   size_t i, n;
-  int other;
 
   if (!list)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL, "plan is required");
@@ -188,6 +184,20 @@ enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const 
     if (i < EVEREST_PLAN_LEN)
       plan[i] = coin;
   }
+  return everest_commit_plan(st, seat, plan, n, events, pending, err);
+}
+
+enum cairn_status everest_commit_plan(struct everest_state *st, int seat,
+                                      const struct everest_coin *plan, size_t n, json_t *events,
+                                      bool *pending, struct cairn_error *err)
+{
+  struct everest_seat *p = &st->seat[seat];
+  int want = everest_available(st, seat);
+  unsigned used = 0;
+  enum cairn_status status;
+  size_t i;
+  int other;
+
   if (n > EVEREST_PLAN_LEN)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
                       "a plan is at most three coins, not %zu", n);
@@ -212,7 +222,8 @@ enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const 
                         "coin %s is used twice; each coin is one action", coin_name(plan[i].coin));
     used |= bit;
   }
-  memcpy(p->plan, plan, sizeof(plan));
+  memset(p->plan, 0, sizeof(p->plan));
+  memcpy(p->plan, plan, n * sizeof(*plan));
   p->plan_len = (int)n;
   p->planned = true;
   /* Seen only by the submitter until the game ends. */

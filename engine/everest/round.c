@@ -364,10 +364,9 @@ static enum cairn_status parse_coins(const json_t *list, unsigned *mask, int *co
 enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, bool *pending, struct cairn_error *err)
 {
-  struct everest_seat *p = &st->seat[seat];
   const json_t *heal = json_object_get(move, "heal");
   unsigned mask;
-  int count, other;
+  int count;
   enum cairn_status status;
 
   if (!heal)
@@ -377,7 +376,18 @@ enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const 
   status = parse_coins(json_object_get(move, "set_aside"), &mask, &count, err);
   if (status != CAIRN_OK)
     return status;
-  if (json_is_true(heal)) {
+  return everest_commit_heal(st, seat, json_is_true(heal), mask, count, events, pending, err);
+}
+
+enum cairn_status everest_commit_heal(struct everest_state *st, int seat, bool heal, unsigned mask,
+                                      int count, json_t *events, bool *pending,
+                                      struct cairn_error *err)
+{
+  struct everest_seat *p = &st->seat[seat];
+  enum cairn_status status;
+  int other;
+
+  if (heal) {
     if (st->yeti[seat].left_board)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_DAMAGE,
                         "a yeti that fell off the edge of the board can not heal until the end "
@@ -398,7 +408,7 @@ enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const 
                         lowest_coin(mask & p->aside));
   }
   p->heal_decided = true;
-  p->heal = json_is_true(heal);
+  p->heal = heal;
   p->set_aside = p->heal ? 0 : mask;
   status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:b, s:o, s:[i]}", "type", "heal-chosen",
                        "seat", seat, "seat_name", everest_seat_name(seat), "heal", p->heal,

@@ -78,12 +78,21 @@ static enum cairn_status parse_base(const json_t *base, int *cell, struct cairn_
 enum cairn_status everest_choose_base(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, struct cairn_error *err)
 {
-  int cell = EVEREST_OFF, corner, other;
+  int cell = EVEREST_OFF;
   enum cairn_status status;
 
   status = parse_base(json_object_get(move, "base"), &cell, err);
   if (status != CAIRN_OK)
     return status;
+  return everest_place_base(st, seat, cell, events, err);
+}
+
+enum cairn_status everest_place_base(struct everest_state *st, int seat, int cell, json_t *events,
+                                     struct cairn_error *err)
+{
+  int corner, other;
+  enum cairn_status status;
+
   corner = everest_corner_of(cell);
   /* "Players place their pawns on one of the inside corners marked by the
    * X's." */

@@ -47,9 +47,12 @@
  * 4. determinism: the same seed and choices give the same log and states;
  * 5. the replay step equals apply: the log replayed from the seed with
  *    engine_replay_step (in place, apply_move given no events array, so
- *    the title builds none) serialises byte-equal to the live states
- *    (engine_apply's, with events) after every step: a title that skipped
- *    a change of state along with an event it need not build fails here.
+ *    the title builds none), and again with engine_replay_text (each move
+ *    as the server stores it: compact JSON text, keys sorted; a title's
+ *    replay_text reads it without a tree), serialises byte-equal to the
+ *    live states (engine_apply's, with events) after every step: a title
+ *    that skipped a change of state along with an event it need not
+ *    build, or read a text otherwise than its tree, fails here.
  *
  * A failure names the title, seat count, options, seed number, step (moves
  * applied before it) and seat; the run is deterministic, so rerunning
@@ -908,9 +911,10 @@ static void check_replay(struct playout *p, bool clones)
 
 /* ---- 5. The replay step equals apply ---- */
 
-/* Replay the log from the seed with engine_replay_step, which builds no
- * events: byte-equal states after every step. */
-static void check_replay_step(struct playout *p)
+/* Replay the log from the seed with engine_replay_step (or, `as_text`,
+ * engine_replay_text on each move as stored), which build no events:
+ * byte-equal states after every step. */
+static void check_replay_step(struct playout *p, bool as_text)
 {
   struct engine_game *game = new_from_seed(p);
   const json_t *entry;
@@ -920,15 +924,22 @@ static void check_replay_step(struct playout *p)
   {
     int seat = (int)json_integer_value(json_array_get(entry, 0));
     struct cairn_error err = {0};
-    char *text;
+    char *text = json_dumps(json_array_get(entry, 1), JSON_COMPACT | JSON_SORT_KEYS);
+    enum cairn_status st;
 
     p->at.step = (long)i;
     p->at.seat = seat;
-    if (engine_replay_step(game, seat, json_array_get(entry, 1), &err) != CAIRN_OK)
-      fail_at(&p->at, "the replay step refused a move apply accepted: %s", err.detail);
+    assert_non_null(text);
+    st = as_text ? engine_replay_text(game, seat, text, strlen(text), &err)
+                 : engine_replay_step(game, seat, json_array_get(entry, 1), &err);
+    if (st != CAIRN_OK)
+      fail_at(&p->at, "the replay step%s refused %s, which apply accepted: %s",
+              as_text ? " (text)" : "", text, err.detail);
+    free(text);
     text = kit_text(game);
     if (strcmp(text, p->states[i + 1]) != 0)
-      fail_at(&p->at, "the replay step (no events) left another state than apply (events)");
+      fail_at(&p->at, "the replay step%s (no events) left another state than apply (events)",
+              as_text ? " (text)" : "");
     free(text);
   }
   engine_free(game);
@@ -1459,7 +1470,8 @@ static void run_playout(const struct title_test *t, const struct setting *s, uin
     break;
   case REPLAY_STEP_EQUALS_APPLY:
     play_out(&p);
-    check_replay_step(&p);
+    check_replay_step(&p, false);
+    check_replay_step(&p, true);
     break;
   case PROPERTIES:
     fail_msg("not a property");
