@@ -200,6 +200,15 @@ enum cairn_status db_moves_load(struct db *db, const char *game_id, uint32_t fro
   return db->methods->moves_load(db->ctx, game_id, from_ord, cb, arg, err);
 }
 
+enum cairn_status db_moves_load_lean(struct db *db, const char *game_id, uint32_t from_ord,
+                                     db_move_cb cb, void *arg, struct cairn_error *err)
+{
+  /* A whole row holds everything a lean one does. */
+  if (!db->methods->moves_load_lean)
+    return db->methods->moves_load(db->ctx, game_id, from_ord, cb, arg, err);
+  return db->methods->moves_load_lean(db->ctx, game_id, from_ord, cb, arg, err);
+}
+
 enum cairn_status db_game_import(struct db *db, const struct db_game *game,
                                  const struct db_player *players,
                                  const uint8_t (*token_hashes)[DB_HASH_BYTES],

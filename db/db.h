@@ -295,6 +295,14 @@ struct db_methods {
   enum cairn_status (*moves_load)(void *ctx, const char *game_id, uint32_t from_ord, db_move_cb cb,
                                   void *arg, struct cairn_error *err);
 
+  /* moves_load for a replay, which reads of a row only its ord, seq, seat
+   * and move_json: the rows come without the rest (events_json NULL, at_ms
+   * 0, has_hash false), so a backend need not read or copy the events,
+   * which are most of a row's bytes (issue 22). Optional: a backend
+   * without it (NULL) serves db_moves_load_lean with moves_load. */
+  enum cairn_status (*moves_load_lean)(void *ctx, const char *game_id, uint32_t from_ord,
+                                       db_move_cb cb, void *arg, struct cairn_error *err);
+
   /* Store a whole game in one transaction, or nothing: the game row (its
    * creation fields; status, seq, move count and result follow from the
    * moves and `game->result_json`), players[i] for each seat i whose
@@ -442,6 +450,8 @@ enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_m
                                  const char *result_json, struct cairn_error *err);
 enum cairn_status db_moves_load(struct db *db, const char *game_id, uint32_t from_ord,
                                 db_move_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_moves_load_lean(struct db *db, const char *game_id, uint32_t from_ord,
+                                     db_move_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_game_import(struct db *db, const struct db_game *game,
                                  const struct db_player *players,
                                  const uint8_t (*token_hashes)[DB_HASH_BYTES],

@@ -28,12 +28,16 @@
  * Atomicity. The server never calls `apply_move` on a state it still needs:
  * engine_apply() clones the state, applies the move to the clone and hands
  * back the clone only on success. A module may therefore mutate freely and
- * return an error half-way; the original is untouched.
+ * return an error half-way; the original is untouched. The one exception
+ * is engine_replay_step, for rows a game accepted once (replay): it applies
+ * to the state itself, and a state it failed on is abandoned by its caller.
  *
  * Events. `apply_move` appends JSON objects to the `events` array. An event
  * is public unless it carries "private_to": [seat, ...], in which case only
  * those seats see it before the game is over (see engine_event_visible()).
- * Each event has a "type" string. Whether an event uncovered hidden
+ * Each event has a "type" string. A replay wants the state only, so it
+ * passes no array at all (events NULL, version 5) and a module then builds
+ * nothing: ENGINE_EMIT leaves a whole event unbuilt. Whether an event uncovered hidden
  * information (a card, a die, another seat's secret) is the module's to say
  * (the event_reveals slot), judged from the stored event alone.
  */
@@ -52,8 +56,12 @@
  * version 3 replaced free_game and clone_game by state_size (the core
  * owns every state's memory) and checks options centrally; version 4
  * replaced view and legal_moves, which built jansson trees, by write_view
- * and write_legal, which write JSON text (issue 22). */
-#define ENGINE_MODULE_VERSION 4
+ * and write_legal, which write JSON text (issue 22); version 5 changed no
+ * slot's signature but apply_move's contract: it may be given events ==
+ * NULL and must then build no event at all (engine_replay_step, issue 22:
+ * a replay threw away the events it built, most of its time), so a module
+ * built against version 4 would build them and crash on the NULL array. */
+#define ENGINE_MODULE_VERSION 5
 
 #define ENGINE_MAX_SEATS 8
 
@@ -101,7 +109,10 @@ struct engine_module {
 
   /* Apply `move` (borrowed) for `seat`. The caller (engine_apply) has
    * already checked that the game is not over and that `seat` is in to_act.
-   * Append events to `events` (borrowed array). Set *pending = true when the
+   * Append events to `events` (borrowed array). From version 5 `events`
+   * may be NULL (engine_replay_step): then build no event at all, not
+   * even to throw it away (ENGINE_EMIT), and change the state exactly as
+   * with an array: byte for byte the same serialisation. Set *pending = true when the
    * move was recorded but the step still awaits other seats (simultaneous
    * decisions); the game's seq then does not advance. Errors: CAIRN_EINVAL
    * with a bad-move/unknown-field/wrong-type code for a malformed move,
@@ -160,6 +171,21 @@ struct engine_module {
    * secret that viewer may not see: other hands, deck order, unrevealed
    * plans, the generator. */
   void (*write_view)(const struct engine_game *game, int viewer, struct json_writer *out);
+
+  /* ---- Functions (version 5) ---- */
+
+  /* Optional (NULL: engine_replay_text parses the text and calls
+   * apply_move with no events). Apply the move written as JSON text
+   * `move` (len bytes, borrowed; a stored log row's, as the server wrote
+   * it) for `seat` exactly as apply_move with events NULL applies its
+   * parsed tree: the same state, the same refusals, reading the text with
+   * jsonr.h's cursor instead of building a tree (a tree cost a replay more
+   * than the rules did: issue 22). CAIRN_DONE before any change of `game`
+   * when the text is not one it reads (another form, another member, a
+   * value it would refuse): the core then parses it. Called under
+   * apply_move's preconditions, and pending as there. */
+  enum cairn_status (*replay_text)(struct engine_game *game, int seat, const char *move, size_t len,
+                                   bool *pending, struct cairn_error *err);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -235,6 +261,15 @@ bool engine_list_pick(struct engine_list *list, void (*walk)(struct engine_list 
  * event is the array's, or released, either way. */
 enum cairn_status engine_emit(json_t *events, json_t *event, struct cairn_error *err);
 
+/* engine_emit(events, json_pack(...), err) when `events` is an array; when
+ * it is NULL (apply_move's "build no events") CAIRN_OK, and the pack's
+ * arguments are not even evaluated, so one that builds a tree for "o"
+ * (everest_cell_json(cell)) neither costs nor leaks. A tree built before
+ * the pack and handed in would leak: build it in the arguments, or only
+ * when events is set. `events` is evaluated twice. */
+#define ENGINE_EMIT(events, err, ...)                                                              \
+  ((events) ? engine_emit((events), json_pack(__VA_ARGS__), (err)) : CAIRN_OK)
+
 /* New reference, NULL when out of memory: [items[0], ..., items[n-1]]. */
 json_t *engine_int_list(const int *items, int n);
 
@@ -265,6 +300,23 @@ const char *engine_option_string(const json_t *options, const char *key);
  * are the caller's; on failure both are NULL and `game` is unchanged. */
 enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
                                struct engine_game **next, json_t **events, struct cairn_error *err);
+
+/* Apply a move that `game` accepted once (a stored log row) to `game`
+ * itself, building no events: the replay's step. The same checks as
+ * engine_apply (seat, not over, may act, an object) and the same state
+ * as engine_apply's *next, byte for byte, without its clone and its
+ * events. On failure `game` may be half-changed and must be discarded:
+ * a row that no longer replays is an internal error, never skipped. */
+enum cairn_status engine_replay_step(struct engine_game *game, int seat, const json_t *move,
+                                     struct cairn_error *err);
+
+/* engine_replay_step for a move given as its stored JSON text (len bytes,
+ * borrowed): through the title's replay_text when it reads the text,
+ * otherwise parsed (jr_parse) and stepped. A text that is no JSON object
+ * is CAIRN_EINVAL wrong-type. The same state as engine_apply's, and the
+ * same contract on failure. */
+enum cairn_status engine_replay_text(struct engine_game *game, int seat, const char *move,
+                                     size_t len, struct cairn_error *err);
 
 /* The game's slots, called only through these (the server never reaches into
  * a module's table, so the entry file is where a slot's contract is kept).

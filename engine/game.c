@@ -4,6 +4,7 @@
  * for all of them (seat checks, clone-then-apply, seq, event visibility).
  */
 #include "engine.h"
+#include "jsonr.h"
 
 #include <assert.h>
 #include <stdlib.h>
@@ -134,6 +135,34 @@ bool engine_is_over(const struct engine_game *game)
   return over;
 }
 
+/* Whether `seat` may move in `game` now: what engine_apply and the replay
+ * steps check before a title sees a move (apply_move's preconditions). */
+static enum cairn_status check_turn(const struct engine_game *game, int seat,
+                                    struct cairn_error *err)
+{
+  if (seat < 0 || seat >= game->seats)
+    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_SEATED, NULL, "seat %d is not in this game",
+                      seat);
+  if (engine_is_over(game))
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
+                      "the game is over; no more moves are accepted");
+  if (!engine_may_act(game, seat))
+    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL,
+                      "seat %d does not owe a decision now", seat);
+  return CAIRN_OK;
+}
+
+/* check_turn, and a move that is an object. */
+static enum cairn_status check_move(const struct engine_game *game, int seat, const json_t *move,
+                                    struct cairn_error *err)
+{
+  enum cairn_status st = check_turn(game, seat, err);
+
+  if (st == CAIRN_OK && !json_is_object(move))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
+  return st;
+}
+
 enum cairn_status engine_apply(const struct engine_game *game, int seat, const json_t *move,
                                struct engine_game **next, json_t **events, struct cairn_error *err)
 {
@@ -145,18 +174,9 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
   assert(game && next && events);
   *next = NULL;
   *events = NULL;
-  if (seat < 0 || seat >= game->seats)
-    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_SEATED, NULL, "seat %d is not in this game",
-                      seat);
-  if (engine_is_over(game))
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
-                      "the game is over; no more moves are accepted");
-  if (!engine_may_act(game, seat))
-    return cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL,
-                      "seat %d does not owe a decision now", seat);
-  if (!json_is_object(move))
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
-
+  st = check_move(game, seat, move, err);
+  if (st != CAIRN_OK)
+    return st;
   copy = engine_clone(game);
   list = json_array();
   if (!copy || !list) {
@@ -175,6 +195,46 @@ enum cairn_status engine_apply(const struct engine_game *game, int seat, const j
 cleanup:
   engine_free(copy);
   json_decref(list);
+  return st;
+}
+
+enum cairn_status engine_replay_step(struct engine_game *game, int seat, const json_t *move,
+                                     struct cairn_error *err)
+{
+  bool pending = false;
+  enum cairn_status st;
+
+  assert(game);
+  st = check_move(game, seat, move, err);
+  if (st == CAIRN_OK)
+    st = game->module->apply_move(game, seat, move, NULL, &pending, err);
+  if (st == CAIRN_OK && !pending)
+    game->seq++;
+  return st;
+}
+
+enum cairn_status engine_replay_text(struct engine_game *game, int seat, const char *move,
+                                     size_t len, struct cairn_error *err)
+{
+  bool pending = false;
+  json_t *tree;
+  enum cairn_status st;
+
+  assert(game && move);
+  if (game->module->replay_text) {
+    st = check_turn(game, seat, err);
+    if (st == CAIRN_OK)
+      st = game->module->replay_text(game, seat, move, len, &pending, err);
+    if (st == CAIRN_OK && !pending)
+      game->seq++;
+    if (st != CAIRN_DONE)
+      return st;
+  }
+  tree = jr_parse(move, len);
+  if (!tree)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL, "move: expected an object");
+  st = engine_replay_step(game, seat, tree, err);
+  json_decref(tree);
   return st;
 }
 

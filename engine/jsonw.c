@@ -3,6 +3,7 @@
  * The rules followed are jansson 2.14's, so the text equals json_dumps'.
  */
 #include "jsonw.h"
+#include "jsonr.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -411,7 +412,7 @@ json_t *jw_finish_tree(struct json_writer *w)
 {
   size_t len = 0;
   char *text = jw_finish(w, &len);
-  json_t *tree = text ? json_loadb(text, len, 0, NULL) : NULL;
+  json_t *tree = text ? jr_parse(text, len) : NULL;
 
   free(text);
   return tree;

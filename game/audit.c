@@ -14,6 +14,7 @@
 #include "audit.h"
 
 #include "fog.h"
+#include "../engine/jsonr.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -108,8 +109,8 @@ static enum cairn_status record_prefix(void *arg, uint32_t rows, struct engine_g
 static bool replay_row(const struct game_audit_input *in, struct engine_game **game,
                        const struct db_move *m, char *problem, size_t size)
 {
-  json_t *move = json_loads(m->move_json, 0, NULL);
-  json_t *recorded = json_loads(m->events_json, 0, NULL);
+  json_t *move = jr_parse(m->move_json, strlen(m->move_json));
+  json_t *recorded = jr_parse(m->events_json, strlen(m->events_json));
   struct engine_game *next = NULL;
   json_t *events = NULL;
   struct cairn_error err = {0};

@@ -348,6 +348,8 @@ enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, const stru
 /* moves.c */
 enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct db_move *move,
                                         const char *result_json, struct cairn_error *err);
+enum cairn_status db_sqlite_moves_load_lean(void *ctx, const char *game_id, uint32_t from_ord,
+                                            db_move_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t from_ord,
                                        db_move_cb cb, void *arg, struct cairn_error *err);
 

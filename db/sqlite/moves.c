@@ -353,7 +353,17 @@ enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct d
 /* One log row copied out of SQLite, so the callback can run unlocked. */
 struct row {
   struct db_move move;
-  char *text; /* owned: move_json, NUL, events_json, NUL; the move's strings point into it */
+  char *text; /* owned: move_json, NUL, events_json, NUL (a lean row: move_json, NUL); the
+               * move's strings point into it */
+};
+
+/* What a walk reads of each row: everything, or what a replay reads
+ * (moves_load_lean). The columns are in the order copy_row reads them. */
+static const char *const load_sql[] = {
+    "SELECT ord, seq, seat, move_json, events_json, at_ms, hash FROM moves"
+    " WHERE game_id = ?1 AND ord >= ?2 ORDER BY ord LIMIT ?3",
+    "SELECT ord, seq, seat, move_json FROM moves"
+    " WHERE game_id = ?1 AND ord >= ?2 ORDER BY ord LIMIT ?3",
 };
 
 static void free_rows(struct row *rows, size_t n)
@@ -364,33 +374,39 @@ static void free_rows(struct row *rows, size_t n)
     free(rows[i].text);
 }
 
-static enum cairn_status copy_row(sqlite3_stmt *stmt, struct row *row, struct cairn_error *err)
+/* Copy the row `stmt` stands on (load_sql[lean]'s columns) into *row. */
+static enum cairn_status copy_row(sqlite3_stmt *stmt, bool lean, struct row *row,
+                                  struct cairn_error *err)
 {
   static const char what[] = "loading moves";
   const char *move_json;
-  const char *events_json;
+  const char *events_json = "";
   size_t move_len;
-  size_t events_len;
+  size_t events_len = 0;
 
   /* Text first, then its length: the order SQLite documents as safe. */
   move_json = (const char *)sqlite3_column_text(stmt, 3);
   move_len = (size_t)sqlite3_column_bytes(stmt, 3);
-  events_json = (const char *)sqlite3_column_text(stmt, 4);
-  events_len = (size_t)sqlite3_column_bytes(stmt, 4);
+  if (!lean) {
+    events_json = (const char *)sqlite3_column_text(stmt, 4);
+    events_len = (size_t)sqlite3_column_bytes(stmt, 4);
+  }
   if (!move_json || !events_json) {
     /* Both columns are NOT NULL, so NULL here is a failed conversion. */
     return db_sqlite_fail(sqlite3_db_handle(stmt), SQLITE_NOMEM, what, err);
   }
-  row->text = malloc(move_len + 1 + events_len + 1);
+  row->text = malloc(move_len + 1 + (lean ? 0 : events_len + 1));
   if (!row->text)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory while %s",
                       what);
   memcpy(row->text, move_json, move_len + 1);
-  memcpy(row->text + move_len + 1, events_json, events_len + 1);
   row->move.ord = (uint32_t)sqlite3_column_int64(stmt, 0);
   row->move.seq = (uint32_t)sqlite3_column_int64(stmt, 1);
   row->move.seat = sqlite3_column_int(stmt, 2);
   row->move.move_json = row->text;
+  if (lean)
+    return CAIRN_OK; /* the rest stays as zeroed: events_json NULL, at_ms 0, no hash */
+  memcpy(row->text + move_len + 1, events_json, events_len + 1);
   row->move.events_json = row->text + move_len + 1;
   row->move.at_ms = sqlite3_column_int64(stmt, 5);
   row->move.has_hash = sqlite3_column_bytes(stmt, 6) == DB_HASH_BYTES;
@@ -399,12 +415,13 @@ static enum cairn_status copy_row(sqlite3_stmt *stmt, struct row *row, struct ca
   return CAIRN_OK;
 }
 
-/* Copy up to LOAD_BATCH rows with ord >= from_ord into rows[], their number
- * in *n. With `check_game`, first make sure the game exists, in the same
- * read transaction. Call with the lock held. On failure *n rows may still
- * need free_rows. */
+/* Copy up to LOAD_BATCH rows with ord >= from_ord into rows[] (zeroed),
+ * their number in *n; `lean`: only what moves_load_lean gives. With
+ * `check_game`, first make sure the game exists, in the same read
+ * transaction. Call with the lock held. On failure *n rows may still need
+ * free_rows. */
 static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t from_ord,
-                                    bool check_game, struct row *rows, size_t *n,
+                                    bool check_game, bool lean, struct row *rows, size_t *n,
                                     struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
@@ -433,10 +450,7 @@ static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t f
     stmt = NULL;
   }
 
-  st = db_sqlite_prepare(db,
-                         "SELECT ord, seq, seat, move_json, events_json, at_ms, hash FROM moves"
-                         " WHERE game_id = ?1 AND ord >= ?2 ORDER BY ord LIMIT ?3",
-                         &stmt, err);
+  st = db_sqlite_prepare(db, load_sql[lean], &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
@@ -446,7 +460,7 @@ static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t f
     rc = sqlite3_step(stmt);
     if (rc != SQLITE_ROW)
       break;
-    st = copy_row(stmt, &rows[*n], err);
+    st = copy_row(stmt, lean, &rows[*n], err);
     if (st != CAIRN_OK)
       goto cleanup;
     (*n)++;
@@ -476,10 +490,9 @@ cleanup:
  * from_ord on, possibly more of them than the game row loaded earlier
  * counted; a caller that wants a fixed prefix stops at that count.
  */
-enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t from_ord,
-                                       db_move_cb cb, void *arg, struct cairn_error *err)
+static enum cairn_status walk_log(struct db_sqlite *c, const char *game_id, uint32_t from_ord,
+                                  bool lean, db_move_cb cb, void *arg, struct cairn_error *err)
 {
-  struct db_sqlite *c = ctx;
   struct row *rows = NULL;
   enum cairn_status st = CAIRN_OK;
   bool first = true;
@@ -493,7 +506,7 @@ enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t 
                       "out of memory while loading moves");
   for (;;) {
     db_sqlite_rlock(c);
-    st = load_batch(c->rdb, game_id, from_ord, first, rows, &n, err);
+    st = load_batch(c->rdb, game_id, from_ord, first, lean, rows, &n, err);
     db_sqlite_runlock(c);
     if (st != CAIRN_OK)
       goto cleanup;
@@ -513,6 +526,7 @@ enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t 
       break;
     from_ord = rows[n - 1].move.ord + 1;
     free_rows(rows, n);
+    memset(rows, 0, n * sizeof(*rows));
     n = 0;
   }
 
@@ -520,4 +534,16 @@ cleanup:
   free_rows(rows, n);
   free(rows);
   return st;
+}
+
+enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t from_ord,
+                                       db_move_cb cb, void *arg, struct cairn_error *err)
+{
+  return walk_log(ctx, game_id, from_ord, false, cb, arg, err);
+}
+
+enum cairn_status db_sqlite_moves_load_lean(void *ctx, const char *game_id, uint32_t from_ord,
+                                            db_move_cb cb, void *arg, struct cairn_error *err)
+{
+  return walk_log(ctx, game_id, from_ord, true, cb, arg, err);
 }

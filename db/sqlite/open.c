@@ -291,6 +291,7 @@ const struct db_methods db_sqlite_methods = {
     .seat_take = db_sqlite_seat_take,
     .move_append = db_sqlite_move_append,
     .moves_load = db_sqlite_moves_load,
+    .moves_load_lean = db_sqlite_moves_load_lean,
     .game_import = db_sqlite_game_import,
     .player_games = db_sqlite_player_games,
     .games_unfinished_by = db_sqlite_games_unfinished_by,

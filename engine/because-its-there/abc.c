@@ -196,9 +196,7 @@ enum cairn_status bit_deploy(struct bit_state *st, int seat, int card, int team,
             bit_is(card, BIT_SUPPLIES) ? BIT_R_LOADED : BIT_R_MEMBER);
   if (from >= 0)
     bit_drop_team_if_empty(st, seat, from);
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:s, s:s, s:i}", "type", "deployed", "seat", seat,
-                               "card", card, "card_name", bit_cards[card].name, "name",
-                               bit_cards[card].name, "team", team),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:s, s:i}", "type", "deployed", "seat",
+                     seat, "card", card, "card_name", bit_cards[card].name, "name",
+                     bit_cards[card].name, "team", team);
 }

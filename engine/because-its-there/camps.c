@@ -64,11 +64,9 @@ enum cairn_status bit_setup_camp(struct bit_state *st, int seat, int camp, int a
                       "%s (card %d) may not be placed as a Camp on %s: %s", bit_cards[camp].name,
                       camp, bit_place_name(at), why);
   bit_place(st, camp, seat, at, -1, BIT_R_CAMP);
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:s, s:i, s:s}", "type", "camp", "seat", seat,
-                               "card", camp, "card_name", bit_cards[camp].name, "at", at, "at_name",
-                               bit_place_name(at)),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:i, s:s}", "type", "camp", "seat", seat,
+                     "card", camp, "card_name", bit_cards[camp].name, "at", at, "at_name",
+                     bit_place_name(at));
 }
 
 /* IX.B: struck at any time a Climber is on the card; we offer it in the

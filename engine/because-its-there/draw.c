@@ -48,11 +48,9 @@ enum cairn_status bit_to_discard(struct bit_state *st, int card, json_t *events,
   /* X.B.2: a Climber returns "at full Strength" when next drawn. */
   st->strength[card] = bit_cards[card].strength;
   bit_put(st, card, BIT_Z_DISCARD, seat);
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "type", "discarded", "seat", seat,
-                               "card", card, "card_name", bit_cards[card].name, "name",
-                               bit_cards[card].name, "why", why),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:s, s:s}", "type", "discarded", "seat",
+                     seat, "card", card, "card_name", bit_cards[card].name, "name",
+                     bit_cards[card].name, "why", why);
 }
 
 enum cairn_status bit_to_dead(struct bit_state *st, int card, json_t *events, const char *why,
@@ -62,11 +60,9 @@ enum cairn_status bit_to_dead(struct bit_state *st, int card, json_t *events, co
 
   detach(st, card);
   bit_put(st, card, BIT_Z_DEAD, seat);
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:s, s:s, s:s}", "type", "dead-pile", "seat", seat,
-                               "card", card, "card_name", bit_cards[card].name, "name",
-                               bit_cards[card].name, "why", why),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:s, s:s}", "type", "dead-pile", "seat",
+                     seat, "card", card, "card_name", bit_cards[card].name, "name",
+                     bit_cards[card].name, "why", why);
 }
 
 /* VIII.A: discard from hand, at most three a turn. */
@@ -136,8 +132,8 @@ enum cairn_status bit_draw(struct bit_state *st, int seat, int count, json_t *ev
                       most, count);
   if (count < 0)
     count = most;
-  drawn = json_array();
-  if (!drawn)
+  drawn = events ? json_array() : NULL; /* the event's list, built only for one */
+  if (events && !drawn)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   while (n < count) {
     int card = bit_top(st, BIT_Z_DECK, seat);
@@ -152,20 +148,17 @@ enum cairn_status bit_draw(struct bit_state *st, int seat, int count, json_t *ev
       continue; /* bit_draw_max counted the discard pile: k > 0 here */
     }
     bit_put(st, card, BIT_Z_HAND, seat);
-    json_array_append_new(drawn, json_integer(card));
+    if (drawn)
+      json_array_append_new(drawn, json_integer(card));
     n++;
   }
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:O, s:o, s:[i]}", "type", "drew", "seat", seat, "cards",
-                            drawn, "card_names", card_names(drawn), "private_to", seat),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:O, s:o, s:[i]}", "type", "drew", "seat", seat, "cards",
+                  drawn, "card_names", card_names(drawn), "private_to", seat);
   json_decref(drawn);
   if (s != CAIRN_OK)
     return s;
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:i}", "type", "drew-count", "seat", seat, "count",
-                               n, "reshuffled", reshuffled),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:i}", "type", "drew-count", "seat", seat,
+                     "count", n, "reshuffled", reshuffled);
 }
 
 /* X.C.1: draw an Event, reshuffling the used pile when the deck is empty.
@@ -185,7 +178,7 @@ enum cairn_status bit_event_draw(struct bit_state *st, int drawer, int *out, jso
       for (i = 0; i < k; i++)
         bit_put(st, pile[i], BIT_Z_EVENTS, -1);
       bit_shuffle(st, BIT_Z_EVENTS, -1);
-      s = engine_emit(events, json_pack("{s:s}", "type", "event-deck-reshuffled"), err);
+      s = ENGINE_EMIT(events, err, "{s:s}", "type", "event-deck-reshuffled");
       if (s != CAIRN_OK)
         return s;
       if (k == 0)
@@ -195,14 +188,11 @@ enum cairn_status bit_event_draw(struct bit_state *st, int drawer, int *out, jso
     if (bit_is(card, BIT_SPECIAL)) {
       bit_put(st, card, BIT_Z_HAND, drawer);
       /* The hand is secret, so only the drawer learns which Special. */
-      s = engine_emit(events,
-                      json_pack("{s:s, s:i, s:i, s:s, s:s, s:[i]}", "type", "special-drawn", "seat",
-                                drawer, "card", card, "card_name", bit_cards[card].name, "name",
-                                bit_cards[card].name, "private_to", drawer),
-                      err);
+      s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:s, s:[i]}", "type", "special-drawn",
+                      "seat", drawer, "card", card, "card_name", bit_cards[card].name, "name",
+                      bit_cards[card].name, "private_to", drawer);
       if (s == CAIRN_OK)
-        s = engine_emit(events, json_pack("{s:s, s:i}", "type", "special-to-hand", "seat", drawer),
-                        err);
+        s = ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "special-to-hand", "seat", drawer);
       if (s != CAIRN_OK)
         return s;
       continue;

@@ -97,14 +97,12 @@ enum cairn_status bit_end_of_turn(struct bit_state *st, json_t *events, struct c
     over = st->success[0];
   if (over || st->turn >= BIT_LAST_TURN) {
     st->phase = BIT_P_OVER;
-    return engine_emit(events,
-                       json_pack("{s:s, s:i, s:[b,b], s:s}", "type", "game-over", "turn", st->turn,
-                                 "success", st->success[0], st->success[1], "reason",
-                                 end_reason(st)),
-                       err);
+    return ENGINE_EMIT(events, err, "{s:s, s:i, s:[b,b], s:s}", "type", "game-over", "turn",
+                       st->turn, "success", st->success[0], st->success[1], "reason",
+                       end_reason(st));
   }
   st->turn++;
-  s = engine_emit(events, json_pack("{s:s, s:i}", "type", "turn", "turn", st->turn), err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "turn", "turn", st->turn);
   if (s != CAIRN_OK)
     return s;
   return bit_start_turn(st, events, err);

@@ -169,11 +169,9 @@ enum cairn_status bit_resolve_event(struct bit_state *st, int seat, int team, in
     outcome = "ladders";
   else if (bit_immune(st, seat, team, event, at))
     outcome = "immune";
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:i, s:s, s:s}", "type", "event",
-                            "seat", seat, "team", team, "card", event, "card_name", e->name, "name",
-                            e->name, "at", at, "at_name", bit_place_name(at), "outcome", outcome),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:i, s:s, s:s, s:i, s:s, s:s}", "type", "event",
+                  "seat", seat, "team", team, "card", event, "card_name", e->name, "name", e->name,
+                  "at", at, "at_name", bit_place_name(at), "outcome", outcome);
   if (s != CAIRN_OK || outcome[0] != 'a' || outcome[1] != 'p')
     return s;
   s = apply_effect(st, seat, team, event, at, events, err);

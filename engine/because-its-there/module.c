@@ -24,10 +24,8 @@ enum cairn_status bit_enter_phase(struct bit_state *st, int phase, json_t *event
   st->phase = phase;
   st->done[0] = st->done[1] = 0;
   st->discarded[0] = st->discarded[1] = 0;
-  s = engine_emit(
-      events,
-      json_pack("{s:s, s:s, s:i}", "type", "phase", "phase", phase_name(phase), "turn", st->turn),
-      err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:s, s:i}", "type", "phase", "phase", phase_name(phase),
+                  "turn", st->turn);
   if (s != CAIRN_OK)
     return s;
   if (phase == BIT_P_MOVE)

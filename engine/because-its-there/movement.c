@@ -141,11 +141,9 @@ enum cairn_status bit_lose_strength(struct bit_state *st, int climber, int amoun
   if (after > bit_cards[climber].strength)
     after = bit_cards[climber].strength; /* Night 6 "Maximum Strength" */
   st->strength[climber] = (int8_t)(after < 0 ? 0 : after);
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:s, s:s, s:i, s:i, s:s}", "type", "strength", "climber",
-                            climber, "climber_name", bit_cards[climber].name, "name",
-                            bit_cards[climber].name, "from", before, "to", after, "why", why),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:s, s:i, s:i, s:s}", "type", "strength", "climber",
+                  climber, "climber_name", bit_cards[climber].name, "name", bit_cards[climber].name,
+                  "from", before, "to", after, "why", why);
   if (s != CAIRN_OK)
     return s;
   if (after >= 0)
@@ -174,7 +172,7 @@ enum cairn_status bit_movement_begin(struct bit_state *st, json_t *events, struc
   if (st->weather == BIT_STORM) {
     s = bit_storm_strip(st, events, err);
     if (s == CAIRN_OK)
-      s = engine_emit(events, json_pack("{s:s}", "type", "movement-skipped-storm"), err);
+      s = ENGINE_EMIT(events, err, "{s:s}", "type", "movement-skipped-storm");
     if (s != CAIRN_OK)
       return s;
     return bit_enter_phase(st, BIT_P_CAMP, events, err);
@@ -192,10 +190,8 @@ enum cairn_status bit_movement_begin(struct bit_state *st, json_t *events, struc
       st->order[0] = 1;
       st->order[1] = 0;
     }
-    s = engine_emit(events,
-                    json_pack("{s:s, s:[i,i], s:[i,i]}", "type", "movement-order", "order",
-                              st->order[0], st->order[1], "tie_dice", da, db),
-                    err);
+    s = ENGINE_EMIT(events, err, "{s:s, s:[i,i], s:[i,i]}", "type", "movement-order", "order",
+                    st->order[0], st->order[1], "tie_dice", da, db);
     if (s != CAIRN_OK)
       return s;
   }
@@ -281,10 +277,8 @@ static enum cairn_status end_team(struct bit_state *st, int seat, int team, cons
   if (team < 0 || !st->team[seat][team].used || st->team[seat][team].moved)
     return CAIRN_OK;
   st->team[seat][team].moved = 1;
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:s}", "type", "movement-ended", "seat", seat,
-                               "team", team, "why", why),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s}", "type", "movement-ended", "seat", seat,
+                     "team", team, "why", why);
 }
 
 enum cairn_status bit_end_movement(struct bit_state *st, int seat, int team, const char *why,
@@ -352,11 +346,9 @@ static enum cairn_status step(struct bit_state *st, int seat, int team, int dir,
     if (l->zone == BIT_Z_MOUNTAIN && l->seat == seat && l->team == team)
       l->at = (int8_t)to;
   }
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:i, s:s, s:i, s:s, s:i}", "type", "moved", "seat",
-                            seat, "team", team, "from", at, "from_name", bit_place_name(at), "to",
-                            to, "to_name", bit_place_name(to), "cost", cost),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:i, s:s, s:i, s:s, s:i}", "type", "moved", "seat",
+                  seat, "team", team, "from", at, "from_name", bit_place_name(at), "to", to,
+                  "to_name", bit_place_name(to), "cost", cost);
   /* X.B.3: carried Climbers pay too. */
   for (c = BIT_CLIMBER_FIRST; s == CAIRN_OK && c < BIT_SHERPA_FIRST; c++) {
     const struct bit_loc *l = &st->loc[c];
@@ -375,11 +367,8 @@ static enum cairn_status step(struct bit_state *st, int seat, int team, int dir,
       if (l->zone == BIT_Z_MOUNTAIN && l->seat == seat && l->team == team && !st->summited[c]) {
         st->summited[c] = 1;
         st->up_route[c] = (int8_t)st->route[bit_route_of(st, at)];
-        s = engine_emit(events,
-                        json_pack("{s:s, s:i, s:i, s:s, s:s}", "type", "summit", "seat", seat,
-                                  "climber", c, "climber_name", bit_cards[c].name, "name",
-                                  bit_cards[c].name),
-                        err);
+        s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:s}", "type", "summit", "seat", seat,
+                        "climber", c, "climber_name", bit_cards[c].name, "name", bit_cards[c].name);
         if (s != CAIRN_OK)
           return s;
       }
@@ -549,12 +538,10 @@ static enum cairn_status cargo(struct bit_state *st, int seat, const struct bit_
     }
     break;
   }
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:i, s:s}", "type", names[m->type],
-                               "seat", seat, "team", team, "card", card, "card_name",
-                               bit_cards[card].name, "name", bit_cards[card].name, "at", at,
-                               "at_name", bit_place_name(at)),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:i, s:s, s:s, s:i, s:s}", "type",
+                     names[m->type], "seat", seat, "team", team, "card", card, "card_name",
+                     bit_cards[card].name, "name", bit_cards[card].name, "at", at, "at_name",
+                     bit_place_name(at));
 }
 
 static enum cairn_status seat_done(struct bit_state *st, json_t *events, struct cairn_error *err)

@@ -125,13 +125,10 @@ static enum cairn_status recover_card(struct bit_state *st, int at, json_t *even
       net -= 1; /* Night 4 */
     if (st->weather == BIT_STORM && (terrain == BIT_EXTREME || terrain == BIT_SUMMIT_TYPE))
       net -= 2;
-    s = engine_emit(events,
-                    json_pack("{s:s, s:i, s:i, s:s, s:i, s:s, s:i, s:b, s:b, s:i}", "type",
-                              "recovery", "seat", seat, "at", at, "at_name", bit_place_name(at),
-                              "event", event, "event_name", bit_cards[event].name, "base",
-                              bit_cards[event].bsr, "camp", camp || st->bivouac[seat] == at,
-                              "supplies", supplies >= 0, "net", net),
-                    err);
+    s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:i, s:s, s:i, s:b, s:b, s:i}", "type",
+                    "recovery", "seat", seat, "at", at, "at_name", bit_place_name(at), "event",
+                    event, "event_name", bit_cards[event].name, "base", bit_cards[event].bsr,
+                    "camp", camp || st->bivouac[seat] == at, "supplies", supplies >= 0, "net", net);
     for (c = BIT_CLIMBER_FIRST; s == CAIRN_OK && c < BIT_SHERPA_FIRST; c++)
       if (net != 0 && st->loc[c].zone == BIT_Z_MOUNTAIN && st->loc[c].seat == seat &&
           st->loc[c].at == at)

@@ -117,18 +117,17 @@ static enum cairn_status routes_chosen(struct bit_state *st, json_t *events,
   enum cairn_status s;
 
   for (seat = 0; seat < st->head.seats; seat++) {
-    json_t *cards = json_array(), *names = json_array();
+    /* The event's lists, built only for one. */
+    json_t *cards = events ? json_array() : NULL, *names = events ? json_array() : NULL;
 
     build_route(st, seat, st->route[seat]);
     for (i = 0; cards && names && i < st->route_len[seat]; i++) {
       json_array_append_new(cards, json_integer(st->route_card[seat][i]));
       json_array_append_new(names, json_string(bit_cards[st->route_card[seat][i]].name));
     }
-    s = engine_emit(events,
-                    json_pack("{s:s, s:i, s:s, s:o*, s:o*}", "type", "route", "seat", seat, "route",
-                              bit_route_name(st->route[seat]), "terrain", cards, "terrain_names",
-                              names),
-                    err);
+    s = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:o*, s:o*}", "type", "route", "seat", seat,
+                    "route", bit_route_name(st->route[seat]), "terrain", cards, "terrain_names",
+                    names);
     if (s != CAIRN_OK)
       return s;
   }
@@ -180,11 +179,9 @@ enum cairn_status bit_draft(struct bit_state *st, int seat, int climber, json_t 
                       "%s (card %d) has already been drafted", bit_cards[climber].name, climber);
   bit_put(st, climber, BIT_Z_DECK, seat);
   st->picks++;
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:s, s:s}", "type", "drafted", "seat", seat, "climber",
-                            climber, "climber_name", bit_cards[climber].name, "name",
-                            bit_cards[climber].name),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:s}", "type", "drafted", "seat", seat,
+                  "climber", climber, "climber_name", bit_cards[climber].name, "name",
+                  bit_cards[climber].name);
   if (s != CAIRN_OK)
     return s;
   st->active = 1 - seat;
@@ -225,18 +222,13 @@ enum cairn_status bit_new_game(const struct engine_setup *setup,
                                struct cairn_error *err)
 {
   struct bit_state *st = (struct bit_state *)game;
-  json_t *events = NULL;
+  json_t *events = NULL; /* new_game has no event list: set-up events are not built */
   enum cairn_status s;
   int scenario, c, seat;
 
   s = parse_options(setup->options, setup->seats, &scenario, err);
   if (s != CAIRN_OK)
-    goto cleanup;
-  events = json_array(); /* new_game has no event list: set-up events are discarded */
-  if (!events) {
-    s = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-    goto cleanup;
-  }
+    return s;
   engine_rng_seed(&st->head.rng, seed);
   st->scenario = scenario;
   st->turn = 1;
@@ -311,7 +303,5 @@ enum cairn_status bit_new_game(const struct engine_setup *setup,
     break;
   }
   }
-cleanup:
-  json_decref(events);
   return s;
 }

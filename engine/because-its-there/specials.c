@@ -93,7 +93,7 @@ enum cairn_status bit_play(struct bit_state *st, int seat, const struct bit_move
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, BIT_RULE_SPECIAL,
                       "%s (card %d) may not be played like that now: %s", bit_cards[card].name,
                       card, why);
-  s = engine_emit(events, played_json(seat, m), err);
+  s = events ? engine_emit(events, played_json(seat, m), err) : CAIRN_OK;
   if (s == CAIRN_OK)
     s = bit_to_dead(st, card, events, "special used", err);
   if (s != CAIRN_OK)

@@ -24,10 +24,8 @@ enum cairn_status bit_set_weather(struct bit_state *st, int weather, const char 
   if (weather > BIT_STORM)
     weather = BIT_STORM;
   st->weather = weather;
-  s = engine_emit(events,
-                  json_pack("{s:s, s:s, s:s, s:s}", "type", "weather", "from",
-                            bit_weather_name(before), "to", bit_weather_name(weather), "why", why),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:s, s:s, s:s}", "type", "weather", "from",
+                  bit_weather_name(before), "to", bit_weather_name(weather), "why", why);
   if (s != CAIRN_OK || weather != BIT_STORM || before == BIT_STORM)
     return s;
   return bit_storm_strip(st, events, err);
@@ -57,10 +55,8 @@ static enum cairn_status roll(struct bit_state *st, const char *why, json_t *eve
     to = st->weather + 1;
   else if (net >= 6)
     to = st->weather - 1;
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:s}", "type", "weather-roll", "die", die, "modified",
-                            net, "why", why),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s}", "type", "weather-roll", "die", die,
+                  "modified", net, "why", why);
   if (s != CAIRN_OK)
     return s;
   if (to == st->weather || to < BIT_GOOD || to > BIT_STORM)

@@ -138,7 +138,8 @@ bool everest_turn_conflicts(const struct everest_state *st, const struct everest
 
 /* "all players roll their dice and the player with the high roll gets to
  * choose the order". Faces rank null < ace < 2 < ... < 5; tied high rollers
- * roll again until one is highest (RULES.md). Returns the chooser. */
+ * roll again until one is highest (RULES.md). Returns the chooser. Each
+ * round of dice is appended to `rolls`, unless it is NULL (no events). */
 static int roll_for_order(struct everest_state *st, json_t *rolls)
 {
   struct everest_dice_log *log = &st->last_conflict;
@@ -154,7 +155,7 @@ static int roll_for_order(struct everest_state *st, json_t *rolls)
   for (;;) {
     int value[EVEREST_MAX_SEATS], best = -1, winner = -1, tied = 0;
     int *faces = log->n_rounds < EVEREST_MAX_ROLL_ROUNDS ? log->face[log->n_rounds++] : NULL;
-    json_t *round = json_array();
+    json_t *round = rolls ? json_array() : NULL;
 
     for (seat = 0; seat < EVEREST_MAX_SEATS && faces; seat++)
       faces[seat] = -1;
@@ -165,13 +166,15 @@ static int roll_for_order(struct everest_state *st, json_t *rolls)
       if (faces)
         faces[seat] = value[seat];
       /* [seat, face] pairs: face 0 null .. 5 */
-      json_array_append_new(round, json_pack("[i, i]", seat, value[seat]));
+      if (round)
+        json_array_append_new(round, json_pack("[i, i]", seat, value[seat]));
       if (value[seat] > best)
         best = value[seat], winner = seat, tied = 1;
       else if (value[seat] == best)
         tied++;
     }
-    json_array_append_new(rolls, round);
+    if (rolls)
+      json_array_append_new(rolls, round);
     if (tied == 1) {
       log->chooser = winner;
       return winner;
@@ -197,29 +200,29 @@ enum cairn_status everest_begin_turn(struct everest_state *st, const struct ever
     everest_apply_turn(st, st->yeti, items, identity, n, events);
     return CAIRN_OK;
   }
-  rolls = json_array();
-  list = json_array();
-  if (!rolls || !list) {
-    json_decref(rolls);
-    json_decref(list);
-    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  if (events) { /* the dice are the event's; without events none are kept */
+    rolls = json_array();
+    list = json_array();
+    if (!rolls || !list) {
+      json_decref(rolls);
+      json_decref(list);
+      return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+    }
   }
   memcpy(st->items, items, sizeof(*items) * (size_t)n);
   st->n_items = n;
   st->chooser = roll_for_order(st, rolls);
-  for (i = 0; i < n; i++)
+  for (i = 0; list && i < n; i++)
     json_array_append_new(list, everest_item_json(&items[i]));
   st->phase = EVEREST_PHASE_ORDER;
   *decision = true;
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:s}", "type", "conflict", "round",
-                               st->round, "step", st->step, "items", list, "rolls", rolls,
-                               "chooser", st->chooser, "chooser_name",
-                               everest_seat_name(st->chooser)),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:o, s:o, s:i, s:s}", "type", "conflict",
+                     "round", st->round, "step", st->step, "items", list, "rolls", rolls, "chooser",
+                     st->chooser, "chooser_name", everest_seat_name(st->chooser));
 }
 
-/* A short name, for refusal messages: "seat 2's move" or "the snowballs". */
+/* A short name, for refusal messages and the order-chosen event: "seat 2's
+ * move" or "the snowballs". */
 struct item_label {
   char text[24];
 };
@@ -254,13 +257,23 @@ static struct label items_text(const struct everest_state *st)
   return l;
 }
 
+/* New reference, NULL when out of memory: the items' names in `order`. */
+static json_t *order_names(const struct everest_state *st, const int *order)
+{
+  json_t *names = json_array();
+  int k;
+
+  for (k = 0; names && k < st->n_items; k++)
+    json_array_append_new(names, json_string(item_name(&st->items[order[k]]).text));
+  return names;
+}
+
 enum cairn_status everest_choose_order(struct everest_state *st, int seat, const json_t *move,
                                        json_t *events, struct cairn_error *err)
 {
   const json_t *list = json_object_get(move, "order");
   int order[EVEREST_MAX_ITEMS];
   bool used[EVEREST_MAX_ITEMS] = {false};
-  json_t *chosen, *names;
   size_t k;
   int i;
 
@@ -298,15 +311,15 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
     used[found] = true;
     order[k] = found;
   }
-  chosen = json_deep_copy(list);
-  names = json_array();
-  for (k = 0; names && k < (size_t)st->n_items; k++)
-    json_array_append_new(names, json_string(item_name(&st->items[order[k]]).text));
-  if (engine_emit(events,
-                  json_pack("{s:s, s:i, s:s, s:o, s:o}", "type", "order-chosen", "seat",
-                            st->chooser, "seat_name", everest_seat_name(st->chooser), "order",
-                            chosen, "order_names", names),
-                  err) != CAIRN_OK)
+  return everest_order_turn(st, order, list, events, err);
+}
+
+enum cairn_status everest_order_turn(struct everest_state *st, const int *order, const json_t *list,
+                                     json_t *events, struct cairn_error *err)
+{
+  if (ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:o, s:o}", "type", "order-chosen", "seat",
+                  st->chooser, "seat_name", everest_seat_name(st->chooser), "order",
+                  json_deep_copy(list), "order_names", order_names(st, order)) != CAIRN_OK)
     return CAIRN_ENOMEM;
   everest_apply_turn(st, st->yeti, st->items, order, st->n_items, events);
   st->n_items = 0;

@@ -177,4 +177,5 @@ const struct engine_module everest_module = {
     .serialize = everest_serialize,
     .sample_move = everest_sample_move,
     .event_reveals = event_reveals,
+    .replay_text = everest_replay_text,
 };

@@ -104,20 +104,25 @@ static enum cairn_status parse_coin(const json_t *item, int index, struct everes
   return CAIRN_OK;
 }
 
-static enum cairn_status reveal(struct everest_state *st, json_t *events, struct cairn_error *err)
+/* New reference, NULL when out of memory: every seat's plan, in seat order. */
+static json_t *plans_json(const struct everest_state *st)
 {
   json_t *plans = json_array();
-  enum cairn_status status;
   int seat;
 
   for (seat = 0; plans && seat < st->head.seats; seat++)
     json_array_append_new(plans, everest_plan_json(&st->seat[seat]));
+  return plans;
+}
+
+static enum cairn_status reveal(struct everest_state *st, json_t *events, struct cairn_error *err)
+{
+  enum cairn_status status;
+
   /* "After all of the plans are finished the players expose them for all
    * to see." */
-  status = engine_emit(
-      events,
-      json_pack("{s:s, s:i, s:o}", "type", "plans-revealed", "round", st->round, "plans", plans),
-      err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:o}", "type", "plans-revealed", "round", st->round,
+                       "plans", plans_json(st));
   if (status != CAIRN_OK)
     return status;
   st->phase = EVEREST_PHASE_EXEC;
@@ -156,14 +161,10 @@ static struct coin_text aside_text(unsigned mask)
 enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, bool *pending, struct cairn_error *err)
 {
-  struct everest_seat *p = &st->seat[seat];
   struct everest_coin plan[EVEREST_PLAN_LEN];
   const json_t *list = json_object_get(move, "plan");
-  int want = everest_available(st, seat);
-  unsigned used = 0;
   enum cairn_status status;
   size_t i, n;
-  int other;
 
   if (!list)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_MISSING_FIELD, NULL, "plan is required");
@@ -183,6 +184,20 @@ enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const 
     if (i < EVEREST_PLAN_LEN)
       plan[i] = coin;
   }
+  return everest_commit_plan(st, seat, plan, n, events, pending, err);
+}
+
+enum cairn_status everest_commit_plan(struct everest_state *st, int seat,
+                                      const struct everest_coin *plan, size_t n, json_t *events,
+                                      bool *pending, struct cairn_error *err)
+{
+  struct everest_seat *p = &st->seat[seat];
+  int want = everest_available(st, seat);
+  unsigned used = 0;
+  enum cairn_status status;
+  size_t i;
+  int other;
+
   if (n > EVEREST_PLAN_LEN)
     return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_PLAN,
                       "a plan is at most three coins, not %zu", n);
@@ -207,15 +222,14 @@ enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const 
                         "coin %s is used twice; each coin is one action", coin_name(plan[i].coin));
     used |= bit;
   }
-  memcpy(p->plan, plan, sizeof(plan));
+  memset(p->plan, 0, sizeof(p->plan));
+  memcpy(p->plan, plan, n * sizeof(*plan));
   p->plan_len = (int)n;
   p->planned = true;
   /* Seen only by the submitter until the game ends. */
-  status = engine_emit(events,
-                       json_pack("{s:s, s:i, s:s, s:i, s:o, s:[i]}", "type", "plan-submitted",
-                                 "seat", seat, "seat_name", everest_seat_name(seat), "round",
-                                 st->round, "plan", everest_plan_json(p), "private_to", seat),
-                       err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i, s:o, s:[i]}", "type", "plan-submitted",
+                       "seat", seat, "seat_name", everest_seat_name(seat), "round", st->round,
+                       "plan", everest_plan_json(p), "private_to", seat);
   if (status != CAIRN_OK)
     return status;
   for (other = 0; other < st->head.seats; other++)

@@ -89,15 +89,19 @@ static enum cairn_status roar(struct everest_state *st, int roarer, int target, 
 {
   int seats = st->head.seats;
   int from = st->yeti[roarer].cell, dir;
-  json_t *affected = json_array(), *names = json_array(), *checks = json_array();
+  /* The event's lists, built only when there are events. */
+  json_t *affected = events ? json_array() : NULL, *names = events ? json_array() : NULL;
+  json_t *checks = events ? json_array() : NULL;
   struct everest_roar_record *r = record_roar(st, roarer, target);
 
   if (r)
     r->back = back;
   if (target >= 0) {
     add(next, n_next, target, roarer, false);
-    json_array_append_new(affected, json_integer(target));
-    json_array_append_new(names, json_string(everest_seat_name(target)));
+    if (events) {
+      json_array_append_new(affected, json_integer(target));
+      json_array_append_new(names, json_string(everest_seat_name(target)));
+    }
   }
   for (dir = 0; dir < EVEREST_DIRS; dir++) {
     int who = everest_occupant(st->yeti, seats, everest_neighbour(from, dir)), check;
@@ -107,20 +111,21 @@ static enum cairn_status roar(struct everest_state *st, int roarer, int target, 
     check = roll(st);
     if (r)
       r->check[who] = check;
-    json_array_append_new(checks, json_pack("{s:i, s:s, s:i}", "seat", who, "seat_name",
-                                            everest_seat_name(who), "check", check));
+    if (events)
+      json_array_append_new(checks, json_pack("{s:i, s:s, s:i}", "seat", who, "seat_name",
+                                              everest_seat_name(who), "check", check));
     if (check != EVEREST_NULL)
       continue;
     add(next, n_next, who, roarer, false);
-    json_array_append_new(affected, json_integer(who));
-    json_array_append_new(names, json_string(everest_seat_name(who)));
+    if (events) {
+      json_array_append_new(affected, json_integer(who));
+      json_array_append_new(names, json_string(everest_seat_name(who)));
+    }
   }
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "type", "roar",
-                               "seat", roarer, "seat_name", everest_seat_name(roarer), "back", back,
-                               "target", seat_or_null(target), "target_name", name_or_null(target),
-                               "checks", checks, "affected", affected, "affected_names", names),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "type", "roar",
+                     "seat", roarer, "seat_name", everest_seat_name(roarer), "back", back, "target",
+                     seat_or_null(target), "target_name", name_or_null(target), "checks", checks,
+                     "affected", affected, "affected_names", names);
 }
 
 static enum cairn_status roll_event(struct everest_state *st, const struct affected *a, int value,
@@ -134,12 +139,9 @@ static enum cairn_status roll_event(struct everest_state *st, const struct affec
     log->rolls[log->n_rolls].roll = value;
     log->n_rolls++;
   }
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:s, s:i, s:s, s:i, s:s}", "type", "roar-roll", "seat",
-                               a->seat, "seat_name", everest_seat_name(a->seat), "from", a->source,
-                               "from_name", everest_seat_name(a->source), "roll", value, "outcome",
-                               outcome),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i, s:s, s:i, s:s}", "type", "roar-roll",
+                     "seat", a->seat, "seat_name", everest_seat_name(a->seat), "from", a->source,
+                     "from_name", everest_seat_name(a->source), "roll", value, "outcome", outcome);
 }
 
 /* True when some yeti roars at step st->step. */

@@ -99,20 +99,27 @@ static bool owes_heal_choice(const struct everest_state *st, int seat)
   return damage < available;
 }
 
-static enum cairn_status begin_round_end(struct everest_state *st, json_t *events,
-                                         struct cairn_error *err)
+/* New reference, NULL when out of memory: each yeti's damage this round. */
+static json_t *damage_json(const struct everest_state *st)
 {
   json_t *damage = json_array();
   int seat;
 
-  for (seat = 0; seat < st->head.seats; seat++) {
+  for (seat = 0; damage && seat < st->head.seats; seat++)
     json_array_append_new(damage, json_integer(st->yeti[seat].damage));
+  return damage;
+}
+
+static enum cairn_status begin_round_end(struct everest_state *st, json_t *events,
+                                         struct cairn_error *err)
+{
+  int seat;
+
+  for (seat = 0; seat < st->head.seats; seat++)
     st->seat[seat].heal_owed = owes_heal_choice(st, seat);
-  }
   st->phase = EVEREST_PHASE_HEAL;
-  return engine_emit(
-      events,
-      json_pack("{s:s, s:i, s:o}", "type", "round-end", "round", st->round, "damage", damage), err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:o}", "type", "round-end", "round", st->round,
+                     "damage", damage_json(st));
 }
 
 static json_t *coin_list(unsigned mask)
@@ -166,13 +173,30 @@ static void return_to_bases(struct everest_state *st, const bool *returning)
       st->yeti[seat].cell = nearest_free_corner(st, st->seat[seat].home);
 }
 
+/* New reference, NULL when out of memory: what each seat's end of round
+ * did (what[seat]), and where it left the yeti. */
+static json_t *outcomes_json(const struct everest_state *st, const char *const *what,
+                             const bool *returning)
+{
+  json_t *outcomes = json_array();
+  int seat;
+
+  for (seat = 0; outcomes && seat < st->head.seats; seat++)
+    json_array_append_new(outcomes,
+                          json_pack("{s:i, s:s, s:s, s:o, s:b, s:o}", "seat", seat, "seat_name",
+                                    everest_seat_name(seat), "outcome", what[seat], "at",
+                                    everest_cell_json(st->yeti[seat].cell), "detour",
+                                    returning[seat] && st->yeti[seat].cell != st->seat[seat].home,
+                                    "aside", coin_list(st->seat[seat].aside)));
+  return outcomes;
+}
+
 static enum cairn_status finish_round(struct everest_state *st, json_t *events,
                                       struct cairn_error *err)
 {
   int seats = st->head.seats, seat, holder = -1, on_peak = 0;
   bool returning[EVEREST_MAX_SEATS];
   const char *what[EVEREST_MAX_SEATS];
-  json_t *outcomes = json_array();
   enum cairn_status status;
 
   for (seat = 0; seat < seats; seat++) {
@@ -202,17 +226,8 @@ static enum cairn_status finish_round(struct everest_state *st, json_t *events,
       y->cell = EVEREST_OFF;
   }
   return_to_bases(st, returning);
-  for (seat = 0; seat < seats; seat++)
-    json_array_append_new(outcomes,
-                          json_pack("{s:i, s:s, s:s, s:o, s:b, s:o}", "seat", seat, "seat_name",
-                                    everest_seat_name(seat), "outcome", what[seat], "at",
-                                    everest_cell_json(st->yeti[seat].cell), "detour",
-                                    returning[seat] && st->yeti[seat].cell != st->seat[seat].home,
-                                    "aside", coin_list(st->seat[seat].aside)));
-  status = engine_emit(events,
-                       json_pack("{s:s, s:i, s:o}", "type", "heals-revealed", "round", st->round,
-                                 "outcomes", outcomes),
-                       err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:o}", "type", "heals-revealed", "round", st->round,
+                       "outcomes", outcomes_json(st, what, returning));
   if (status != CAIRN_OK)
     return status;
   for (seat = 0; seat < seats; seat++)
@@ -222,26 +237,20 @@ static enum cairn_status finish_round(struct everest_state *st, json_t *events,
   if (on_peak == 1 && holder == st->peak_holder) {
     st->winner = holder;
     st->phase = EVEREST_PHASE_OVER;
-    return engine_emit(events,
-                       json_pack("{s:s, s:i, s:s, s:i}", "type", "win", "seat", holder, "seat_name",
-                                 everest_seat_name(holder), "round", st->round),
-                       err);
+    return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i}", "type", "win", "seat", holder,
+                       "seat_name", everest_seat_name(holder), "round", st->round);
   }
   /* Opt-in only: the text has no other end (RULES.md "Round cap"). */
   if (st->round_cap > 0 && st->round >= st->round_cap) {
     st->capped = true;
     st->phase = EVEREST_PHASE_OVER;
-    return engine_emit(events, json_pack("{s:s, s:i}", "type", "round-cap", "round", st->round),
-                       err);
+    return ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "round-cap", "round", st->round);
   }
   everest_start_round(st);
-  return engine_emit(
-      events,
-      json_pack(
-          "{s:s, s:i, s:o, s:o}", "type", "round-start", "round", st->round, "peak_holder",
-          st->peak_holder >= 0 ? json_integer(st->peak_holder) : json_null(), "peak_holder_name",
-          st->peak_holder >= 0 ? json_string(everest_seat_name(st->peak_holder)) : json_null()),
-      err);
+  return ENGINE_EMIT(
+      events, err, "{s:s, s:i, s:o, s:o}", "type", "round-start", "round", st->round, "peak_holder",
+      st->peak_holder >= 0 ? json_integer(st->peak_holder) : json_null(), "peak_holder_name",
+      st->peak_holder >= 0 ? json_string(everest_seat_name(st->peak_holder)) : json_null());
 }
 
 static bool anyone(const struct everest_state *st, bool (*owes)(const struct everest_state *, int))
@@ -355,10 +364,9 @@ static enum cairn_status parse_coins(const json_t *list, unsigned *mask, int *co
 enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, bool *pending, struct cairn_error *err)
 {
-  struct everest_seat *p = &st->seat[seat];
   const json_t *heal = json_object_get(move, "heal");
   unsigned mask;
-  int count, other;
+  int count;
   enum cairn_status status;
 
   if (!heal)
@@ -368,7 +376,18 @@ enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const 
   status = parse_coins(json_object_get(move, "set_aside"), &mask, &count, err);
   if (status != CAIRN_OK)
     return status;
-  if (json_is_true(heal)) {
+  return everest_commit_heal(st, seat, json_is_true(heal), mask, count, events, pending, err);
+}
+
+enum cairn_status everest_commit_heal(struct everest_state *st, int seat, bool heal, unsigned mask,
+                                      int count, json_t *events, bool *pending,
+                                      struct cairn_error *err)
+{
+  struct everest_seat *p = &st->seat[seat];
+  enum cairn_status status;
+  int other;
+
+  if (heal) {
     if (st->yeti[seat].left_board)
       return cairn_fail(err, CAIRN_EILLEGAL, CAIRN_CODE_ILLEGAL_MOVE, EVEREST_RULE_DAMAGE,
                         "a yeti that fell off the edge of the board can not heal until the end "
@@ -389,13 +408,11 @@ enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const 
                         lowest_coin(mask & p->aside));
   }
   p->heal_decided = true;
-  p->heal = json_is_true(heal);
+  p->heal = heal;
   p->set_aside = p->heal ? 0 : mask;
-  status = engine_emit(events,
-                       json_pack("{s:s, s:i, s:s, s:b, s:o, s:[i]}", "type", "heal-chosen", "seat",
-                                 seat, "seat_name", everest_seat_name(seat), "heal", p->heal,
-                                 "set_aside", coin_list(p->set_aside), "private_to", seat),
-                       err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:b, s:o, s:[i]}", "type", "heal-chosen",
+                       "seat", seat, "seat_name", everest_seat_name(seat), "heal", p->heal,
+                       "set_aside", coin_list(p->set_aside), "private_to", seat);
   if (status != CAIRN_OK)
     return status;
   for (other = 0; other < st->head.seats; other++)

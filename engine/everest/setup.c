@@ -78,12 +78,21 @@ static enum cairn_status parse_base(const json_t *base, int *cell, struct cairn_
 enum cairn_status everest_choose_base(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, struct cairn_error *err)
 {
-  int cell = EVEREST_OFF, corner, other;
+  int cell = EVEREST_OFF;
   enum cairn_status status;
 
   status = parse_base(json_object_get(move, "base"), &cell, err);
   if (status != CAIRN_OK)
     return status;
+  return everest_place_base(st, seat, cell, events, err);
+}
+
+enum cairn_status everest_place_base(struct everest_state *st, int seat, int cell, json_t *events,
+                                     struct cairn_error *err)
+{
+  int corner, other;
+  enum cairn_status status;
+
   corner = everest_corner_of(cell);
   /* "Players place their pawns on one of the inside corners marked by the
    * X's." */
@@ -98,16 +107,11 @@ enum cairn_status everest_choose_base(struct everest_state *st, int seat, const 
                         cell % EVEREST_COLS, everest_seat_name(other));
   st->seat[seat].home = cell;
   st->yeti[seat].cell = cell;
-  status =
-      engine_emit(events,
-                  json_pack("{s:s, s:i, s:s, s:o}", "type", "base-chosen", "seat", seat,
-                            "seat_name", everest_seat_name(seat), "base", everest_cell_json(cell)),
-                  err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:o}", "type", "base-chosen", "seat", seat,
+                       "seat_name", everest_seat_name(seat), "base", everest_cell_json(cell));
   if (status != CAIRN_OK || everest_base_chooser(st) >= 0)
     return status;
   everest_start_round(st);
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:n, s:n}", "type", "round-start", "round", st->round,
-                               "peak_holder", "peak_holder_name"),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:n, s:n}", "type", "round-start", "round", st->round,
+                     "peak_holder", "peak_holder_name");
 }

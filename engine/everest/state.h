@@ -213,6 +213,11 @@ const struct everest_coin *everest_step_coin(const struct everest_state *st,
  * round on (everest_advance). */
 enum cairn_status everest_submit_plan(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, bool *pending, struct cairn_error *err);
+/* The same once the move is read: its n coins (Borrowed; only the first
+ * EVEREST_PLAN_LEN are looked at, more is refused). */
+enum cairn_status everest_commit_plan(struct everest_state *st, int seat,
+                                      const struct everest_coin *plan, size_t n, json_t *events,
+                                      bool *pending, struct cairn_error *err);
 /* True when `seat` still owes this round's plan. */
 bool everest_owes_plan(const struct everest_state *st, int seat);
 /* Emit the public reveal and enter execution (step 0). */
@@ -262,6 +267,11 @@ enum cairn_status everest_begin_turn(struct everest_state *st, const struct ever
 /* Check the chooser's order move (Borrowed) and carry out the turn. */
 enum cairn_status everest_choose_order(struct everest_state *st, int seat, const json_t *move,
                                        json_t *events, struct cairn_error *err);
+/* The same once the move is read: carry out the turn in `order` (indices
+ * into st->items, each once) that the move's `list` of tokens named
+ * (Borrowed, for the event; may be NULL when `events` is). */
+enum cairn_status everest_order_turn(struct everest_state *st, const int *order, const json_t *list,
+                                     json_t *events, struct cairn_error *err);
 /* New reference: an item as {kind, seat, dir, mp}. */
 json_t *everest_item_json(const struct everest_item *item);
 /* The same, written to `w`. */
@@ -282,6 +292,11 @@ enum cairn_status everest_advance(struct everest_state *st, json_t *events,
  * like plans, the last one finishes the round. */
 enum cairn_status everest_submit_heal(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, bool *pending, struct cairn_error *err);
+/* The same once the move is read: `heal`, and the coins set aside as a
+ * mask of `count` distinct coins. */
+enum cairn_status everest_commit_heal(struct everest_state *st, int seat, bool heal, unsigned mask,
+                                      int count, json_t *events, bool *pending,
+                                      struct cairn_error *err);
 /* Begin the next round's planning (round + 1, fresh plans and damage). */
 void everest_start_round(struct everest_state *st);
 
@@ -295,6 +310,15 @@ bool everest_corner_free(const struct everest_state *st, int corner);
  * starts round 1. */
 enum cairn_status everest_choose_base(struct everest_state *st, int seat, const json_t *move,
                                       json_t *events, struct cairn_error *err);
+/* The same once the move is read: the base `cell` (on the board). */
+enum cairn_status everest_place_base(struct everest_state *st, int seat, int cell, json_t *events,
+                                     struct cairn_error *err);
+
+/* ---- replay.c: the title's own stored moves read without a tree ---- */
+
+/* The replay_text slot (engine.h). */
+enum cairn_status everest_replay_text(struct engine_game *game, int seat, const char *move,
+                                      size_t len, bool *pending, struct cairn_error *err);
 /* True when `seat` still owes this round's end-of-round choice. */
 bool everest_owes_heal(const struct everest_state *st, int seat);
 

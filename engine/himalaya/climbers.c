@@ -91,12 +91,9 @@ enum cairn_status himalaya_climber_move(struct himalaya_state *st, int seat,
   enum cairn_status status;
 
   st->seat[seat].climber = plan->to;
-  status =
-      engine_emit(events,
-                  json_pack("{s:s, s:i, s:s, s:i, s:i, s:s, s:i}", "type", "moved", "seat", seat,
-                            "pawn", "climber", "from", plan->from, "to", plan->to, "via",
-                            m->type == HIMALAYA_MOVE_SUPPLY ? "supply" : "die", "value", m->value),
-                  err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i, s:i, s:s, s:i}", "type", "moved", "seat",
+                       seat, "pawn", "climber", "from", plan->from, "to", plan->to, "via",
+                       m->type == HIMALAYA_MOVE_SUPPLY ? "supply" : "die", "value", m->value);
   if (status != CAIRN_OK)
     return status;
   /* "As soon as a mountain climber reaches the summit space (goal), the

@@ -81,12 +81,12 @@ static enum cairn_status throw_again(struct himalaya_state *st, json_t *events,
                                      struct cairn_error *err)
 {
   int rolled[HIMALAYA_MAX_DICE];
-  json_t *dice;
   enum cairn_status status;
 
   himalaya_throw_dice(st, rolled);
-  dice = engine_int_list(rolled, st->dice); /* in the order thrown */
-  status = engine_emit(events, json_pack("{s:s, s:o}", "type", "dice_rolled", "dice", dice), err);
+  /* The dice in the order thrown. */
+  status = ENGINE_EMIT(events, err, "{s:s, s:o}", "type", "dice_rolled", "dice",
+                       engine_int_list(rolled, st->dice));
   if (status != CAIRN_OK)
     return status;
   return himalaya_yeti_turn(st, events, err);
@@ -272,10 +272,8 @@ static enum cairn_status spend_card(struct himalaya_state *st, int seat, int kin
   struct himalaya_seat *p = &st->seat[seat];
 
   p->spent[p->spent_count++] = kind;
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:s}", "type", "supply_spent", "seat", seat, "card",
-                               himalaya_card_name(kind)),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s}", "type", "supply_spent", "seat", seat, "card",
+                     himalaya_card_name(kind));
 }
 
 enum cairn_status himalaya_play(struct himalaya_state *st, int seat, const struct himalaya_move *m,
@@ -291,7 +289,7 @@ enum cairn_status himalaya_play(struct himalaya_state *st, int seat, const struc
 
   if (m->type == HIMALAYA_MOVE_REROLL) {
     /* "... and then pick one with which to move": the same seat chooses. */
-    status = engine_emit(events, json_pack("{s:s, s:i}", "type", "rerolled", "seat", seat), err);
+    status = ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "rerolled", "seat", seat);
     if (status != CAIRN_OK)
       return status;
     return throw_again(st, events, err);
@@ -313,9 +311,8 @@ enum cairn_status himalaya_play(struct himalaya_state *st, int seat, const struc
     status = himalaya_sherpa_move(st, seat, m, &plan, events, err);
     break;
   case HIMALAYA_PAWN_NONE:
-    status = engine_emit(
-        events, json_pack("{s:s, s:i, s:i}", "type", "die_unused", "seat", seat, "value", m->value),
-        err);
+    status = ENGINE_EMIT(events, err, "{s:s, s:i, s:i}", "type", "die_unused", "seat", seat,
+                         "value", m->value);
     break;
   }
   if (status != CAIRN_OK || st->end != HIMALAYA_RUNNING)

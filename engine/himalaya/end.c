@@ -29,10 +29,8 @@ static enum cairn_status game_over(struct himalaya_state *st, json_t *events,
   int seats[HIMALAYA_MAX_SEATS];
   int n = winners(st, seats);
 
-  return engine_emit(events,
-                     json_pack("{s:s, s:s, s:o}", "type", "game_over", "reason",
-                               reason_name(st->end), "winners", engine_int_list(seats, n)),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:s, s:o}", "type", "game_over", "reason",
+                     reason_name(st->end), "winners", engine_int_list(seats, n));
 }
 
 /* "As soon as a mountain climber reaches the summit space (goal), the game

@@ -76,7 +76,7 @@ static enum cairn_status apply_move(struct engine_game *game, int seat, const js
   status = himalaya_move_parse(move, &m, err);
   if (status == CAIRN_OK)
     status = himalaya_play(st, seat, &m, events, err);
-  if (status != CAIRN_OK)
+  if (status != CAIRN_OK || !events)
     return status;
   return name_fields(events, first, err);
 }

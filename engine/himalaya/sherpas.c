@@ -155,13 +155,10 @@ enum cairn_status himalaya_sherpa_move(struct himalaya_state *st, int seat,
   int s;
 
   sherpa[m->sherpa] = plan->landing;
-  status =
-      engine_emit(events,
-                  json_pack("{s:s, s:i, s:s, s:i, s:i, s:i, s:s, s:s, s:i}", "type", "moved",
-                            "seat", seat, "pawn", "sherpa", "sherpa", m->sherpa, "from", plan->from,
-                            "to", plan->landing, "direction", m->down ? "down" : "up", "via",
-                            m->type == HIMALAYA_MOVE_SUPPLY ? "supply" : "die", "value", m->value),
-                  err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i, s:i, s:i, s:s, s:s, s:i}", "type",
+                       "moved", "seat", seat, "pawn", "sherpa", "sherpa", m->sherpa, "from",
+                       plan->from, "to", plan->landing, "direction", m->down ? "down" : "up", "via",
+                       m->type == HIMALAYA_MOVE_SUPPLY ? "supply" : "die", "value", m->value);
   if (status != CAIRN_OK)
     return status;
 
@@ -170,11 +167,9 @@ enum cairn_status himalaya_sherpa_move(struct himalaya_state *st, int seat,
       if (travellers & (1u << s))
         sherpa[s] = plan->reached;
     status =
-        engine_emit(events,
-                    json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:o}", "type", "took_along", "seat",
-                              seat, "sherpa", m->sherpa, "from", plan->landing, "to", plan->reached,
-                              "extra", plan->extra, "companions", companion_list(plan->companions)),
-                    err);
+        ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:i, s:i, s:i, s:o}", "type", "took_along",
+                    "seat", seat, "sherpa", m->sherpa, "from", plan->landing, "to", plan->reached,
+                    "extra", plan->extra, "companions", companion_list(plan->companions));
     if (status != CAIRN_OK)
       return status;
   }
@@ -186,10 +181,8 @@ enum cairn_status himalaya_sherpa_move(struct himalaya_state *st, int seat,
     if (!(travellers & (1u << s)))
       continue;
     sherpa[s] = plan->to;
-    status = engine_emit(events,
-                         json_pack("{s:s, s:i, s:i, s:i, s:i}", "type", "slid", "seat", seat,
-                                   "sherpa", s, "from", plan->reached, "to", plan->to),
-                         err);
+    status = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:i, s:i}", "type", "slid", "seat", seat,
+                         "sherpa", s, "from", plan->reached, "to", plan->to);
     if (status != CAIRN_OK)
       return status;
   }

@@ -235,10 +235,8 @@ enum cairn_status himalaya_restore(struct himalaya_state *st, int seat, int card
       p->spent[j++] = p->spent[i];
   p->spent_count = j;
   p->camp_used[c] = true;
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:s, s:i}", "type", "supply_restored", "seat", seat,
-                               "card", himalaya_card_name(card), "camp", himalaya_high_camp(c)),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i}", "type", "supply_restored", "seat", seat,
+                     "card", himalaya_card_name(card), "camp", himalaya_high_camp(c));
 }
 
 json_t *himalaya_field_name(int field)

@@ -30,10 +30,8 @@ static enum cairn_status flee(struct himalaya_state *st, int seat, int sherpa, j
   int to = himalaya_last_camp(from);
 
   st->seat[seat].sherpa[sherpa] = to;
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:i, s:i}", "type", "sherpas_fled", "seat", seat,
-                               "sherpa", sherpa, "from", from, "to", to),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:i, s:i}", "type", "sherpas_fled", "seat", seat,
+                     "sherpa", sherpa, "from", from, "to", to);
 }
 
 /* "Always, if the Yeti lands on a space where Sherpas stand, the Sherpas
@@ -101,8 +99,7 @@ static enum cairn_status reshuffle(struct himalaya_state *st, json_t *events,
     st->deck[st->deck_len++] = HIMALAYA_BAD_WEATHER;
   st->bad_weather_in_deck = true;
   engine_rng_shuffle(&st->head.rng, st->deck, st->deck_len);
-  return engine_emit(
-      events, json_pack("{s:s, s:i}", "type", "deck_reshuffled", "cards", st->deck_len), err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "deck_reshuffled", "cards", st->deck_len);
 }
 
 enum cairn_status himalaya_yeti_turn(struct himalaya_state *st, json_t *events,
@@ -123,10 +120,8 @@ enum cairn_status himalaya_yeti_turn(struct himalaya_state *st, json_t *events,
   memmove(st->deck, st->deck + 1, sizeof(int) * (size_t)(st->deck_len - 1));
   st->deck_len--;
   st->discard[st->discard_len++] = card;
-  status = engine_emit(
-      events,
-      json_pack("{s:s, s:s}", "type", "yeti_card", "card", himalaya_yeti_card_name(card, name)),
-      err);
+  status = ENGINE_EMIT(events, err, "{s:s, s:s}", "type", "yeti_card", "card",
+                       himalaya_yeti_card_name(card, name));
   if (status != CAIRN_OK)
     return status;
   if (card == HIMALAYA_BAD_WEATHER) {
@@ -144,8 +139,8 @@ enum cairn_status himalaya_yeti_turn(struct himalaya_state *st, json_t *events,
   if (to > HIMALAYA_YETI_HIGH)
     to = HIMALAYA_YETI_HIGH;
   st->yeti = to;
-  status = engine_emit(
-      events, json_pack("{s:s, s:i, s:i}", "type", "yeti_moved", "from", from, "to", to), err);
+  status =
+      ENGINE_EMIT(events, err, "{s:s, s:i, s:i}", "type", "yeti_moved", "from", from, "to", to);
   if (status != CAIRN_OK)
     return status;
   return catch_sherpas(st, events, err);

@@ -62,7 +62,7 @@ enum cairn_status journey_begin_climb(struct journey_state *st, json_t *events,
 
   st->phase = JOURNEY_PHASE_CLIMB;
   st->turn++;
-  s = engine_emit(events, json_pack("{s:s, s:i}", "type", "climbers_turn", "turn", st->turn), err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "climbers_turn", "turn", st->turn);
   for (c = 0; s == CAIRN_OK && c < JOURNEY_CLIMBERS; c++) {
     struct journey_climber *p = &st->climber[c];
 
@@ -81,10 +81,8 @@ enum cairn_status journey_begin_climb(struct journey_state *st, json_t *events,
       int roll = engine_rng_die(&st->head.rng, 6);
 
       p->in_crevice = roll != 4;
-      s = engine_emit(events,
-                      json_pack("{s:s, s:i, s:i, s:b}", "type", "crevice_roll", "seat", c, "roll",
-                                roll, "escaped", !p->in_crevice),
-                      err);
+      s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:b}", "type", "crevice_roll", "seat", c,
+                      "roll", roll, "escaped", !p->in_crevice);
     }
   }
   return s;
@@ -196,11 +194,9 @@ static enum cairn_status step(struct journey_state *st, int seat, const struct j
   cost = vertical > 0 ? journey_ascend_cost(from) : 0;
   journey_drop(st, seat, JOURNEY_FOOD, cost);
   journey_place(st, seat, m->to);
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:s, s:s, s:i}", "type", "moved", "seat", seat, "from",
-                               journey_space_name(from), "to", journey_space_name(m->to),
-                               "food_paid", cost),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:s, s:i}", "type", "moved", "seat", seat,
+                     "from", journey_space_name(from), "to", journey_space_name(m->to), "food_paid",
+                     cost);
 }
 
 static enum cairn_status give(struct journey_state *st, int seat, const struct journey_move *m,
@@ -210,10 +206,8 @@ static enum cairn_status give(struct journey_state *st, int seat, const struct j
    * one action per card." */
   journey_drop(st, seat, m->item, 1);
   st->climber[1 - seat].items[m->item]++;
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:i, s:s}", "type", "gave", "seat", seat, "to", 1 - seat,
-                               "item", journey_item_name(m->item)),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s}", "type", "gave", "seat", seat, "to",
+                     1 - seat, "item", journey_item_name(m->item));
 }
 
 /* End-of-turn effects for one climber: the crevice, then the O2 zone. */
@@ -253,10 +247,8 @@ static enum cairn_status end_climb(struct journey_state *st, json_t *events,
     if (p->summited || journey_level(p->space) != JOURNEY_TOP)
       continue;
     p->summited = true;
-    s = engine_emit(events,
-                    json_pack("{s:s, s:i, s:s}", "type", "summited", "seat", c, "space",
-                              journey_space_name(p->space)),
-                    err);
+    s = ENGINE_EMIT(events, err, "{s:s, s:i, s:s}", "type", "summited", "seat", c, "space",
+                    journey_space_name(p->space));
     if (s != CAIRN_OK)
       return s;
   }
@@ -281,10 +273,8 @@ enum cairn_status journey_climb(struct journey_state *st, int seat, const struct
   switch (m->type) {
   case JOURNEY_MOVE_END_TURN:
     p->done = true;
-    s = engine_emit(events,
-                    json_pack("{s:s, s:i, s:i}", "type", "turn_ended", "seat", seat,
-                              "actions_unused", p->actions),
-                    err);
+    s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i}", "type", "turn_ended", "seat", seat,
+                    "actions_unused", p->actions);
     break;
   case JOURNEY_MOVE_REMOVE:
     s = journey_remove(st, seat, m, events, err);

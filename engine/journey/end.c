@@ -40,11 +40,8 @@ enum cairn_status journey_finish(struct journey_state *st, enum journey_end end,
 
   st->end = end;
   st->phase = JOURNEY_PHASE_OVER;
-  return engine_emit(events,
-                     json_pack("{s:s, s:s, s:o, s:i}", "type", "game_over", "reason",
-                               reason_name(end), "winners", engine_int_list(seats, n), "turn",
-                               st->turn),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:s, s:o, s:i}", "type", "game_over", "reason",
+                     reason_name(end), "winners", engine_int_list(seats, n), "turn", st->turn);
 }
 
 void journey_write_result(const struct journey_state *st, struct json_writer *w)

@@ -20,10 +20,8 @@ enum cairn_status journey_damage(struct journey_state *st, int seat, int amount,
   if (amount <= 0)
     return CAIRN_OK;
   p->health = p->health > amount ? p->health - amount : 0;
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:i, s:s, s:i}", "type", "damaged", "seat", seat, "amount",
-                            amount, "cause", cause, "health", p->health),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:s, s:i}", "type", "damaged", "seat", seat,
+                  "amount", amount, "cause", cause, "health", p->health);
   if (s != CAIRN_OK || p->health > 0)
     return s;
   /* "If a player reaches zero health, then they die"; "If either player
@@ -35,8 +33,7 @@ enum cairn_status journey_damage(struct journey_state *st, int seat, int amount,
 static enum cairn_status note(json_t *events, const char *type, int seat, const char *what,
                               struct cairn_error *err)
 {
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:s}", "type", type, "seat", seat, "effect", what), err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s}", "type", type, "seat", seat, "effect", what);
 }
 
 /* High Wind: "Players cannot move next turn. Take 1 damage for every level
@@ -75,13 +72,11 @@ static enum cairn_status avalanche_hits(struct journey_state *st, int c, int pro
   if (protect == JOURNEY_PROTECT_HOOK_ROPE)
     journey_drop(st, c, JOURNEY_ROPE, 1);
   journey_place(st, c, journey_space(level < 1 ? 1 : level, journey_quadrant(from)));
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:s, s:s, s:s}", "type", "avalanche_hit", "seat", c, "from",
-                            journey_space_name(from), "to", journey_space_name(p->space), "protect",
-                            protect == JOURNEY_PROTECT_NONE   ? "none"
-                            : protect == JOURNEY_PROTECT_HOOK ? "hook"
-                                                              : "hook_and_rope"),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:s, s:s}", "type", "avalanche_hit", "seat", c,
+                  "from", journey_space_name(from), "to", journey_space_name(p->space), "protect",
+                  protect == JOURNEY_PROTECT_NONE   ? "none"
+                  : protect == JOURNEY_PROTECT_HOOK ? "hook"
+                                                    : "hook_and_rope");
   if (s != CAIRN_OK)
     return s;
   return journey_damage(st, c, drop, "avalanche", events, err);
@@ -134,10 +129,8 @@ static enum cairn_status avalanche(struct journey_state *st, int q, json_t *even
   if (asked == 0)
     return avalanche_lands(st, events, err);
   st->phase = JOURNEY_PHASE_REACT;
-  return engine_emit(events,
-                     json_pack("{s:s, s:s, s:s}", "type", "reaction_needed", "card", "avalanche",
-                               "quadrant", journey_quadrant_name(q)),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:s, s:s}", "type", "reaction_needed", "card", "avalanche",
+                     "quadrant", journey_quadrant_name(q));
 }
 
 /* Rockslide: "Target player chooses one: (1) Lose 2 health or (2) discard
@@ -155,10 +148,8 @@ static enum cairn_status rockslide(struct journey_state *st, int target, json_t 
   st->climber[target].must_react = true;
   st->climber[target].reacted = false;
   st->phase = JOURNEY_PHASE_REACT;
-  return engine_emit(
-      events,
-      json_pack("{s:s, s:s, s:i}", "type", "reaction_needed", "card", "rockslide", "seat", target),
-      err);
+  return ENGINE_EMIT(events, err, "{s:s, s:s, s:i}", "type", "reaction_needed", "card", "rockslide",
+                     "seat", target);
 }
 
 /* Frostbite: "Target player cannot use equipment on their next turn. If
@@ -173,10 +164,8 @@ static enum cairn_status frostbite(struct journey_state *st, int target, json_t 
   if (journey_sheltered(st, target)) {
     int roll = engine_rng_die(&st->head.rng, 6);
 
-    s = engine_emit(events,
-                    json_pack("{s:s, s:i, s:i, s:b}", "type", "tent_roll", "seat", target, "roll",
-                              roll, "prevented", roll >= 3),
-                    err);
+    s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:b}", "type", "tent_roll", "seat", target,
+                    "roll", roll, "prevented", roll >= 3);
     if (s != CAIRN_OK || roll >= 3)
       return s;
   }
@@ -208,11 +197,9 @@ static enum cairn_status blizzard(struct journey_state *st, int direction, json_
       journey_place(st, c, to);
     if (!journey_below_tree_line(p->space))
       p->next_cannot_move = true;
-    s = engine_emit(events,
-                    json_pack("{s:s, s:i, s:s, s:s, s:b}", "type", "blown", "seat", c, "from",
-                              journey_space_name(from), "to", journey_space_name(p->space),
-                              "cannot_move_next_turn", p->next_cannot_move),
-                    err);
+    s = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:s, s:b}", "type", "blown", "seat", c, "from",
+                    journey_space_name(from), "to", journey_space_name(p->space),
+                    "cannot_move_next_turn", p->next_cannot_move);
   }
   return s;
 }
@@ -232,10 +219,8 @@ enum cairn_status journey_resolve(struct journey_state *st, const struct journey
      * mountain goes back to the peak, healed (RULES.md). */
     st->yeti_level = JOURNEY_TOP;
     st->yeti_health = JOURNEY_YETI_HEALTH;
-    return engine_emit(events,
-                       json_pack("{s:s, s:i, s:i}", "type", "yeti_summoned", "level",
-                                 st->yeti_level, "health", st->yeti_health),
-                       err);
+    return ENGINE_EMIT(events, err, "{s:s, s:i, s:i}", "type", "yeti_summoned", "level",
+                       st->yeti_level, "health", st->yeti_health);
   case JOURNEY_CREVICE:
     /* "Choose a player to fall into a crevice. Player cannot move ..." */
     st->climber[m->target].in_crevice = true;
@@ -261,10 +246,8 @@ enum cairn_status journey_yeti_step(struct journey_state *st, int direction, jso
   else if (direction == JOURNEY_DOWN)
     st->yeti_level--;
   st->yeti_acted = true;
-  s = engine_emit(events,
-                  json_pack("{s:s, s:s, s:i}", "type", "yeti_moved", "direction",
-                            journey_direction_name(direction), "level", st->yeti_level),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:s, s:i}", "type", "yeti_moved", "direction",
+                  journey_direction_name(direction), "level", st->yeti_level);
   for (c = 0; s == CAIRN_OK && st->end == JOURNEY_RUNNING && c < JOURNEY_CLIMBERS; c++)
     if (journey_level(st->climber[c].space) == st->yeti_level) {
       hit++;
@@ -273,9 +256,8 @@ enum cairn_status journey_yeti_step(struct journey_state *st, int direction, jso
   if (s != CAIRN_OK || hit == 0 || st->end != JOURNEY_RUNNING)
     return s;
   roll = engine_rng_die(&st->head.rng, 6);
-  s = engine_emit(
-      events, json_pack("{s:s, s:i, s:b}", "type", "yeti_roll", "roll", roll, "draws", roll >= 4),
-      err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:b}", "type", "yeti_roll", "roll", roll, "draws",
+                  roll >= 4);
   if (s != CAIRN_OK || roll < 4)
     return s;
   return journey_draw(st, 1, "yeti", events, err);
@@ -323,10 +305,8 @@ enum cairn_status journey_react(struct journey_state *st, int seat, const struct
     if (!m->discard)
       return journey_damage(st, seat, 2, "rockslide", events, err);
     journey_drop(st, seat, m->item, 1);
-    return engine_emit(events,
-                       json_pack("{s:s, s:i, s:s}", "type", "discarded", "seat", seat, "item",
-                                 journey_item_name(m->item)),
-                       err);
+    return ENGINE_EMIT(events, err, "{s:s, s:i, s:s}", "type", "discarded", "seat", seat, "item",
+                       journey_item_name(m->item));
   }
   p->reacted = true;
   p->protect = m->protect;
@@ -335,9 +315,9 @@ enum cairn_status journey_react(struct journey_state *st, int seat, const struct
   for (c = 0; c < JOURNEY_CLIMBERS; c++)
     if (st->climber[c].must_react && !st->climber[c].reacted) {
       *pending = true;
-      return engine_emit(events, json_pack("{s:s, s:i}", "type", "answered", "seat", seat), err);
+      return ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "answered", "seat", seat);
     }
-  s = engine_emit(events, json_pack("{s:s, s:i}", "type", "answered", "seat", seat), err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "answered", "seat", seat);
   if (s != CAIRN_OK)
     return s;
   return avalanche_lands(st, events, err);

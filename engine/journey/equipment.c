@@ -119,10 +119,8 @@ enum cairn_status journey_check_use(const struct journey_state *st, int seat,
 
 static enum cairn_status emit_used(json_t *events, int seat, int item, struct cairn_error *err)
 {
-  return engine_emit(
-      events,
-      json_pack("{s:s, s:i, s:s}", "type", "used", "seat", seat, "item", journey_item_name(item)),
-      err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s}", "type", "used", "seat", seat, "item",
+                     journey_item_name(item));
 }
 
 /* Bow & Arrow: "Below tree line, roll 2 dice for 8+ to obtain one food.
@@ -142,11 +140,9 @@ static enum cairn_status shoot(struct journey_state *st, int seat, int target, j
       st->yeti_level = 0;
     }
   }
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:s, s:[ii], s:b, s:i}", "type", "bow", "seat", seat,
-                               "target", target == JOURNEY_BOW_FOOD ? "food" : "yeti", "dice", a, b,
-                               "hit", hit, "yeti_health", st->yeti_health),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:[ii], s:b, s:i}", "type", "bow", "seat", seat,
+                     "target", target == JOURNEY_BOW_FOOD ? "food" : "yeti", "dice", a, b, "hit",
+                     hit, "yeti_health", st->yeti_health);
 }
 
 /* Forecast: "Discard to look at the environment's hand. Choose one card
@@ -166,10 +162,8 @@ static enum cairn_status forecast(struct journey_state *st, int seat, json_t *ev
   s = emit_used(events, seat, JOURNEY_FORECAST, err);
   if (s != CAIRN_OK)
     return s;
-  return engine_emit(events,
-                     json_pack("{s:s, s:i, s:o, s:[i]}", "type", "forecast", "seat", seat, "hand",
-                               journey_card_counts_json(st->hand), "private_to", seat),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:o, s:[i]}", "type", "forecast", "seat", seat,
+                     "hand", journey_card_counts_json(st->hand), "private_to", seat);
 }
 
 enum cairn_status journey_use(struct journey_state *st, int seat, const struct journey_move *m,
@@ -191,19 +185,14 @@ enum cairn_status journey_use(struct journey_state *st, int seat, const struct j
   case JOURNEY_HOOK:
     journey_drop(st, seat, JOURNEY_HOOK, 1);
     journey_place(st, seat, m->to);
-    return engine_emit(events,
-                       json_pack("{s:s, s:i, s:s, s:s, s:s}", "type", "used", "seat", seat, "item",
-                                 journey_item_name(m->item), "from", journey_space_name(from), "to",
-                                 journey_space_name(m->to)),
-                       err);
+    return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:s, s:s}", "type", "used", "seat", seat,
+                       "item", journey_item_name(m->item), "from", journey_space_name(from), "to",
+                       journey_space_name(m->to));
   case JOURNEY_TENT:
     /* "Pitch to prevent High Wind damage ..." */
     p->tent = p->space;
-    return engine_emit(events,
-                       json_pack("{s:s, s:i, s:s, s:s}", "type", "used", "seat", seat, "item",
-                                 journey_item_name(m->item), "pitched_on",
-                                 journey_space_name(p->space)),
-                       err);
+    return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:s}", "type", "used", "seat", seat, "item",
+                       journey_item_name(m->item), "pitched_on", journey_space_name(p->space));
   case JOURNEY_BOW:
     return shoot(st, seat, m->target, events, err);
   default:
@@ -232,10 +221,8 @@ enum cairn_status journey_remove(struct journey_state *st, int seat, const struc
   st->hand[m->card]--;
   st->removed[m->card]++;
   st->climber[seat].choosing = false;
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:s}", "type", "card_removed", "seat", seat, "card",
-                            journey_card_name(m->card)),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:s}", "type", "card_removed", "seat", seat, "card",
+                  journey_card_name(m->card));
   /* Both climbers may look in the same turn; when the first removal empties
    * the hand, the second has nothing left to remove (RULES.md "Forecast"). */
   if (s != CAIRN_OK || !other->choosing || journey_hand_size(st) > 0)
@@ -243,6 +230,5 @@ enum cairn_status journey_remove(struct journey_state *st, int seat, const struc
   other->choosing = false;
   if (other->actions == 0)
     other->done = true;
-  return engine_emit(events, json_pack("{s:s, s:i}", "type", "nothing_to_remove", "seat", 1 - seat),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "nothing_to_remove", "seat", 1 - seat);
 }

@@ -287,7 +287,7 @@ static enum cairn_status apply_move(struct engine_game *game, int seat, const js
   size_t first = json_array_size(events);
   enum cairn_status s = dispatch_move(game, seat, move, events, pending, err);
 
-  if (s != CAIRN_OK)
+  if (s != CAIRN_OK || !events)
     return s;
   return name_events(events, first, err);
 }

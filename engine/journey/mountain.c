@@ -68,10 +68,23 @@ static enum cairn_status reshuffle(struct journey_state *st, json_t *events,
   engine_rng_shuffle(&st->head.rng, pile, n);
   memcpy(st->deck + st->deck_len, pile, sizeof(int) * (size_t)n);
   st->deck_len += n;
-  return engine_emit(
-      events,
-      json_pack("{s:s, s:i, s:i}", "type", "reshuffled", "cards", n, "deck_size", st->deck_len),
-      err);
+  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i}", "type", "reshuffled", "cards", n, "deck_size",
+                     st->deck_len);
+}
+
+/* New reference, NULL when out of memory: the names of the first k cards
+ * of the deck. */
+static json_t *deck_names(const struct journey_state *st, int k)
+{
+  json_t *drawn = json_array();
+  int i;
+
+  for (i = 0; drawn && i < k; i++)
+    if (json_array_append_new(drawn, json_string(journey_card_name(st->deck[i]))) != 0) {
+      json_decref(drawn);
+      drawn = NULL;
+    }
+  return drawn;
 }
 
 enum cairn_status journey_draw(struct journey_state *st, int n, const char *why, json_t *events,
@@ -88,29 +101,20 @@ enum cairn_status journey_draw(struct journey_state *st, int n, const char *why,
   /* Cards in the hand and removed ones are out of both piles, so the deck
    * may still run short: then fewer are drawn. */
   k = n < st->deck_len ? n : st->deck_len;
-  drawn = json_array();
-  for (i = 0; drawn && i < k; i++) {
+  drawn = events ? deck_names(st, k) : NULL; /* the event's, built only for one */
+  for (i = 0; i < k; i++)
     st->hand[st->deck[i]]++;
-    if (json_array_append_new(drawn, json_string(journey_card_name(st->deck[i]))) != 0) {
-      json_decref(drawn);
-      drawn = NULL;
-    }
-  }
   memmove(st->deck, st->deck + k, sizeof(int) * (size_t)(st->deck_len - k));
   st->deck_len -= k;
   /* Everyone learns how many; only the Mountain learns which. */
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:s, s:i}", "type", "mountain_drew", "count", k, "why", why,
-                            "hand_size", journey_hand_size(st)),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i}", "type", "mountain_drew", "count", k, "why",
+                  why, "hand_size", journey_hand_size(st));
   if (s != CAIRN_OK) {
     json_decref(drawn);
     return s;
   }
-  return engine_emit(events,
-                     json_pack("{s:s, s:o, s:[i]}", "type", "drew", "cards", drawn, "private_to",
-                               JOURNEY_MOUNTAIN),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:o, s:[i]}", "type", "drew", "cards", drawn, "private_to",
+                     JOURNEY_MOUNTAIN);
 }
 
 enum cairn_status journey_begin_mountain(struct journey_state *st, json_t *events,
@@ -122,7 +126,7 @@ enum cairn_status journey_begin_mountain(struct journey_state *st, json_t *event
   st->credit = 0;
   st->played_len = 0;
   st->yeti_acted = false;
-  s = engine_emit(events, json_pack("{s:s, s:i}", "type", "mountain_turn", "turn", st->turn), err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "mountain_turn", "turn", st->turn);
   if (s != CAIRN_OK)
     return s;
   /* "Each turn, the environment player begins by drawing 2 cards." */
@@ -173,11 +177,9 @@ static enum cairn_status pay(struct journey_state *st, int card, json_t *events,
   st->hand[card]--;
   st->discard[card]++;
   st->credit += journey_card_value(card);
-  return engine_emit(events,
-                     json_pack("{s:s, s:s, s:i, s:i}", "type", "paid", "card",
-                               journey_card_name(card), "value", journey_card_value(card), "credit",
-                               st->credit),
-                     err);
+  return ENGINE_EMIT(events, err, "{s:s, s:s, s:i, s:i}", "type", "paid", "card",
+                     journey_card_name(card), "value", journey_card_value(card), "credit",
+                     st->credit);
 }
 
 static enum cairn_status play(struct journey_state *st, const struct journey_move *m,
@@ -192,18 +194,20 @@ static enum cairn_status play(struct journey_state *st, const struct journey_mov
    * discard pile, face up." */
   st->discard[m->card]++;
   st->played[st->played_len++] = m->card;
-  ev = journey_move_json(m);
-  if (ev && json_object_set_new(ev, "type", json_string("played")) != 0) {
-    json_decref(ev);
-    ev = NULL;
+  if (events) {
+    ev = journey_move_json(m);
+    if (ev && json_object_set_new(ev, "type", json_string("played")) != 0) {
+      json_decref(ev);
+      ev = NULL;
+    }
+    if (ev && json_object_set_new(ev, "credit", json_integer(st->credit)) != 0) {
+      json_decref(ev);
+      ev = NULL;
+    }
+    s = engine_emit(events, ev, err);
+    if (s != CAIRN_OK)
+      return s;
   }
-  if (ev && json_object_set_new(ev, "credit", json_integer(st->credit)) != 0) {
-    json_decref(ev);
-    ev = NULL;
-  }
-  s = engine_emit(events, ev, err);
-  if (s != CAIRN_OK)
-    return s;
   /* Each card is resolved as it is played (RULES.md "Resolving cards"). */
   return journey_resolve(st, m, events, err);
 }
@@ -218,10 +222,8 @@ static enum cairn_status end_turn(struct journey_state *st, json_t *events, stru
     s = journey_yeti_step(st, JOURNEY_STAY, events, err);
   if (s != CAIRN_OK || st->end != JOURNEY_RUNNING)
     return s;
-  s = engine_emit(events,
-                  json_pack("{s:s, s:i, s:i}", "type", "mountain_turn_ended", "turn", st->turn,
-                            "value_lost", st->credit),
-                  err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i, s:i}", "type", "mountain_turn_ended", "turn", st->turn,
+                  "value_lost", st->credit);
   st->credit = 0;
   if (s != CAIRN_OK)
     return s;

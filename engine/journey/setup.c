@@ -94,14 +94,12 @@ enum cairn_status journey_buy(struct journey_state *st, int seat, const struct j
     p->money -= journey_price(m->item);
     p->items[m->item]++;
     *pending = true;
-    return engine_emit(events,
-                       json_pack("{s:s, s:i, s:s, s:i, s:i}", "type", "bought", "seat", seat,
-                                 "item", journey_item_name(m->item), "price",
-                                 journey_price(m->item), "money_left", p->money),
-                       err);
+    return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i, s:i}", "type", "bought", "seat", seat,
+                       "item", journey_item_name(m->item), "price", journey_price(m->item),
+                       "money_left", p->money);
   }
   p->done = true;
-  s = engine_emit(events, json_pack("{s:s, s:i}", "type", "done_buying", "seat", seat), err);
+  s = ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "done_buying", "seat", seat);
   if (s != CAIRN_OK)
     return s;
   /* "Before the first turn, climbing players buy equipment": the step

@@ -4,10 +4,13 @@
  * clone + apply, as the server does); then one long game per title, played
  * with every numeric option at its maximum (the longest game the title
  * allows), to show that move 10,000 costs what move 10 does and how long a
- * whole replay takes. Then what a player's view costs to build: the view
- * and the legal-move list of the seat to act, as the JSON trees the server
- * turns into its answer, over the positions of random games. Prints
- * figures only; nothing here asserts a time.
+ * whole replay takes, replayed as the server replays a log: each move with
+ * engine_replay_step, in place and building no events. Then what a
+ * player's view costs to write: the view and the legal-move list of the
+ * seat to act, written as JSON text by the write slots the server writes
+ * its answers with (engine_write_view, engine_write_legal), over the
+ * positions of random games. Prints figures only; nothing here asserts a
+ * time.
  */
 #include <jansson.h>
 #include <stdbool.h>
@@ -95,9 +98,10 @@ static long playout(const struct engine_module *m, int seats, const json_t *opti
   return moves;
 }
 
-/* Replay `log`; returns the whole time, and the mean cost of one apply over
- * the first and the last EDGE moves in *early / *late (seconds): a move
- * late in a long game must cost what an early one does (no replay per move). */
+/* Replay `log` as the server does (engine_replay_step: in place, no
+ * events); returns the whole time, and the mean cost of one step over the
+ * first and the last EDGE moves in *early / *late (seconds): a move late
+ * in a long game must cost what an early one does (no replay per move). */
 #define EDGE 20
 static double replay_seconds(const struct engine_module *m, int seats, const json_t *options,
                              const uint8_t seed[32], const json_t *log, double *early, double *late)
@@ -112,21 +116,18 @@ static double replay_seconds(const struct engine_module *m, int seats, const jso
   engine_new(m, &setup, seed, &g, NULL);
   json_array_foreach(log, i, entry)
   {
-    struct engine_game *next = NULL;
-    json_t *events = NULL;
     double t = now_s();
 
-    if (engine_apply(g, (int)json_integer_value(json_array_get(entry, 0)), json_array_get(entry, 1),
-                     &next, &events, NULL) != CAIRN_OK)
+    if (engine_replay_step(g, (int)json_integer_value(json_array_get(entry, 0)),
+                           json_array_get(entry, 1), NULL) != CAIRN_OK) {
+      fprintf(stderr, "%s: the replay refused move %zu of its own log\n", m->id, i);
       break;
+    }
     t = now_s() - t;
     if (i < EDGE)
       *early += t / EDGE;
     if (n >= 2 * EDGE && i >= n - EDGE)
       *late += t / EDGE;
-    json_decref(events);
-    engine_free(g);
-    g = next;
   }
   engine_free(g);
   return now_s() - t0;
@@ -202,14 +203,14 @@ static void bench_long_game(const struct engine_module *m, int seats)
     json_decref(log);
   }
   whole = replay_seconds(m, seats, options, longest_seed, longest_log, &early, &late);
-  printf("%-20s long game (options %s): %ld moves%s; one apply %.1f us at moves 1-%d, %.1f us at "
-         "moves %ld-%ld; whole replay %.1f ms\n",
-         m->id, shown, longest,
-         longest < LONG_GAME
-             ? " (the longest of " XSTR(
-                   LONG_TRIES) " games, ending moves avoided: the rules end it sooner)"
-             : "",
-         1e6 * early, EDGE, 1e6 * late, longest - EDGE + 1, longest, 1e3 * whole);
+  printf(
+      "%-20s long game (options %s): %ld moves%s; one replay step %.1f us at moves 1-%d, %.1f us "
+      "at moves %ld-%ld; whole replay %.1f ms\n",
+      m->id, shown, longest,
+      longest < LONG_GAME ? " (the longest of " XSTR(
+                                LONG_TRIES) " games, ending moves avoided: the rules end it sooner)"
+                          : "",
+      1e6 * early, EDGE, 1e6 * late, longest - EDGE + 1, longest, 1e3 * whole);
   figure(FIGURE_LOWER, 1e6 * early, "engine.%s.long.apply_us.first", m->id);
   figure(FIGURE_LOWER, 1e6 * late, "engine.%s.long.apply_us.last", m->id);
   figure(FIGURE_LOWER, 1e3 * whole, "engine.%s.long.replay_ms", m->id);
@@ -218,8 +219,9 @@ static void bench_long_game(const struct engine_module *m, int seats)
   json_decref(options);
 }
 
-/* Time view + legal_moves of the seat to act at every position of
- * VIEW_GAMES random games; also the compact text's mean size. */
+/* Time writing the view and the legal list of the seat to act (the write
+ * slots, as the server's answers do) at every position of VIEW_GAMES
+ * random games; also the text's mean size. */
 static void bench_views(const struct engine_module *m, int seats)
 {
   struct engine_setup setup = {.seats = seats};
@@ -241,20 +243,21 @@ static void bench_views(const struct engine_module *m, int seats)
       int seat = to_act[pick((uint32_t)engine_to_act(g, to_act))];
       json_t *move = engine_sample_move(g, seat, pick(UINT32_MAX)), *events = NULL;
       struct engine_game *next = NULL;
+      struct json_writer w;
       double t0 = now_s();
-      json_t *view = engine_view(g, seat), *legal = engine_legal_moves(g, seat);
+      size_t len = 0;
       char *text;
 
+      jw_init(&w);
+      jw_array_begin(&w); /* one value holding both, as an answer holds them */
+      engine_write_view(g, seat, &w);
+      engine_write_legal(g, seat, &w);
+      jw_array_end(&w);
+      text = jw_finish(&w, &len);
       spent += now_s() - t0;
-      text = json_dumps(view, JSON_COMPACT);
-      bytes += text ? (long)strlen(text) : 0;
-      free(text);
-      text = json_dumps(legal, JSON_COMPACT);
-      bytes += text ? (long)strlen(text) : 0;
+      bytes += text ? (long)len - 3 : 0; /* the two texts, without "[", "," and "]" */
       free(text);
       views++;
-      json_decref(view);
-      json_decref(legal);
       if (!move || engine_apply(g, seat, move, &next, &events, NULL) != CAIRN_OK) {
         json_decref(move);
         break;
@@ -267,7 +270,7 @@ static void bench_views(const struct engine_module *m, int seats)
     engine_free(g);
   }
   printf("%-20s views: %ld positions of %d random games; view + legal moves of the seat to act"
-         " %.1f us as JSON trees, %ld bytes as text\n",
+         " %.1f us written as text (write_view + write_legal), %ld bytes\n",
          m->id, views, VIEW_GAMES, 1e6 * spent / (double)views, bytes / views);
   figure(FIGURE_LOWER, 1e6 * spent / (double)views, "engine.%s.view_us", m->id);
   figure(FIGURE_LOWER, (double)(bytes / views), "engine.%s.view_bytes", m->id);

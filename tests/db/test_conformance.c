@@ -30,6 +30,7 @@ struct walk {
   size_t done_after;  /* return CAIRN_DONE after this many rows; 0: never */
   struct db *reenter; /* when set, call game_load from inside the callback */
   const char *game;
+  bool lean;    /* moves_load_lean's rows: the move without events, time or hash */
   int bad_text; /* rows whose strings did not match their ord */
 };
 
@@ -43,10 +44,12 @@ static enum cairn_status walk_cb(void *arg, const struct db_move *move, struct c
   w->n++;
   snprintf(want, sizeof(want), "{\"type\":\"pass\",\"n\":%u}", (unsigned)move->ord);
   if (strcmp(move->move_json, want) != 0 || move->seq != move->ord + 1 ||
-      move->seat != (int)(move->ord % 2) || move->at_ms != 1700000000000 + move->ord)
+      move->seat != (int)(move->ord % 2) ||
+      move->at_ms != (w->lean ? 0 : 1700000000000 + move->ord))
     w->bad_text++;
   snprintf(want, sizeof(want), "[{\"type\":\"passed\",\"n\":%u}]", (unsigned)move->ord);
-  if (strcmp(move->events_json, want) != 0)
+  if (w->lean ? move->events_json != NULL || move->has_hash
+              : !move->events_json || strcmp(move->events_json, want) != 0)
     w->bad_text++;
   if (w->reenter) {
     struct db_game g = {0};
@@ -891,6 +894,65 @@ static void test_moves_load_of_unknown_game_is_not_found(void **state)
   assert_int_equal(w.n, 0);
 }
 
+/* A replay reads a row's ord, seq, seat and move only: the lean walk
+ * gives those, in order from any ord, over batches, and none of the rest
+ * (events, time, hash); the whole walk still gives everything after it. */
+static void test_moves_load_lean_gives_the_moves_without_their_events(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct walk w = {.lean = true};
+  uint32_t i;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  tmpdb_add_active_game(f->db, "h2", 2); /* another game's rows must not leak in */
+  for (i = 0; i < 300; i++)
+    assert_int_equal(tmpdb_append(f->db, "g1", i, NULL, &err), CAIRN_OK);
+  assert_int_equal(tmpdb_append(f->db, "h2", 0, NULL, &err), CAIRN_OK);
+
+  assert_int_equal(db_moves_load_lean(f->db, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 300);
+  assert_int_equal(w.bad_text, 0);
+  for (i = 0; i < 300; i++)
+    assert_int_equal(w.ords[i], i);
+  memset(&w, 0, sizeof(w));
+  w.lean = true;
+  w.done_after = 20;
+  assert_int_equal(db_moves_load_lean(f->db, "g1", 250, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 20);
+  assert_int_equal(w.bad_text, 0);
+  assert_int_equal(w.ords[19], 269);
+
+  memset(&w, 0, sizeof(w));
+  assert_int_equal(db_moves_load(f->db, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 300);
+  assert_int_equal(w.bad_text, 0);
+
+  memset(&w, 0, sizeof(w));
+  assert_int_equal(db_moves_load_lean(f->db, "nope", 0, walk_cb, &w, &err), CAIRN_ENOTFOUND);
+  assert_string_equal(err.code, CAIRN_CODE_NOT_FOUND);
+}
+
+/* A backend without the lean walk serves it whole (db.c): the rows hold
+ * all a lean one does, and more. */
+static void test_moves_load_lean_falls_back_to_the_whole_walk(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct db_methods without = *f->db->methods;
+  struct db plain = {.methods = &without, .ctx = f->db->ctx};
+  struct cairn_error err = {0};
+  struct walk w = {0};
+  uint32_t i;
+
+  without.moves_load_lean = NULL;
+  tmpdb_add_active_game(f->db, "g1", 2);
+  for (i = 0; i < 3; i++)
+    assert_int_equal(tmpdb_append(f->db, "g1", i, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_moves_load_lean(&plain, "g1", 0, walk_cb, &w, &err), CAIRN_OK);
+  assert_int_equal(w.n, 3);
+  assert_int_equal(w.bad_text, 0);
+}
+
 /* Each stored row carries the hash of its content chained to the previous
  * row's, and the game row exposes the last one as log_head. */
 static void test_appended_rows_form_a_hash_chain(void **state)
@@ -1105,6 +1167,8 @@ int main(void)
       T(test_moves_load_ends_with_success_when_the_callback_is_done),
       T(test_moves_load_callback_may_call_storage),
       T(test_moves_load_of_unknown_game_is_not_found),
+      T(test_moves_load_lean_gives_the_moves_without_their_events),
+      T(test_moves_load_lean_falls_back_to_the_whole_walk),
       T(test_appended_rows_form_a_hash_chain),
       T(test_racing_appends_on_one_connection_one_wins),
       T(test_concurrent_appends_share_commits_and_all_land),

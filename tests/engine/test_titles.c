@@ -44,7 +44,15 @@
  *       give V the same face for as long as V has been shown the same
  *       events (for the spectator: the same public events);
  *    c. the faces of a clone and of a replayed state equal the live ones;
- * 4. determinism: the same seed and choices give the same log and states.
+ * 4. determinism: the same seed and choices give the same log and states;
+ * 5. the replay step equals apply: the log replayed from the seed with
+ *    engine_replay_step (in place, apply_move given no events array, so
+ *    the title builds none), and again with engine_replay_text (each move
+ *    as the server stores it: compact JSON text, keys sorted; a title's
+ *    replay_text reads it without a tree), serialises byte-equal to the
+ *    live states (engine_apply's, with events) after every step: a title
+ *    that skipped a change of state along with an event it need not
+ *    build, or read a text otherwise than its tree, fails here.
  *
  * A failure names the title, seat count, options, seed number, step (moves
  * applied before it) and seat; the run is deterministic, so rerunning
@@ -102,13 +110,21 @@
 #define MAX_SETTINGS 64
 #define NO_SEAT      (-9) /* for messages about no seat in particular */
 
-enum property { PLAYOUTS_END, REPLAY_EQUALS_LIVE, VIEWS_KEEP_SECRETS, SAME_SEED_SAME_GAME };
+enum property {
+  PLAYOUTS_END,
+  REPLAY_EQUALS_LIVE,
+  VIEWS_KEEP_SECRETS,
+  SAME_SEED_SAME_GAME,
+  REPLAY_STEP_EQUALS_APPLY,
+  PROPERTIES /* how many */
+};
 
 static const char *const property_names[] = {
     "random playouts from legal end within the bound",
     "replay equals live",
     "views free of others' secrets",
     "same seed and choices give the same game",
+    "the replay step (no events) gives apply's states",
 };
 
 /* One cmocka test: a title and a property. */
@@ -893,6 +909,42 @@ static void check_replay(struct playout *p, bool clones)
   engine_free(game);
 }
 
+/* ---- 5. The replay step equals apply ---- */
+
+/* Replay the log from the seed with engine_replay_step (or, `as_text`,
+ * engine_replay_text on each move as stored), which build no events:
+ * byte-equal states after every step. */
+static void check_replay_step(struct playout *p, bool as_text)
+{
+  struct engine_game *game = new_from_seed(p);
+  const json_t *entry;
+  size_t i;
+
+  json_array_foreach(p->moves, i, entry)
+  {
+    int seat = (int)json_integer_value(json_array_get(entry, 0));
+    struct cairn_error err = {0};
+    char *text = json_dumps(json_array_get(entry, 1), JSON_COMPACT | JSON_SORT_KEYS);
+    enum cairn_status st;
+
+    p->at.step = (long)i;
+    p->at.seat = seat;
+    assert_non_null(text);
+    st = as_text ? engine_replay_text(game, seat, text, strlen(text), &err)
+                 : engine_replay_step(game, seat, json_array_get(entry, 1), &err);
+    if (st != CAIRN_OK)
+      fail_at(&p->at, "the replay step%s refused %s, which apply accepted: %s",
+              as_text ? " (text)" : "", text, err.detail);
+    free(text);
+    text = kit_text(game);
+    if (strcmp(text, p->states[i + 1]) != 0)
+      fail_at(&p->at, "the replay step%s (no events) left another state than apply (events)",
+              as_text ? " (text)" : "");
+    free(text);
+  }
+  engine_free(game);
+}
+
 /* ---- 3. Views free of others' secrets ---- */
 
 /* The generator's secret words: the key (the seed), the keystream block it
@@ -1416,6 +1468,13 @@ static void run_playout(const struct title_test *t, const struct setting *s, uin
     same_seed_same_game(&p, &again);
     finish(&again);
     break;
+  case REPLAY_STEP_EQUALS_APPLY:
+    play_out(&p);
+    check_replay_step(&p, false);
+    check_replay_step(&p, true);
+    break;
+  case PROPERTIES:
+    fail_msg("not a property");
   }
   finish(&p);
 }
@@ -1459,14 +1518,14 @@ int main(void)
 
   while (m[titles])
     titles++;
-  cases = calloc(titles * 4, sizeof(*cases));
-  tests = calloc(titles * 4 + 1, sizeof(*tests));
+  cases = calloc(titles * PROPERTIES, sizeof(*cases));
+  tests = calloc(titles * PROPERTIES + 1, sizeof(*tests));
   assert_non_null(cases);
   assert_non_null(tests);
   tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_registered_titles_pass_the_module_check);
   for (i = 0; i < titles; i++)
-    for (p = PLAYOUTS_END; p <= SAME_SEED_SAME_GAME; p++) {
-      struct title_test *c = &cases[i * 4 + (size_t)p];
+    for (p = PLAYOUTS_END; p < PROPERTIES; p++) {
+      struct title_test *c = &cases[i * PROPERTIES + (size_t)p];
 
       c->module = m[i];
       c->property = (enum property)p;
