@@ -173,7 +173,10 @@ static enum cairn_status platform_step(struct replay_walk *walk, const struct db
  * row has a "cairn" member and a title's move never has one (titles refuse
  * members they do not know), so a text without the word is the title's,
  * handed over as text: a title that reads its own moves builds no tree
- * (engine_replay_text). */
+ * (engine_replay_text). Unless it holds a backslash: an escape could spell
+ * the member ("\u0063airn", in an imported record) where the word is not
+ * found, and the audit, which reads trees, would take the row for a
+ * platform row that the replay then handed to the title. */
 static enum cairn_status step(struct replay_walk *walk, const struct db_move *row,
                               struct cairn_error *err)
 {
@@ -181,7 +184,7 @@ static enum cairn_status step(struct replay_walk *walk, const struct db_move *ro
   json_t *move;
   enum cairn_status st;
 
-  if (!strstr(row->move_json, "\"cairn\""))
+  if (!strstr(row->move_json, "\"cairn\"") && !strchr(row->move_json, '\\'))
     return engine_replay_text(walk->game, row->seat, row->move_json, len, err);
   move = jr_parse(row->move_json, len); /* json_loads's tree, sooner */
   if (!move)
