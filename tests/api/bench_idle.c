@@ -156,29 +156,18 @@ static void play_first_move(struct harness_server *s, const struct harness_playe
 }
 
 /* How many of the clients have something to read. */
-/* Server CPU in ms so far (all its threads). */
-static double server_cpu_ms(pid_t pid)
-{
-  struct timespec ts;
-  clockid_t clock;
-
-  if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0)
-    return 0.0;
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Server CPU per move, in us, of a whole random two-seat Himalaya game that
  * no idle client watches (the client's GETs of the view included). */
 static double other_game_us_per_move(struct harness_server *s, uint64_t seed)
 {
   struct harness_player players[2];
   char id[64];
-  double cpu0 = server_cpu_ms(s->pid), cpu;
+  double cpu0 = figure_cpu_ms(s->pid), cpu;
   json_t *g;
   long moves;
 
   harness_play_random(s, "himalaya", 2, "{}", seed, players, id);
-  cpu = server_cpu_ms(s->pid) - cpu0;
+  cpu = figure_cpu_ms(s->pid) - cpu0;
   g = harness_get_game(s, NULL, id);
   moves = harness_int(g, "moves");
   json_decref(g);

@@ -507,19 +507,6 @@ static void free_games(struct load *l)
   free(l->answered);
 }
 
-/* CPU time (user + system) process `pid` has used so far, in ms, to the
- * nanosecond: a figure of some thousand moves is a few hundred ms of CPU,
- * which /proc's 10 ms ticks would blur. */
-static double cpu_ms(pid_t pid)
-{
-  struct timespec ts;
-  clockid_t clock;
-
-  if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0)
-    return 0.0;
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* The speed issue's (22) targets, as numbers and as printed. */
 #define ISSUE_TARGET_MOVES_PER_S 20000.0 /* closed loop, at 100 and at 1,000 games */
 #define ISSUE_TARGET_MOVES_TEXT  "≥ 20,000"
@@ -618,8 +605,8 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
   l.lat = calloc((size_t)l.cap, sizeof(double));
   new_games(&l, concurrent);
   t0 = next_slot = now_ms();
-  cpu0 = cpu_ms(s->pid);
-  gen0 = cpu_ms(getpid());
+  cpu0 = figure_cpu_ms(s->pid);
+  gen0 = figure_cpu_ms(getpid());
   for (i = 0; i < l.n; i++) {
     if (rate > 0)
       idle[n_idle++] = i;
@@ -650,8 +637,8 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
     }
   }
   elapsed = now_ms() - t0;
-  cpu0 = cpu_ms(s->pid) - cpu0;
-  gen0 = cpu_ms(getpid()) - gen0;
+  cpu0 = figure_cpu_ms(s->pid) - cpu0;
+  gen0 = figure_cpu_ms(getpid()) - gen0;
   f.moves_per_s = 1e3 * (double)l.done / elapsed;
   f.server_us = l.done ? 1e3 * cpu0 / (double)l.done : 0.0;
   f.generator_us = l.done ? 1e3 * gen0 / (double)l.done : 0.0;
@@ -717,8 +704,8 @@ static void run_floor(struct harness_server *s, int concurrent, long requests, c
   for (i = 0; i < concurrent; i++)
     load_conn_init(&conns[i], epfd, s->host, s->port, (uint64_t)i);
   t0 = now_ms();
-  cpu0 = cpu_ms(s->pid);
-  gen0 = cpu_ms(getpid());
+  cpu0 = figure_cpu_ms(s->pid);
+  gen0 = figure_cpu_ms(getpid());
   for (i = 0; i < concurrent && sent < requests; i++, sent++)
     if (!load_conn_request(&conns[i], "GET", path, headers, NULL))
       failed++;
@@ -746,8 +733,8 @@ static void run_floor(struct harness_server *s, int concurrent, long requests, c
     }
   }
   elapsed = now_ms() - t0;
-  server_us = (cpu_ms(s->pid) - cpu0) * 1e3 / (double)(done ? done : 1);
-  gen_us = (cpu_ms(getpid()) - gen0) * 1e3 / (double)(done ? done : 1);
+  server_us = (figure_cpu_ms(s->pid) - cpu0) * 1e3 / (double)(done ? done : 1);
+  gen_us = (figure_cpu_ms(getpid()) - gen0) * 1e3 / (double)(done ? done : 1);
   printf("floor %s: %d connections, GET %s again when answered: %ld answered (%ld failed) in"
          " %.0f ms = %.0f requests/s; server CPU %.1f us per request; the load generator took"
          " %.1f us per request\n",
@@ -781,15 +768,15 @@ static bool run_waves(struct harness_server *s, const struct cast *cast, int con
         issue(&l, &l.games[i]);
     drain(&l);
     t0 = now_ms();
-    c0 = cpu_ms(s->pid);
-    g0 = cpu_ms(getpid());
+    c0 = figure_cpu_ms(s->pid);
+    g0 = figure_cpu_ms(getpid());
     for (i = 0; i < l.n; i++)
       if (!l.games[i].over && l.games[i].phase == 1)
         issue(&l, &l.games[i]);
     drain(&l);
     posting += now_ms() - t0;
-    cpu += cpu_ms(s->pid) - c0;
-    gen += cpu_ms(getpid()) - g0;
+    cpu += figure_cpu_ms(s->pid) - c0;
+    gen += figure_cpu_ms(getpid()) - g0;
   }
   f.moves_per_s = 1e3 * (double)l.done / posting;
   f.server_us = l.done ? 1e3 * cpu / (double)l.done : 0.0;

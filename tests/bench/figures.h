@@ -17,8 +17,25 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
 
 enum figure_better { FIGURE_HIGHER, FIGURE_LOWER };
+
+/* The CPU time (all threads, user + system) process `pid` has used so far,
+ * in ms, to the ns: a figure of some thousand moves is a few hundred ms of
+ * CPU, which /proc's 10 ms ticks would blur. 0 when it cannot be read.
+ * What a bench divides by the work done to state a cost per request or
+ * per move. */
+static inline double figure_cpu_ms(pid_t pid)
+{
+  struct timespec ts;
+  clockid_t clock;
+
+  if (clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0)
+    return 0.0;
+  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
 
 /* Print the figure line for `value` under the key made from `key_fmt`. */
 static inline void figure(enum figure_better better, double value, const char *key_fmt, ...)
