@@ -684,6 +684,18 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
  * moves arrive together: request handling, rules and group commit, without
  * the view rendering a client does between its moves. Returns true when a
  * move went unanswered or took over a second (a stall: see main). */
+/* What a floor's connection GETs, again and again. */
+struct floor_target {
+  char path[128];
+  char headers[200];
+  const char *what; /* Static: said in the printed line */
+};
+
+static bool floor_request(struct load_conn *c, const struct floor_target *t)
+{
+  return load_conn_request(c, "GET", t->path, t->headers, NULL);
+}
+
 /*
  * The floors under the move figures: `concurrent` keep-alive connections,
  * each GETting `path` again as soon as it is answered, `requests` in all.
@@ -693,8 +705,8 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
  * legal list (nothing changes, so no commit). A move is that view and a
  * POST: the rest of its cost is the POST's.
  */
-static void run_floor(struct harness_server *s, int concurrent, long requests, const char *path,
-                      const char *headers, const char *label)
+static void run_floor(struct harness_server *s, int concurrent, long requests,
+                      const struct floor_target *targets, int n_targets, const char *label)
 {
   struct load_conn *conns = calloc((size_t)concurrent, sizeof(*conns));
   int epfd = epoll_create1(EPOLL_CLOEXEC), i;
@@ -707,7 +719,7 @@ static void run_floor(struct harness_server *s, int concurrent, long requests, c
   cpu0 = figure_cpu_ms(s->pid);
   gen0 = figure_cpu_ms(getpid());
   for (i = 0; i < concurrent && sent < requests; i++, sent++)
-    if (!load_conn_request(&conns[i], "GET", path, headers, NULL))
+    if (!floor_request(&conns[i], &targets[i % n_targets]))
       failed++;
   while (done + failed < sent) {
     struct epoll_event ev[64];
@@ -727,7 +739,7 @@ static void run_floor(struct harness_server *s, int concurrent, long requests, c
         done++;
       if (sent < requests) {
         sent++;
-        if (!load_conn_request(c, "GET", path, headers, NULL))
+        if (!floor_request(c, &targets[ev[k].data.u64 % (uint64_t)n_targets]))
           failed++;
       }
     }
@@ -738,8 +750,8 @@ static void run_floor(struct harness_server *s, int concurrent, long requests, c
   printf("floor %s: %d connections, GET %s again when answered: %ld answered (%ld failed) in"
          " %.0f ms = %.0f requests/s; server CPU %.1f us per request; the load generator took"
          " %.1f us per request\n",
-         label, concurrent, path, done, failed, elapsed, (double)done * 1e3 / elapsed, server_us,
-         gen_us);
+         label, concurrent, targets[0].what, done, failed, elapsed, (double)done * 1e3 / elapsed,
+         server_us, gen_us);
   figure(FIGURE_LOWER, server_us, "load.floor.%s.server_us_per_request", label);
   figure(FIGURE_HIGHER, (double)done * 1e3 / elapsed, "load.floor.%s.requests_per_s", label);
   for (i = 0; i < concurrent; i++)
@@ -855,28 +867,39 @@ static int cast_titles(struct harness_server *s, struct cast *casts, int max)
 
 /* The floors: /v1/health, then the view of Himalaya's seat to act at the
  * start of a two-seat game (its legal list is one of the longest). */
+/* The floors: /v1/health, then the views of the seats to act at the start
+ * of FLOOR_GAMES two-seat Himalaya games (its legal lists are the longest;
+ * a start's dice are random, so one game's list could be short or long:
+ * the connections spread over many). */
+#define FLOOR_GAMES 25
 static void run_floors(struct harness_server *s, const struct cast *casts, int n)
 {
-  char id[64], path[128], headers[200];
+  static struct floor_target views[FLOOR_GAMES];
+  struct floor_target health = {.path = "/v1/health", .what = "/v1/health"};
+  char id[64];
   json_t *game;
-  int t, seat;
+  int t, g, seat;
 
-  run_floor(s, 100, 20000, "/v1/health", "", "health");
+  run_floor(s, 100, 20000, &health, 1, "health");
   for (t = 0; t < n && strcmp(casts[t].title, "himalaya") != 0; t++)
     ;
   if (t == n)
     return;
-  game = harness_new_game(s, casts[t].p[0].token, "himalaya", casts[t].seats, "{}");
-  snprintf(id, sizeof id, "%s", harness_game_id(game));
-  json_decref(game);
-  for (seat = 0; seat < casts[t].seats; seat++)
-    harness_join(s, casts[t].p[seat].token, id, seat);
-  game = harness_get_game(s, NULL, id);
-  seat = (int)json_integer_value(json_array_get(json_object_get(game, "to_act"), 0));
-  snprintf(path, sizeof path, "/v1/games/%s", id);
-  snprintf(headers, sizeof headers, "Authorization: Bearer %s\r\n", casts[t].p[seat].token);
-  run_floor(s, 100, 20000, path, headers, "himalaya_view");
-  json_decref(game);
+  for (g = 0; g < FLOOR_GAMES; g++) {
+    game = harness_new_game(s, casts[t].p[0].token, "himalaya", casts[t].seats, "{}");
+    snprintf(id, sizeof id, "%s", harness_game_id(game));
+    json_decref(game);
+    for (seat = 0; seat < casts[t].seats; seat++)
+      harness_join(s, casts[t].p[seat].token, id, seat);
+    game = harness_get_game(s, NULL, id);
+    seat = (int)json_integer_value(json_array_get(json_object_get(game, "to_act"), 0));
+    json_decref(game);
+    snprintf(views[g].path, sizeof views[g].path, "/v1/games/%s", id);
+    snprintf(views[g].headers, sizeof views[g].headers, "Authorization: Bearer %s\r\n",
+             casts[t].p[seat].token);
+    views[g].what = "the view of a Himalaya game's seat to act (25 games)";
+  }
+  run_floor(s, 100, 20000, views, FLOOR_GAMES, "himalaya_view");
 }
 
 /* CAIRN_BENCH_LEVEL=<games>: only the closed loop at that many games;
