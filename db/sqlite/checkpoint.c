@@ -112,32 +112,38 @@ static void *checkpoint_loop(void *arg)
   return NULL;
 }
 
+/* The checkpointer's own connection to `path`, in *out (NULL on failure).
+ * A connection opens the WAL at its first read; until then SQLite (3.40)
+ * answers a checkpoint with success and does nothing, so it reads once. */
+static enum cairn_status open_connection(const char *path, sqlite3 **out, struct cairn_error *err)
+{
+  int rc = sqlite3_open_v2(path, out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, DB_SQLITE_VFS);
+
+  if (rc == SQLITE_OK)
+    rc = sqlite3_exec(*out, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
+  if (rc != SQLITE_OK) {
+    enum cairn_status st = db_sqlite_fail(*out, rc, "opening the database to checkpoint", err);
+
+    sqlite3_close(*out); /* accepts NULL; also frees the handle a failed open returns */
+    *out = NULL;
+    return st;
+  }
+  return CAIRN_OK;
+}
+
 enum cairn_status db_sqlite_checkpointer_start(sqlite3 *writer, pthread_mutex_t *writer_lock,
                                                const char *path, struct db_checkpointer **out,
                                                struct cairn_error *err)
 {
   struct db_checkpointer *k = calloc(1, sizeof(*k));
-  int rc;
+  enum cairn_status st;
 
   *out = NULL;
   if (!k)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                       "out of memory while opening the database");
-  rc = sqlite3_open_v2(path, &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, DB_SQLITE_VFS);
-  if (rc != SQLITE_OK) {
-    enum cairn_status st = db_sqlite_fail(k->db, rc, "opening the database to checkpoint", err);
-
-    sqlite3_close(k->db);
-    free(k);
-    return st;
-  }
-  /* A connection opens the WAL at its first read; until then SQLite
-   * (3.40) answers a checkpoint with success and does nothing. */
-  rc = sqlite3_exec(k->db, "SELECT count(*) FROM sqlite_schema", NULL, NULL, NULL);
-  if (rc != SQLITE_OK) {
-    enum cairn_status st = db_sqlite_fail(k->db, rc, "opening the database to checkpoint", err);
-
-    sqlite3_close(k->db);
+  st = open_connection(path, &k->db, err);
+  if (st != CAIRN_OK) {
     free(k);
     return st;
   }

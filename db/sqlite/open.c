@@ -115,11 +115,19 @@ cleanup:
   return st;
 }
 
+/* Whether `db` is an in-memory database (":memory:", ""): no file, so no
+ * WAL and no durability to lose. */
+static bool in_memory(sqlite3 *db)
+{
+  const char *file = sqlite3_db_filename(db, "main");
+
+  return file && !file[0];
+}
+
 /* The settings the rest of the backend takes for granted. */
 static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
 {
   enum cairn_status st;
-  const char *file;
   char answer[32];
 
   sqlite3_extended_result_codes(db, 1); /* tells a foreign-key failure from others */
@@ -133,10 +141,9 @@ static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
   st = pragma(db, "PRAGMA journal_mode = WAL", answer, sizeof(answer), err);
   if (st != CAIRN_OK)
     return st;
-  file = sqlite3_db_filename(db, "main");
-  /* An in-memory database (":memory:", "") has no WAL and no durability to
-   * lose; anything else that is not in WAL mode is refused. */
-  if (strcmp(answer, "wal") != 0 && !(file && !file[0] && strcmp(answer, "memory") == 0)) {
+  /* Anything but an in-memory database that is not in WAL mode is
+   * refused. */
+  if (strcmp(answer, "wal") != 0 && !(in_memory(db) && strcmp(answer, "memory") == 0)) {
     fprintf(stderr, "cairn: db: journal_mode is %s, not wal\n", answer);
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                       "the database could not be switched to WAL mode");
@@ -175,14 +182,6 @@ static void keep_wal_files(sqlite3 *db)
   int keep = 1;
 
   sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &keep);
-}
-
-/* Whether `db` is a file (with a WAL), not an in-memory database. */
-static bool on_disk(sqlite3 *db)
-{
-  const char *file = sqlite3_db_filename(db, "main");
-
-  return file && file[0];
 }
 
 /* Webhooks registered so far: the count webhooks.c keeps from here on. */
@@ -261,7 +260,7 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
     goto cleanup;
   }
   sqlite3_busy_timeout(c->rdb, DB_SQLITE_BUSY_MS);
-  if (on_disk(db)) {
+  if (!in_memory(db)) {
     st = db_sqlite_checkpointer_start(db, &c->lock, path, &c->checkpointer, err);
     if (st != CAIRN_OK) {
       sqlite3_close(c->rdb);
