@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +38,7 @@
 #define API_CODE_REQUEST_TIMEOUT   "request-timeout"
 #define API_CODE_BAD_REQUEST       "bad-request"
 #define API_CODE_HTTP_VERSION      "http-version-not-supported"
+#define API_CODE_DRAINING          "draining" /* GET /readyz while the server stops */
 /* libmicrohttpd's polling threads (server.c). A thread owns its connections
  * and a move holds it until durable (about a millisecond of fsync here), so
  * each connection of a thread waits behind that thread's moves. bench_load,
@@ -77,7 +79,11 @@ struct api_server {
   /* The key this server signs its exports with (sign.h), kept in the data
    * directory so it outlives restarts. */
   struct api_sign_key key;
-  struct api_conns *conns; /* owned: per-address caps and request deadlines (server.h) */
+  struct api_conns *conns;     /* owned: per-address caps and request deadlines (server.h) */
+  struct api_metrics *metrics; /* owned: GET /metrics' counters, may be NULL */
+  /* Set once a stop was asked for: GET /readyz answers 503 so a load
+   * balancer sends no more, while everything else is still served. */
+  _Atomic bool draining;
 };
 
 /* One request, as handlers see it. Everything is borrowed until the
@@ -93,6 +99,7 @@ struct api_request {
   int64_t *wait_deadline_ms; /* a long-poll's deadline, kept across its wake-ups; 0 at first */
   bool has_player;           /* a valid bearer token was presented */
   struct db_player player;
+  int route; /* set by api_route: see api_route_label */
 };
 
 /* What a handler answers on success. `body` is owned by the response (a new
@@ -143,6 +150,27 @@ enum cairn_status api_route(struct api_request *req, api_handler *out, char allo
 /* The body cap of the route for method+path (API_BODY_CAP unless the route
  * sets its own). */
 size_t api_body_cap(const char *method, const char *path);
+
+/* Routes as GET /metrics labels them: api_route sets req->route to one of
+ * [0, api_route_count()): a row of the table, or the web client's files
+ * (the last); -1 for a request no route took. api_route_label gives its
+ * method and pattern ("*" for the id segment; "static"; "unmatched"). */
+int api_route_count(void);
+void api_route_label(int route, const char **method, const char **pattern);
+
+/* ---- metrics.c: GET /metrics, in Prometheus' text format ---- */
+
+/* Counters of every answered request, by route and status, with their
+ * latency. All updates are lock-free (atomics): a request pays a few
+ * additions. OUT: NULL when out of memory; free with api_metrics_free
+ * (NULL is fine). */
+struct api_metrics *api_metrics_new(void);
+void api_metrics_free(struct api_metrics *m);
+/* One answer of `route` with HTTP `status`, `ns` after its head arrived
+ * (a long-poll's wait included). NULL m: nothing counted. */
+void api_metrics_observe(struct api_metrics *m, int route, unsigned int status, int64_t ns);
+/* A request a rate limit refused (429). */
+void api_metrics_rate_refused(struct api_metrics *m);
 
 /* ---- problem.c ---- */
 
@@ -374,6 +402,10 @@ enum cairn_status api_vacation_get(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_vacation_declare(struct api_request *, struct api_response *,
                                        struct cairn_error *);
+enum cairn_status api_metrics_get(struct api_request *, struct api_response *,
+                                  struct cairn_error *);
+enum cairn_status api_meta_live(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_meta_ready(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_server_key(struct api_request *, struct api_response *,

@@ -30,6 +30,7 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,10 @@ struct api_deliver {
   /* Jobs in flight (the worker's alone: no lock). */
   struct job *flight[DELIVER_MAX_IN_FLIGHT];
   int in_flight;
+  /* For GET /metrics (api_deliver_counts): jobs owed and not settled
+   * (queued, in flight, or waiting for a retry), and attempts by outcome. */
+  atomic_long owed_now;
+  atomic_long delivered, failed;
 };
 
 /* ---- the address guard ---- */
@@ -383,6 +388,8 @@ static void finish(struct api_deliver *d, struct job *j, long status, bool retry
   bool delivered = status >= 200 && status < 300;
   bool again = !delivered && retryable && j->attempt < DELIVER_ATTEMPTS;
 
+  atomic_fetch_add(delivered ? &d->delivered : &d->failed, 1);
+
   snprintf(rec.webhook_id, sizeof(rec.webhook_id), "%s", j->hook.id);
   snprintf(rec.event, sizeof(rec.event), "%s", j->event);
   snprintf(rec.game_id, sizeof(rec.game_id), "%s", j->game_id);
@@ -402,6 +409,7 @@ static void finish(struct api_deliver *d, struct job *j, long status, bool retry
   if (db_delivery_record(d->db, &rec, &err) != CAIRN_OK)
     fprintf(stderr, "cairn: webhooks: cannot record a delivery: %s\n", err.detail);
   if (!again) {
+    atomic_fetch_sub(&d->owed_now, 1);
     free_job(j);
     return;
   }
@@ -485,6 +493,7 @@ static void *worker_main(void *arg)
       /* Owed from before its first attempt; a webhook deleted since owes
        * nothing. */
       if (!j->owed && !owe(d, j)) {
+        atomic_fetch_sub(&d->owed_now, 1);
         free_job(j);
         continue;
       }
@@ -553,6 +562,7 @@ static enum cairn_status requeue_owed(void *arg, const struct db_outbox *owed,
   j->owed = true;
   j->attempt = owed->attempt;
   j->due_ms = owed->due_ms;
+  atomic_fetch_add(&d->owed_now, 1);
   queue_job(d, j);
   return CAIRN_OK;
 }
@@ -632,6 +642,17 @@ void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook,
     return; /* out of memory: a stored delivery is resumed at the next start */
   snprintf(j->delivery_id, sizeof(j->delivery_id), "%s", owed->delivery_id);
   j->owed = stored; /* else the worker writes it to the outbox, off the request's path */
+  atomic_fetch_add(&d->owed_now, 1);
   queue_job(d, j);
   curl_multi_wakeup(d->multi);
+}
+
+void api_deliver_counts(struct api_deliver *d, struct api_deliver_counts *out)
+{
+  memset(out, 0, sizeof(*out));
+  if (!d)
+    return;
+  out->owed = atomic_load(&d->owed_now);
+  out->delivered = atomic_load(&d->delivered);
+  out->failed = atomic_load(&d->failed);
 }

@@ -30,6 +30,16 @@ void api_deliver_new_id(char out[17]);
 void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook,
                          const struct db_outbox *owed, bool stored);
 
+/* What GET /metrics shows of the webhook worker: deliveries owed now
+ * (queued, in flight or waiting for a retry: the backlog) and attempts
+ * since start by outcome. A NULL worker has none. */
+struct api_deliver_counts {
+  long owed;
+  long delivered;
+  long failed;
+};
+void api_deliver_counts(struct api_deliver *d, struct api_deliver_counts *out);
+
 /* May a webhook be registered for `url`? Checks the scheme and any literal
  * address; `why` says what is wrong. */
 bool api_webhook_url_ok(const char *url, bool allow_private, char *why, size_t why_size);

@@ -509,3 +509,20 @@ static void *timer_main(void *arg)
     pthread_mutex_unlock(&hub->lock);
   }
 }
+
+void api_notify_counts(struct api_notify *hub, int *long_polls, int *streams)
+{
+  *long_polls = *streams = 0;
+  if (!hub)
+    return;
+  /* Walked on each scrape rather than counted on every park and wake-up:
+   * a scrape comes every few seconds, a wake-up with every move. */
+  pthread_mutex_lock(&hub->lock);
+  for (int i = 0; i < WATCH_SLOTS; i++) {
+    for (const struct waiter *w = hub->waiters[i]; w; w = w->next)
+      (*long_polls)++;
+    for (const struct api_stream *s = hub->streams[i]; s; s = s->next)
+      (*streams)++;
+  }
+  pthread_mutex_unlock(&hub->lock);
+}

@@ -41,6 +41,9 @@ bool api_notify_wait(struct api_notify *hub, struct MHD_Connection *conn, const 
 
 /* Drop any wait of `conn` on `game` (its request ended). */
 void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn, const char *game);
+/* The clients waiting now: parked long-polls and open SSE streams (for
+ * GET /metrics). A NULL hub has none. */
+void api_notify_counts(struct api_notify *hub, int *long_polls, int *streams);
 
 /* An SSE stream of one game (`game`) or of a player's games (`player`),
  * resuming after event `last_id` (0: from now). Closed by api_stream_close,

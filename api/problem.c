@@ -52,6 +52,7 @@ static const struct problem_kind by_code[] = {
     {API_CODE_REQUEST_TIMEOUT, 408, "Request timeout"},
     {API_CODE_BAD_REQUEST, 400, "Malformed HTTP request"},
     {API_CODE_HTTP_VERSION, 505, "HTTP version not supported"},
+    {API_CODE_DRAINING, 503, "Server is stopping"},
     {CAIRN_CODE_INTERNAL, 500, "Internal error"},
     {CAIRN_CODE_OUT_OF_MEMORY, 503, "Out of memory"},
     {CAIRN_CODE_STORAGE, 503, "Storage unavailable"},

@@ -45,8 +45,34 @@ static const struct route routes[] = {
     {"GET", "/v1/health", api_meta_health, 0},
     {"GET", "/v1/server-key", api_meta_server_key, 0},
     {"GET", "/v1/openapi.yaml", api_meta_openapi, 0},
+    /* For operators and load balancers, at the paths their tools expect,
+     * outside the versioned API (metrics.c, meta.c). */
+    {"GET", "/metrics", api_metrics_get, 0},
+    {"GET", "/livez", api_meta_live, 0},
+    {"GET", "/readyz", api_meta_ready, 0},
     {NULL, NULL, NULL, 0},
 };
+
+#define N_ROUTES (sizeof(routes) / sizeof(routes[0]) - 1)
+
+int api_route_count(void)
+{
+  return (int)N_ROUTES + 1; /* the table, then the web client's files */
+}
+
+void api_route_label(int route, const char **method, const char **pattern)
+{
+  if (route >= 0 && route < (int)N_ROUTES) {
+    *method = routes[route].method;
+    *pattern = routes[route].pattern;
+  } else if (route == (int)N_ROUTES) {
+    *method = "GET";
+    *pattern = "static";
+  } else {
+    *method = "-";
+    *pattern = "unmatched";
+  }
+}
 
 /* Match `path` against `pattern`; on a match copy the "*" segment (if any)
  * into id. A segment longer than an id cannot be one, so it does not match. */
@@ -108,16 +134,7 @@ enum cairn_status api_route(struct api_request *req, api_handler *out, char allo
 
   *out = NULL;
   allow[0] = '\0';
-  /* Everything outside the API is the web client's. */
-  if (strncmp(req->path, "/v1/", 4) != 0 && strcmp(req->path, "/v1") != 0) {
-    if (strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0) {
-      *out = api_static_get;
-      return CAIRN_OK;
-    }
-    snprintf(allow, API_ALLOW_MAX, "GET, HEAD");
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_METHOD, NULL, "%s is not allowed on %s; use %s",
-                      req->method, req->path, allow);
-  }
+  req->route = -1;
   for (r = routes; r->pattern; r++) {
     id[0] = '\0';
     if (!path_matches(r->pattern, req->path, id))
@@ -127,6 +144,7 @@ enum cairn_status api_route(struct api_request *req, api_handler *out, char allo
         (strcmp(req->method, "HEAD") == 0 && strcmp(r->method, "GET") == 0)) {
       memcpy(req->id, id, sizeof(id));
       *out = r->handler;
+      req->route = (int)(r - routes);
       return CAIRN_OK;
     }
     /* A path may match several rows ("/v1/games/import" is also a game id
@@ -134,6 +152,15 @@ enum cairn_status api_route(struct api_request *req, api_handler *out, char allo
     allow_add(allow, r->method);
     if (strcmp(r->method, "GET") == 0)
       allow_add(allow, "HEAD");
+  }
+  /* Everything else outside the API is the web client's. */
+  if (!allow[0] && strncmp(req->path, "/v1/", 4) != 0 && strcmp(req->path, "/v1") != 0) {
+    if (strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0) {
+      *out = api_static_get;
+      req->route = (int)N_ROUTES;
+      return CAIRN_OK;
+    }
+    snprintf(allow, API_ALLOW_MAX, "GET, HEAD");
   }
   if (allow[0])
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_METHOD, NULL, "%s is not allowed on %s; use %s",

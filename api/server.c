@@ -12,20 +12,32 @@
 #include "notify.h"
 
 #include <assert.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <microhttpd.h>
+#include <pthread.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
+
+/* X-Request-Id: the client's own, when it is 1-64 of these characters,
+ * else one of ours; on every answer, so a client, a load balancer and the
+ * server's log can name the same request. */
+#define REQUEST_ID_MAX 64
 
 struct pending {
-  char *body; /* owned: the body so far, NUL-terminated */
+  char request_id[REQUEST_ID_MAX + 1];
+  int64_t head_ns; /* when the head was complete (CLOCK_MONOTONIC), for the latency */
+  char *body;      /* owned: the body so far, NUL-terminated */
   size_t len;
   size_t cap;                    /* the route's body cap (api_body_cap) */
   bool too_large;                /* the body passed the cap; the rest is discarded */
   int64_t wait_deadline_ms;      /* a long-poll's deadline across wake-ups */
   char waited_on[DB_ID_MAX + 1]; /* the game it parked on, "" if it never did */
+  int route;                     /* api_route's, for the metrics; -1 before it */
 };
 
 /* Retry-After, and the IETF draft's RateLimit-* names when a rate limit
@@ -47,12 +59,62 @@ static void add_retry_headers(struct MHD_Response *resp, const struct api_rate_r
   MHD_add_response_header(resp, "RateLimit-Reset", text);
 }
 
+static int64_t mono_ns(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static bool request_id_char(char c)
+{
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+         c == '_' || c == '.' || c == ':';
+}
+
+/* The request's id: the client's X-Request-Id when it is one we may echo
+ * (nothing that could split a header or a log line), else a new one: this
+ * process's random prefix and a count, unique across nodes and restarts
+ * without a system call per request. */
+static uint32_t request_id_prefix;
+
+static void pick_request_id_prefix(void)
+{
+  request_id_prefix = randombytes_random();
+}
+
+static void take_request_id(struct MHD_Connection *conn, char out[REQUEST_ID_MAX + 1])
+{
+  static atomic_uint_fast64_t count;
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  const char *theirs = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "X-Request-Id");
+  size_t n = 0;
+
+  while (theirs && n <= REQUEST_ID_MAX && request_id_char(theirs[n]))
+    n++;
+  if (theirs && n > 0 && n <= REQUEST_ID_MAX && theirs[n] == '\0') {
+    memcpy(out, theirs, n + 1);
+    return;
+  }
+  pthread_once(&once, pick_request_id_prefix);
+  snprintf(out, REQUEST_ID_MAX + 1, "%08" PRIx32 "%012" PRIxFAST64, request_id_prefix,
+           atomic_fetch_add(&count, 1) + 1);
+}
+
 /* Headers some answers add to the usual ones. */
 struct extras {
+  const char *request_id;             /* X-Request-Id, or NULL */
   const char *allow;                  /* Allow, or NULL */
   const struct api_rate_refusal *why; /* Retry-After and RateLimit-*, or NULL */
   bool close;                         /* Connection: close (the rest of the request is unread) */
 };
+
+static void add_request_id(struct MHD_Response *resp, const struct extras *x)
+{
+  if (x && x->request_id)
+    MHD_add_response_header(resp, "X-Request-Id", x->request_id);
+}
 
 /* Takes `text` (JSON, `len` bytes; NULL when writing it ran out of memory). */
 static enum MHD_Result queue_json_text(struct MHD_Connection *conn, unsigned int status, char *text,
@@ -70,6 +132,7 @@ static enum MHD_Result queue_json_text(struct MHD_Connection *conn, unsigned int
   }
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  add_request_id(resp, x);
   if (x && x->allow)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, x->allow);
   if (x)
@@ -91,18 +154,21 @@ static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int stat
   return queue_json_text(conn, status, text, len, content_type, x);
 }
 
+/* *status gets the answer's HTTP status. */
 static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct cairn_error *err,
-                                     struct extras x)
+                                     struct extras x, unsigned int *status_out)
 {
   const struct api_rate_refusal unavailable = {.retry_after = API_UNAVAILABLE_RETRY_S};
   unsigned int status;
   json_t *body = api_problem(err, &status);
   enum MHD_Result ret;
 
+  *status_out = status;
   if (!body)
     return MHD_NO;
   if (status >= 500)
-    fprintf(stderr, "cairn: %u %s: %s\n", status, err->code ? err->code : "-", err->detail);
+    fprintf(stderr, "cairn: %u %s: %s (request %s)\n", status, err->code ? err->code : "-",
+            err->detail, x.request_id ? x.request_id : "-");
   /* A 503 is a passing condition (a full disk, a locked database, memory):
    * nothing was changed, so tell clients and bots when a retry makes sense
    * instead of letting them hammer a struggling server. */
@@ -114,7 +180,8 @@ static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct c
 }
 
 /* Takes r->owned_text on every path. */
-static enum MHD_Result queue_text(struct MHD_Connection *conn, struct api_response *r)
+static enum MHD_Result queue_text(struct MHD_Connection *conn, struct api_response *r,
+                                  const struct extras *x)
 {
   struct MHD_Response *resp =
       r->owned_text
@@ -127,6 +194,7 @@ static enum MHD_Result queue_text(struct MHD_Connection *conn, struct api_respon
     return MHD_NO;
   }
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->content_type);
+  add_request_id(resp, x);
   ret = MHD_queue_response(conn, r->status, resp);
   MHD_destroy_response(resp);
   return ret;
@@ -154,7 +222,8 @@ _Static_assert(STREAM_BLOCK >= 200 + DB_ID_MAX + DB_STATUS_MAX + 4 * ENGINE_MAX_
                "an SSE event must fit one stream block");
 
 /* Takes `stream` on every path. */
-static enum MHD_Result queue_stream(struct MHD_Connection *conn, struct api_stream *stream)
+static enum MHD_Result queue_stream(struct MHD_Connection *conn, struct api_stream *stream,
+                                    const struct extras *x)
 {
   struct MHD_Response *resp = MHD_create_response_from_callback(
       MHD_SIZE_UNKNOWN, STREAM_BLOCK, api_stream_read, stream, close_stream);
@@ -166,6 +235,7 @@ static enum MHD_Result queue_stream(struct MHD_Connection *conn, struct api_stre
   }
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "text/event-stream");
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  add_request_id(resp, x);
   ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
   MHD_destroy_response(resp);
   return ret;
@@ -192,7 +262,8 @@ static void free_pieces(void *cls)
 
 /* A JSON body written piece by piece (api_response.reader), chunked.
  * Takes the reader on every path. */
-static enum MHD_Result queue_pieces(struct MHD_Connection *conn, const struct api_response *r)
+static enum MHD_Result queue_pieces(struct MHD_Connection *conn, const struct api_response *r,
+                                    const struct extras *x)
 {
   struct api_response *kept = malloc(sizeof(*kept));
   struct MHD_Response *resp = NULL;
@@ -210,6 +281,7 @@ static enum MHD_Result queue_pieces(struct MHD_Connection *conn, const struct ap
   }
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  add_request_id(resp, x);
   ret = MHD_queue_response(conn, r->status, resp);
   MHD_destroy_response(resp);
   return ret;
@@ -230,8 +302,11 @@ static enum cairn_status check_media_type(const struct api_request *req, struct 
                     "Content-Type must be application/json");
 }
 
+/* Answer the request; *status gets the answer's HTTP status, or 0 when the
+ * connection was parked (a long-poll: it runs again when woken). */
 static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection *conn,
-                                const char *url, const char *method, struct pending *p)
+                                const char *url, const char *method, struct pending *p,
+                                unsigned int *status)
 {
   struct api_request req = {.server = server,
                             .connection = conn,
@@ -239,29 +314,40 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
                             .path = url,
                             .body = p->body,
                             .body_len = p->len,
-                            .wait_deadline_ms = &p->wait_deadline_ms};
+                            .wait_deadline_ms = &p->wait_deadline_ms,
+                            .route = -1};
   struct api_response resp = {0};
   struct cairn_error err = {0};
   api_handler handler = NULL;
   char allow[API_ALLOW_MAX] = "";
   struct api_rate_refusal refused = {0};
-  struct cairn_error auth_err = {0};
-  enum cairn_status auth, st;
+  struct cairn_error auth_err = {0}, route_err = {0};
+  struct extras x = {.request_id = p->request_id};
+  enum cairn_status auth, route_st, st;
   enum MHD_Result ret;
 
+  *status = 0;
   if (p->too_large) {
     cairn_fail(&err, CAIRN_ETOOLARGE, CAIRN_CODE_BODY_TOO_LARGE, NULL,
                "request body exceeds %zu bytes", p->cap);
-    return queue_problem(conn, &err, (struct extras){0});
+    return queue_problem(conn, &err, x, status);
   }
   /* The token is checked first so the request is charged to its player,
    * whatever the header's spelling; a failed token is charged to the
    * address and reported only after the checks that came before it. */
   auth = api_authenticate(&req, &auth_err);
+  /* Routed first so a refusal is counted under its route; a rate limit's
+   * refusal still comes before the route's own. */
+  route_st = api_route(&req, &handler, allow, &route_err);
+  p->route = req.route;
   /* A parked long-poll runs again when woken: that is not a new request. */
   st = p->wait_deadline_ms ? CAIRN_OK : api_limits_check(&req, &refused, &err);
-  if (st == CAIRN_OK)
-    st = api_route(&req, &handler, allow, &err);
+  if (st != CAIRN_OK && refused.retry_after > 0)
+    api_metrics_rate_refused(server->metrics);
+  if (st == CAIRN_OK && route_st != CAIRN_OK) {
+    err = route_err;
+    st = route_st;
+  }
   if (st == CAIRN_OK)
     st = check_media_type(&req, &err);
   if (st == CAIRN_OK && auth != CAIRN_OK) {
@@ -276,13 +362,11 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
     free(resp.owned_text);
     if (resp.reader.free)
       resp.reader.free(resp.reader.cls);
-    return queue_problem(conn, &err,
-                         (struct extras){.allow = allow[0] ? allow : NULL, .why = &refused});
+    /* Allow goes with a 405 only (the route is known before the limits). */
+    x.allow = allow[0] && err.code && strcmp(err.code, CAIRN_CODE_METHOD) == 0 ? allow : NULL;
+    x.why = &refused;
+    return queue_problem(conn, &err, x, status);
   }
-  if (resp.stream)
-    return queue_stream(conn, resp.stream);
-  if (resp.reader.read)
-    return queue_pieces(conn, &resp);
   if (resp.wait_until_ms) {
     if (api_notify_wait(server->notify, conn, resp.wait_game, resp.wait_after,
                         resp.wait_until_ms)) {
@@ -290,16 +374,32 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
       return MHD_YES; /* parked: the handler runs again when woken */
     }
     p->wait_deadline_ms = 1; /* may not wait: the handler answers now */
-    return dispatch(server, conn, url, method, p);
+    return dispatch(server, conn, url, method, p, status);
   }
+  *status = resp.status ? resp.status : 200;
+  if (resp.stream)
+    return queue_stream(conn, resp.stream, &x);
+  if (resp.reader.read)
+    return queue_pieces(conn, &resp, &x);
   if (resp.json_text)
-    ret =
-        queue_json_text(conn, resp.status, resp.json_text, resp.json_len, "application/json", NULL);
+    ret = queue_json_text(conn, resp.status, resp.json_text, resp.json_len, "application/json", &x);
   else if (resp.text || resp.owned_text)
-    ret = queue_text(conn, &resp);
+    ret = queue_text(conn, &resp, &x);
   else
-    ret = queue_json(conn, resp.status, resp.body, "application/json", NULL);
+    ret = queue_json(conn, resp.status, resp.body, "application/json", &x);
   json_decref(resp.body);
+  return ret;
+}
+
+/* Dispatch, then count the answer (not a parking) for GET /metrics. */
+static enum MHD_Result answer(struct api_server *server, struct MHD_Connection *conn,
+                              const char *url, const char *method, struct pending *p)
+{
+  unsigned int status = 0;
+  enum MHD_Result ret = dispatch(server, conn, url, method, p, &status);
+
+  if (status)
+    api_metrics_observe(server->metrics, p->route, status, mono_ns() - p->head_ns);
   return ret;
 }
 
@@ -350,13 +450,22 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     p = calloc(1, sizeof(*p));
     if (!p)
       return MHD_NO;
+    p->head_ns = mono_ns();
+    p->route = -1;
+    take_request_id(conn, p->request_id);
     p->cap = api_body_cap(method, url);
     *req_cls = p;
     /* The head is complete and no body has been read: refuse here what
      * must not be read on, and close (the body's end is unknown). */
     if (api_check_head(conn, url, p->cap, &err) != CAIRN_OK) {
+      unsigned int status;
+      enum MHD_Result ret;
+
       api_conns_linger(server->conns, tracked(conn)); /* the body may be on its way */
-      return queue_problem(conn, &err, (struct extras){.close = true});
+      ret = queue_problem(conn, &err, (struct extras){.request_id = p->request_id, .close = true},
+                          &status);
+      api_metrics_observe(server->metrics, -1, status, mono_ns() - p->head_ns);
+      return ret;
     }
     return MHD_YES;
   }
@@ -368,7 +477,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
   }
   if (!api_conns_answering(server->conns, tracked(conn)))
     return MHD_NO;
-  return dispatch(server, conn, url, method, p);
+  return answer(server, conn, url, method, p);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,

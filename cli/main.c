@@ -38,6 +38,7 @@ struct config {
   const char *host;
   unsigned port;
   const char *db_url; /* --db, CAIRN_DB: a path or a storage URL (db_open) */
+  long drain_s;       /* --drain-seconds: GET /readyz says 503 this long before the stop */
   const char *web_dir;
 };
 
@@ -71,7 +72,11 @@ static void usage(FILE *out)
       "          (default 60; env CAIRN_BODY_TIMEOUT)\n"
       "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n"
       "  --vacation-days N   each player's vacation bank per year (default 21;\n"
-      "          env CAIRN_VACATION_DAYS)\n");
+      "          env CAIRN_VACATION_DAYS)\n"
+      "  --drain-seconds S   on SIGTERM/SIGINT, keep serving S seconds with GET /readyz\n"
+      "          answering 503, so a load balancer moves clients away first; then stop\n"
+      "          taking connections and finish the requests in flight (default 0;\n"
+      "          env CAIRN_DRAIN_SECONDS)\n");
 }
 
 /* "A" or "A,T": requests per second per address and per token. */
@@ -131,6 +136,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->head_timeout_s = env_long("CAIRN_HEAD_TIMEOUT", API_HEAD_TIMEOUT_S);
   cfg->body_timeout_s = env_long("CAIRN_BODY_TIMEOUT", API_BODY_TIMEOUT_S);
   cfg->webhook_backoff_ms = env_long("CAIRN_WEBHOOK_BACKOFF_MS", 1000);
+  cfg->drain_s = env_long("CAIRN_DRAIN_SECONDS", 0);
   if (port && !parse_port(port, &cfg->port))
     return false;
   for (i = 1; i < argc; i++) {
@@ -174,6 +180,8 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
       cfg->vacation_days = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--webhook-backoff-ms") == 0) {
       cfg->webhook_backoff_ms = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--drain-seconds") == 0) {
+      cfg->drain_s = strtol(argv[++i], NULL, 10);
     } else {
       return false;
     }
@@ -265,6 +273,24 @@ static int wait_for_signal(void)
   sigaddset(&set, SIGTERM);
   sigwait(&set, &sig);
   return sig;
+}
+
+/* A stop was asked for: say so on GET /readyz and keep serving for
+ * `seconds` (0: none), so that a load balancer polling it stops sending
+ * new requests here before this server stops taking connections. A second
+ * signal cuts the wait short. */
+static void drain(struct api_server *server, long seconds)
+{
+  sigset_t set;
+  struct timespec wait = {.tv_sec = seconds > 0 ? seconds : 0};
+
+  atomic_store(&server->draining, true);
+  if (wait.tv_sec == 0)
+    return;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigtimedwait(&set, NULL, &wait);
 }
 
 int main(int argc, char **argv)
@@ -366,8 +392,9 @@ int main(int argc, char **argv)
       api_conns_new((int)(cfg.per_address > 0 && cfg.per_address <= INT_MAX ? cfg.per_address : 0),
                     1000 * (cfg.head_timeout_s > 0 ? cfg.head_timeout_s : API_HEAD_TIMEOUT_S),
                     1000 * (cfg.body_timeout_s > 0 ? cfg.body_timeout_s : API_BODY_TIMEOUT_S));
+  server.metrics = api_metrics_new();
   pthread_mutex_init(&server.caps_lock, NULL);
-  if (!server.game || !server.conns)
+  if (!server.game || !server.conns || !server.metrics)
     goto cleanup;
   if (!game_sweeper_start(server.game))
     goto cleanup;
@@ -379,6 +406,7 @@ int main(int argc, char **argv)
   printf("cairn: listening on http://%s:%u\n", cfg.host, bound_port(daemon));
   fflush(stdout);
   wait_for_signal();
+  drain(&server, cfg.drain_s);
   status = 0;
 cleanup:
   /* Stop taking connections, wake every parked waiter, then let in-flight
@@ -396,6 +424,7 @@ cleanup:
   api_deliver_free(server.deliver);
   api_limits_free(server.limits);
   api_conns_free(server.conns);
+  api_metrics_free(server.metrics);
   game_service_free(server.game);
   db_close(server.db);
   sodium_memzero(&server.key, sizeof(server.key));

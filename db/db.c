@@ -194,6 +194,13 @@ enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_m
   return db->methods->move_append(db->ctx, game_id, move, result_json, err);
 }
 
+void db_stats(struct db *db, struct db_stats *out)
+{
+  memset(out, 0, sizeof(*out));
+  if (db->methods->stats)
+    db->methods->stats(db->ctx, out);
+}
+
 enum cairn_status db_moves_load(struct db *db, const char *game_id, uint32_t from_ord,
                                 db_move_cb cb, void *arg, struct cairn_error *err)
 {

@@ -235,6 +235,13 @@ typedef enum cairn_status (*db_delivery_cb)(void *arg, const struct db_delivery 
 typedef enum cairn_status (*db_move_cb)(void *arg, const struct db_move *move,
                                         struct cairn_error *err);
 
+/* What a backend counted since it opened (db_stats). */
+struct db_stats {
+  long commits;          /* durable transactions that appended moves */
+  long appends;          /* moves they appended */
+  double commit_seconds; /* time spent in those COMMITs: the fsync, mostly */
+};
+
 /* A backend's methods: one const table per backend. Each slot receives the
  * backend's own state (`ctx`) first; its contract is beside it, and the
  * db_* function of the same name (below) is the only way to call it. */
@@ -290,6 +297,10 @@ struct db_methods {
    * Returns only after the transaction is durable. */
   enum cairn_status (*move_append)(void *ctx, const char *game_id, struct db_move *move,
                                    const char *result_json, struct cairn_error *err);
+
+  /* Fill `out` with what the backend counted since it opened, for GET
+   * /metrics. Optional (NULL: all zero). */
+  void (*stats)(void *ctx, struct db_stats *out);
 
   /* Call `cb` for every log row of the game with ord >= from_ord, in order. */
   enum cairn_status (*moves_load)(void *ctx, const char *game_id, uint32_t from_ord, db_move_cb cb,
@@ -448,6 +459,8 @@ enum cairn_status db_seat_take(struct db *db, const char *game_id, int seat, con
                                struct cairn_error *err);
 enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_move *move,
                                  const char *result_json, struct cairn_error *err);
+/* The stats slot (see it); all zero for a backend without it. */
+void db_stats(struct db *db, struct db_stats *out);
 enum cairn_status db_moves_load(struct db *db, const char *game_id, uint32_t from_ord,
                                 db_move_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_moves_load_lean(struct db *db, const char *game_id, uint32_t from_ord,

@@ -285,6 +285,17 @@ static enum cairn_status write_row(struct game_service *svc, struct db_game *row
   return st;
 }
 
+const char *game_change_kind_name(enum game_change_kind kind)
+{
+  static const char *const names[GAME_CHANGE_KINDS] = {
+      [GAME_CHANGE_MOVE] = "move",       [GAME_CHANGE_BOT] = "bot",
+      [GAME_CHANGE_TIMEOUT] = "timeout", [GAME_CHANGE_TAKEBACK] = "takeback",
+      [GAME_CHANGE_JOIN] = "join",       [GAME_CHANGE_RESIGN] = "resign",
+  };
+
+  return kind >= 0 && kind < GAME_CHANGE_KINDS ? names[kind] : "?";
+}
+
 enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
                               struct game_change *change, struct cairn_error *err)
 {
@@ -311,8 +322,10 @@ enum cairn_status game_commit_turn(struct game_service *svc, struct db_game *row
   } else {
     st = write_row(svc, row, change, next, &b, after, &owed, err);
   }
-  if (st == CAIRN_OK)
+  if (st == CAIRN_OK) {
+    atomic_fetch_add(&svc->committed[change->kind], 1);
     announce(svc, row, state, after, &b);
+  }
   send_webhooks(svc, &owed, st == CAIRN_OK);
   if (st != CAIRN_OK)
     return st;

@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -112,6 +113,20 @@ struct game_listener {
   void (*send_webhooks)(void *ctx, struct game_owed *owed, bool committed);
 };
 
+/* What a change to a game is (struct game_change, below). */
+enum game_change_kind {
+  GAME_CHANGE_MOVE,     /* a seated player's title move */
+  GAME_CHANGE_BOT,      /* a bot seat's move (game_commit's own follow-up) */
+  GAME_CHANGE_TIMEOUT,  /* a late seat's move, or an adjudication, by the sweeper */
+  GAME_CHANGE_TAKEBACK, /* a takeback row: request, answer or rewind */
+  GAME_CHANGE_JOIN,     /* a seat taken (no log row); may start the game */
+  GAME_CHANGE_RESIGN,   /* a seat's resignation: a platform row, which marks the seat */
+};
+#define GAME_CHANGE_KINDS (GAME_CHANGE_RESIGN + 1)
+
+/* The kind's name, for GET /metrics' labels ("move", "bot", ...). */
+const char *game_change_kind_name(enum game_change_kind kind);
+
 /* The service: one per process, shared by every request thread. */
 struct game_service {
   struct db *db;           /* borrowed: storage, outlives the service */
@@ -132,6 +147,8 @@ struct game_service {
   pthread_t sweeper;     /* timeouts.c: acts on expired deadlines */
   bool sweeping;         /* the sweeper thread runs */
   _Atomic bool stopping; /* tells the sweeper to finish */
+  /* Changes committed since start, by kind (commit.c), for GET /metrics. */
+  atomic_long committed[GAME_CHANGE_KINDS];
 };
 
 /* A service over `db` (borrowed). `listener` (static) and `ctx` (borrowed)
@@ -211,14 +228,6 @@ void game_checkpoints_free(struct game_checkpoints *checkpoints);
 
 /* ---- commit.c: the one way a game changes ---- */
 
-enum game_change_kind {
-  GAME_CHANGE_MOVE,     /* a seated player's title move */
-  GAME_CHANGE_BOT,      /* a bot seat's move (game_commit's own follow-up) */
-  GAME_CHANGE_TIMEOUT,  /* a late seat's move, or an adjudication, by the sweeper */
-  GAME_CHANGE_TAKEBACK, /* a takeback row: request, answer or rewind */
-  GAME_CHANGE_JOIN,     /* a seat taken (no log row); may start the game */
-  GAME_CHANGE_RESIGN,   /* a seat's resignation: a platform row, which marks the seat */
-};
 
 /* One change to commit. */
 struct game_change {

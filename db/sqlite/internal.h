@@ -91,6 +91,8 @@ struct db_sqlite {
   bool committing; /* a committer is at work */
   /* Copies of rows the read slots found (rowcache.c); used under rlock. */
   struct db_rowcache *rows;
+  /* db_stats: what the group commit did (moves.c) */
+  atomic_long commits, appends, commit_ns;
   /* Registered webhooks, counted so that a move in a server with none
    * skips the query for them (webhooks.c). */
   atomic_long hooks;
@@ -346,6 +348,7 @@ enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, const stru
                                       struct cairn_error *err);
 
 /* moves.c */
+void db_sqlite_stats(void *ctx, struct db_stats *out);
 enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct db_move *move,
                                         const char *result_json, struct cairn_error *err);
 enum cairn_status db_sqlite_moves_load_lean(void *ctx, const char *game_id, uint32_t from_ord,

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Rows moves_load copies out per visit to the connection. The lock is
  * released while the callback runs (see moves_load), so this bounds both
@@ -242,6 +243,41 @@ static enum cairn_status append_one(sqlite3 *db, struct db_append *a, struct cai
   return st;
 }
 
+static int64_t mono_ns(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* COMMIT the open transaction, counting it and its time for db_stats. */
+static enum cairn_status timed_commit(struct db_sqlite *c, const struct db_append *batch,
+                                      struct cairn_error *err)
+{
+  int64_t t0 = mono_ns();
+  enum cairn_status st = db_sqlite_commit(c->db, err);
+  long appended = 0;
+
+  for (; batch; batch = batch->next)
+    appended += batch->st == CAIRN_OK;
+  if (st == CAIRN_OK) {
+    atomic_fetch_add(&c->commits, 1);
+    atomic_fetch_add(&c->appends, appended);
+    atomic_fetch_add(&c->commit_ns, mono_ns() - t0);
+  }
+  return st;
+}
+
+void db_sqlite_stats(void *ctx, struct db_stats *out)
+{
+  struct db_sqlite *c = ctx;
+
+  out->commits = atomic_load(&c->commits);
+  out->appends = atomic_load(&c->appends);
+  out->commit_seconds = (double)atomic_load(&c->commit_ns) / 1e9;
+}
+
 /* Commit a batch of appends in one transaction: one fsync for all of them.
  * Each keeps its own verdict; a failed COMMIT fails every one. */
 static void commit_batch(struct db_sqlite *c, struct db_append *batch)
@@ -267,7 +303,7 @@ static void commit_batch(struct db_sqlite *c, struct db_append *batch)
   }
   /* synchronous=FULL (open.c): COMMIT returns after the WAL is fsynced. */
   if (st == CAIRN_OK)
-    st = db_sqlite_commit(c->db, &err);
+    st = timed_commit(c, batch, &err);
   if (st != CAIRN_OK) {
     db_sqlite_rollback(c->db);
     /* Nothing of the batch was written: the appends that had passed

@@ -288,6 +288,7 @@ const struct db_methods db_sqlite_methods = {
     .game_create = db_sqlite_game_create,
     .game_load = db_sqlite_game_load,
     .seat_take = db_sqlite_seat_take,
+    .stats = db_sqlite_stats,
     .move_append = db_sqlite_move_append,
     .moves_load = db_sqlite_moves_load,
     .moves_load_lean = db_sqlite_moves_load_lean,
