@@ -228,7 +228,6 @@ void game_checkpoints_free(struct game_checkpoints *checkpoints);
 
 /* ---- commit.c: the one way a game changes ---- */
 
-
 /* One change to commit. */
 struct game_change {
   enum game_change_kind kind;
