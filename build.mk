@@ -31,6 +31,8 @@ LDFLAGS := $(OPT) -pthread
 TITLES     := $(shell sed -n 's/^ENGINE_TITLE.\([^,]*\),.*/\1/p' engine/titles.def) $(EXTRA_TITLES)
 ENGINE_SRC := $(wildcard engine/*.c) $(foreach t,$(TITLES),$(wildcard engine/$(t)/*.c))
 DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
+# The server's log (log/log.h): JSON lines, for every layer but the engine.
+LOG_SRC    := $(wildcard log/*.c)
 # The game layer: live games and every change to them, no HTTP (game/README.md).
 GAME_SRC   := $(wildcard game/*.c)
 API_SRC    := $(wildcard api/*.c)
@@ -47,7 +49,8 @@ ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
 DB_OBJ     := $(call obj,$(DB_SRC)) $(OUT)/obj/gen/migrations.o
 GAME_OBJ   := $(call obj,$(GAME_SRC))
 API_OBJ    := $(call obj,$(API_SRC)) $(OUT)/obj/gen/openapi.o
-CORE_OBJ   := $(ENGINE_OBJ) $(DB_OBJ) $(GAME_OBJ) $(API_OBJ)
+LOG_OBJ    := $(call obj,$(LOG_SRC))
+CORE_OBJ   := $(ENGINE_OBJ) $(LOG_OBJ) $(DB_OBJ) $(GAME_OBJ) $(API_OBJ)
 
 SERVER := $(OUT)/cairn
 
@@ -132,7 +135,7 @@ $(GEN_MIGRATIONS): $(MIGRATIONS) build.mk
 # stand alone), storage tests the engine and db/, unit tests of server code
 # (tests/core/) the whole core without main(), API tests talk HTTP to the
 # real server binary and link no server code at all.
-links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/db/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),$(if $(filter tests/bench/%,$(1)),$(ENGINE_OBJ) $(DB_OBJ),$(if $(filter tests/core/%,$(1)),$(CORE_OBJ),))))
+links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/db/%,$(1)),$(ENGINE_OBJ) $(LOG_OBJ) $(DB_OBJ),$(if $(filter tests/bench/%,$(1)),$(ENGINE_OBJ) $(LOG_OBJ) $(DB_OBJ),$(if $(filter tests/core/%,$(1)),$(CORE_OBJ),))))
 
 # Support objects reach the test rule only through a pattern, which makes
 # them intermediate files that make deletes after a build, so the next make

@@ -24,6 +24,7 @@
  * (CURLOPT_RESOLVE), never follows a redirect, and gives up quickly.
  */
 #include "deliver.h"
+#include "../log/log.h"
 
 #include <arpa/inet.h>
 #include <curl/curl.h>
@@ -309,8 +310,8 @@ static void describe_failure(struct job *j, CURLcode code)
           : "the delivery failed";
 
   if (j->curl_detail[0])
-    fprintf(stderr, "cairn: webhooks: delivery %s to hook %s: %s\n", j->delivery_id, j->hook.id,
-            j->curl_detail);
+    log_line(LOG_WARN, "webhooks", "delivery %s to hook %s: %s", j->delivery_id, j->hook.id,
+             j->curl_detail);
   snprintf(j->error, sizeof(j->error), "%s", kind);
 }
 
@@ -364,7 +365,7 @@ static bool owe(struct api_deliver *d, const struct job *j)
   snprintf(owed.game_id, sizeof(owed.game_id), "%s", j->game_id);
   st = db_outbox_put(d->db, &owed, &err);
   if (st != CAIRN_OK && st != CAIRN_ENOTFOUND)
-    fprintf(stderr, "cairn: webhooks: cannot store an owed delivery: %s\n", err.detail);
+    log_line(LOG_ERROR, "webhooks", "cannot store an owed delivery: %s", err.detail);
   return st != CAIRN_ENOTFOUND;
 }
 
@@ -374,7 +375,7 @@ static void settle(struct api_deliver *d, const struct job *j)
   struct cairn_error err = {0};
 
   if (db_outbox_remove(d->db, j->delivery_id, &err) != CAIRN_OK)
-    fprintf(stderr, "cairn: webhooks: cannot settle a delivery: %s\n", err.detail);
+    log_line(LOG_ERROR, "webhooks", "cannot settle a delivery: %s", err.detail);
 }
 
 /* Requeue the attempt's job with backoff or let it go, then record the
@@ -407,7 +408,7 @@ static void finish(struct api_deliver *d, struct job *j, long status, bool retry
     settle(d, j);
   }
   if (db_delivery_record(d->db, &rec, &err) != CAIRN_OK)
-    fprintf(stderr, "cairn: webhooks: cannot record a delivery: %s\n", err.detail);
+    log_line(LOG_ERROR, "webhooks", "cannot record a delivery: %s", err.detail);
   if (!again) {
     atomic_fetch_sub(&d->owed_now, 1);
     free_job(j);
@@ -581,7 +582,7 @@ struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool
   d->backoff_ms = backoff_ms;
   pthread_mutex_init(&d->lock, NULL);
   if (db_outbox_each(db, requeue_owed, d, &err) != CAIRN_OK)
-    fprintf(stderr, "cairn: webhooks: cannot read the deliveries owed: %s\n", err.detail);
+    log_line(LOG_ERROR, "webhooks", "cannot read the deliveries owed: %s", err.detail);
   d->multi = curl_multi_init();
   if (!d->multi || pthread_create(&d->worker, NULL, worker_main, d) != 0) {
     struct job *j;

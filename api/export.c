@@ -26,6 +26,7 @@
  * but not imported.
  */
 #include "export.h"
+#include "../log/log.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -334,7 +335,7 @@ static bool refill(struct api_export_stream *x)
     return put(x, "]}", 2);
   }
   if (db_moves_load(x->server->db, x->game, x->next, write_row, x, &err) != CAIRN_OK) {
-    fprintf(stderr, "cairn: export of %s cut at row %u: %s\n", x->game, x->next, err.detail);
+    log_line(LOG_ERROR, "export", "export of %s cut at row %u: %s", x->game, x->next, err.detail);
     return false;
   }
   return x->next > before; /* rows vanished: the document cannot be finished */

@@ -11,6 +11,8 @@
 
 #include "notify.h"
 
+#include "../log/log.h"
+
 #include <assert.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -167,8 +169,7 @@ static enum MHD_Result queue_problem(struct MHD_Connection *conn, const struct c
   if (!body)
     return MHD_NO;
   if (status >= 500)
-    fprintf(stderr, "cairn: %u %s: %s (request %s)\n", status, err->code ? err->code : "-",
-            err->detail, x.request_id ? x.request_id : "-");
+    log_line(LOG_ERROR, "http", "%u %s: %s", status, err->code ? err->code : "-", err->detail);
   /* A 503 is a passing condition (a full disk, a locked database, memory):
    * nothing was changed, so tell clients and bots when a retry makes sense
    * instead of letting them hammer a struggling server. */
@@ -396,10 +397,18 @@ static enum MHD_Result answer(struct api_server *server, struct MHD_Connection *
                               const char *url, const char *method, struct pending *p)
 {
   unsigned int status = 0;
-  enum MHD_Result ret = dispatch(server, conn, url, method, p, &status);
+  enum MHD_Result ret;
+  int64_t ns;
 
-  if (status)
-    api_metrics_observe(server->metrics, p->route, status, mono_ns() - p->head_ns);
+  log_set_request(p->request_id); /* what this thread logs meanwhile names the request */
+  ret = dispatch(server, conn, url, method, p, &status);
+  log_set_request(NULL);
+  if (!status)
+    return ret; /* parked */
+  ns = mono_ns() - p->head_ns;
+  api_metrics_observe(server->metrics, p->route, status, ns);
+  if (log_access_on())
+    log_request(p->request_id, method, url, status, (double)ns / 1e6);
   return ret;
 }
 
@@ -465,6 +474,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
       ret = queue_problem(conn, &err, (struct extras){.request_id = p->request_id, .close = true},
                           &status);
       api_metrics_observe(server->metrics, -1, status, mono_ns() - p->head_ns);
+      if (log_access_on())
+        log_request(p->request_id, method, url, status, (double)(mono_ns() - p->head_ns) / 1e6);
       return ret;
     }
     return MHD_YES;

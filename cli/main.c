@@ -12,6 +12,8 @@
 #include "../game/game.h"
 #include "tools.h"
 
+#include "../log/log.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <limits.h>
@@ -39,6 +41,7 @@ struct config {
   unsigned port;
   const char *db_url; /* --db, CAIRN_DB: a path or a storage URL (db_open) */
   long drain_s;       /* --drain-seconds: GET /readyz says 503 this long before the stop */
+  bool access_log;    /* --access-log: a JSON line per answered request */
   const char *web_dir;
 };
 
@@ -73,6 +76,7 @@ static void usage(FILE *out)
       "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n"
       "  --vacation-days N   each player's vacation bank per year (default 21;\n"
       "          env CAIRN_VACATION_DAYS)\n"
+      "  --access-log  a JSON line on stderr per answered request (env CAIRN_ACCESS_LOG=1)\n"
       "  --drain-seconds S   on SIGTERM/SIGINT, keep serving S seconds with GET /readyz\n"
       "          answering 503, so a load balancer moves clients away first; then stop\n"
       "          taking connections and finish the requests in flight (default 0;\n"
@@ -137,6 +141,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->body_timeout_s = env_long("CAIRN_BODY_TIMEOUT", API_BODY_TIMEOUT_S);
   cfg->webhook_backoff_ms = env_long("CAIRN_WEBHOOK_BACKOFF_MS", 1000);
   cfg->drain_s = env_long("CAIRN_DRAIN_SECONDS", 0);
+  cfg->access_log = getenv("CAIRN_ACCESS_LOG") && strcmp(getenv("CAIRN_ACCESS_LOG"), "1") == 0;
   if (port && !parse_port(port, &cfg->port))
     return false;
   for (i = 1; i < argc; i++) {
@@ -150,6 +155,10 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
     }
     if (strcmp(argv[i], "--test-clock") == 0) {
       cfg->test_clock = true;
+      continue;
+    }
+    if (strcmp(argv[i], "--access-log") == 0) {
+      cfg->access_log = true;
       continue;
     }
     if (i + 1 >= argc)
@@ -214,7 +223,7 @@ static void close_up_db_files(const char *db_path)
   for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
     snprintf(path, sizeof(path), "%s%s", db_path, suffixes[i]);
     if (chmod(path, 0600) != 0 && errno != ENOENT)
-      fprintf(stderr, "cairn: cannot make %s private: %s\n", path, strerror(errno));
+      log_line(LOG_ERROR, "main", "cannot make %s private: %s", path, strerror(errno));
   }
 }
 
@@ -226,7 +235,7 @@ static bool load_key(const char *db_path, struct api_sign_key *key)
 
   api_sign_key_path(db_path, path, sizeof(path));
   if (api_sign_key_load(path, true, key, &err) != CAIRN_OK) {
-    fprintf(stderr, "cairn: signing key: %s\n", err.detail);
+    log_line(LOG_ERROR, "main", "signing key: %s", err.detail);
     return false;
   }
   return true;
@@ -285,6 +294,8 @@ static void drain(struct api_server *server, long seconds)
   struct timespec wait = {.tv_sec = seconds > 0 ? seconds : 0};
 
   atomic_store(&server->draining, true);
+  log_line(LOG_INFO, "main", "stopping: draining for %ld s, then finishing the requests in flight",
+           (long)wait.tv_sec);
   if (wait.tv_sec == 0)
     return;
   sigemptyset(&set);
@@ -306,7 +317,7 @@ int main(int argc, char **argv)
   int status = 1;
 
   if (sodium_init() < 0) {
-    fprintf(stderr, "cairn: libsodium failed to initialise\n");
+    log_line(LOG_ERROR, "main", "libsodium failed to initialise");
     return 1;
   }
   if (argc >= 2 && strcmp(argv[1], "verify") == 0) {
@@ -330,7 +341,7 @@ int main(int argc, char **argv)
   addr.sin_family = AF_INET;
   addr.sin_port = htons((uint16_t)cfg.port);
   if (inet_pton(AF_INET, cfg.host, &addr.sin_addr) != 1) {
-    fprintf(stderr, "cairn: --host must be an IPv4 address, not %s\n", cfg.host);
+    log_line(LOG_ERROR, "main", "--host must be an IPv4 address, not %s", cfg.host);
     return 2;
   }
   /* Block the stop signals before any thread starts, so every thread
@@ -346,11 +357,11 @@ int main(int argc, char **argv)
   signal(SIGXFSZ, SIG_IGN);
 
   if (!api_library_answers_ready()) {
-    fprintf(stderr, "cairn: libmicrohttpd's MHD_queue_response not found\n");
+    log_line(LOG_ERROR, "main", "libmicrohttpd's MHD_queue_response not found");
     return 1;
   }
   if (engine_registry_check(&err) != CAIRN_OK) {
-    fprintf(stderr, "cairn: %s\n", err.detail);
+    log_line(LOG_ERROR, "main", "%s", err.detail);
     return 1;
   }
   /* Everything the server creates holds secrets (seeds, webhook secrets,
@@ -366,7 +377,7 @@ int main(int argc, char **argv)
   if (!load_key(db_file, &server.key))
     goto cleanup;
   if (db_open(cfg.db_url, &server.db, &err) != CAIRN_OK) {
-    fprintf(stderr, "cairn: cannot open %s: %s\n", cfg.db_url, err.detail);
+    log_line(LOG_ERROR, "main", "cannot open %s: %s", cfg.db_url, err.detail);
     goto cleanup;
   }
   clock_fn = cfg.test_clock ? api_clock_test : api_clock_realtime;
@@ -393,6 +404,7 @@ int main(int argc, char **argv)
                     1000 * (cfg.head_timeout_s > 0 ? cfg.head_timeout_s : API_HEAD_TIMEOUT_S),
                     1000 * (cfg.body_timeout_s > 0 ? cfg.body_timeout_s : API_BODY_TIMEOUT_S));
   server.metrics = api_metrics_new();
+  log_set_access(cfg.access_log);
   pthread_mutex_init(&server.caps_lock, NULL);
   if (!server.game || !server.conns || !server.metrics)
     goto cleanup;
@@ -400,7 +412,7 @@ int main(int argc, char **argv)
     goto cleanup;
   daemon = api_server_start(&server, &addr);
   if (!daemon) {
-    fprintf(stderr, "cairn: cannot listen on %s:%u\n", cfg.host, cfg.port);
+    log_line(LOG_ERROR, "main", "cannot listen on %s:%u", cfg.host, cfg.port);
     goto cleanup;
   }
   printf("cairn: listening on http://%s:%u\n", cfg.host, bound_port(daemon));

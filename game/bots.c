@@ -9,6 +9,7 @@
  * the same way from then on.
  */
 #include "game.h"
+#include "../log/log.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -109,8 +110,8 @@ void game_bots_play(struct game_service *svc, struct db_game *row, const struct 
     if (game_play_sampled(svc, row, state, seat, GAME_CHANGE_BOT, &turn, &err) != CAIRN_OK)
       break;
   }
-  fprintf(stderr, "cairn: bots in game %s stopped: %s\n", row->id,
-          err.detail[0] ? err.detail : "too many bot moves in a row");
+  log_line(LOG_ERROR, "bots", "bots in game %s stopped: %s", row->id,
+           err.detail[0] ? err.detail : "too many bot moves in a row");
 }
 
 /* One game of game_bots_resume: re-read under the lock, since a request may
@@ -124,7 +125,7 @@ static enum cairn_status resume_game(void *arg, const char *game_id, struct cair
 
   game_lock(svc, game_id);
   if (db_game_load(svc->db, game_id, &row, err) != CAIRN_OK)
-    fprintf(stderr, "cairn: resuming bots in game %s: %s\n", game_id, err->detail);
+    log_line(LOG_ERROR, "bots", "resuming bots in game %s: %s", game_id, err->detail);
   else if (strcmp(row.status, DB_STATUS_ACTIVE) == 0) {
     for (seat = 0; seat < row.seats && !bot; seat++)
       bot = game_seat_played_by_bot(&row, seat);
@@ -141,5 +142,5 @@ void game_bots_resume(struct game_service *svc)
   struct cairn_error err = {0};
 
   if (db_games_active_each(svc->db, resume_game, svc, &err) != CAIRN_OK)
-    fprintf(stderr, "cairn: resuming bots: %s\n", err.detail);
+    log_line(LOG_ERROR, "bots", "resuming bots: %s", err.detail);
 }

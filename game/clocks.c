@@ -19,6 +19,7 @@
  * api/vacation.c's; the bank's rules are here.
  */
 #include "game.h"
+#include "../log/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,7 +151,7 @@ void game_clocks_update(struct game_service *svc, const struct db_game *row,
     turn.n = engine_to_act(state, turn.seats);
   n = game_clocks_next(svc, row, &turn, clocks);
   if (n > 0 && db_clocks_save(svc->db, row->id, clocks, n, &err) != CAIRN_OK)
-    fprintf(stderr, "cairn: clocks of game %s not saved: %s\n", row->id, err.detail);
+    log_line(LOG_ERROR, "clocks", "clocks of game %s not saved: %s", row->id, err.detail);
 }
 
 int game_clocks_overdue(struct game_service *svc, const struct db_game *row, int seats[])

@@ -12,6 +12,7 @@
  * be dropped at any time.
  */
 #include "game.h"
+#include "../log/log.h"
 #include "fog.h"
 #include "../engine/jsonr.h"
 
@@ -209,7 +210,7 @@ static enum cairn_status apply_row(void *arg, const struct db_move *row, struct 
   if (st != CAIRN_OK) {
     /* The row was accepted once; refusing it now means the rules code or
      * the log changed. Never silently skip: report the step. */
-    fprintf(stderr, "cairn: replay: log row %u refused: %s\n", row->ord, err->detail);
+    log_line(LOG_ERROR, "replay", "log row %u refused: %s", row->ord, err->detail);
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL, "log row %u does not replay",
                       row->ord);
   }

@@ -15,6 +15,7 @@
  * need no sleeps.
  */
 #include "game.h"
+#include "../log/log.h"
 #include "fog.h"
 
 #include <stdatomic.h>
@@ -117,7 +118,7 @@ static enum cairn_status sweep_game(void *arg, const char *game_id, struct cairn
   }
   game_unlock(svc, game_id);
   if (st != CAIRN_OK)
-    fprintf(stderr, "cairn: sweeper: game %s: %s\n", game_id, err->detail);
+    log_line(LOG_ERROR, "sweeper", "game %s: %s", game_id, err->detail);
   db_game_clear(&row);
   return CAIRN_OK; /* one game's trouble does not stop the sweep */
 }

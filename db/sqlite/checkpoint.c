@@ -17,6 +17,7 @@
  * place, and the next start copies it again.
  */
 #include "internal.h"
+#include "../../log/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +102,8 @@ static void *checkpoint_loop(void *arg)
     if (rc == SQLITE_OK && copied > 0)
       atomic_store(&k->copied, copied);
     if (rc != SQLITE_OK && rc != SQLITE_BUSY)
-      fprintf(stderr, "cairn: db: checkpoint: %s (%d); the WAL is kept and copied later\n",
-              sqlite3_errmsg(k->db), rc);
+      log_line(LOG_WARN, "db", "checkpoint: %s (%d); the WAL is kept and copied later",
+               sqlite3_errmsg(k->db), rc);
     pthread_mutex_lock(&k->lock);
     /* Hooks that ran during the copy counted from before it: the frames
      * they saw are copied now. */

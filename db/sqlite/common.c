@@ -6,6 +6,7 @@
  * in our terms.
  */
 #include "internal.h"
+#include "../../log/log.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -48,8 +49,8 @@ void db_sqlite_forget_game(struct db_sqlite *c, const char *game_id)
 
 enum cairn_status db_sqlite_fail(sqlite3 *db, int rc, const char *what, struct cairn_error *err)
 {
-  fprintf(stderr, "cairn: db: %s: %s (%s, %d)\n", what, db ? sqlite3_errmsg(db) : "no connection",
-          sqlite3_errstr(rc), rc);
+  log_line(LOG_ERROR, "db", "%s: %s (%s, %d)", what, db ? sqlite3_errmsg(db) : "no connection",
+           sqlite3_errstr(rc), rc);
   if ((rc & 0xff) == SQLITE_NOMEM)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory while %s",
                       what);
@@ -188,7 +189,7 @@ void db_sqlite_rollback(sqlite3 *db)
     return; /* no transaction open: never began, committed, or SQLite ended it */
   rc = db_sqlite_exec(db, "ROLLBACK");
   if (rc != SQLITE_OK)
-    fprintf(stderr, "cairn: db: rolling back: %s (%d)\n", sqlite3_errmsg(db), rc);
+    log_line(LOG_ERROR, "db", "rolling back: %s (%d)", sqlite3_errmsg(db), rc);
 }
 
 /* The text of a column, its length in bytes in *len; NULL for SQL NULL.
@@ -221,8 +222,8 @@ enum cairn_status db_sqlite_column_copy(sqlite3_stmt *stmt, int col, char *buf, 
   if (st != CAIRN_OK)
     return st;
   if (!text || len >= size) {
-    fprintf(stderr, "cairn: db: %s: column %s is %s\n", what, sqlite3_column_name(stmt, col),
-            text ? "longer than its buffer" : "NULL");
+    log_line(LOG_ERROR, "db", "%s: column %s is %s", what, sqlite3_column_name(stmt, col),
+             text ? "longer than its buffer" : "NULL");
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                       "storage holds an unreadable row while %s", what);
   }

@@ -4,6 +4,7 @@
  * changes (seq, move count, status, result) is written by moves.c.
  */
 #include "internal.h"
+#include "../../log/log.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -60,7 +61,7 @@ enum cairn_status db_sqlite_insert_game(sqlite3 *db, const struct db_game *game,
   if ((rc & 0xff) == SQLITE_CONSTRAINT) {
     /* A repeated random id or a field the struct cannot hold: a caller
      * bug (see players.c). */
-    fprintf(stderr, "cairn: db: creating game %s: %s\n", game->id, sqlite3_errmsg(db));
+    log_line(LOG_ERROR, "db", "creating game %s: %s", game->id, sqlite3_errmsg(db));
     st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                     "game %s could not be stored: its id is already in use, or it is malformed",
                     game->id);
@@ -135,7 +136,7 @@ static enum cairn_status read_row(sqlite3_stmt *stmt, struct db_game *out, struc
   seed = sqlite3_column_blob(stmt, 7);
   if (out->seats < 1 || out->seats > ENGINE_MAX_SEATS || !seed ||
       sqlite3_column_bytes(stmt, 7) != ENGINE_SEED_BYTES || !out->options_json) {
-    fprintf(stderr, "cairn: db: game %s: seats, seed or options unreadable\n", out->id);
+    log_line(LOG_ERROR, "db", "game %s: seats, seed or options unreadable", out->id);
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                       "storage holds an unreadable row while %s", what);
   }
@@ -210,7 +211,7 @@ static enum cairn_status read_seat(sqlite3_stmt *stmt, struct db_game *out, stru
     return CAIRN_OK;
   seat = sqlite3_column_int(stmt, 19);
   if (seat < 0 || seat >= out->seats) {
-    fprintf(stderr, "cairn: db: game %s: seat %d outside 0..%d\n", out->id, seat, out->seats - 1);
+    log_line(LOG_ERROR, "db", "game %s: seat %d outside 0..%d", out->id, seat, out->seats - 1);
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                       "storage holds an unreadable row while %s", what);
   }

@@ -20,6 +20,7 @@
  * it; that need has not arisen yet.
  */
 #include "internal.h"
+#include "../../log/log.h"
 
 #include <stdio.h>
 
@@ -54,7 +55,7 @@ enum cairn_status db_sqlite_schema_version(sqlite3 *db, int *out, struct cairn_e
   if (rc == SQLITE_DONE) {
     /* The runner writes the row in the transaction that creates the table,
      * so an empty table means someone edited the file by hand. */
-    fprintf(stderr, "cairn: db: schema_version exists but holds no row\n");
+    log_line(LOG_ERROR, "db", "schema_version exists but holds no row");
     st = cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                     "the database has a schema_version table without a version");
     goto cleanup;
@@ -72,7 +73,7 @@ cleanup:
 
 static enum cairn_status refuse_newer(int found, int known, struct cairn_error *err)
 {
-  fprintf(stderr, "cairn: db: schema version %d is newer than this server's %d\n", found, known);
+  log_line(LOG_ERROR, "db", "schema version %d is newer than this server's %d", found, known);
   return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                     "the database has schema version %d but this server knows only up to %d; "
                     "run a newer server (downgrading is not supported)",
@@ -125,7 +126,7 @@ static enum cairn_status apply(sqlite3 *db, const struct db_migration *m, int kn
 
   rc = sqlite3_exec(db, m->sql, NULL, NULL, &msg);
   if (rc != SQLITE_OK) {
-    fprintf(stderr, "cairn: db: migration %s failed: %s (%d)\n", m->name, msg ? msg : "", rc);
+    log_line(LOG_ERROR, "db", "migration %s failed: %s (%d)", m->name, msg ? msg : "", rc);
     st = cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                     "migration %s failed; the database stays at schema version %d", m->name,
                     current);
@@ -136,7 +137,7 @@ static enum cairn_status apply(sqlite3 *db, const struct db_migration *m, int kn
     goto cleanup;
   st = db_sqlite_commit(db, err);
   if (st == CAIRN_OK)
-    fprintf(stderr, "cairn: db: applied migration %s\n", m->name);
+    log_line(LOG_INFO, "db", "applied migration %s", m->name);
 
 cleanup:
   sqlite3_free(msg);

@@ -5,6 +5,7 @@
  * to db_open.
  */
 #include "internal.h"
+#include "../../log/log.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -55,10 +56,9 @@ static void checkpoint_at_close(sqlite3 *db)
   int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
 
   if (rc != SQLITE_OK)
-    fprintf(stderr,
-            "cairn: db: checkpoint at close: %s (%d); the WAL is kept and replayed at the next "
-            "start\n",
-            sqlite3_errmsg(db), rc);
+    log_line(LOG_WARN, "db",
+             "checkpoint at close: %s (%d); the WAL is kept and replayed at the next start",
+             sqlite3_errmsg(db), rc);
 }
 
 static void close_backend(void *ctx)
@@ -82,7 +82,7 @@ static void close_backend(void *ctx)
   db_sqlite_finalize_all(c->db);
   rc = sqlite3_close(c->db);
   if (rc != SQLITE_OK)
-    fprintf(stderr, "cairn: db: closing: %s (%d)\n", sqlite3_errmsg(c->db), rc);
+    log_line(LOG_ERROR, "db", "closing: %s (%d)", sqlite3_errmsg(c->db), rc);
   free_context(c);
 }
 
@@ -144,7 +144,7 @@ static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
   /* Anything but an in-memory database that is not in WAL mode is
    * refused. */
   if (strcmp(answer, "wal") != 0 && !(in_memory(db) && strcmp(answer, "memory") == 0)) {
-    fprintf(stderr, "cairn: db: journal_mode is %s, not wal\n", answer);
+    log_line(LOG_ERROR, "db", "journal_mode is %s, not wal", answer);
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                       "the database could not be switched to WAL mode");
   }
@@ -163,7 +163,7 @@ static enum cairn_status configure(sqlite3 *db, struct cairn_error *err)
   if (st != CAIRN_OK)
     return st;
   if (strcmp(answer, "1") != 0) {
-    fprintf(stderr, "cairn: db: foreign keys unavailable in this SQLite build\n");
+    log_line(LOG_ERROR, "db", "foreign keys unavailable in this SQLite build");
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                       "this SQLite build cannot enforce foreign keys");
   }
@@ -214,7 +214,7 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
 
   *ctx = NULL;
   if (sqlite3_libversion_number() < DB_SQLITE_MIN_VERSION) {
-    fprintf(stderr, "cairn: db: SQLite %s is too old\n", sqlite3_libversion());
+    log_line(LOG_ERROR, "db", "SQLite %s is too old", sqlite3_libversion());
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
                       "SQLite %s is older than 3.37.0, which the schema needs",
                       sqlite3_libversion());
@@ -229,7 +229,7 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
   rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                        DB_SQLITE_VFS);
   if (rc != SQLITE_OK) {
-    fprintf(stderr, "cairn: db: opening %s\n", path);
+    log_line(LOG_ERROR, "db", "opening %s", path);
     st = db_sqlite_fail(db, rc, "opening the database", err);
     goto cleanup;
   }

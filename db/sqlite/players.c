@@ -4,6 +4,7 @@
  * storage sees only the hash.
  */
 #include "internal.h"
+#include "../../log/log.h"
 
 #include <assert.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ enum cairn_status db_sqlite_player_create(void *ctx, const struct db_player *pla
     /* Ids and tokens carry 80 and 256 random bits, so a repeat (or an empty
      * id) means the caller is broken, not that a client asked for
      * something conflicting. */
-    fprintf(stderr, "cairn: db: creating player %s: %s\n", player->id, sqlite3_errmsg(c->db));
+    log_line(LOG_ERROR, "db", "creating player %s: %s", player->id, sqlite3_errmsg(c->db));
     st = cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                     "player %s could not be stored: its id or token is already in use, or it is "
                     "malformed",

@@ -479,6 +479,91 @@ static void test_every_answer_carries_a_request_id(void **state)
     free(ids[i]);
 }
 
+/* Every line of the server's log, parsed: each must be a JSON object with
+ * string time, level, component and message. New reference (an array). */
+static json_t *log_lines(const struct harness_server *s)
+{
+  FILE *f = fopen(s->log_path, "r");
+  json_t *lines = json_array();
+  char line[8192];
+
+  assert_non_null(f);
+  while (fgets(line, sizeof line, f)) {
+    json_error_t e;
+    json_t *j = json_loads(line, 0, &e);
+
+    if (!json_is_object(j))
+      fail_msg("not a JSON line: %s", line);
+    for (const char *const *k =
+             (const char *const[]){"time", "level", "component", "message", NULL};
+         *k; k++)
+      if (!json_is_string(json_object_get(j, *k)))
+        fail_msg("no string \"%s\" in: %s", *k, line);
+    json_array_append_new(lines, j);
+  }
+  fclose(f);
+  return lines;
+}
+
+/* The first line naming `request_id` with `message`, or NULL. Borrowed. */
+static json_t *line_of(json_t *lines, const char *request_id, const char *message)
+{
+  size_t i;
+  json_t *j;
+
+  json_array_foreach(lines, i, j)
+  {
+    const char *id = json_string_value(json_object_get(j, "request_id"));
+
+    if (id && strcmp(id, request_id) == 0 &&
+        strcmp(json_string_value(json_object_get(j, "message")), message) == 0)
+      return j;
+  }
+  return NULL;
+}
+
+/* --access-log: a JSON line per answer naming its request id, and no
+ * query string (where a client might have put what a log must not keep). */
+static void test_the_log_is_json_lines_that_name_each_request(void **state)
+{
+  struct harness_server s;
+  static const char *const traced[] = {"X-Request-Id: trace-me-7", NULL};
+  struct harness_request req = {
+      .method = "GET", .path = "/v1/health?token=sekrit", .headers = traced};
+  struct harness_response r;
+  json_t *lines, *line;
+  char *text;
+  size_t len;
+  FILE *f;
+
+  (void)state;
+  setenv("CAIRN_ACCESS_LOG", "1", 1);
+  harness_start(&s);
+  unsetenv("CAIRN_ACCESS_LOG");
+  assert_true(harness_send(&s.client, &req, &r));
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
+  harness_pause(&s); /* stopped, its folder (and log) kept until harness_stop */
+  lines = log_lines(&s);
+  line = line_of(lines, "trace-me-7", "request");
+  assert_non_null(line);
+  assert_string_equal(harness_str(line, "component"), "http");
+  assert_string_equal(harness_str(line, "method"), "GET");
+  assert_string_equal(harness_str(line, "path"), "/v1/health");
+  assert_int_equal(harness_int(line, "status"), 200);
+  assert_true(json_is_number(json_object_get(line, "ms")));
+  json_decref(lines);
+  f = fopen(s.log_path, "r");
+  assert_non_null(f);
+  text = calloc(1, 1 << 20);
+  len = fread(text, 1, (1 << 20) - 1, f);
+  fclose(f);
+  assert_true(len > 0);
+  assert_null(strstr(text, "sekrit"));
+  free(text);
+  assert_true(harness_stop(&s));
+}
+
 struct exit_wait {
   pid_t pid;
   int wstatus;
@@ -500,8 +585,8 @@ static void test_a_draining_node_is_not_ready_but_serves_and_loses_nothing(void 
   struct harness_player p[2];
   struct harness_response r;
   struct exit_wait w;
-  json_t *game;
-  char id[64];
+  json_t *game, *lines;
+  char id[64], refused_id[80];
 
   (void)state;
   setenv("CAIRN_DRAIN_SECONDS", "3", 1);
@@ -524,6 +609,7 @@ static void test_a_draining_node_is_not_ready_but_serves_and_loses_nothing(void 
   harness_call(&s, &r, "GET", NULL, NULL, "/readyz");
   HARNESS_EXPECT_PROBLEM(&r, 503, "draining");
   assert_non_null(harness_response_header(&r, "Retry-After"));
+  snprintf(refused_id, sizeof refused_id, "%s", harness_response_header(&r, "X-Request-Id"));
   harness_response_free(&r);
   harness_call(&s, &r, "GET", NULL, NULL, "/livez");
   HARNESS_EXPECT_JSON(&r, 200);
@@ -539,6 +625,25 @@ static void test_a_draining_node_is_not_ready_but_serves_and_loses_nothing(void 
   game = harness_get_game(&s, p[0].token, id);
   assert_int_equal(harness_int(game, "seq"), 1);
   json_decref(game);
+  harness_pause(&s);
+  /* The refusal is in the log, named by the id its answer carried. */
+  lines = log_lines(&s);
+  {
+    size_t i;
+    json_t *j;
+    bool found = false;
+
+    json_array_foreach(lines, i, j)
+    {
+      const char *rid = json_string_value(json_object_get(j, "request_id"));
+
+      found = found || (rid && strcmp(rid, refused_id) == 0 &&
+                        strcmp(harness_str(j, "level"), "error") == 0 &&
+                        strstr(harness_str(j, "message"), "draining"));
+    }
+    assert_true(found);
+  }
+  json_decref(lines);
   assert_true(harness_stop(&s));
 }
 
@@ -554,6 +659,7 @@ int main(void)
                                       harness_teardown),
       cmocka_unit_test(test_a_draining_node_is_not_ready_but_serves_and_loses_nothing),
       cmocka_unit_test(test_webhook_backlog_and_failures_are_shown),
+      cmocka_unit_test(test_the_log_is_json_lines_that_name_each_request),
   };
 
   harness_global_init();
