@@ -170,7 +170,7 @@ check-engine-purity: $(ENGINE_OBJ)
 OPENAPI_ENV := CAIRN_OPENAPI=$(abspath $(OPENAPI_DOC)) CAIRN_OPENAPI_TRACKED=$(abspath openapi/cairn.yaml)
 RELEASE_SERVER   := $(abspath build/release/cairn)
 RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records test_pages \
-                      test_limits test_errors test_resign test_operations)
+                      test_limits test_errors test_resign test_operations test_backup)
 # Each binary's own output is kept in build/test/logs/ and shown only when it
 # fails (CAIRN_TEST_VERBOSE=1 shows all of it), so a green run prints one
 # line a binary and the summary.

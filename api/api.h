@@ -81,6 +81,7 @@ struct api_server {
   struct api_sign_key key;
   struct api_conns *conns;     /* owned: per-address caps and request deadlines (server.h) */
   struct api_metrics *metrics; /* owned: GET /metrics' counters, may be NULL */
+  const char *data_dir;        /* borrowed: where server.key lives (and backups are made) */
   /* Set once a stop was asked for: GET /readyz answers 503 so a load
    * balancer sends no more, while everything else is still served. */
   _Atomic bool draining;
@@ -113,7 +114,7 @@ struct api_response {
   const char *text;         /* Static: a non-JSON body, or NULL */
   char *owned_text;         /* owned (freed by the server): a non-JSON body, or NULL */
   size_t text_len;          /* bytes of text or owned_text */
-  const char *content_type; /* Static: for `text` */
+  const char *content_type; /* Static: for `text`, or a reader's (NULL: JSON) */
   /* A long-poll that should wait: park the connection until `wait_game`
    * passes seq `wait_after` or `wait_until_ms`, then run the handler again. */
   int64_t wait_until_ms; /* 0: answer now */
@@ -405,6 +406,8 @@ enum cairn_status api_vacation_declare(struct api_request *, struct api_response
 enum cairn_status api_metrics_get(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_meta_live(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_admin_backup(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
 enum cairn_status api_meta_ready(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_meta_health(struct api_request *, struct api_response *,
                                   struct cairn_error *);

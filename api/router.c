@@ -50,6 +50,7 @@ static const struct route routes[] = {
     {"GET", "/metrics", api_metrics_get, 0},
     {"GET", "/livez", api_meta_live, 0},
     {"GET", "/readyz", api_meta_ready, 0},
+    {"GET", "/admin/backup", api_admin_backup, 0},
     {NULL, NULL, NULL, 0},
 };
 

@@ -280,7 +280,8 @@ static enum MHD_Result queue_pieces(struct MHD_Connection *conn, const struct ap
     free(kept);
     return MHD_NO;
   }
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
+                          r->content_type ? r->content_type : "application/json");
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
   add_request_id(resp, x);
   ret = MHD_queue_response(conn, r->status, resp);

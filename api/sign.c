@@ -232,3 +232,14 @@ json_t *api_signer_report(const uint8_t *pk, const uint8_t *sig, const struct ap
                    pk ? json_string(hex) : json_null(), "signature", verdict, "this_server",
                    this_server);
 }
+
+void api_admin_token(const struct api_sign_key *key, char out[API_ADMIN_TOKEN_HEX + 1])
+{
+  static const char context[] = "cairn administrator token, version 1";
+  uint8_t token[API_ADMIN_TOKEN_HEX / 2];
+
+  crypto_generichash(token, sizeof(token), (const uint8_t *)context, sizeof(context) - 1, key->sk,
+                     sizeof(key->sk));
+  sodium_bin2hex(out, API_ADMIN_TOKEN_HEX + 1, token, sizeof(token));
+  sodium_memzero(token, sizeof(token));
+}

@@ -31,6 +31,14 @@ void api_sign_key_path(const char *db_path, char *out, size_t size);
 enum cairn_status api_sign_key_load(const char *path, bool create, struct api_sign_key *key,
                                     struct cairn_error *err);
 
+/* The administrator's token of a server with `key`, 64 hex digits: a
+ * keyed hash of its secret, so whoever may read server.key (the data
+ * directory's owner) holds it, and nobody else, without another secret
+ * file to keep. Sent as X-Admin-Token to the operator's endpoints
+ * (api/admin.c: GET /admin/backup). */
+#define API_ADMIN_TOKEN_HEX 64
+void api_admin_token(const struct api_sign_key *key, char out[API_ADMIN_TOKEN_HEX + 1]);
+
 /* What an export signature covers, borrowed for the call. */
 struct api_signed {
   const char *format; /* the document's "format" */

@@ -52,6 +52,8 @@ static void usage(FILE *out)
       "usage: cairn [--host ADDR] [--port N] [--db PATH|URL]\n"
       "       cairn verify FILE           check an exported game offline\n"
       "       cairn revalidate [--db PATH|URL] replay every stored game, report divergence\n"
+      "       cairn backup --to FILE [--db PATH] [--url URL]  copy the running server's store\n"
+      "       cairn restore --from FILE [--db PATH]  put a backup in place (server stopped)\n"
       "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
       "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
       "  --db    storage: a SQLite file, or a URL (sqlite:PATH) (env CAIRN_DB,\n"
@@ -228,6 +230,17 @@ static void close_up_db_files(const char *db_path)
 }
 
 /* The export signing key, made on the first start (api/sign.c). */
+/* The folder server.key lives in (api_sign_key_path's). */
+static void data_dir_of(const char *db_path, char *out, size_t size)
+{
+  const char *slash = strrchr(db_path, '/');
+
+  if (!slash)
+    snprintf(out, size, ".");
+  else
+    snprintf(out, size, "%.*s", (int)(slash - db_path), db_path);
+}
+
 static bool load_key(const char *db_path, struct api_sign_key *key)
 {
   struct cairn_error err = {0};
@@ -312,7 +325,8 @@ int main(int argc, char **argv)
   struct sockaddr_in addr = {0};
   struct cairn_error err = {0};
   struct MHD_Daemon *daemon = NULL;
-  char db_file[4096]; /* the store's local file, "" for none */
+  char db_file[4096];  /* the store's local file, "" for none */
+  char data_dir[4096]; /* where server.key lives */
   sigset_t set;
   int status = 1;
 
@@ -327,6 +341,10 @@ int main(int argc, char **argv)
     }
     return cli_verify(argv[2]);
   }
+  if (argc >= 2 && strcmp(argv[1], "backup") == 0)
+    return cli_backup(argc - 2, argv + 2);
+  if (argc >= 2 && strcmp(argv[1], "restore") == 0)
+    return cli_restore(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "revalidate") == 0) {
     if (!parse_config(argc - 1, argv + 1, &cfg)) {
       usage(stderr);
@@ -376,6 +394,8 @@ int main(int argc, char **argv)
   tune_malloc();
   if (!load_key(db_file, &server.key))
     goto cleanup;
+  data_dir_of(db_file, data_dir, sizeof(data_dir));
+  server.data_dir = data_dir;
   if (db_open(cfg.db_url, &server.db, &err) != CAIRN_OK) {
     log_line(LOG_ERROR, "main", "cannot open %s: %s", cfg.db_url, err.detail);
     goto cleanup;

@@ -10,4 +10,10 @@ int cli_verify(const char *path);
 /* `cairn revalidate [--db PATH]`: 0 none diverge, 1 some do, 2 error. */
 int cli_revalidate(const char *db_url);
 
+/* `cairn backup --to FILE [--db PATH] [--url URL]` and `cairn restore
+ * --from FILE [--db PATH]` (backup.c), given the arguments after the
+ * command: 0 done, 1 the copy does not check, 2 error. */
+int cli_backup(int argc, char **argv);
+int cli_restore(int argc, char **argv);
+
 #endif

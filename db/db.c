@@ -194,6 +194,14 @@ enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_m
   return db->methods->move_append(db->ctx, game_id, move, result_json, err);
 }
 
+enum cairn_status db_backup_to(struct db *db, const char *path, struct cairn_error *err)
+{
+  if (!db->methods->backup_to)
+    return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                      "%s storage is backed up with its own tools", db->methods->name);
+  return db->methods->backup_to(db->ctx, path, err);
+}
+
 void db_stats(struct db *db, struct db_stats *out)
 {
   memset(out, 0, sizeof(*out));

@@ -298,6 +298,13 @@ struct db_methods {
   enum cairn_status (*move_append)(void *ctx, const char *game_id, struct db_move *move,
                                    const char *result_json, struct cairn_error *err);
 
+  /* Write a copy of the whole store, consistent at one moment, to the new
+   * file `path` (absent or empty), while every other slot keeps serving:
+   * an online backup, which db_open opens as a store of this backend.
+   * Optional (NULL: db_backup_to answers CAIRN_ENOTFOUND: this backend is
+   * backed up with its own tools). */
+  enum cairn_status (*backup_to)(void *ctx, const char *path, struct cairn_error *err);
+
   /* Fill `out` with what the backend counted since it opened, for GET
    * /metrics. Optional (NULL: all zero). */
   void (*stats)(void *ctx, struct db_stats *out);
@@ -459,6 +466,8 @@ enum cairn_status db_seat_take(struct db *db, const char *game_id, int seat, con
                                struct cairn_error *err);
 enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_move *move,
                                  const char *result_json, struct cairn_error *err);
+/* The backup_to slot (see it). */
+enum cairn_status db_backup_to(struct db *db, const char *path, struct cairn_error *err);
 /* The stats slot (see it); all zero for a backend without it. */
 void db_stats(struct db *db, struct db_stats *out);
 enum cairn_status db_moves_load(struct db *db, const char *game_id, uint32_t from_ord,

@@ -84,6 +84,7 @@ struct db_sqlite {
    * lookups never queue behind a durable commit. */
   sqlite3 *rdb;
   pthread_mutex_t rlock; /* serialises every use of rdb */
+  char *path;            /* owned: the database file, NULL in memory (backup.c opens it) */
   /* group commit: appends waiting for the next transaction */
   pthread_mutex_t queue_lock;
   struct db_append *queue; /* FIFO */
@@ -349,6 +350,7 @@ enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, const stru
 
 /* moves.c */
 void db_sqlite_stats(void *ctx, struct db_stats *out);
+enum cairn_status db_sqlite_backup_to(void *ctx, const char *path, struct cairn_error *err);
 enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct db_move *move,
                                         const char *result_json, struct cairn_error *err);
 enum cairn_status db_sqlite_moves_load_lean(void *ctx, const char *game_id, uint32_t from_ord,

@@ -44,6 +44,7 @@ static void free_context(struct db_sqlite *c)
   pthread_mutex_destroy(&c->rlock);
   pthread_mutex_destroy(&c->queue_lock);
   db_rowcache_free(c->rows);
+  free(c->path);
   free(c);
 }
 
@@ -245,6 +246,10 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
   if (st != CAIRN_OK)
     goto cleanup;
   c = new_context();
+  if (c && !in_memory(db) && !(c->path = strdup(path))) {
+    free_context(c);
+    c = NULL;
+  }
   if (!c) {
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                     "out of memory while opening the database");
@@ -289,6 +294,7 @@ const struct db_methods db_sqlite_methods = {
     .game_load = db_sqlite_game_load,
     .seat_take = db_sqlite_seat_take,
     .stats = db_sqlite_stats,
+    .backup_to = db_sqlite_backup_to,
     .move_append = db_sqlite_move_append,
     .moves_load = db_sqlite_moves_load,
     .moves_load_lean = db_sqlite_moves_load_lean,
