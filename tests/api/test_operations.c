@@ -647,6 +647,35 @@ static void test_a_draining_node_is_not_ready_but_serves_and_loses_nothing(void 
   assert_true(harness_stop(&s));
 }
 
+/* A stop answers the requests in flight: a long-poll parked when SIGTERM
+ * comes gets its answer (nothing changed) before the server exits 0. */
+static void test_a_stop_answers_the_requests_in_flight(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player p[2];
+  struct poll_arg a = {.s = s};
+  struct gauge_wait parked = {
+      .s = s, .key = "cairn_waiting_clients{kind=\"long_poll\"}", .want = 1};
+  pthread_t t;
+  json_t *game;
+  char id[64];
+
+  harness_new_player(s, "Bonington", &p[0]);
+  harness_new_player(s, "Haston", &p[1]);
+  game = harness_new_game(s, p[0].token, "himalaya", 2, "{}");
+  snprintf(id, sizeof id, "%s", harness_game_id(game));
+  json_decref(game);
+  harness_join(s, p[0].token, id, 0);
+  harness_join(s, p[1].token, id, 1);
+  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=60", id);
+  assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
+  assert_true(harness_wait_every(gauge_is, &parked, 10000, 20));
+  harness_pause(s); /* SIGTERM, and a clean exit within the harness's limit */
+  pthread_join(t, NULL);
+  assert_int_equal(a.status, 200);
+  harness_resume(s);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -660,6 +689,8 @@ int main(void)
       cmocka_unit_test(test_a_draining_node_is_not_ready_but_serves_and_loses_nothing),
       cmocka_unit_test(test_webhook_backlog_and_failures_are_shown),
       cmocka_unit_test(test_the_log_is_json_lines_that_name_each_request),
+      cmocka_unit_test_setup_teardown(test_a_stop_answers_the_requests_in_flight, harness_setup,
+                                      harness_teardown),
   };
 
   harness_global_init();
