@@ -137,6 +137,22 @@ static void expect_exposition_format(const char *text)
   free(copy);
 }
 
+/* A Himalaya game of two new players, `a` in seat 0 and `b` in seat 1,
+ * every seat taken: p[] gets the players, id[64] the game. */
+static void start_duel(struct harness_server *s, const char *a, const char *b,
+                       struct harness_player p[2], char id[64])
+{
+  json_t *game;
+
+  harness_new_player(s, a, &p[0]);
+  harness_new_player(s, b, &p[1]);
+  game = harness_new_game(s, p[0].token, "himalaya", 2, "{}");
+  snprintf(id, 64, "%s", harness_game_id(game));
+  json_decref(game);
+  harness_join(s, p[0].token, id, 0);
+  harness_join(s, p[1].token, id, 1);
+}
+
 /* Play the first move of `id` as whichever seat acts; its token in *mover. */
 static void play_first_move(struct harness_server *s, const char *id, struct harness_player *p)
 {
@@ -168,15 +184,8 @@ static void test_metrics_count_what_was_done_and_name_no_game_or_player(void **s
   struct harness_response r;
   char *before, *after;
   char id[64];
-  json_t *game;
 
-  harness_new_player(s, "Tenzing", &p[0]);
-  harness_new_player(s, "Hillary", &p[1]);
-  game = harness_new_game(s, p[0].token, "himalaya", 2, "{}");
-  snprintf(id, sizeof id, "%s", harness_game_id(game));
-  json_decref(game);
-  harness_join(s, p[0].token, id, 0);
-  harness_join(s, p[1].token, id, 1);
+  start_duel(s, "Tenzing", "Hillary", p, id);
   before = scrape(s);
   for (int i = 0; i < 3; i++) {
     harness_call(s, &r, "GET", NULL, NULL, "/v1/health");
@@ -273,16 +282,9 @@ static void test_metrics_show_waiting_clients_while_they_wait(void **state)
   struct poll_arg a = {.s = s};
   struct gauge_wait parked = {.s = s, .key = "cairn_waiting_clients{kind=\"long_poll\"}"};
   pthread_t t;
-  json_t *game;
   char id[64];
 
-  harness_new_player(s, "Norgay", &p[0]);
-  harness_new_player(s, "Mallory", &p[1]);
-  game = harness_new_game(s, p[0].token, "himalaya", 2, "{}");
-  snprintf(id, sizeof id, "%s", harness_game_id(game));
-  json_decref(game);
-  harness_join(s, p[0].token, id, 0);
-  harness_join(s, p[1].token, id, 1);
+  start_duel(s, "Norgay", "Mallory", p, id);
   snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=60", id);
   assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
   parked.want = 1;
@@ -596,13 +598,7 @@ static void test_a_draining_node_is_not_ready_but_serves_and_loses_nothing(void 
   HARNESS_EXPECT_JSON(&r, 200);
   assert_string_equal(harness_str(r.json, "status"), "ready");
   harness_response_free(&r);
-  harness_new_player(&s, "Whymper", &p[0]);
-  harness_new_player(&s, "Carrel", &p[1]);
-  game = harness_new_game(&s, p[0].token, "himalaya", 2, "{}");
-  snprintf(id, sizeof id, "%s", harness_game_id(game));
-  json_decref(game);
-  harness_join(&s, p[0].token, id, 0);
-  harness_join(&s, p[1].token, id, 1);
+  start_duel(&s, "Whymper", "Carrel", p, id);
 
   assert_int_equal(kill(s.pid, SIGTERM), 0);
   usleep(200 * 1000);
@@ -657,16 +653,9 @@ static void test_a_stop_answers_the_requests_in_flight(void **state)
   struct gauge_wait parked = {
       .s = s, .key = "cairn_waiting_clients{kind=\"long_poll\"}", .want = 1};
   pthread_t t;
-  json_t *game;
   char id[64];
 
-  harness_new_player(s, "Bonington", &p[0]);
-  harness_new_player(s, "Haston", &p[1]);
-  game = harness_new_game(s, p[0].token, "himalaya", 2, "{}");
-  snprintf(id, sizeof id, "%s", harness_game_id(game));
-  json_decref(game);
-  harness_join(s, p[0].token, id, 0);
-  harness_join(s, p[1].token, id, 1);
+  start_duel(s, "Bonington", "Haston", p, id);
   snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=60", id);
   assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
   assert_true(harness_wait_every(gauge_is, &parked, 10000, 20));
