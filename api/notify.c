@@ -84,6 +84,10 @@ struct api_notify {
   } latest[SEQ_SLOTS];
   struct waiter *waiters[WATCH_SLOTS];     /* long-polls, by game */
   struct api_stream *streams[WATCH_SLOTS]; /* streams, by game or by player */
+  /* Long-polls woken by api_notify_stop and not answered yet: each leaves
+   * when its request completes (api_notify_forget), so a stop can wait for
+   * their answers (api_notify_settled). */
+  struct waiter *woken_at_stop;
   int64_t (*now_ms)(void);
   pthread_t timer;
   bool stopping;
@@ -141,7 +145,8 @@ void api_notify_stop(struct api_notify *hub)
     while ((w = hub->waiters[i])) {
       hub->waiters[i] = w->next;
       MHD_resume_connection(w->conn);
-      free(w);
+      w->next = hub->woken_at_stop;
+      hub->woken_at_stop = w;
     }
     for (s = hub->streams[i]; s; s = s->next)
       if (s->suspended) {
@@ -168,6 +173,10 @@ void api_notify_free(struct api_notify *hub)
       hub->waiters[i] = w->next;
       free(w);
     }
+  while ((w = hub->woken_at_stop)) {
+    hub->woken_at_stop = w->next;
+    free(w);
+  }
   pthread_mutex_destroy(&hub->lock);
   free(hub);
 }
@@ -289,14 +298,10 @@ done:
   return parked;
 }
 
-void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn, const char *game)
+/* Drop `conn`'s waiters from the list at *pw. */
+static void forget_in(struct waiter **pw, struct MHD_Connection *conn)
 {
-  struct waiter **pw;
-
-  if (!hub)
-    return;
-  pthread_mutex_lock(&hub->lock);
-  for (pw = &hub->waiters[watch_slot(game)]; *pw;) {
+  while (*pw) {
     struct waiter *w = *pw;
 
     if (w->conn == conn) {
@@ -306,7 +311,30 @@ void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn, cons
       pw = &w->next;
     }
   }
+}
+
+void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn, const char *game)
+{
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  forget_in(&hub->waiters[watch_slot(game)], conn);
+  forget_in(&hub->woken_at_stop, conn);
   pthread_mutex_unlock(&hub->lock);
+}
+
+bool api_notify_settled(struct api_notify *hub)
+{
+  bool settled = true;
+
+  if (!hub)
+    return true;
+  pthread_mutex_lock(&hub->lock);
+  settled = !hub->woken_at_stop;
+  for (int i = 0; settled && i < WATCH_SLOTS; i++)
+    settled = !hub->streams[i];
+  pthread_mutex_unlock(&hub->lock);
+  return settled;
 }
 
 /* ---- SSE streams ---- */

@@ -41,6 +41,10 @@ bool api_notify_wait(struct api_notify *hub, struct MHD_Connection *conn, const 
 
 /* Drop any wait of `conn` on `game` (its request ended). */
 void api_notify_forget(struct api_notify *hub, struct MHD_Connection *conn, const char *game);
+/* After api_notify_stop: true once every long-poll it woke has been
+ * answered and every stream has ended, so the server may close its
+ * connections without cutting an answer short. */
+bool api_notify_settled(struct api_notify *hub);
 /* The clients waiting now: parked long-polls and open SSE streams (for
  * GET /metrics). A NULL hub has none. */
 void api_notify_counts(struct api_notify *hub, int *long_polls, int *streams);

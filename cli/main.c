@@ -297,6 +297,21 @@ static int wait_for_signal(void)
   return sig;
 }
 
+/* The long-polls and streams api_notify_stop woke are answered by their
+ * polling threads; stopping the daemon before they are would close their
+ * connections unanswered (test_operations saw a parked long-poll cut off
+ * 3 stops in 4). They take milliseconds; a client too slow to take its
+ * answer is not waited for past STOP_ANSWER_MS. */
+#define STOP_ANSWER_MS 2000
+
+static void wait_for_waiters(struct api_notify *notify)
+{
+  struct timespec pause = {.tv_nsec = 5 * 1000 * 1000};
+
+  for (int waited = 0; waited < STOP_ANSWER_MS && !api_notify_settled(notify); waited += 5)
+    nanosleep(&pause, NULL);
+}
+
 /* A stop was asked for: say so on GET /readyz and keep serving for
  * `seconds` (0: none), so that a load balancer polling it stops sending
  * new requests here before this server stops taking connections. A second
@@ -450,6 +465,7 @@ cleanup:
   if (daemon)
     MHD_quiesce_daemon(daemon);
   api_notify_stop(server.notify);
+  wait_for_waiters(server.notify);
   if (daemon)
     MHD_stop_daemon(daemon);
   api_notify_free(server.notify);
