@@ -55,18 +55,40 @@ static enum cairn_status read_key(int fd, const char *path, struct api_sign_key 
 
 /* A new key written with O_EXCL, so two servers starting on one folder
  * cannot each write their own: the loser reads the winner's. */
+/* Create a key at `path` unless one is there: CAIRN_ENOTFOUND when one
+ * is (read it instead). The key is written whole to a file of its own and
+ * then linked into place, so a node starting beside another on a shared
+ * folder reads either no key or a whole one, never half of one. */
 static enum cairn_status create_key(const char *path, struct api_sign_key *key, int *fd,
                                     struct cairn_error *err)
 {
-  *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (*fd < 0)
+  char tmp[4200];
+  int linked;
+
+  if (access(path, F_OK) == 0)
     return CAIRN_ENOTFOUND;
+  snprintf(tmp, sizeof(tmp), "%s.new-XXXXXX", path);
+  *fd = mkstemp(tmp); /* 0600 */
+  if (*fd < 0)
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL, "cannot create %s: %s", path,
+                      strerror(errno));
   crypto_sign_keypair(key->pk, key->sk);
   if (write(*fd, key->sk, sizeof(key->sk)) != (ssize_t)sizeof(key->sk) || fsync(*fd) != 0) {
-    unlink(path);
+    unlink(tmp);
     return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL, "cannot write %s: %s", path,
                       strerror(errno));
   }
+  linked = link(tmp, path) == 0 ? 0 : errno;
+  unlink(tmp);
+  if (linked == EEXIST) {
+    sodium_memzero(key, sizeof(*key));
+    close(*fd);
+    *fd = -1;
+    return CAIRN_ENOTFOUND; /* another node made it first: theirs is the key */
+  }
+  if (linked != 0)
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL, "cannot create %s: %s", path,
+                      strerror(linked));
   return CAIRN_OK;
 }
 

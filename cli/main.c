@@ -39,9 +39,10 @@ struct config {
   long webhook_backoff_ms;
   const char *host;
   unsigned port;
-  const char *db_url; /* --db, CAIRN_DB: a path or a storage URL (db_open) */
-  long drain_s;       /* --drain-seconds: GET /readyz says 503 this long before the stop */
-  bool access_log;    /* --access-log: a JSON line per answered request */
+  const char *db_url;   /* --db, CAIRN_DB: a path or a storage URL (db_open) */
+  long drain_s;         /* --drain-seconds: GET /readyz says 503 this long before the stop */
+  bool access_log;      /* --access-log: a JSON line per answered request */
+  const char *key_path; /* --key, CAIRN_KEY: the signing key's file; NULL: beside the database */
   const char *web_dir;
 };
 
@@ -78,6 +79,8 @@ static void usage(FILE *out)
       "  --test-clock  a clock tests move with POST /v1/test/clock (env CAIRN_TEST_CLOCK=1)\n"
       "  --vacation-days N   each player's vacation bank per year (default 21;\n"
       "          env CAIRN_VACATION_DAYS)\n"
+      "  --key PATH    the export signing key's file, made if missing (env CAIRN_KEY;\n"
+      "          default server.key beside the SQLite file); nodes on one database share one\n"
       "  --access-log  a JSON line on stderr per answered request (env CAIRN_ACCESS_LOG=1)\n"
       "  --drain-seconds S   on SIGTERM/SIGINT, keep serving S seconds with GET /readyz\n"
       "          answering 503, so a load balancer moves clients away first; then stop\n"
@@ -143,6 +146,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->body_timeout_s = env_long("CAIRN_BODY_TIMEOUT", API_BODY_TIMEOUT_S);
   cfg->webhook_backoff_ms = env_long("CAIRN_WEBHOOK_BACKOFF_MS", 1000);
   cfg->drain_s = env_long("CAIRN_DRAIN_SECONDS", 0);
+  cfg->key_path = getenv("CAIRN_KEY");
   cfg->access_log = getenv("CAIRN_ACCESS_LOG") && strcmp(getenv("CAIRN_ACCESS_LOG"), "1") == 0;
   if (port && !parse_port(port, &cfg->port))
     return false;
@@ -191,6 +195,8 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
       cfg->vacation_days = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--webhook-backoff-ms") == 0) {
       cfg->webhook_backoff_ms = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--key") == 0) {
+      cfg->key_path = argv[++i];
     } else if (strcmp(argv[i], "--drain-seconds") == 0) {
       cfg->drain_s = strtol(argv[++i], NULL, 10);
     } else {
@@ -229,24 +235,23 @@ static void close_up_db_files(const char *db_path)
   }
 }
 
-/* The export signing key, made on the first start (api/sign.c). */
-/* The folder server.key lives in (api_sign_key_path's). */
-static void data_dir_of(const char *db_path, char *out, size_t size)
+/* The folder a file lives in: the data directory of the key, where
+ * backups are made too. */
+static void folder_of(const char *path, char *out, size_t size)
 {
-  const char *slash = strrchr(db_path, '/');
+  const char *slash = strrchr(path, '/');
 
   if (!slash)
     snprintf(out, size, ".");
   else
-    snprintf(out, size, "%.*s", (int)(slash - db_path), db_path);
+    snprintf(out, size, "%.*s", (int)(slash - path), path);
 }
 
-static bool load_key(const char *db_path, struct api_sign_key *key)
+/* The export signing key at `path`, made on the first start (api/sign.c). */
+static bool load_key(const char *path, struct api_sign_key *key)
 {
   struct cairn_error err = {0};
-  char path[4096];
 
-  api_sign_key_path(db_path, path, sizeof(path));
   if (api_sign_key_load(path, true, key, &err) != CAIRN_OK) {
     log_line(LOG_ERROR, "main", "signing key: %s", err.detail);
     return false;
@@ -341,7 +346,8 @@ int main(int argc, char **argv)
   struct cairn_error err = {0};
   struct MHD_Daemon *daemon = NULL;
   char db_file[4096];  /* the store's local file, "" for none */
-  char data_dir[4096]; /* where server.key lives */
+  char key_path[4096]; /* the export signing key's file */
+  char data_dir[4096]; /* the folder it lives in */
   sigset_t set;
   int status = 1;
 
@@ -407,9 +413,15 @@ int main(int argc, char **argv)
   }
   raise_fd_limit();
   tune_malloc();
-  if (!load_key(db_file, &server.key))
+  /* Beside the SQLite file by default; nodes sharing a database name one
+   * shared key file with --key, so any of them signs as the cluster. */
+  if (cfg.key_path)
+    snprintf(key_path, sizeof(key_path), "%s", cfg.key_path);
+  else
+    api_sign_key_path(db_file, key_path, sizeof(key_path));
+  if (!load_key(key_path, &server.key))
     goto cleanup;
-  data_dir_of(db_file, data_dir, sizeof(data_dir));
+  folder_of(key_path, data_dir, sizeof(data_dir));
   server.data_dir = data_dir;
   if (db_open(cfg.db_url, &server.db, &err) != CAIRN_OK) {
     log_line(LOG_ERROR, "main", "cannot open %s: %s", cfg.db_url, err.detail);

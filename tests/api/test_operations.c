@@ -665,6 +665,32 @@ static void test_a_stop_answers_the_requests_in_flight(void **state)
   harness_resume(s);
 }
 
+/* Nodes on one database name one key file (--key): both sign as one
+ * server, whichever made the key (tests/core/test_sign_key.c races the
+ * making itself). */
+static void test_nodes_given_one_key_file_sign_as_one(void **state)
+{
+  struct harness_server a, b;
+  char key[300];
+  json_t *ka, *kb;
+
+  (void)state;
+  snprintf(key, sizeof key, "/tmp/cairn-key-%d", (int)getpid());
+  unlink(key);
+  setenv("CAIRN_KEY", key, 1);
+  harness_start(&a);
+  harness_start(&b);
+  unsetenv("CAIRN_KEY");
+  ka = harness_get_json(&a, NULL, "/v1/server-key");
+  kb = harness_get_json(&b, NULL, "/v1/server-key");
+  assert_string_equal(harness_str(ka, "public_key"), harness_str(kb, "public_key"));
+  json_decref(ka);
+  json_decref(kb);
+  assert_true(harness_stop(&a));
+  assert_true(harness_stop(&b));
+  unlink(key);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -678,6 +704,7 @@ int main(void)
       cmocka_unit_test(test_a_draining_node_is_not_ready_but_serves_and_loses_nothing),
       cmocka_unit_test(test_webhook_backlog_and_failures_are_shown),
       cmocka_unit_test(test_the_log_is_json_lines_that_name_each_request),
+      cmocka_unit_test(test_nodes_given_one_key_file_sign_as_one),
       cmocka_unit_test_setup_teardown(test_a_stop_answers_the_requests_in_flight, harness_setup,
                                       harness_teardown),
   };
