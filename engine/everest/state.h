@@ -259,6 +259,11 @@ void everest_apply_turn(const struct everest_state *st, struct everest_yeti *yet
 /* True when two orders of the items give different boards. */
 bool everest_turn_conflicts(const struct everest_state *st, const struct everest_item *items,
                             int n);
+/* The same, found by carrying out every order (n! of them): the rules'
+ * words as code, which everest_turn_conflicts falls back to and is tested
+ * against. */
+bool everest_turn_conflicts_by_orders(const struct everest_state *st,
+                                      const struct everest_item *items, int n);
 /* Start a turn: without a conflict, carry it out; with one, roll the dice
  * and wait for the high roller (*decision = true, phase ORDER). */
 enum cairn_status everest_begin_turn(struct everest_state *st, const struct everest_item *items,
