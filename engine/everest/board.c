@@ -11,8 +11,6 @@
  */
 #include "engine/everest/state.h"
 
-#include <string.h>
-
 static const int height[EVEREST_ROWS][EVEREST_COLS] = {
     {1, 1, 1, 1, 1, 1, 1, 1}, {1, 2, 3, 3, 3, 3, 2, 1}, {0, 2, 4, 5, 5, 4, 2, 0},
     {0, 2, 4, 5, 5, 4, 2, 0}, {1, 2, 3, 3, 3, 3, 2, 1}, {1, 1, 1, 1, 1, 1, 1, 1},
@@ -89,8 +87,11 @@ int everest_dir_parse(const char *name)
 {
   int dir;
 
+  /* Each name is one letter, so the name matches when its letter does
+   * and nothing follows: no strcmp, three of which a plan move's replay
+   * made per coin (issue 22). */
   for (dir = 0; name && dir < EVEREST_DIRS; dir++)
-    if (strcmp(name, dir_name[dir]) == 0)
+    if (name[0] == dir_name[dir][0] && name[1] == '\0')
       return dir;
   return -1;
 }

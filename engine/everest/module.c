@@ -25,11 +25,11 @@ int everest_occupant(const struct everest_yeti *yeti, int seats, int cell)
 
 int everest_available(const struct everest_state *st, int seat)
 {
-  int coin, n = 0;
+  unsigned left = ((1u << EVEREST_COINS) - 1) & ~st->seat[seat].aside;
+  int n = 0;
 
-  for (coin = 0; coin < EVEREST_COINS; coin++)
-    if (!(st->seat[seat].aside & (1u << coin)))
-      n++;
+  for (; left; left &= left - 1) /* drops the lowest coin still there */
+    n++;
   return n;
 }
 
