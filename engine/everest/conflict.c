@@ -202,12 +202,17 @@ static bool apart(const struct everest_state *st, const struct everest_item *ite
  * tests/engine/everest/test_conflict.c holds both answers equal over
  * random positions.
  */
-bool everest_turn_conflicts(const struct everest_state *st, const struct everest_item *items, int n)
+/* everest_turn_conflicts; when there is no conflict and the subset walk
+ * found the board every order gives, that board in `agreed` and *known
+ * true. */
+static bool conflicts(const struct everest_state *st, const struct everest_item *items, int n,
+                      struct everest_yeti agreed[EVEREST_MAX_SEATS], bool *known)
 {
   struct everest_yeti board[1u << EVEREST_MAX_ITEMS][EVEREST_MAX_SEATS];
   unsigned all = (1u << n) - 1, set;
   int last;
 
+  *known = false;
   if (n < 2 || apart(st, items, n))
     return false;
   memcpy(board[0], st->yeti, sizeof(board[0]));
@@ -219,17 +224,25 @@ bool everest_turn_conflicts(const struct everest_state *st, const struct everest
 
       if (!(set & (1u << last)))
         continue;
-      memcpy(after, board[set & ~(1u << last)], sizeof(after));
-      apply_item(st, after, &items[last], NULL);
-      if (first) {
-        memcpy(board[set], after, sizeof(after));
-        first = false;
-      } else if (!same_board(board[set], after, st->head.seats)) {
+      /* The first order tried is the set's board; the others must agree. */
+      memcpy(first ? board[set] : after, board[set & ~(1u << last)], sizeof(after));
+      apply_item(st, first ? board[set] : after, &items[last], NULL);
+      if (!first && !same_board(board[set], after, st->head.seats))
         return set == all || everest_turn_conflicts_by_orders(st, items, n);
-      }
+      first = false;
     }
   }
+  memcpy(agreed, board[all], sizeof(board[all]));
+  *known = true;
   return false;
+}
+
+bool everest_turn_conflicts(const struct everest_state *st, const struct everest_item *items, int n)
+{
+  struct everest_yeti agreed[EVEREST_MAX_SEATS];
+  bool known;
+
+  return conflicts(st, items, n, agreed, &known);
 }
 
 /* "all players roll their dice and the player with the high roll gets to
@@ -285,15 +298,22 @@ enum cairn_status everest_begin_turn(struct everest_state *st, const struct ever
                                      int n, bool *decision, json_t *events, struct cairn_error *err)
 {
   int identity[EVEREST_MAX_ITEMS] = {0, 1, 2, 3};
+  struct everest_yeti agreed[EVEREST_MAX_SEATS];
+  bool known;
   json_t *rolls = NULL, *list = NULL;
   int i;
 
   *decision = false;
   if (n == 0)
     return CAIRN_OK;
-  /* "No conflict -> no roll": any order gives the same board. */
-  if (!everest_turn_conflicts(st, items, n)) {
-    everest_apply_turn(st, st->yeti, items, identity, n, events);
+  /* "No conflict -> no roll": any order gives the same board. Without
+   * events to tell (a replay), the board the conflict test worked out is
+   * that board; with them, the turn is carried out to tell it. */
+  if (!conflicts(st, items, n, agreed, &known)) {
+    if (known && !events)
+      memcpy(st->yeti, agreed, sizeof(agreed));
+    else
+      everest_apply_turn(st, st->yeti, items, identity, n, events);
     return CAIRN_OK;
   }
   if (events) { /* the dice are the event's; without events none are kept */
