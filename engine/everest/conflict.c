@@ -164,21 +164,41 @@ static uint64_t reach(const struct everest_state *st, const struct everest_item 
   return cells;
 }
 
-/* Whether the items are moves and runs whose reaches do not meet: each
- * then reads and changes only squares no other touches, and every order
- * gives one board without trying any. Snowballs fly to the edge and hit
- * whoever stands in the way, so a turn with them is never judged so. */
+/* The squares the step's snowballs can look at or change in any order:
+ * each thrower's line from where it stands to the edge. A snowball flies
+ * along it until it hits a yeti or a step, and a hit yeti is pushed one
+ * square further along the same line. Throwers are the seats throwing on
+ * the board as it stands: a seat's coin does not change within a turn, and
+ * nothing brings a yeti back or lifts its cancelled actions. */
+static uint64_t snowball_reach(const struct everest_state *st)
+{
+  uint64_t cells = 0;
+  int seat;
+
+  for (seat = 0; seat < st->head.seats; seat++) {
+    const struct everest_coin *c = everest_step_coin(st, st->yeti, seat, st->step);
+    int cell;
+
+    if (!c || everest_action_of(c) != EVEREST_SNOWBALL)
+      continue;
+    for (cell = st->yeti[seat].cell; cell != EVEREST_OFF; cell = everest_neighbour(cell, c->dir))
+      cells |= UINT64_C(1) << cell;
+  }
+  return cells;
+}
+
+/* Whether the items' reaches do not meet: each then reads and changes
+ * only squares no other touches, and every order gives one board without
+ * trying any. */
 static bool apart(const struct everest_state *st, const struct everest_item *items, int n)
 {
   uint64_t seen = 0;
   int i;
 
   for (i = 0; i < n; i++) {
-    uint64_t cells;
+    uint64_t cells =
+        items[i].kind == EVEREST_ITEM_SNOWBALLS ? snowball_reach(st) : reach(st, &items[i]);
 
-    if (items[i].kind == EVEREST_ITEM_SNOWBALLS)
-      return false;
-    cells = reach(st, &items[i]);
     if (cells & seen)
       return false;
     seen |= cells;
@@ -197,7 +217,7 @@ static bool apart(const struct everest_state *st, const struct everest_item *ite
  * instead of 96. A subset whose orders disagree decides nothing (the whole
  * set may still agree: an action after it can erase the difference), so
  * the walk then leaves the question to the orders themselves; the whole
- * set disagreeing is a conflict outright, shown by two real orders. Moves
+ * set disagreeing is a conflict outright, shown by two real orders. Items
  * whose reaches do not meet (apart, above) need no walk at all.
  * tests/engine/everest/test_conflict.c holds both answers equal over
  * random positions.

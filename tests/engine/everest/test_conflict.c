@@ -318,16 +318,27 @@ static int below(uint64_t *s, int n)
   return (int)(next_random(s) % (uint64_t)n);
 }
 
-/* A random board for `seats` yeti: distinct squares (most often within one
- * 3x3 window, so paths cross), some yeti off the board, any damage, and plans whose coins at
- * st->step are thrown suit side up by the seats marked in *throwers (a random set). */
+/* A random board for `seats` yeti: distinct squares (anywhere, in one row
+ * or column, or within one 3x3 window), some yeti off the board, any damage, and plans whose coins
+ * at st->step are thrown suit side up by the seats marked in *throwers (a random set). */
 static void random_board(struct everest_state *st, uint64_t *s, unsigned *throwers)
 {
   int seat, k, rows = EVEREST_ROWS, cols = EVEREST_COLS, row0 = 0, col0 = 0;
 
   *throwers = 0;
   st->step = below(s, EVEREST_PLAN_LEN);
-  if (below(s, 4)) {
+  switch (below(s, 4)) {
+  case 0: /* anywhere */
+    break;
+  case 1: /* one row: moves and snowballs meet from afar */
+    rows = 1;
+    row0 = below(s, EVEREST_ROWS);
+    break;
+  case 2: /* one column */
+    cols = 1;
+    col0 = below(s, EVEREST_COLS);
+    break;
+  default: /* a 3x3 window: paths cross */
     rows = cols = 3;
     row0 = below(s, EVEREST_ROWS - 2);
     col0 = below(s, EVEREST_COLS - 2);
