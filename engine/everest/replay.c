@@ -219,26 +219,42 @@ struct bytes {
   const char *end; /* Borrowed: one past the last */
 };
 
-/* Whether `word` comes next; consumes it when it does. Inline with a
- * literal, so the length is a constant: the words compare eight bytes at a
- * time (memcpy into an integer is one load), then byte by byte. */
+/* Whether the `n` bytes at `p` are those of `w`. With a literal `w`, n is
+ * a constant and the comparison is two loads of the text, overlapping when
+ * n is not a power of two (memcpy into an integer is one load): the
+ * stored-text matcher's words are 1 to 16 bytes. */
+static inline bool same_bytes(const char *p, const char *w, size_t n)
+{
+  uint64_t a, b, c, d;
+  uint32_t e, f, g, h;
+
+  if (n > 16)
+    return memcmp(p, w, n) == 0;
+  if (n >= 8) {
+    memcpy(&a, p, 8);
+    memcpy(&b, w, 8);
+    memcpy(&c, p + n - 8, 8);
+    memcpy(&d, w + n - 8, 8);
+    return a == b && c == d;
+  }
+  if (n >= 4) {
+    memcpy(&e, p, 4);
+    memcpy(&f, w, 4);
+    memcpy(&g, p + n - 4, 4);
+    memcpy(&h, w + n - 4, 4);
+    return e == f && g == h;
+  }
+  return (n < 1 || p[0] == w[0]) && (n < 2 || p[1] == w[1]) && (n < 3 || p[2] == w[2]);
+}
+
+/* Whether `word` comes next; consumes it when it does. Inline, so with a
+ * literal the length is a constant. */
 static inline bool next_is(struct bytes *b, const char *word)
 {
-  size_t n = strlen(word), i = 0;
+  size_t n = strlen(word);
 
-  if ((size_t)(b->end - b->p) < n)
+  if ((size_t)(b->end - b->p) < n || !same_bytes(b->p, word, n))
     return false;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t have, want;
-
-    memcpy(&have, b->p + i, 8);
-    memcpy(&want, word + i, 8);
-    if (have != want)
-      return false;
-  }
-  for (; i < n; i++)
-    if (b->p[i] != word[i])
-      return false;
   b->p += n;
   return true;
 }
