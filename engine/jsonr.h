@@ -45,8 +45,20 @@ struct jr_cursor {
 
 void jr_cursor_init(struct jr_cursor *c, const char *text, size_t len);
 
-/* One of the structural bytes { } [ ] , : */
-bool jr_take(struct jr_cursor *c, char byte);
+/* jr_take's way past whitespace: the next byte was not `byte` itself. */
+bool jr_take_spaced(struct jr_cursor *c, char byte);
+
+/* One of the structural bytes { } [ ] , : . Inline, and the byte tried
+ * before any whitespace: text Cairn writes has none, and a replay takes
+ * some fifteen of these per move (issue 22). */
+static inline bool jr_take(struct jr_cursor *c, char byte)
+{
+  if (c->p < c->end && *c->p == byte) {
+    c->p++;
+    return true;
+  }
+  return jr_take_spaced(c, byte);
+}
 
 /* A string of printable ASCII without escapes: *s (Borrowed, the text's
  * own bytes, not NUL-terminated) and *n. */
@@ -62,10 +74,19 @@ bool jr_boolean(struct jr_cursor *c, bool *value);
 bool jr_at_end(struct jr_cursor *c);
 
 /* Whether the string *s, *n is `word`. Inline, so a literal word's length
- * is known where it is called. */
+ * is known where it is called: a length that differs answers at once, and
+ * the bytes are compared in a loop the compiler unrolls, not by a call to
+ * memcmp (a replay asks this some twenty times per move, issue 22). */
 static inline bool jr_is(const char *s, size_t n, const char *word)
 {
-  return strlen(word) == n && memcmp(s, word, n) == 0;
+  size_t len = strlen(word), i;
+
+  if (n != len)
+    return false;
+  for (i = 0; i < len; i++)
+    if (s[i] != word[i])
+      return false;
+  return true;
 }
 
 #endif

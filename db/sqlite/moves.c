@@ -386,11 +386,16 @@ enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct d
   return me.st;
 }
 
-/* One log row copied out of SQLite, so the callback can run unlocked. */
-struct row {
-  struct db_move move;
-  char *text; /* owned: move_json, NUL, events_json, NUL (a lean row: move_json, NUL); the
-               * move's strings point into it */
+/* One visit's rows, copied out of SQLite so the callback can run unlocked.
+ * Their texts share one buffer, kept from visit to visit: a malloc and a
+ * free per row were a tenth of the walk's own instructions (issue 22). */
+struct batch {
+  struct db_move rows[LOAD_BATCH]; /* n of them; their strings point into text */
+  size_t at[LOAD_BATCH][2];        /* where each row's move_json and events_json start in
+                                    * text, until point_rows makes them pointers */
+  size_t n;
+  char *text;        /* owned: each row's move_json, NUL (and events_json, NUL) */
+  size_t used, size; /* bytes of text in use, allocated */
 };
 
 /* What a walk reads of each row: everything, or what a replay reads
@@ -402,19 +407,38 @@ static const char *const load_sql[] = {
     " WHERE game_id = ?1 AND ord >= ?2 ORDER BY ord LIMIT ?3",
 };
 
-static void free_rows(struct row *rows, size_t n)
+/* Append `len` bytes and a NUL to b->text; the offset they start at in
+ * *at, or false when out of memory. Offsets, not pointers: the buffer may
+ * move as it grows, so point_rows sets the pointers once a visit is done. */
+static bool keep_text(struct batch *b, const char *text, size_t len, size_t *at)
 {
-  size_t i;
+  if (b->size - b->used < len + 1) {
+    size_t size = b->size ? b->size : 16384;
+    char *grown;
 
-  for (i = 0; i < n; i++)
-    free(rows[i].text);
+    while (size - b->used < len + 1)
+      size *= 2;
+    grown = realloc(b->text, size);
+    if (!grown)
+      return false;
+    b->text = grown;
+    b->size = size;
+  }
+  memcpy(b->text + b->used, text, len);
+  b->text[b->used + len] = '\0';
+  *at = b->used;
+  b->used += len + 1;
+  return true;
 }
 
-/* Copy the row `stmt` stands on (load_sql[lean]'s columns) into *row. */
-static enum cairn_status copy_row(sqlite3_stmt *stmt, bool lean, struct row *row,
+/* Copy the row `stmt` stands on (load_sql[lean]'s columns) into the next
+ * of b->rows, its strings' offsets into b->at (point_rows). */
+static enum cairn_status copy_row(sqlite3_stmt *stmt, bool lean, struct batch *b,
                                   struct cairn_error *err)
 {
   static const char what[] = "loading moves";
+  struct db_move *row = &b->rows[b->n];
+  size_t *at = b->at[b->n];
   const char *move_json;
   const char *events_json = "";
   size_t move_len;
@@ -431,40 +455,51 @@ static enum cairn_status copy_row(sqlite3_stmt *stmt, bool lean, struct row *row
     /* Both columns are NOT NULL, so NULL here is a failed conversion. */
     return db_sqlite_fail(sqlite3_db_handle(stmt), SQLITE_NOMEM, what, err);
   }
-  row->text = malloc(move_len + 1 + (lean ? 0 : events_len + 1));
-  if (!row->text)
+  if (!keep_text(b, move_json, move_len, &at[0]) ||
+      (!lean && !keep_text(b, events_json, events_len, &at[1])))
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory while %s",
                       what);
-  memcpy(row->text, move_json, move_len + 1);
-  row->move.ord = (uint32_t)sqlite3_column_int64(stmt, 0);
-  row->move.seq = (uint32_t)sqlite3_column_int64(stmt, 1);
-  row->move.seat = sqlite3_column_int(stmt, 2);
-  row->move.move_json = row->text;
+  /* A lean row leaves the rest zeroed: events_json NULL, at_ms 0, no hash. */
+  *row = (struct db_move){.ord = (uint32_t)sqlite3_column_int64(stmt, 0),
+                          .seq = (uint32_t)sqlite3_column_int64(stmt, 1),
+                          .seat = sqlite3_column_int(stmt, 2)};
+  b->n++;
   if (lean)
-    return CAIRN_OK; /* the rest stays as zeroed: events_json NULL, at_ms 0, no hash */
-  memcpy(row->text + move_len + 1, events_json, events_len + 1);
-  row->move.events_json = row->text + move_len + 1;
-  row->move.at_ms = sqlite3_column_int64(stmt, 5);
-  row->move.has_hash = sqlite3_column_bytes(stmt, 6) == DB_HASH_BYTES;
-  if (row->move.has_hash)
-    memcpy(row->move.hash, sqlite3_column_blob(stmt, 6), DB_HASH_BYTES);
+    return CAIRN_OK;
+  row->at_ms = sqlite3_column_int64(stmt, 5);
+  row->has_hash = sqlite3_column_bytes(stmt, 6) == DB_HASH_BYTES;
+  if (row->has_hash)
+    memcpy(row->hash, sqlite3_column_blob(stmt, 6), DB_HASH_BYTES);
   return CAIRN_OK;
 }
 
-/* Copy up to LOAD_BATCH rows with ord >= from_ord into rows[] (zeroed),
- * their number in *n; `lean`: only what moves_load_lean gives. With
- * `check_game`, first make sure the game exists, in the same read
- * transaction. Call with the lock held. On failure *n rows may still need
- * free_rows. */
+/* The rows' strings, held as offsets while the buffer could still move,
+ * made pointers into it. */
+static void point_rows(struct batch *b, bool lean)
+{
+  size_t i;
+
+  for (i = 0; i < b->n; i++) {
+    b->rows[i].move_json = b->text + b->at[i][0];
+    if (!lean)
+      b->rows[i].events_json = b->text + b->at[i][1];
+  }
+}
+
+/* Copy up to LOAD_BATCH rows with ord >= from_ord into *b, emptied first;
+ * `lean`: only what moves_load_lean gives. With `check_game`, first make
+ * sure the game exists, in the same read transaction. Call with the lock
+ * held. */
 static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t from_ord,
-                                    bool check_game, bool lean, struct row *rows, size_t *n,
+                                    bool check_game, bool lean, struct batch *b,
                                     struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
-  *n = 0;
+  b->n = 0;
+  b->used = 0;
   st = db_sqlite_begin(db, false, err);
   if (st != CAIRN_OK)
     goto cleanup;
@@ -496,10 +531,9 @@ static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t f
     rc = sqlite3_step(stmt);
     if (rc != SQLITE_ROW)
       break;
-    st = copy_row(stmt, lean, &rows[*n], err);
+    st = copy_row(stmt, lean, b, err);
     if (st != CAIRN_OK)
       goto cleanup;
-    (*n)++;
   }
   if (rc != SQLITE_DONE) {
     st = db_sqlite_fail(db, rc, "loading moves", err);
@@ -508,6 +542,7 @@ static enum cairn_status load_batch(sqlite3 *db, const char *game_id, uint32_t f
   db_sqlite_release(stmt);
   stmt = NULL;
   st = db_sqlite_commit(db, err);
+  point_rows(b, lean);
 
 cleanup:
   db_sqlite_release(stmt);
@@ -529,26 +564,25 @@ cleanup:
 static enum cairn_status walk_log(struct db_sqlite *c, const char *game_id, uint32_t from_ord,
                                   bool lean, db_move_cb cb, void *arg, struct cairn_error *err)
 {
-  struct row *rows = NULL;
+  struct batch *b;
   enum cairn_status st = CAIRN_OK;
   bool first = true;
-  size_t n = 0;
   size_t i;
 
   assert(c && game_id && cb);
-  rows = calloc(LOAD_BATCH, sizeof(*rows));
-  if (!rows)
+  b = calloc(1, sizeof(*b));
+  if (!b)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                       "out of memory while loading moves");
   for (;;) {
     db_sqlite_rlock(c);
-    st = load_batch(c->rdb, game_id, from_ord, first, lean, rows, &n, err);
+    st = load_batch(c->rdb, game_id, from_ord, first, lean, b, err);
     db_sqlite_runlock(c);
     if (st != CAIRN_OK)
       goto cleanup;
     first = false;
-    for (i = 0; i < n; i++) {
-      st = cb(arg, &rows[i].move, err);
+    for (i = 0; i < b->n; i++) {
+      st = cb(arg, &b->rows[i], err);
       if (st == CAIRN_DONE) {
         st = CAIRN_OK;
         goto cleanup;
@@ -558,17 +592,14 @@ static enum cairn_status walk_log(struct db_sqlite *c, const char *game_id, uint
     }
     /* A short batch reached the end of the log; ord 2^32-1 is the last
      * there can be. */
-    if (n < LOAD_BATCH || rows[n - 1].move.ord == UINT32_MAX)
+    if (b->n < LOAD_BATCH || b->rows[b->n - 1].ord == UINT32_MAX)
       break;
-    from_ord = rows[n - 1].move.ord + 1;
-    free_rows(rows, n);
-    memset(rows, 0, n * sizeof(*rows));
-    n = 0;
+    from_ord = b->rows[b->n - 1].ord + 1;
   }
 
 cleanup:
-  free_rows(rows, n);
-  free(rows);
+  free(b->text);
+  free(b);
   return st;
 }
 

@@ -11,9 +11,7 @@
  */
 #include "engine/everest/state.h"
 
-#include <string.h>
-
-static const int height[EVEREST_ROWS][EVEREST_COLS] = {
+const int everest_heights[EVEREST_ROWS][EVEREST_COLS] = {
     {1, 1, 1, 1, 1, 1, 1, 1}, {1, 2, 3, 3, 3, 3, 2, 1}, {0, 2, 4, 5, 5, 4, 2, 0},
     {0, 2, 4, 5, 5, 4, 2, 0}, {1, 2, 3, 3, 3, 3, 2, 1}, {1, 1, 1, 1, 1, 1, 1, 1},
 };
@@ -24,30 +22,9 @@ static const int height[EVEREST_ROWS][EVEREST_COLS] = {
 static const int corner_at[EVEREST_CORNERS][2] = {{1, 0}, {1, 7}, {4, 7}, {4, 0}};
 static const char *const seat_name[EVEREST_MAX_SEATS] = {"seat 0", "seat 1", "seat 2", "seat 3"};
 
-static const int step_row[EVEREST_DIRS] = {-1, 0, 1, 0};
-static const int step_col[EVEREST_DIRS] = {0, 1, 0, -1};
+const int everest_step_row[EVEREST_DIRS] = {-1, 0, 1, 0};
+const int everest_step_col[EVEREST_DIRS] = {0, 1, 0, -1};
 static const char *const dir_name[EVEREST_DIRS] = {"N", "E", "S", "W"};
-
-int everest_cell(int row, int col)
-{
-  if (row < 0 || row >= EVEREST_ROWS || col < 0 || col >= EVEREST_COLS || !height[row][col])
-    return EVEREST_OFF;
-  return row * EVEREST_COLS + col;
-}
-
-int everest_height(int cell)
-{
-  if (cell == EVEREST_OFF)
-    return 0;
-  return height[cell / EVEREST_COLS][cell % EVEREST_COLS];
-}
-
-int everest_neighbour(int cell, int dir)
-{
-  if (cell == EVEREST_OFF)
-    return EVEREST_OFF;
-  return everest_cell(cell / EVEREST_COLS + step_row[dir], cell % EVEREST_COLS + step_col[dir]);
-}
 
 int everest_corner(int corner)
 {
@@ -66,7 +43,8 @@ int everest_corner_of(int cell)
 
 bool everest_is_notch(int row, int col)
 {
-  return row >= 0 && row < EVEREST_ROWS && col >= 0 && col < EVEREST_COLS && !height[row][col];
+  return row >= 0 && row < EVEREST_ROWS && col >= 0 && col < EVEREST_COLS &&
+         !everest_heights[row][col];
 }
 
 const char *everest_seat_name(int seat)
@@ -89,8 +67,11 @@ int everest_dir_parse(const char *name)
 {
   int dir;
 
+  /* Each name is one letter, so the name matches when its letter does
+   * and nothing follows: no strcmp, three of which a plan move's replay
+   * made per coin (issue 22). */
   for (dir = 0; name && dir < EVEREST_DIRS; dir++)
-    if (strcmp(name, dir_name[dir]) == 0)
+    if (name[0] == dir_name[dir][0] && name[1] == '\0')
       return dir;
   return -1;
 }

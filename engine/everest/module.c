@@ -11,28 +11,6 @@
 
 #include "engine/everest/rules.h"
 
-int everest_occupant(const struct everest_yeti *yeti, int seats, int cell)
-{
-  int seat;
-
-  if (cell == EVEREST_OFF)
-    return -1;
-  for (seat = 0; seat < seats; seat++)
-    if (yeti[seat].cell == cell)
-      return seat;
-  return -1;
-}
-
-int everest_available(const struct everest_state *st, int seat)
-{
-  int coin, n = 0;
-
-  for (coin = 0; coin < EVEREST_COINS; coin++)
-    if (!(st->seat[seat].aside & (1u << coin)))
-      n++;
-  return n;
-}
-
 /* Planning and end-of-round choices are simultaneous: every seat that
  * still owes one is listed; a seat that has submitted drops out, which is
  * all anyone learns about its secret until the reveal. */

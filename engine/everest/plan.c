@@ -9,23 +9,6 @@
 
 #include "engine/everest/rules.h"
 
-enum everest_action everest_action_of(const struct everest_coin *coin)
-{
-  if (coin->suit)
-    return EVEREST_SNOWBALL;
-  return coin->coin == EVEREST_NULL ? EVEREST_ROAR : EVEREST_MOVE;
-}
-
-const struct everest_coin *everest_step_coin(const struct everest_state *st,
-                                             const struct everest_yeti *yeti, int seat, int step)
-{
-  const struct everest_seat *p = &st->seat[seat];
-
-  if (step >= p->plan_len || yeti[seat].cancelled || yeti[seat].cell == EVEREST_OFF)
-    return NULL;
-  return &p->plan[step];
-}
-
 /* A seat owes a plan when its yeti is on the mountain and has a coin to
  * plan with; a yeti off the board or with every coin set aside is dazed
  * for the whole round (RULES.md). */

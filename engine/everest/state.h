@@ -162,11 +162,39 @@ struct everest_state {
 
 /* ---- board.c: the one place that holds the mountain ---- */
 
+/* Static, board.c's: the heights by row and column (0: a notch) and the
+ * step of each direction. Read only by the lookups inlined below, which a
+ * replay makes some 100,000 times a game (issue 22): as calls, their
+ * overhead was as much as their work. */
+extern const int everest_heights[EVEREST_ROWS][EVEREST_COLS];
+extern const int everest_step_row[EVEREST_DIRS], everest_step_col[EVEREST_DIRS];
+
+/* The cell at 0-based row and col; EVEREST_OFF outside or in a notch. */
+static inline int everest_cell(int row, int col)
+{
+  if (row < 0 || row >= EVEREST_ROWS || col < 0 || col >= EVEREST_COLS ||
+      !everest_heights[row][col])
+    return EVEREST_OFF;
+  return row * EVEREST_COLS + col;
+}
+
 /* Height 1..5 of a cell; 0 for EVEREST_OFF. */
-int everest_height(int cell);
+static inline int everest_height(int cell)
+{
+  if (cell == EVEREST_OFF)
+    return 0;
+  return everest_heights[cell / EVEREST_COLS][cell % EVEREST_COLS];
+}
+
 /* The cell one square from `cell` towards `dir`, or EVEREST_OFF (past the
  * edge, into a notch, or from EVEREST_OFF). */
-int everest_neighbour(int cell, int dir);
+static inline int everest_neighbour(int cell, int dir)
+{
+  if (cell == EVEREST_OFF)
+    return EVEREST_OFF;
+  return everest_cell(cell / EVEREST_COLS + everest_step_row[dir],
+                      cell % EVEREST_COLS + everest_step_col[dir]);
+}
 /* The inside corner `corner` (0..3: NW, NE, SE, SW), a home base cell. */
 int everest_corner(int corner);
 /* The corner index of `cell`, or -1 when it is no inside corner. */
@@ -178,8 +206,6 @@ bool everest_is_notch(int row, int col);
 const char *everest_seat_name(int seat);
 /* True on the 2x2 peak tile. */
 bool everest_on_peak(int cell);
-/* The cell at 0-based row and col; EVEREST_OFF outside or in a notch. */
-int everest_cell(int row, int col);
 /* Static: "N", "E", "S" or "W". */
 const char *everest_dir_name(int dir);
 /* The direction named `name` (Borrowed, may be NULL), or -1. */
@@ -191,23 +217,57 @@ void everest_write_cell(struct json_writer *w, int cell);
 /* [coin, ...]: the coins whose bit is set in `mask`, lowest first. */
 void everest_write_coins(struct json_writer *w, unsigned mask);
 
-/* ---- module.c ---- */
+/* ---- Small questions of the state, inline (as the board's above) ---- */
 
 /* The seat whose yeti (in the Borrowed array of `seats`) stands on `cell`,
  * or -1 (always -1 for EVEREST_OFF). */
-int everest_occupant(const struct everest_yeti *yeti, int seats, int cell);
-/* How many coins `seat` has not set aside, 0..6. */
-int everest_available(const struct everest_state *st, int seat);
+static inline int everest_occupant(const struct everest_yeti *yeti, int seats, int cell)
+{
+  int seat;
 
-/* ---- plan.c: Making a Plan for your Yeti ---- */
+  if (cell == EVEREST_OFF)
+    return -1;
+  for (seat = 0; seat < seats; seat++)
+    if (yeti[seat].cell == cell)
+      return seat;
+  return -1;
+}
+
+/* How many coins `seat` has not set aside, 0..6. */
+static inline int everest_available(const struct everest_state *st, int seat)
+{
+  unsigned left = ((1u << EVEREST_COINS) - 1) & ~st->seat[seat].aside;
+  int n = 0;
+
+  for (; left; left &= left - 1) /* drops the lowest coin still there */
+    n++;
+  return n;
+}
 
 /* What a coin does: move, roar or snowball. */
-enum everest_action everest_action_of(const struct everest_coin *coin);
+static inline enum everest_action everest_action_of(const struct everest_coin *coin)
+{
+  if (coin->suit)
+    return EVEREST_SNOWBALL;
+  return coin->coin == EVEREST_NULL ? EVEREST_ROAR : EVEREST_MOVE;
+}
+
 /* Borrowed from `st`: the coin `seat` plays at `step`, or NULL when it is
  * dazed, its actions are cancelled or it is off the board (judged on the
  * `yeti` array given, which may be a scratch copy). */
-const struct everest_coin *everest_step_coin(const struct everest_state *st,
-                                             const struct everest_yeti *yeti, int seat, int step);
+static inline const struct everest_coin *everest_step_coin(const struct everest_state *st,
+                                                           const struct everest_yeti *yeti,
+                                                           int seat, int step)
+{
+  const struct everest_seat *p = &st->seat[seat];
+
+  if (step >= p->plan_len || yeti[seat].cancelled || yeti[seat].cell == EVEREST_OFF)
+    return NULL;
+  return &p->plan[step];
+}
+
+/* ---- plan.c: Making a Plan for your Yeti ---- */
+
 /* Check and record `seat`'s plan (`move` Borrowed). *pending stays true
  * while other seats owe plans; the last plan reveals all and runs the
  * round on (everest_advance). */
@@ -259,6 +319,11 @@ void everest_apply_turn(const struct everest_state *st, struct everest_yeti *yet
 /* True when two orders of the items give different boards. */
 bool everest_turn_conflicts(const struct everest_state *st, const struct everest_item *items,
                             int n);
+/* The same, found by carrying out every order (n! of them): the rules'
+ * words as code, which everest_turn_conflicts falls back to and is tested
+ * against. */
+bool everest_turn_conflicts_by_orders(const struct everest_state *st,
+                                      const struct everest_item *items, int n);
 /* Start a turn: without a conflict, carry it out; with one, roll the dice
  * and wait for the high roller (*decision = true, phase ORDER). */
 enum cairn_status everest_begin_turn(struct everest_state *st, const struct everest_item *items,

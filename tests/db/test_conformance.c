@@ -894,6 +894,68 @@ static void test_moves_load_of_unknown_game_is_not_found(void **state)
   assert_int_equal(w.n, 0);
 }
 
+/* Row `ord` of the long-row log: a move and events whose lengths vary
+ * from a few bytes to some kilobytes, so one batch of rows outgrows any
+ * first guess of its size, many times over. */
+static void long_row_texts(uint32_t ord, char *move, char *events, size_t size)
+{
+  int move_pad = (int)((ord * 37) % 3000), events_pad = (int)((ord * 53) % 5000);
+
+  snprintf(move, size, "{\"n\":%u,\"pad\":\"%0*d\"}", (unsigned)ord, move_pad, 0);
+  snprintf(events, size, "[{\"n\":%u,\"pad\":\"%0*d\"}]", (unsigned)ord, events_pad, 0);
+}
+
+struct long_walk {
+  size_t n;
+  bool lean;
+  int bad; /* rows not as appended */
+};
+
+static enum cairn_status long_walk_cb(void *arg, const struct db_move *move,
+                                      struct cairn_error *err)
+{
+  struct long_walk *w = arg;
+  char want_move[8192], want_events[8192];
+
+  (void)err;
+  long_row_texts(move->ord, want_move, want_events, sizeof(want_move));
+  if (move->ord != w->n || strcmp(move->move_json, want_move) != 0 ||
+      (w->lean ? move->events_json != NULL : strcmp(move->events_json, want_events) != 0))
+    w->bad++;
+  w->n++;
+  return CAIRN_OK;
+}
+
+/* Rows of every length come out whole, walked lean or not (the walk copies
+ * a batch's texts into one buffer, which grows while the rows point into
+ * it). */
+static void test_moves_load_gives_long_rows_whole(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  char move_json[8192], events_json[8192];
+  uint32_t i;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  for (i = 0; i < 300; i++) {
+    struct db_move m = {.ord = i, .seq = i + 1, .seat = (int)(i % 2), .at_ms = 1700000000000};
+
+    long_row_texts(i, move_json, events_json, sizeof(move_json));
+    m.move_json = move_json;
+    m.events_json = events_json;
+    assert_int_equal(db_move_append(f->db, "g1", &m, NULL, &err), CAIRN_OK);
+  }
+  for (int lean = 0; lean <= 1; lean++) {
+    struct long_walk w = {.lean = lean};
+
+    assert_int_equal(lean ? db_moves_load_lean(f->db, "g1", 0, long_walk_cb, &w, &err)
+                          : db_moves_load(f->db, "g1", 0, long_walk_cb, &w, &err),
+                     CAIRN_OK);
+    assert_int_equal(w.n, 300);
+    assert_int_equal(w.bad, 0);
+  }
+}
+
 /* A replay reads a row's ord, seq, seat and move only: the lean walk
  * gives those, in order from any ord, over batches, and none of the rest
  * (events, time, hash); the whole walk still gives everything after it. */
@@ -1168,6 +1230,7 @@ int main(void)
       T(test_moves_load_callback_may_call_storage),
       T(test_moves_load_of_unknown_game_is_not_found),
       T(test_moves_load_lean_gives_the_moves_without_their_events),
+      T(test_moves_load_gives_long_rows_whole),
       T(test_moves_load_lean_falls_back_to_the_whole_walk),
       T(test_appended_rows_form_a_hash_chain),
       T(test_racing_appends_on_one_connection_one_wins),

@@ -243,6 +243,89 @@ static void test_order_moves_read_as_their_trees(void **state)
   engine_free(game);
 }
 
+/* ---- Stored texts, and every text one edit away ----
+ * replay.c matches a plan or a heal spelled as Cairn stores it byte by
+ * byte and leaves every other text to its cursor: each edit of a stored
+ * text (a byte deleted, or replaced by one that matters to a reader) must
+ * still read as its tree, and a text that is no JSON at all be refused. */
+
+static void assert_edit_as_tree(const struct engine_game *game, int seat, const char *text)
+{
+  json_t *tree = json_loads(text, 0, NULL);
+  struct engine_game *copy;
+
+  if (tree) {
+    json_decref(tree);
+    assert_text_as_tree(game, seat, text);
+    return;
+  }
+  copy = engine_clone(game);
+  if (engine_replay_text(copy, seat, text, strlen(text), NULL) == CAIRN_OK)
+    fail_msg("%s: no JSON, yet replayed", text);
+  engine_free(copy);
+}
+
+static void assert_edits_as_trees(const struct engine_game *game, int seat, const char *text)
+{
+  static const char swaps[] = "\"\\,:{}[] 0123456789-.eaNESWnstuvx";
+  size_t len = strlen(text), at;
+  char edit[256];
+
+  assert_true(len < sizeof(edit));
+  assert_text_as_tree(game, seat, text);
+  for (at = 0; at < len; at++) {
+    const char *swap;
+
+    memcpy(edit, text, at); /* the byte at `at` deleted */
+    memcpy(edit + at, text + at + 1, len - at);
+    assert_edit_as_tree(game, seat, edit);
+    memcpy(edit, text, len + 1);
+    for (swap = swaps; *swap; swap++) {
+      if (*swap == text[at])
+        continue;
+      edit[at] = *swap;
+      assert_edit_as_tree(game, seat, edit);
+    }
+  }
+}
+
+static void test_stored_plans_and_every_edit_read_as_their_trees(void **state)
+{
+  static const char *const texts[] = {
+      "{\"plan\":[{\"coin\":5,\"dir\":\"S\",\"face\":\"value\"},{\"coin\":3,\"dir\":\"E\","
+      "\"face\":\"suit\"},{\"coin\":0,\"dir\":\"W\",\"face\":\"value\"}],\"type\":\"plan\"}",
+      "{\"plan\":[{\"coin\":1,\"dir\":\"N\",\"face\":\"suit\"},{\"coin\":2,\"dir\":\"W\","
+      "\"face\":\"value\"}],\"type\":\"plan\"}",
+      "{\"plan\":[{\"coin\":4,\"dir\":\"E\",\"face\":\"value\"}],\"type\":\"plan\"}",
+  };
+  struct engine_game *game = es_new(4, 5, 0);
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+    assert_edits_as_trees(game, 2, texts[i]);
+  engine_free(game);
+}
+
+static void test_stored_heals_and_every_edit_read_as_their_trees(void **state)
+{
+  static const char *const texts[] = {
+      "{\"heal\":true,\"type\":\"heal\"}",
+      "{\"heal\":false,\"set_aside\":[],\"type\":\"heal\"}",
+      "{\"heal\":false,\"set_aside\":[0],\"type\":\"heal\"}",
+      "{\"heal\":false,\"set_aside\":[1,4],\"type\":\"heal\"}",
+      "{\"heal\":false,\"type\":\"heal\"}",
+  };
+  int seat;
+  struct engine_game *game = game_in_phase(EVEREST_PHASE_HEAL, &seat);
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+    assert_edits_as_trees(game, seat, texts[i]);
+  engine_free(game);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -250,6 +333,8 @@ int main(void)
       cmocka_unit_test(test_plan_moves_read_as_their_trees),
       cmocka_unit_test(test_heal_moves_read_as_their_trees),
       cmocka_unit_test(test_order_moves_read_as_their_trees),
+      cmocka_unit_test(test_stored_plans_and_every_edit_read_as_their_trees),
+      cmocka_unit_test(test_stored_heals_and_every_edit_read_as_their_trees),
   };
 
   return order_run_group_tests_name("everest/replay", tests, NULL, NULL);
