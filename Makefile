@@ -2,6 +2,7 @@
 #
 #   make run    install what is missing, build, serve on 127.0.0.1:8080
 #   make test   install what is missing, build (release, and with sanitizers), run every test
+#               (the PostgreSQL ones on a throwaway cluster, stopped afterwards)
 #   make bench  print engine and server figures beside their targets, keep them in
 #               tests/bench/history.log and call out any more than 20% worse than before
 #
@@ -11,6 +12,9 @@
 
 PACKAGES := build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libjansson-dev libyaml-dev \
             libcurl4-openssl-dev libcmocka-dev libsodium-dev
+# The PostgreSQL backend (libpq), and the server its tests start a throwaway
+# cluster of (tests/db/pg_cluster.sh, around run-tests in build.mk).
+PACKAGES += libpq-dev postgresql
 # libFuzzer (make fuzz, and the short fuzz run at the end of make test).
 PACKAGES += clang libclang-rt-14-dev
 
