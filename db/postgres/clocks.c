@@ -10,23 +10,17 @@
 enum cairn_status db_pg_clocks_load(void *ctx, const char *game_id, struct db_clock *out, int *n,
                                     struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
   PGresult *res = NULL;
-  PGconn *conn = NULL;
   enum cairn_status st;
   int row;
 
   *n = 0;
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_text(&p, game_id);
-  st = db_pg_exec(conn,
+  st = db_pg_read(ctx,
                   "SELECT seat, bank_ms, coalesce(since_ms, 0), coalesce(deadline_ms, 0)"
                   " FROM clocks WHERE game_id = $1 ORDER BY seat",
-                  &p, &res, NULL, "loading clocks", err);
-  db_pg_release(c, conn);
+                  &p, &res, "loading clocks", err);
   for (row = 0; st == CAIRN_OK && row < PQntuples(res) && *n < ENGINE_MAX_SEATS; row++) {
     struct db_clock *k = &out[(*n)++];
 
@@ -86,45 +80,31 @@ enum cairn_status db_pg_clocks_save(void *ctx, const char *game_id, const struct
 enum cairn_status db_pg_vacation_add(void *ctx, const char *player_id, const struct db_vacation *v,
                                      struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
-  PGconn *conn = NULL;
-  enum cairn_status st;
 
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_text(&p, player_id);
   db_pg_int(&p, v->start_ms);
   db_pg_int(&p, v->end_ms);
-  st = db_pg_run(conn, "INSERT INTO vacations (player_id, start_ms, end_ms) VALUES ($1, $2, $3)",
-                 &p, "declaring a vacation", err);
-  db_pg_release(c, conn);
-  return st;
+  return db_pg_write(ctx, "INSERT INTO vacations (player_id, start_ms, end_ms) VALUES ($1, $2, $3)",
+                     &p, NULL, NULL, "declaring a vacation", err);
 }
 
 enum cairn_status db_pg_vacations_of(void *ctx, const char *player_id, int64_t from_ms,
                                      struct db_vacation *out, int max, int *n,
                                      struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
   PGresult *res = NULL;
-  PGconn *conn = NULL;
   enum cairn_status st;
   int row;
 
   *n = 0;
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_text(&p, player_id);
   db_pg_int(&p, from_ms);
-  st = db_pg_exec(conn,
+  st = db_pg_read(ctx,
                   "SELECT start_ms, end_ms FROM vacations WHERE player_id = $1 AND end_ms > $2"
                   " ORDER BY start_ms",
-                  &p, &res, NULL, "loading vacations", err);
-  db_pg_release(c, conn);
+                  &p, &res, "loading vacations", err);
   for (row = 0; st == CAIRN_OK && row < PQntuples(res) && *n < max; row++) {
     out[*n].start_ms = db_pg_int64(res, row, 0);
     out[*n].end_ms = db_pg_int64(res, row, 1);

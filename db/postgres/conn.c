@@ -164,28 +164,57 @@ bool db_pg_state_is_integrity(const char sqlstate[6])
   return strncmp(sqlstate, "23", 2) == 0;
 }
 
+static PGresult *send_statement(PGconn *conn, const char *sql, const struct db_pg_params *params)
+{
+  return PQexecParams(conn, sql, params ? params->n : 0, NULL, params ? params->values : NULL,
+                      params ? params->lengths : NULL, params ? params->formats : NULL, 0);
+}
+
+static bool succeeded(const PGresult *res)
+{
+  return PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK;
+}
+
+/* A statement that may be sent again on a fresh connection when the first
+ * one broke under it: one that opens a transaction or only reads, sent
+ * outside a transaction. Anything else might have committed before the
+ * connection went, so it fails instead of running twice. */
+static bool may_repeat(const char *sql, bool was_idle)
+{
+  return was_idle && (strncmp(sql, "BEGIN", 5) == 0 || strncmp(sql, "SELECT", 6) == 0);
+}
+
 enum cairn_status db_pg_exec(PGconn *conn, const char *sql, const struct db_pg_params *params,
                              PGresult **out, char sqlstate[6], const char *what,
                              struct cairn_error *err)
 {
+  bool was_idle = PQtransactionStatus(conn) == PQTRANS_IDLE;
   PGresult *res;
   const char *state;
 
   *out = NULL;
   if (sqlstate)
     sqlstate[0] = '\0';
-  res = PQexecParams(conn, sql, params ? params->n : 0, NULL, params ? params->values : NULL,
-                     params ? params->lengths : NULL, params ? params->formats : NULL, 0);
+  res = send_statement(conn, sql, params);
+  /* An idle pooled connection looks fine until its first statement finds
+   * the server gone (restarted, or the connection was ended): reconnect
+   * once and try again where that is safe. */
+  if (!succeeded(res) && PQstatus(conn) == CONNECTION_BAD && may_repeat(sql, was_idle)) {
+    log_failure(what, PQerrorMessage(conn));
+    PQclear(res);
+    PQreset(conn);
+    if (PQstatus(conn) != CONNECTION_OK) {
+      log_failure("reconnecting", PQerrorMessage(conn));
+      return storage_failed(what, err);
+    }
+    res = send_statement(conn, sql, params);
+  }
   if (!res)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory while %s",
                       what);
-  switch (PQresultStatus(res)) {
-  case PGRES_COMMAND_OK:
-  case PGRES_TUPLES_OK:
+  if (succeeded(res)) {
     *out = res;
     return CAIRN_OK;
-  default:
-    break;
   }
   state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
   if (sqlstate && state)
@@ -202,6 +231,46 @@ enum cairn_status db_pg_run(PGconn *conn, const char *sql, const struct db_pg_pa
   enum cairn_status st = db_pg_exec(conn, sql, params, &res, NULL, what, err);
 
   PQclear(res);
+  return st;
+}
+
+enum cairn_status db_pg_read(struct db_pg *c, const char *sql, const struct db_pg_params *params,
+                             PGresult **out, const char *what, struct cairn_error *err)
+{
+  PGconn *conn = NULL;
+  enum cairn_status st = db_pg_acquire(c, &conn, err);
+
+  *out = NULL;
+  if (st == CAIRN_OK)
+    st = db_pg_exec(conn, sql, params, out, NULL, what, err);
+  db_pg_release(c, conn);
+  return st;
+}
+
+enum cairn_status db_pg_write(struct db_pg *c, const char *sql, const struct db_pg_params *params,
+                              PGresult **out, char sqlstate[6], const char *what,
+                              struct cairn_error *err)
+{
+  PGresult *res = NULL;
+  PGconn *conn = NULL;
+  enum cairn_status st;
+
+  if (out)
+    *out = NULL;
+  if (sqlstate)
+    sqlstate[0] = '\0';
+  st = db_pg_acquire(c, &conn, err);
+  if (st == CAIRN_OK)
+    st = db_pg_begin(conn, err);
+  if (st == CAIRN_OK)
+    st = db_pg_exec(conn, sql, params, &res, sqlstate, what, err);
+  if (st == CAIRN_OK)
+    st = db_pg_commit(conn, err);
+  db_pg_release(c, conn); /* rolls back what did not commit */
+  if (st == CAIRN_OK && out)
+    *out = res;
+  else
+    PQclear(res);
   return st;
 }
 

@@ -285,18 +285,13 @@ static enum cairn_status list_games(struct db_pg *c, const char *sql, const stru
                                     struct listed **out, size_t *n, struct cairn_error *err)
 {
   PGresult *res = NULL;
-  PGconn *conn = NULL;
   struct listed *rows = NULL;
   enum cairn_status st;
   size_t i;
 
   *out = NULL;
   *n = 0;
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
-  st = db_pg_exec(conn, sql, p, &res, NULL, "listing games", err);
-  db_pg_release(c, conn);
+  st = db_pg_read(c, sql, p, &res, "listing games", err);
   if (st == CAIRN_OK && PQntuples(res) > 0) {
     rows = calloc((size_t)PQntuples(res), sizeof(*rows));
     if (!rows)
@@ -375,20 +370,14 @@ enum cairn_status db_pg_player_games(void *ctx, const char *player_id, db_game_s
 enum cairn_status db_pg_games_unfinished_by(void *ctx, const char *creator, int *count,
                                             struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
   PGresult *res = NULL;
-  PGconn *conn = NULL;
   enum cairn_status st;
 
   *count = 0;
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_text(&p, creator);
-  st = db_pg_exec(conn, "SELECT count(*) FROM games WHERE creator = $1 AND status <> 'finished'",
-                  &p, &res, NULL, "counting games", err);
-  db_pg_release(c, conn);
+  st = db_pg_read(ctx, "SELECT count(*) FROM games WHERE creator = $1 AND status <> 'finished'", &p,
+                  &res, "counting games", err);
   if (st == CAIRN_OK)
     *count = (int)db_pg_int64(res, 0, 0);
   PQclear(res);
@@ -398,18 +387,10 @@ enum cairn_status db_pg_games_unfinished_by(void *ctx, const char *creator, int 
 enum cairn_status db_pg_game_touch(void *ctx, const char *game_id, int64_t at_ms,
                                    struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
-  PGconn *conn = NULL;
-  enum cairn_status st;
 
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_text(&p, game_id);
   db_pg_int(&p, at_ms);
-  st =
-      db_pg_run(conn, "UPDATE games SET updated_ms = $2 WHERE id = $1", &p, "updating a game", err);
-  db_pg_release(c, conn);
-  return st;
+  return db_pg_write(ctx, "UPDATE games SET updated_ms = $2 WHERE id = $1", &p, NULL, NULL,
+                     "updating a game", err);
 }

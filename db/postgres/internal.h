@@ -108,6 +108,18 @@ bool db_pg_state_is(const char sqlstate[6], const char *code);
  * null violation, or a trigger's refusal (raised as check_violation). */
 bool db_pg_state_is_integrity(const char sqlstate[6]);
 
+/* One read on a connection borrowed for it alone; *out as db_pg_exec's. */
+enum cairn_status db_pg_read(struct db_pg *c, const char *sql, const struct db_pg_params *params,
+                             PGresult **out, const char *what, struct cairn_error *err);
+/* One writing statement in a transaction of its own on a borrowed
+ * connection: BEGIN, the statement, COMMIT. The BEGIN is what makes it
+ * safe to retry on a fresh connection when the pooled one broke (conn.c);
+ * the statement itself is never sent twice. *out (NULL: not wanted) and
+ * *sqlstate as db_pg_exec's. Durable when it returns CAIRN_OK. */
+enum cairn_status db_pg_write(struct db_pg *c, const char *sql, const struct db_pg_params *params,
+                              PGresult **out, char sqlstate[6], const char *what,
+                              struct cairn_error *err);
+
 enum cairn_status db_pg_begin(PGconn *conn, struct cairn_error *err);
 enum cairn_status db_pg_commit(PGconn *conn, struct cairn_error *err);
 /* Roll back the open transaction, if any; failure is only logged. */

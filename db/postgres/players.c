@@ -12,24 +12,16 @@ enum cairn_status db_pg_player_create(void *ctx, const struct db_player *player,
                                       const uint8_t token_hash[DB_HASH_BYTES],
                                       struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
-  PGresult *res = NULL;
-  PGconn *conn = NULL;
   char state[6];
   enum cairn_status st;
 
-  assert(c && player && token_hash);
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
+  assert(ctx && player && token_hash);
   db_pg_text(&p, player->id);
   db_pg_text(&p, player->name);
   db_pg_bytes(&p, token_hash, DB_HASH_BYTES);
-  st = db_pg_exec(conn, "INSERT INTO players (id, name, token_hash) VALUES ($1, $2, $3)", &p, &res,
-                  state, "creating a player", err);
-  PQclear(res);
-  db_pg_release(c, conn);
+  st = db_pg_write(ctx, "INSERT INTO players (id, name, token_hash) VALUES ($1, $2, $3)", &p, NULL,
+                   state, "creating a player", err);
   /* Ids and tokens carry 80 and 256 random bits, so a repeat (or an empty
    * id) means the caller is broken, not that a client asked for something
    * conflicting (as db/sqlite/players.c). */
@@ -45,21 +37,14 @@ enum cairn_status db_pg_player_by_token(void *ctx, const uint8_t token_hash[DB_H
                                         struct db_player *out, struct cairn_error *err)
 {
   static const char what[] = "looking up a token";
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
   PGresult *res = NULL;
-  PGconn *conn = NULL;
   enum cairn_status st;
 
-  assert(c && token_hash && out);
+  assert(ctx && token_hash && out);
   memset(out, 0, sizeof(*out));
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_bytes(&p, token_hash, DB_HASH_BYTES);
-  st = db_pg_exec(conn, "SELECT id, name FROM players WHERE token_hash = $1", &p, &res, NULL, what,
-                  err);
-  db_pg_release(c, conn);
+  st = db_pg_read(ctx, "SELECT id, name FROM players WHERE token_hash = $1", &p, &res, what, err);
   if (st == CAIRN_OK && PQntuples(res) == 0)
     st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_BAD_TOKEN, NULL, "no player holds this token");
   if (st == CAIRN_OK)

@@ -20,17 +20,11 @@
 enum cairn_status db_pg_webhook_create(void *ctx, const struct db_webhook *hook,
                                        struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
-  PGresult *res = NULL;
-  PGconn *conn = NULL;
   char state[6];
   enum cairn_status st;
 
-  assert(c && hook);
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
+  assert(ctx && hook);
   db_pg_text(&p, hook->id);
   db_pg_text(&p, hook->owner);
   db_pg_text(&p, hook->game_id);
@@ -39,12 +33,10 @@ enum cairn_status db_pg_webhook_create(void *ctx, const struct db_webhook *hook,
   db_pg_text(&p, hook->mention);
   db_pg_bytes(&p, hook->secret, sizeof(hook->secret));
   db_pg_int(&p, hook->created_ms);
-  st = db_pg_exec(conn,
-                  "INSERT INTO webhooks (id, owner, game_id, url, format, mention, secret,"
-                  " created_ms) VALUES ($1, $2, nullif($3, ''), $4, $5, $6, $7, $8)",
-                  &p, &res, state, "registering a webhook", err);
-  PQclear(res);
-  db_pg_release(c, conn);
+  st = db_pg_write(ctx,
+                   "INSERT INTO webhooks (id, owner, game_id, url, format, mention, secret,"
+                   " created_ms) VALUES ($1, $2, nullif($3, ''), $4, $5, $6, $7, $8)",
+                   &p, NULL, state, "registering a webhook", err);
   if (st != CAIRN_OK && db_pg_state_is(state, DB_PG_FOREIGN_KEY_VIOLATION))
     return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s",
                       hook->game_id);
@@ -76,22 +68,6 @@ static enum cairn_status read_hook(const PGresult *res, int row, struct db_webho
   return st;
 }
 
-/* Run `sql` with `p`, a connection borrowed for the query only; *out is
- * the caller's (PQclear). */
-static enum cairn_status query(struct db_pg *c, const char *sql, const struct db_pg_params *p,
-                               PGresult **out, const char *what, struct cairn_error *err)
-{
-  PGconn *conn = NULL;
-  enum cairn_status st = db_pg_acquire(c, &conn, err);
-
-  *out = NULL;
-  if (st != CAIRN_OK)
-    return st;
-  st = db_pg_exec(conn, sql, p, out, NULL, what, err);
-  db_pg_release(c, conn);
-  return st;
-}
-
 /* Run a webhook query (one text parameter) and visit its rows. */
 static enum cairn_status each_hook(struct db_pg *c, const char *sql, const char *param,
                                    db_webhook_cb cb, void *arg, struct cairn_error *err)
@@ -103,7 +79,7 @@ static enum cairn_status each_hook(struct db_pg *c, const char *sql, const char 
   int row;
 
   db_pg_text(&p, param);
-  st = query(c, sql, &p, &res, "loading webhooks", err);
+  st = db_pg_read(c, sql, &p, &res, "loading webhooks", err);
   for (row = 0; st == CAIRN_OK && row < PQntuples(res); row++) {
     st = read_hook(res, row, &hook, err);
     if (st == CAIRN_OK)
@@ -134,21 +110,15 @@ enum cairn_status db_pg_webhooks_of_game(void *ctx, const char *game_id, db_webh
 enum cairn_status db_pg_webhook_delete(void *ctx, const char *id, const char *owner,
                                        struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
   PGresult *res = NULL;
-  PGconn *conn = NULL;
   enum cairn_status st;
 
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_text(&p, id);
   db_pg_text(&p, owner);
   /* The delivery log and the outbox go with it (ON DELETE CASCADE). */
-  st = db_pg_exec(conn, "DELETE FROM webhooks WHERE id = $1 AND owner = $2", &p, &res, NULL,
-                  "deleting a webhook", err);
-  db_pg_release(c, conn);
+  st = db_pg_write(ctx, "DELETE FROM webhooks WHERE id = $1 AND owner = $2", &p, &res, NULL,
+                   "deleting a webhook", err);
   if (st == CAIRN_OK && strcmp(PQcmdTuples(res), "0") == 0)
     st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "you have no webhook %s", id);
   PQclear(res);
@@ -158,16 +128,10 @@ enum cairn_status db_pg_webhook_delete(void *ctx, const char *id, const char *ow
 enum cairn_status db_pg_delivery_record(void *ctx, const struct db_delivery *d,
                                         struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
-  PGresult *res = NULL;
-  PGconn *conn = NULL;
   char state[6];
   enum cairn_status st;
 
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_text(&p, d->webhook_id);
   db_pg_text(&p, d->event);
   db_pg_text(&p, d->game_id);
@@ -176,13 +140,11 @@ enum cairn_status db_pg_delivery_record(void *ctx, const struct db_delivery *d,
   db_pg_int(&p, d->http_status);
   db_pg_text(&p, d->error);
   db_pg_text(&p, d->delivered ? "true" : "false");
-  st = db_pg_exec(conn,
-                  "INSERT INTO deliveries (webhook_id, event, game_id, attempt, at_ms,"
-                  " http_status, error, delivered)"
-                  " VALUES ($1, $2, $3, $4, $5, nullif($6::integer, 0), nullif($7, ''), $8)",
-                  &p, &res, state, "recording a delivery", err);
-  PQclear(res);
-  db_pg_release(c, conn);
+  st = db_pg_write(ctx,
+                   "INSERT INTO deliveries (webhook_id, event, game_id, attempt, at_ms,"
+                   " http_status, error, delivered)"
+                   " VALUES ($1, $2, $3, $4, $5, nullif($6::integer, 0), nullif($7, ''), $8)",
+                   &p, NULL, state, "recording a delivery", err);
   /* The webhook may have been deleted while its delivery was in flight. */
   if (st != CAIRN_OK && db_pg_state_is(state, DB_PG_FOREIGN_KEY_VIOLATION))
     return CAIRN_OK;
@@ -201,11 +163,11 @@ enum cairn_status db_pg_deliveries_of(void *ctx, const char *webhook_id, int lim
 
   db_pg_text(&p, webhook_id);
   db_pg_int(&p, limit);
-  st = query(ctx,
-             "SELECT id, webhook_id, event, game_id, attempt, at_ms, coalesce(http_status, 0),"
-             " coalesce(error, ''), delivered FROM deliveries WHERE webhook_id = $1"
-             " ORDER BY id DESC LIMIT $2",
-             &p, &res, what, err);
+  st = db_pg_read(ctx,
+                  "SELECT id, webhook_id, event, game_id, attempt, at_ms, coalesce(http_status, 0),"
+                  " coalesce(error, ''), delivered FROM deliveries WHERE webhook_id = $1"
+                  " ORDER BY id DESC LIMIT $2",
+                  &p, &res, what, err);
   for (row = 0; st == CAIRN_OK && row < PQntuples(res) && row < limit; row++) {
     memset(&d, 0, sizeof(d));
     d.id = db_pg_int64(res, row, 0);
@@ -243,26 +205,18 @@ static void bind_owed(struct db_pg_params *p, const struct db_outbox *owed)
 
 enum cairn_status db_pg_outbox_put(void *ctx, const struct db_outbox *owed, struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
-  PGresult *res = NULL;
-  PGconn *conn = NULL;
   char state[6];
   enum cairn_status st;
 
-  assert(c && owed && owed->body);
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
+  assert(ctx && owed && owed->body);
   bind_owed(&p, owed);
-  st = db_pg_exec(conn,
-                  "INSERT INTO webhook_outbox (delivery_id, webhook_id, event, game_id, body,"
-                  " attempt, due_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)"
-                  " ON CONFLICT (delivery_id) DO UPDATE SET attempt = excluded.attempt,"
-                  " due_ms = excluded.due_ms",
-                  &p, &res, state, "storing a webhook delivery", err);
-  PQclear(res);
-  db_pg_release(c, conn);
+  st = db_pg_write(ctx,
+                   "INSERT INTO webhook_outbox (delivery_id, webhook_id, event, game_id, body,"
+                   " attempt, due_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                   " ON CONFLICT (delivery_id) DO UPDATE SET attempt = excluded.attempt,"
+                   " due_ms = excluded.due_ms",
+                   &p, NULL, state, "storing a webhook delivery", err);
   if (st != CAIRN_OK && db_pg_state_is(state, DB_PG_FOREIGN_KEY_VIOLATION))
     return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no webhook %s",
                       owed->webhook_id);
@@ -293,19 +247,11 @@ enum cairn_status db_pg_write_outbox(PGconn *conn, const struct db_outbox *owed,
 
 enum cairn_status db_pg_outbox_remove(void *ctx, const char *delivery_id, struct cairn_error *err)
 {
-  struct db_pg *c = ctx;
   struct db_pg_params p = {0};
-  PGconn *conn = NULL;
-  enum cairn_status st;
 
-  st = db_pg_acquire(c, &conn, err);
-  if (st != CAIRN_OK)
-    return st;
   db_pg_text(&p, delivery_id);
-  st = db_pg_run(conn, "DELETE FROM webhook_outbox WHERE delivery_id = $1", &p,
-                 "forgetting a webhook delivery", err);
-  db_pg_release(c, conn);
-  return st;
+  return db_pg_write(ctx, "DELETE FROM webhook_outbox WHERE delivery_id = $1", &p, NULL, NULL,
+                     "forgetting a webhook delivery", err);
 }
 
 /* Row `row` of outbox_each's result into *owed and *hook; owed->body
@@ -341,11 +287,11 @@ enum cairn_status db_pg_outbox_each(void *ctx, db_outbox_cb cb, void *arg, struc
   enum cairn_status st;
   int row;
 
-  st = query(ctx,
-             "SELECT " HOOK_COLUMNS ", o.delivery_id, o.event, o.game_id, o.body, o.attempt,"
-             " o.due_ms FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id"
-             " ORDER BY o.due_ms, o.delivery_id",
-             NULL, &res, "loading owed webhook deliveries", err);
+  st = db_pg_read(ctx,
+                  "SELECT " HOOK_COLUMNS ", o.delivery_id, o.event, o.game_id, o.body, o.attempt,"
+                  " o.due_ms FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id"
+                  " ORDER BY o.due_ms, o.delivery_id",
+                  NULL, &res, "loading owed webhook deliveries", err);
   for (row = 0; st == CAIRN_OK && row < PQntuples(res); row++) {
     st = read_owed(res, row, &owed, &hook, err);
     if (st == CAIRN_OK)
