@@ -11,18 +11,25 @@
 
 /* db_open took the scheme and its "//" off ("postgres://" or
  * "postgresql://"); libpq wants a URL back, which it takes in either
- * spelling. Settings
- * every query relies on travel with every connection: bytea read back as
- * hex (conn.c decodes only that), UTC for any timestamp the server prints. */
+ * spelling. Around the URL's own parameters go two of ours: first a
+ * connect_timeout, so a server that does not answer fails the start-up (or
+ * a reconnection) after 10 s instead of never, which the URL may change;
+ * last the settings every query relies on, which it may not: bytea read
+ * back as hex (conn.c decodes only that) and UTC for any timestamp the
+ * server prints. (libpq takes the last of a repeated parameter.) */
 static char *conninfo_of(const char *location)
 {
-  static const char settings[] = "options=-c%20bytea_output%3Dhex%20-c%20TimeZone%3DUTC";
-  size_t size = strlen("postgresql://") + strlen(location) + sizeof(settings) + 1;
+  static const char first[] = "connect_timeout=10";
+  static const char last[] = "options=-c%20bytea_output%3Dhex%20-c%20TimeZone%3DUTC";
+  const char *query = strchr(location, '?');
+  int path_len = query ? (int)(query - location) : (int)strlen(location);
+  size_t size = strlen("postgresql://") + strlen(location) + sizeof(first) + sizeof(last) + 4;
   char *out = malloc(size);
 
   if (!out)
     return NULL;
-  snprintf(out, size, "postgresql://%s%s%s", location, strchr(location, '?') ? "&" : "?", settings);
+  snprintf(out, size, "postgresql://%.*s?%s%s%s&%s", path_len, location, first,
+           query && query[1] ? "&" : "", query ? query + 1 : "", last);
   return out;
 }
 

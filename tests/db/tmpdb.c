@@ -186,10 +186,14 @@ enum cairn_status tmpdb_check_link(void *arg, const struct db_move *move, struct
 /* The cluster every PostgreSQL test uses, or NULL with a message. */
 static const char *pg_cluster(void)
 {
+  static bool told; /* once per binary, not once per test */
   const char *url = getenv("CAIRN_TEST_PG");
 
   if (url && url[0])
     return url;
+  if (told)
+    return NULL;
+  told = true;
   fprintf(stderr, "CAIRN_TEST_PG is not set: the PostgreSQL tests need a cluster. Start one with\n"
                   "  export CAIRN_TEST_PG=$(sh tests/db/pg_cluster.sh start)\n"
                   "and stop it with\n"
