@@ -2,6 +2,7 @@
 #
 #   make run    install what is missing, build, serve on 127.0.0.1:8080
 #   make test   install what is missing, build (release, and with sanitizers), run every test
+#               (the PostgreSQL ones on a throwaway cluster, stopped afterwards)
 #   make bench  print engine and server figures beside their targets, keep them in
 #               tests/bench/history.log and call out any more than 20% worse than before
 #
@@ -11,6 +12,11 @@
 
 PACKAGES := build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libjansson-dev libyaml-dev \
             libcurl4-openssl-dev libcmocka-dev libsodium-dev
+# The PostgreSQL backend (libpq), and the server its tests start a throwaway
+# cluster of (tests/db/pg_cluster.sh, around run-tests in build.mk).
+PACKAGES += libpq-dev postgresql
+# The balancer of the local cluster (make cluster, and its smoke run in make test).
+PACKAGES += haproxy
 # libFuzzer (make fuzz, and the short fuzz run at the end of make test).
 PACKAGES += clang libclang-rt-14-dev
 
@@ -58,9 +64,18 @@ test: deps
 	@if command -v clang-format >/dev/null; then $(MAKE) --no-print-directory check-format; \
 	  else echo "clang-format not installed: formatting not checked"; fi
 	@$(MAKE) --no-print-directory -s -f build.mk MODE=test run-tests
+	@CAIRN_CLUSTER_PORT=18600 CAIRN_CLUSTER_SMOKE=1 sh docker/local-cluster.sh
 	@$(MAKE) --no-print-directory -s -j$(JOBS) -f build.mk MODE=fuzz CC=clang fuzzers
 	@$(MAKE) --no-print-directory -s -f build.mk MODE=fuzz CC=clang fuzz-short
 	@$(MAKE) --no-print-directory test-web
+
+# A cluster on this machine to play on: a throwaway PostgreSQL, two nodes and
+# HAProxy in front at http://127.0.0.1:8080/ (docker/local-cluster.sh);
+# Ctrl-C stops it and removes the database.
+.PHONY: cluster
+cluster: deps
+	@$(MAKE) --no-print-directory -s -j$(JOBS) -f build.mk MODE=release server
+	@sh docker/local-cluster.sh
 
 # Fuzz every tests/fuzz/fuzz_*.c harness for FUZZ_SECONDS each (libFuzzer,
 # ASan, UBSan; build/fuzz/). Crashes land in build/fuzz/crashes/<harness>/.

@@ -7,7 +7,7 @@
 MODE ?= release
 OUT  ?= build/$(MODE)
 
-PKGS := libmicrohttpd sqlite3 jansson libcurl libsodium
+PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
@@ -30,7 +30,7 @@ LDFLAGS := $(OPT) -pthread
 # so work in progress never breaks anyone else's build.
 TITLES     := $(shell sed -n 's/^ENGINE_TITLE.\([^,]*\),.*/\1/p' engine/titles.def) $(EXTRA_TITLES)
 ENGINE_SRC := $(wildcard engine/*.c) $(foreach t,$(TITLES),$(wildcard engine/$(t)/*.c))
-DB_SRC     := $(wildcard db/*.c db/sqlite/*.c)
+DB_SRC     := $(wildcard db/*.c db/sqlite/*.c db/postgres/*.c)
 # The server's log (log/log.h): JSON lines, for every layer but the engine.
 LOG_SRC    := $(wildcard log/*.c)
 # The game layer: live games and every change to them, no HTTP (game/README.md).
@@ -39,14 +39,17 @@ API_SRC    := $(wildcard api/*.c)
 # The entry point and the offline tools (verify, revalidate): only the
 # binary links them; tests link the core below them.
 CLI_SRC    := $(wildcard cli/*.c)
-# Each backend keeps its own migrations (migrations/<backend>/).
-MIGRATIONS := $(sort $(wildcard migrations/sqlite/*.sql))
-GEN_MIGRATIONS := $(OUT)/gen/migrations.c
+# Each backend keeps its own migrations (migrations/<backend>/), each
+# compiled into a table of its own (gen_migrations below).
+MIGRATIONS    := $(sort $(wildcard migrations/sqlite/*.sql))
+PG_MIGRATIONS := $(sort $(wildcard migrations/postgres/*.sql))
+GEN_MIGRATIONS    := $(OUT)/gen/migrations.c
+GEN_PG_MIGRATIONS := $(OUT)/gen/pg_migrations.c
 GEN_OPENAPI    := $(OUT)/gen/openapi.c
 
 obj = $(patsubst %.c,$(OUT)/obj/%.o,$(1))
 ENGINE_OBJ := $(call obj,$(ENGINE_SRC))
-DB_OBJ     := $(call obj,$(DB_SRC)) $(OUT)/obj/gen/migrations.o
+DB_OBJ     := $(call obj,$(DB_SRC)) $(OUT)/obj/gen/migrations.o $(OUT)/obj/gen/pg_migrations.o
 GAME_OBJ   := $(call obj,$(GAME_SRC))
 API_OBJ    := $(call obj,$(API_SRC)) $(OUT)/obj/gen/openapi.o
 LOG_OBJ    := $(call obj,$(LOG_SRC))
@@ -115,21 +118,31 @@ $(GEN_OPENAPI): $(OPENAPI_DOC) build.mk
 	  echo '0};'; \
 	  echo 'const size_t api_openapi_yaml_len = sizeof(api_openapi_yaml) - 1;'; } > $@
 
-# Each migrations/sqlite/NNNN_name.sql becomes one C string in a table ordered by
-# number, so the binary carries its schema and never depends on the cwd.
+# Each migrations/<backend>/NNNN_name.sql becomes one C string in a table
+# ordered by number, so the binary carries its schemas and never depends
+# on the cwd. $(call gen_migrations,FILES,HEADER,STRUCT,TABLE) prints the
+# table: `const struct STRUCT TABLE[]`, declared in HEADER.
+define gen_migrations
+{ echo '/* generated from migrations/ by build.mk; do not edit */'; \
+  echo '#include "$(2)"'; \
+  echo 'const struct $(3) $(4)[] = {'; \
+  for f in $(1); do \
+    n=$$(basename $$f | sed 's/_.*//' | sed 's/^0*//'); \
+    echo "  {$$n, \"$$(basename $$f)\","; \
+    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $$f; \
+    echo '  },'; \
+  done; \
+  echo '  {0, 0, 0},'; \
+  echo '};'; }
+endef
+
 $(GEN_MIGRATIONS): $(MIGRATIONS) build.mk
 	@mkdir -p $(dir $@)
-	@{ echo '/* generated from migrations/sqlite/ by build.mk; do not edit */'; \
-	  echo '#include "db/sqlite/migrations.h"'; \
-	  echo 'const struct db_migration db_migrations[] = {'; \
-	  for f in $(MIGRATIONS); do \
-	    n=$$(basename $$f | sed 's/_.*//' | sed 's/^0*//'); \
-	    echo "  {$$n, \"$$(basename $$f)\","; \
-	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $$f; \
-	    echo '  },'; \
-	  done; \
-	  echo '  {0, 0, 0},'; \
-	  echo '};'; } > $@
+	@$(call gen_migrations,$(MIGRATIONS),db/sqlite/migrations.h,db_migration,db_migrations) > $@
+
+$(GEN_PG_MIGRATIONS): $(PG_MIGRATIONS) build.mk
+	@mkdir -p $(dir $@)
+	@$(call gen_migrations,$(PG_MIGRATIONS),db/postgres/migrations.h,db_pg_migration,db_pg_migrations) > $@
 
 # What each test folder links: engine tests see only the engine (it must
 # stand alone), storage tests the engine and db/, unit tests of server code
@@ -176,8 +189,17 @@ RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets tes
 # line a binary and the summary.
 # Shell tests (tests/bench/test_compare.sh) run beside the binaries.
 TEST_SCRIPTS := $(wildcard tests/bench/test_*.sh)
+#
+# The PostgreSQL tests (the conformance suite's postgres row, test_postgres)
+# run against a real cluster: tests/db/pg_cluster.sh starts a throwaway one
+# before the first binary and the trap stops it and removes its directory
+# after the last, whether the tests pass, fail or are interrupted.
+PG_CLUSTER := tests/db/pg_cluster.sh
 run-tests: tests check-engine-purity
 	@mkdir -p $(OUT)/logs; passed=0; failed=0; failed_list=""; \
+	CAIRN_TEST_PG=$$(sh $(PG_CLUSTER) start) || { echo "FAIL: no PostgreSQL cluster for the tests"; exit 1; }; \
+	export CAIRN_TEST_PG; \
+	trap 'sh $(PG_CLUSTER) stop "$$CAIRN_TEST_PG"' EXIT; trap 'exit 130' INT TERM; \
 	run_one() { \
 	  log="$(OUT)/logs/$$(basename $$1)$$4.log"; \
 	  if [ -n "$$CAIRN_TEST_VERBOSE" ]; then $(OPENAPI_ENV) CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1; rc=$$?; \

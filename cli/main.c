@@ -235,6 +235,19 @@ static void close_up_db_files(const char *db_path)
   }
 }
 
+/* `url` as the log may show it: a storage URL's user and password
+ * ("postgres://user:secret@host/db") become "…@". */
+static const char *shown_url(const char *url, char *out, size_t size)
+{
+  const char *scheme_end = strstr(url, "://");
+  const char *at = scheme_end ? strchr(scheme_end + 3, '@') : NULL;
+
+  if (!at)
+    return url;
+  snprintf(out, size, "%.*s…%s", (int)(scheme_end + 3 - url), url, at);
+  return out;
+}
+
 /* The folder a file lives in: the data directory of the key, where
  * backups are made too. */
 static void folder_of(const char *path, char *out, size_t size)
@@ -345,9 +358,10 @@ int main(int argc, char **argv)
   struct sockaddr_in addr = {0};
   struct cairn_error err = {0};
   struct MHD_Daemon *daemon = NULL;
-  char db_file[4096];  /* the store's local file, "" for none */
-  char key_path[4096]; /* the export signing key's file */
-  char data_dir[4096]; /* the folder it lives in */
+  char db_file[4096];   /* the store's local file, "" for none */
+  char key_path[4096];  /* the export signing key's file */
+  char url_shown[4096]; /* cfg.db_url without its credentials, for the log */
+  char data_dir[4096];  /* the folder it lives in */
   sigset_t set;
   int status = 1;
 
@@ -424,7 +438,8 @@ int main(int argc, char **argv)
   folder_of(key_path, data_dir, sizeof(data_dir));
   server.data_dir = data_dir;
   if (db_open(cfg.db_url, &server.db, &err) != CAIRN_OK) {
-    log_line(LOG_ERROR, "main", "cannot open %s: %s", cfg.db_url, err.detail);
+    log_line(LOG_ERROR, "main", "cannot open %s: %s",
+             shown_url(cfg.db_url, url_shown, sizeof(url_shown)), err.detail);
     goto cleanup;
   }
   clock_fn = cfg.test_clock ? api_clock_test : api_clock_realtime;

@@ -19,4 +19,8 @@ typedef enum cairn_status (*db_backend_open_fn)(const char *location, void **ctx
 extern const struct db_methods db_sqlite_methods;
 enum cairn_status db_sqlite_open(const char *location, void **ctx, struct cairn_error *err);
 
+/* db/postgres/: `location` is a libpq URL without its scheme and "//". */
+extern const struct db_methods db_postgres_methods;
+enum cairn_status db_postgres_open(const char *location, void **ctx, struct cairn_error *err);
+
 #endif

@@ -1,7 +1,8 @@
 /*
  * db.c - what db.h defines for every backend alike: opening a store by
  * URL, the db_* calls into its methods, releasing a game row, hashing an
- * id. The backends themselves live in their own folders (db/sqlite/).
+ * id. The backends themselves live in their own folders (db/sqlite/,
+ * db/postgres/).
  */
 #include "db.h"
 
@@ -17,11 +18,9 @@ static const struct db_backend {
   db_backend_open_fn open;
 } db_backends[] = {
     {"sqlite", &db_sqlite_methods, db_sqlite_open},
+    {"postgres", &db_postgres_methods, db_postgres_open},
+    {"postgresql", &db_postgres_methods, db_postgres_open},
 };
-
-/* Backends other builds (or later versions) have: named, so a URL for one
- * is told apart from a typo. */
-static const char *const db_known_elsewhere[] = {"postgres", "postgresql"};
 
 /* The length of `url`'s scheme ("sqlite" in "sqlite:x.db"), or 0 when it
  * has none: RFC 3986's ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) then ":".
@@ -69,12 +68,9 @@ static enum cairn_status find_backend(const char *url, const struct db_backend *
         *location += 2;
       return CAIRN_OK;
     }
-  for (i = 0; i < sizeof(db_known_elsewhere) / sizeof(db_known_elsewhere[0]); i++)
-    if (scheme_is(url, n, db_known_elsewhere[i]))
-      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, "db",
-                        "this build has no %.*s backend (it has sqlite)", (int)n, url);
   return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, "db",
-                    "unknown storage scheme \"%.*s:\" (this build has sqlite)", (int)n, url);
+                    "unknown storage scheme \"%.*s:\" (this build has sqlite and postgres)", (int)n,
+                    url);
 }
 
 enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *err)

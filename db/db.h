@@ -1,6 +1,6 @@
 /*
  * db.h - the storage interface. Storage is opened by URL (db_open:
- * "path", "sqlite:path"; "postgres://..." once that backend exists) and
+ * "path", "sqlite:path", "postgres://...") and
  * reached only through the db_* functions below, each a one-line call
  * into the backend's const method table (`struct db_methods`, one per
  * backend, in the manner of sqlite3_io_methods), so another backend can be
@@ -434,9 +434,10 @@ struct db {
  *   "sqlite:PATH", "sqlite://PATH" or a plain PATH: the embedded SQLite
  *   backend on that file (created if missing; ":memory:" for a store that
  *   lives as long as the process).
- * A URL of another scheme ("postgres://...") names a backend this build
- * does not have: CAIRN_EINVAL code bad-value, saying which. On success
- * *out is the caller's, released with db_close. */
+ *   "postgres://..." or "postgresql://...": the PostgreSQL backend, the URL
+ *   as libpq reads it (db/postgres/); a server it cannot reach is CAIRN_EDB.
+ * A URL of another scheme is CAIRN_EINVAL code bad-value, naming it. On
+ * success *out is the caller's, released with db_close. */
 enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *err);
 
 /* The file the store named by `url` lives in, written to out[size]: the

@@ -123,7 +123,12 @@ static void print_server_log(const struct harness_server *s);
 static void spawn(struct harness_server *s)
 {
   const char *bin = server_path();
+  char abs_bin[4096];
   int fds[2];
+  /* A server run in its folder (in_dir) needs the binary by a path that
+   * does not depend on the working directory. */
+  if (s->in_dir && bin[0] != '/' && realpath(bin, abs_bin))
+    bin = abs_bin;
   if (access(bin, X_OK) != 0) {
     int e = errno;
     harness_stop(s);
@@ -154,6 +159,8 @@ static void spawn(struct harness_server *s)
       if (log >= 0)
         dup2(log, STDERR_FILENO);
     }
+    if (s->in_dir && chdir(s->dir) != 0)
+      _exit(127);
     char *argv[] = {(char *)bin, "--host", "127.0.0.1", "--port", "0", "--db", s->db_path, NULL};
     execv(bin, argv);
     fprintf(stderr, "harness: exec %s: %s\n", bin, strerror(errno));
@@ -232,6 +239,11 @@ static void spawn(struct harness_server *s)
 
 void harness_start(struct harness_server *s)
 {
+  harness_start_on(s, NULL);
+}
+
+void harness_start_on(struct harness_server *s, const char *db_url)
+{
   memset(s, 0, sizeof *s);
   s->out_fd = -1;
   snprintf(s->dir, sizeof s->dir, "/tmp/cairn-api-XXXXXX");
@@ -239,7 +251,12 @@ void harness_start(struct harness_server *s)
     s->dir[0] = '\0';
     fail_msg("mkdtemp: %s", strerror(errno));
   }
-  snprintf(s->db_path, sizeof s->db_path, "%s/cairn.db", s->dir);
+  if (db_url) {
+    snprintf(s->db_path, sizeof s->db_path, "%s", db_url);
+    s->in_dir = true;
+  } else {
+    snprintf(s->db_path, sizeof s->db_path, "%s/cairn.db", s->dir);
+  }
   snprintf(s->log_path, sizeof s->log_path, "%s/server.log", s->dir);
   harness_client_init(&s->client, s);
   spawn(s);

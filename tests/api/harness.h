@@ -37,7 +37,8 @@ struct harness_server {
   pthread_t drain;              /* reads (and discards) the server's stdout after the listen line */
   bool drain_running;           /* drain was started and not yet joined */
   char dir[256];                /* the temporary folder holding the database */
-  char db_path[300];            /* dir + "/cairn.db" */
+  char db_path[300];            /* dir + "/cairn.db", or the URL given to harness_start_on */
+  bool in_dir;                  /* the server runs in dir (harness_start_on) */
   char log_path[300];           /* dir + "/server.log": the server's stderr */
   char host[64];                /* as printed in the listen line */
   int port;                     /* as printed in the listen line */
@@ -59,6 +60,12 @@ void harness_global_cleanup(void);
  * `cairn: listening on http://HOST:PORT`. Fails the test if the binary is
  * missing, dies, or stays silent. */
 void harness_start(struct harness_server *s);
+
+/* harness_start with the server on the store `db_url` (`--db db_url`, a
+ * database server's URL) instead of a file in the folder. The server runs
+ * in the folder, which holds what it keeps beside a store that is not a
+ * file (its signing key) and goes with harness_stop; the store stays. */
+void harness_start_on(struct harness_server *s, const char *db_url);
 
 /* Stop the server (SIGTERM; SIGKILL after 10 s), reap it and remove the
  * temporary folder. Returns true when the server exited by itself with status

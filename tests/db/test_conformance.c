@@ -1,7 +1,7 @@
 /*
  * test_conformance.c - the storage contract of db/db.h, run against every
- * backend this build has (today SQLite; a new backend adds one row to
- * `backends` below and must pass all of it, no test skipped). Every test
+ * backend this build has (SQLite and PostgreSQL; a new backend adds one
+ * row to `backends` below and must pass all of it, no test skipped). Every test
  * reaches storage only through db_open and the db_* calls: what a backend
  * keeps on disk is its own test's business (test_sqlite.c).
  */
@@ -1189,6 +1189,7 @@ static const struct backend {
   int (*teardown)(void **state);
 } backends[] = {
     {"sqlite", tmpdb_backend_setup, tmpdb_backend_teardown},
+    {"postgres", tmpdb_pg_setup, tmpdb_pg_teardown},
 };
 
 #define T(name)                                                                                    \

@@ -1,6 +1,7 @@
 /*
  * tmpdb.c - throwaway database files for the storage tests, and the
- * backend opened on one (tmpdb.h).
+ * backend opened on one (tmpdb.h); throwaway databases on a PostgreSQL
+ * cluster for the same tests of that backend.
  */
 #include "tmpdb.h"
 
@@ -11,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -177,4 +179,106 @@ enum cairn_status tmpdb_check_link(void *arg, const struct db_move *move, struct
   memcpy(w->prev, move->hash, DB_HASH_BYTES);
   w->rows++;
   return CAIRN_OK;
+}
+
+/* ---- the PostgreSQL fixture ---- */
+
+/* The cluster every PostgreSQL test uses, or NULL with a message. */
+static const char *pg_cluster(void)
+{
+  static bool told; /* once per binary, not once per test */
+  const char *url = getenv("CAIRN_TEST_PG");
+
+  if (url && url[0])
+    return url;
+  if (told)
+    return NULL;
+  told = true;
+  fprintf(stderr, "CAIRN_TEST_PG is not set: the PostgreSQL tests need a cluster. Start one with\n"
+                  "  export CAIRN_TEST_PG=$(sh tests/db/pg_cluster.sh start)\n"
+                  "and stop it with\n"
+                  "  sh tests/db/pg_cluster.sh stop \"$CAIRN_TEST_PG\"\n"
+                  "(make run-tests does both)\n");
+  return NULL;
+}
+
+/* Run `sql` on a connection of its own to the cluster's main database. */
+static int pg_admin(const char *sql)
+{
+  const char *cluster = pg_cluster();
+  PGconn *conn;
+  PGresult *res;
+  int rc = -1;
+
+  if (!cluster)
+    return -1;
+  conn = PQconnectdb(cluster);
+  if (PQstatus(conn) != CONNECTION_OK) {
+    fprintf(stderr, "CAIRN_TEST_PG=%s: %s", cluster, PQerrorMessage(conn));
+    PQfinish(conn);
+    return -1;
+  }
+  res = PQexec(conn, sql);
+  if (PQresultStatus(res) == PGRES_COMMAND_OK)
+    rc = 0;
+  else
+    fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
+  PQclear(res);
+  PQfinish(conn);
+  return rc;
+}
+
+/* A URL for database `name` on the cluster: its own with the name put in
+ * place of the path (the cluster's URL is "postgresql:///DB?host=..."). */
+static int pg_url_of(const char *name, char *out, size_t size)
+{
+  const char *cluster = pg_cluster();
+  const char *query = cluster ? strchr(cluster, '?') : NULL;
+  int n;
+
+  if (!cluster)
+    return -1;
+  n = snprintf(out, size, "postgresql:///%s%s", name, query ? query : "");
+  return n > 0 && (size_t)n < size ? 0 : -1;
+}
+
+int tmpdb_pg_setup(void **state)
+{
+  static unsigned made; /* per process; the pid tells processes apart */
+  struct tmpdb_backend *b = calloc(1, sizeof(*b));
+  struct cairn_error err = {0};
+  char sql[128];
+
+  if (!b)
+    return -1;
+  /* Digits and letters only, so the name needs no quoting. */
+  snprintf(b->pg_db, sizeof(b->pg_db), "cairn_test_%ld_%u", (long)getpid(), made++);
+  snprintf(sql, sizeof(sql), "CREATE DATABASE %s", b->pg_db);
+  if (pg_url_of(b->pg_db, b->url, sizeof(b->url)) != 0 || pg_admin(sql) != 0) {
+    free(b);
+    return -1;
+  }
+  if (db_open(b->url, &b->db, &err) != CAIRN_OK) {
+    fprintf(stderr, "open %s: %s\n", b->url, err.detail);
+    snprintf(sql, sizeof(sql), "DROP DATABASE %s", b->pg_db);
+    pg_admin(sql);
+    free(b);
+    return -1;
+  }
+  *state = b;
+  return 0;
+}
+
+int tmpdb_pg_teardown(void **state)
+{
+  struct tmpdb_backend *b = *state;
+  char sql[128];
+  int rc;
+
+  db_close(b->db); /* NULL when a test closed it already */
+  /* FORCE: a connection a failed test left open must not keep it. */
+  snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", b->pg_db);
+  rc = pg_admin(sql);
+  free(b);
+  return rc;
 }

@@ -22,10 +22,12 @@ int tmpdb_make(struct tmpdb *t);
  * tmpdb_make failed (dir empty). */
 void tmpdb_remove(struct tmpdb *t);
 
-/* The SQLite backend opened on a fresh throwaway file, by its URL. */
+/* A backend opened on a fresh, empty store, by its URL: a throwaway file
+ * for SQLite, a throwaway database for PostgreSQL. */
 struct tmpdb_backend {
-  struct tmpdb t;
-  char url[sizeof(((struct tmpdb *)0)->path) + 16]; /* what db_open was given */
+  struct tmpdb t; /* SQLite: the file's directory */
+  char url[256];  /* what db_open was given */
+  char pg_db[64]; /* PostgreSQL: the database made for this test; "" for SQLite */
   struct db *db;
 };
 
@@ -34,6 +36,14 @@ struct tmpdb_backend {
  * backend unless a test already did (db NULL) and removes the files. */
 int tmpdb_backend_setup(void **state);
 int tmpdb_backend_teardown(void **state);
+
+/* The same for the PostgreSQL backend: a database of its own per test, on
+ * the cluster whose URL CAIRN_TEST_PG holds (tests/db/pg_cluster.sh
+ * prints it; `make run-tests` starts one and sets it). Without it setup
+ * fails, saying how to start one: no test is skipped. Teardown drops the
+ * database. */
+int tmpdb_pg_setup(void **state);
+int tmpdb_pg_teardown(void **state);
 
 /* ---- rows for the backend tests (each fails the test when refused) ---- */
 
