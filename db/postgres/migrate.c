@@ -16,6 +16,8 @@
  * A database newer than the binary is refused, as for SQLite.
  */
 #include "internal.h"
+
+#include "../verdict.h"
 #include "../../log/log.h"
 
 #include <stdio.h>
@@ -49,15 +51,6 @@ static enum cairn_status read_version(PGconn *conn, int *out, struct cairn_error
     *out = (int)db_pg_int64(res, 0, 0);
   PQclear(res);
   return st;
-}
-
-static enum cairn_status refuse_newer(int found, int known, struct cairn_error *err)
-{
-  log_line(LOG_ERROR, "db", "schema version %d is newer than this server's %d", found, known);
-  return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
-                    "the database has schema version %d but this server knows only up to %d; "
-                    "run a newer server (downgrading is not supported)",
-                    found, known);
 }
 
 /* The migration's statements: several in one text, which only the simple
@@ -95,7 +88,7 @@ static enum cairn_status apply(PGconn *conn, const struct db_pg_migration *m, in
   if (st == CAIRN_OK)
     st = read_version(conn, &current, err);
   if (st == CAIRN_OK && current > known)
-    st = refuse_newer(current, known, err);
+    st = db_verdict_newer_schema(current, known, err);
   if (st != CAIRN_OK || current >= m->number) {
     db_pg_rollback(conn); /* applied already, perhaps by another node just now */
     return st;

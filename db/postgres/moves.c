@@ -13,6 +13,8 @@
  */
 #include "internal.h"
 
+#include "../verdict.h"
+
 #include <assert.h>
 #include <inttypes.h>
 #include <sodium.h>
@@ -155,15 +157,8 @@ static enum cairn_status append_checked(PGconn *conn, const char *game_id,
   struct link link;
   enum cairn_status st = read_for_append(conn, game_id, move->ord, &link, err);
 
-  /* Status before ord, in the order api/ checks them: a move that lost the
-   * race to the game's last move hears that the game is over. */
-  if (st == CAIRN_OK && strcmp(link.status, DB_STATUS_ACTIVE) != 0)
-    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
-                    "game %s is %s, not accepting moves", game_id, link.status);
-  if (st == CAIRN_OK && move->ord != link.moves)
-    st = cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
-                    "game %s has %" PRIu32 " moves; move %" PRIu32 " is stale", game_id, link.moves,
-                    move->ord);
+  if (st == CAIRN_OK)
+    st = db_verdict_append(game_id, link.status, link.moves, move->ord, err);
   if (st == CAIRN_OK)
     st = insert_linked(conn, game_id, move, &link, hash, err);
   sodium_memzero(&link, sizeof(link));

@@ -8,15 +8,15 @@
  */
 #include "internal.h"
 
+#include "../verdict.h"
+
 #include <assert.h>
 #include <string.h>
-
-enum clash { CLEAR, ALREADY_SEATED, SEAT_TAKEN };
 
 /* A seat row in the way: the player already seated (which wins, so that a
  * repeated join hears "you are in") or the seat held by someone. */
 static enum cairn_status find_clash(PGconn *conn, const char *game_id, int seat,
-                                    const char *player_id, enum clash *clash,
+                                    const char *player_id, enum db_seat_clash *clash,
                                     struct cairn_error *err)
 {
   struct db_pg_params p = {0};
@@ -24,7 +24,7 @@ static enum cairn_status find_clash(PGconn *conn, const char *game_id, int seat,
   enum cairn_status st;
   int row;
 
-  *clash = CLEAR;
+  *clash = DB_SEAT_CLEAR;
   db_pg_text(&p, game_id);
   db_pg_text(&p, player_id);
   db_pg_int(&p, seat);
@@ -34,9 +34,9 @@ static enum cairn_status find_clash(PGconn *conn, const char *game_id, int seat,
                   &p, &res, NULL, "taking a seat", err);
   for (row = 0; st == CAIRN_OK && row < PQntuples(res); row++) {
     if (db_pg_bool(res, row, 0))
-      *clash = ALREADY_SEATED;
-    else if (*clash == CLEAR)
-      *clash = SEAT_TAKEN;
+      *clash = DB_SEAT_ALREADY_SEATED;
+    else if (*clash == DB_SEAT_CLEAR)
+      *clash = DB_SEAT_TAKEN;
   }
   PQclear(res);
   return st;
@@ -90,28 +90,15 @@ static enum cairn_status check_join(PGconn *conn, const char *game_id, const str
 {
   char status[DB_STATUS_MAX + 1];
   enum cairn_status st;
-  enum clash clash;
+  enum db_seat_clash clash;
   int seats = 0;
 
   st = db_pg_lock_game(conn, game_id, status, sizeof(status), &seats, NULL, err);
-  if (st != CAIRN_OK)
-    return st;
-  if (strcmp(status, DB_STATUS_OPEN) != 0)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
-                      "game %s is %s, not open for joining", game_id, status);
-  if (join->seat < 0 || join->seat >= seats)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                      "seat: game %s has seats 0 to %d, not %d", game_id, seats - 1, join->seat);
-  st = find_clash(conn, game_id, join->seat, join->player_id, &clash, err);
-  if (st != CAIRN_OK)
-    return st;
-  if (clash == ALREADY_SEATED)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_ALREADY_SEATED, NULL,
-                      "player %s already holds a seat in game %s", join->player_id, game_id);
-  if (clash == SEAT_TAKEN)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_SEAT_TAKEN, NULL,
-                      "seat %d of game %s is taken", join->seat, game_id);
-  return CAIRN_OK;
+  if (st == CAIRN_OK)
+    st = find_clash(conn, game_id, join->seat, join->player_id, &clash, err);
+  if (st == CAIRN_OK)
+    st = db_verdict_join(game_id, status, seats, join, clash, err);
+  return st;
 }
 
 /* The seat is in: start the game if it was the last, and write what the
@@ -127,10 +114,9 @@ static enum cairn_status write_join(PGconn *conn, const char *game_id, const str
     st = db_pg_start_if_full(conn, game_id, join->at_ms, &started, err);
   if (st != CAIRN_OK)
     return st;
-  if ((join->expect == DB_JOIN_STARTS && !started) || (join->expect == DB_JOIN_WAITS && started))
-    return cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
-                      "game %s changed since it was read: the join would %s it", game_id,
-                      started ? "start" : "not start");
+  st = db_verdict_join_start(game_id, join, started, err);
+  if (st != CAIRN_OK)
+    return st;
   if (!started && join->expect != DB_JOIN_EITHER)
     return CAIRN_OK;
   if (join->n_clocks > 0)

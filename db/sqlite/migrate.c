@@ -20,6 +20,8 @@
  * it; that need has not arisen yet.
  */
 #include "internal.h"
+
+#include "../verdict.h"
 #include "../../log/log.h"
 
 #include <stdio.h>
@@ -71,15 +73,6 @@ cleanup:
   return st;
 }
 
-static enum cairn_status refuse_newer(int found, int known, struct cairn_error *err)
-{
-  log_line(LOG_ERROR, "db", "schema version %d is newer than this server's %d", found, known);
-  return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
-                    "the database has schema version %d but this server knows only up to %d; "
-                    "run a newer server (downgrading is not supported)",
-                    found, known);
-}
-
 static enum cairn_status set_version(sqlite3 *db, int version, struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
@@ -118,7 +111,7 @@ static enum cairn_status apply(sqlite3 *db, const struct db_migration *m, int kn
   if (st != CAIRN_OK)
     goto cleanup;
   if (current > known) {
-    st = refuse_newer(current, known, err);
+    st = db_verdict_newer_schema(current, known, err);
     goto cleanup;
   }
   if (current >= m->number)
@@ -170,7 +163,7 @@ enum cairn_status db_sqlite_migrate(sqlite3 *db, const struct db_migration *list
   if (st != CAIRN_OK)
     return st;
   if (current > known)
-    return refuse_newer(current, known, err);
+    return db_verdict_newer_schema(current, known, err);
 
   for (m = list; m->number; m++) {
     if (m->number <= current)

@@ -9,6 +9,8 @@
  */
 #include "internal.h"
 
+#include "../verdict.h"
+
 #include <assert.h>
 #include <inttypes.h>
 #include <sodium.h>
@@ -203,15 +205,8 @@ static enum cairn_status append_checked(sqlite3 *db, struct db_append *a, struct
   uint32_t moves = 0;
 
   st = read_for_append(db, a->game_id, a->move->ord, status, &moves, &link, err);
-  /* Status before ord, in the order api/ checks them: a move that lost the
-   * race to the game's last move hears that the game is over. */
-  if (st == CAIRN_OK && strcmp(status, DB_STATUS_ACTIVE) != 0)
-    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
-                    "game %s is %s, not accepting moves", a->game_id, status);
-  if (st == CAIRN_OK && a->move->ord != moves)
-    st = cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
-                    "game %s has %" PRIu32 " moves; move %" PRIu32 " is stale", a->game_id, moves,
-                    a->move->ord);
+  if (st == CAIRN_OK)
+    st = db_verdict_append(a->game_id, status, moves, a->move->ord, err);
   if (st == CAIRN_OK)
     st = insert_linked(db, a->game_id, a->move, &link, a->hash, err);
   sodium_memzero(&link, sizeof(link));

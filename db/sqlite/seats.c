@@ -8,25 +8,25 @@
  */
 #include "internal.h"
 
+#include "../verdict.h"
+
 #include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
-enum clash { CLEAR, ALREADY_SEATED, SEAT_TAKEN };
-
 /* Look for a seat row that stands in the way: the player already seated or
- * the seat held by someone. ALREADY_SEATED wins when both hold, so that
+ * the seat held by someone. DB_SEAT_ALREADY_SEATED wins when both hold, so that
  * repeating a join, whichever seat it names, answers "you are in" rather
  * than "someone is there". */
 static enum cairn_status find_clash(sqlite3 *db, const char *game_id, int seat,
-                                    const char *player_id, enum clash *clash,
+                                    const char *player_id, enum db_seat_clash *clash,
                                     struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
-  *clash = CLEAR;
+  *clash = DB_SEAT_CLEAR;
   st = db_sqlite_prepare(db,
                          "SELECT player_id = ?2 FROM seats"
                          " WHERE game_id = ?1 AND (player_id = ?2 OR seat = ?3)",
@@ -41,9 +41,9 @@ static enum cairn_status find_clash(sqlite3 *db, const char *game_id, int seat,
     if (rc != SQLITE_ROW)
       break;
     if (sqlite3_column_int(stmt, 0))
-      *clash = ALREADY_SEATED;
-    else if (*clash == CLEAR)
-      *clash = SEAT_TAKEN;
+      *clash = DB_SEAT_ALREADY_SEATED;
+    else if (*clash == DB_SEAT_CLEAR)
+      *clash = DB_SEAT_TAKEN;
   }
   if (rc != SQLITE_DONE)
     st = db_sqlite_fail(db, rc, "taking a seat", err);
@@ -114,30 +114,15 @@ static enum cairn_status check_join(sqlite3 *db, const char *game_id, const stru
 {
   char status[DB_STATUS_MAX + 1];
   enum cairn_status st;
-  enum clash clash;
+  enum db_seat_clash clash;
   int seats = 0;
 
   st = db_sqlite_game_status(db, game_id, status, sizeof(status), &seats, NULL, err);
-  if (st != CAIRN_OK)
-    return st;
-  if (strcmp(status, DB_STATUS_OPEN) != 0)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
-                      "game %s is %s, not open for joining", game_id, status);
-  /* The caller cannot know the seat count without a load of its own, so
-   * this is a client's bad value rather than a broken contract. */
-  if (join->seat < 0 || join->seat >= seats)
-    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                      "seat: game %s has seats 0 to %d, not %d", game_id, seats - 1, join->seat);
-  st = find_clash(db, game_id, join->seat, join->player_id, &clash, err);
-  if (st != CAIRN_OK)
-    return st;
-  if (clash == ALREADY_SEATED)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_ALREADY_SEATED, NULL,
-                      "player %s already holds a seat in game %s", join->player_id, game_id);
-  if (clash == SEAT_TAKEN)
-    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_SEAT_TAKEN, NULL,
-                      "seat %d of game %s is taken", join->seat, game_id);
-  return CAIRN_OK;
+  if (st == CAIRN_OK)
+    st = find_clash(db, game_id, join->seat, join->player_id, &clash, err);
+  if (st == CAIRN_OK)
+    st = db_verdict_join(game_id, status, seats, join, clash, err);
+  return st;
 }
 
 /* The seat is in: start the game if it was the last (one conditional
@@ -156,10 +141,9 @@ static enum cairn_status write_join(sqlite3 *db, const char *game_id, const stru
     st = db_sqlite_start_if_full(db, game_id, join->at_ms, &started, err);
   if (st != CAIRN_OK)
     return st;
-  if ((join->expect == DB_JOIN_STARTS && !started) || (join->expect == DB_JOIN_WAITS && started))
-    return cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
-                      "game %s changed since it was read: the join would %s it", game_id,
-                      started ? "start" : "not start");
+  st = db_verdict_join_start(game_id, join, started, err);
+  if (st != CAIRN_OK)
+    return st;
   if (!started && join->expect != DB_JOIN_EITHER)
     return CAIRN_OK;
   if (join->n_clocks > 0)
