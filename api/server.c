@@ -393,23 +393,30 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   return ret;
 }
 
+/* An answer was queued: count it for GET /metrics and, when asked for,
+ * write its access-log line, both from one reading of the clock. */
+static void account(struct api_server *server, const struct pending *p, const char *method,
+                    const char *url, unsigned int status)
+{
+  int64_t ns = mono_ns() - p->head_ns;
+
+  api_metrics_observe(server->metrics, p->route, status, ns);
+  if (log_access_on())
+    log_request(p->request_id, method, url, status, (double)ns / 1e6);
+}
+
 /* Dispatch, then count the answer (not a parking) for GET /metrics. */
 static enum MHD_Result answer(struct api_server *server, struct MHD_Connection *conn,
                               const char *url, const char *method, struct pending *p)
 {
   unsigned int status = 0;
   enum MHD_Result ret;
-  int64_t ns;
 
   log_set_request(p->request_id); /* what this thread logs meanwhile names the request */
   ret = dispatch(server, conn, url, method, p, &status);
   log_set_request(NULL);
-  if (!status)
-    return ret; /* parked */
-  ns = mono_ns() - p->head_ns;
-  api_metrics_observe(server->metrics, p->route, status, ns);
-  if (log_access_on())
-    log_request(p->request_id, method, url, status, (double)ns / 1e6);
+  if (status) /* else parked: counted once it is answered */
+    account(server, p, method, url, status);
   return ret;
 }
 
@@ -474,9 +481,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
       api_conns_linger(server->conns, tracked(conn)); /* the body may be on its way */
       ret = queue_problem(conn, &err, (struct extras){.request_id = p->request_id, .close = true},
                           &status);
-      api_metrics_observe(server->metrics, -1, status, mono_ns() - p->head_ns);
-      if (log_access_on())
-        log_request(p->request_id, method, url, status, (double)(mono_ns() - p->head_ns) / 1e6);
+      account(server, p, method, url, status); /* p->route is -1: never routed */
       return ret;
     }
     return MHD_YES;
