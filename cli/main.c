@@ -55,6 +55,8 @@ static void usage(FILE *out)
       "       cairn revalidate [--db PATH|URL] replay every stored game, report divergence\n"
       "       cairn backup --to FILE [--db PATH] [--url URL]  copy the running server's store\n"
       "       cairn restore --from FILE [--db PATH]  put a backup in place (server stopped)\n"
+      "       cairn migrate-db --from FILE --to URL  copy a SQLite store into an empty\n"
+      "                                   PostgreSQL database (servers stopped)\n"
       "  --host  IPv4 address to listen on (env CAIRN_HOST, default 127.0.0.1)\n"
       "  --port  TCP port, 0 for any free one (env CAIRN_PORT, default 8080)\n"
       "  --db    storage: a SQLite file, or a URL (sqlite:PATH) (env CAIRN_DB,\n"
@@ -380,6 +382,8 @@ int main(int argc, char **argv)
     return cli_backup(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "restore") == 0)
     return cli_restore(argc - 2, argv + 2);
+  if (argc >= 2 && strcmp(argv[1], "migrate-db") == 0)
+    return cli_migrate_db(argc - 2, argv + 2);
   if (argc >= 2 && strcmp(argv[1], "revalidate") == 0) {
     if (!parse_config(argc - 1, argv + 1, &cfg)) {
       usage(stderr);

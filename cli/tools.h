@@ -16,4 +16,8 @@ int cli_revalidate(const char *db_url);
 int cli_backup(int argc, char **argv);
 int cli_restore(int argc, char **argv);
 
+/* `cairn migrate-db --from FILE --to URL` (migrate.c): 0 copied and
+ * checked, 1 a game reads back differently, 2 error. */
+int cli_migrate_db(int argc, char **argv);
+
 #endif

@@ -446,6 +446,25 @@ enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *
  * (":memory:", or a database server). */
 bool db_local_file(const char *url, char *out, size_t size);
 
+/* What db_copy_store copied: rows[i] of table[i], in the order copied. */
+#define DB_COPY_TABLES 10
+struct db_copy_counts {
+  const char *table[DB_COPY_TABLES]; /* static names */
+  long rows[DB_COPY_TABLES];
+};
+
+/* Copy every row of the SQLite store `from_url` (a file; no server may be
+ * running on it) into the PostgreSQL database `to_url`, which must hold no
+ * player and no game: ids, token hashes, seeds, log rows and their chain
+ * hashes, seats, clocks, vacations, webhooks with their secrets and
+ * deliveries, and the deliveries still owed, as stored (db/copy.c). Each
+ * store's migrations are applied first. All or nothing: on failure the
+ * target is left as it was. CAIRN_EINVAL for a source that is not an
+ * SQLite file or a target that is not PostgreSQL, CAIRN_ECONFLICT when the
+ * target is not empty, CAIRN_EDB when storage fails. */
+enum cairn_status db_copy_store(const char *from_url, const char *to_url,
+                                struct db_copy_counts *out, struct cairn_error *err);
+
 /* Close the store and free it. Accepts NULL. */
 void db_close(struct db *db);
 

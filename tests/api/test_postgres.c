@@ -17,7 +17,6 @@
 
 #include "tests/order.h"
 
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,62 +28,19 @@
 #define MOVES  12 /* played before the restart */
 #define ROUNDS 20 /* races between the two nodes */
 
-/* ---- a database per test ---- */
+/* ---- a database per test (harness_pg_create) ---- */
 
 struct fixture {
-  char db[64];   /* the database made for the test */
-  char url[300]; /* the URL the servers are given */
+  struct harness_pg_db db;
   struct harness_server node[2];
   bool started[2];
 };
 
-static const char *cluster(void)
-{
-  const char *url = getenv("CAIRN_TEST_PG");
-
-  if (url && url[0])
-    return url;
-  fprintf(stderr, "CAIRN_TEST_PG is not set: start a cluster with\n"
-                  "  export CAIRN_TEST_PG=$(sh tests/db/pg_cluster.sh start)\n"
-                  "(make run-tests does it, and stops it after)\n");
-  return NULL;
-}
-
-/* Run `sql` on the cluster's main database; 0 when it succeeded. */
-static int admin(const char *sql)
-{
-  PGconn *conn = cluster() ? PQconnectdb(cluster()) : NULL;
-  PGresult *res;
-  int rc = -1;
-
-  if (!conn)
-    return -1;
-  res = PQstatus(conn) == CONNECTION_OK ? PQexec(conn, sql) : NULL;
-  if (PQresultStatus(res) == PGRES_COMMAND_OK)
-    rc = 0;
-  else
-    fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
-  PQclear(res);
-  PQfinish(conn);
-  return rc;
-}
-
 static int setup(void **state)
 {
-  static unsigned made;
   struct fixture *f = calloc(1, sizeof(*f));
-  const char *query = cluster() ? strchr(cluster(), '?') : NULL;
-  char sql[128];
 
-  if (!f || !query) {
-    free(f);
-    return -1;
-  }
-  /* Digits and letters only, so the name needs no quoting. */
-  snprintf(f->db, sizeof(f->db), "cairn_api_%ld_%u", (long)getpid(), made++);
-  snprintf(f->url, sizeof(f->url), "postgresql:///%s%s", f->db, query);
-  snprintf(sql, sizeof(sql), "CREATE DATABASE %s", f->db);
-  if (admin(sql) != 0) {
+  if (!f || !harness_pg_create(&f->db)) {
     free(f);
     return -1;
   }
@@ -95,14 +51,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct fixture *f = *state;
-  char sql[128];
   int rc = 0, i;
 
   for (i = 0; i < 2; i++)
     if (f->started[i] && !harness_stop(&f->node[i]))
       rc = -1;
-  snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", f->db);
-  if (admin(sql) != 0)
+  if (!harness_pg_drop(&f->db))
     rc = -1;
   free(f);
   return rc;
@@ -110,7 +64,7 @@ static int teardown(void **state)
 
 static struct harness_server *start_node(struct fixture *f, int i)
 {
-  harness_start_on(&f->node[i], f->url);
+  harness_start_on(&f->node[i], f->db.url);
   f->started[i] = true;
   return &f->node[i];
 }
