@@ -59,7 +59,7 @@ run: build
 	./build/release/cairn --host $(HOST) --port $(PORT) --db $(DATA_DIR)/cairn.db
 
 test: deps
-	@$(MAKE) --no-print-directory -s -j$(JOBS) -f build.mk MODE=release server
+	@$(MAKE) --no-print-directory -s -j$(JOBS) -f build.mk MODE=release server property-tests
 	@$(MAKE) --no-print-directory -s -j$(JOBS) -f build.mk MODE=test tests
 	@if command -v clang-format >/dev/null; then $(MAKE) --no-print-directory check-format; \
 	  else echo "clang-format not installed: formatting not checked"; fi

@@ -184,6 +184,15 @@ OPENAPI_ENV := CAIRN_OPENAPI=$(abspath $(OPENAPI_DOC)) CAIRN_OPENAPI_TRACKED=$(a
 RELEASE_SERVER   := $(abspath build/release/cairn)
 RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records test_pages \
                       test_limits test_errors test_resign test_operations test_backup)
+# The property tests play thousands of random games per title. Under the
+# sanitizers a game costs about ten times what it costs at -O2, so that pass
+# plays the first CAIRN_PROPERTY_GAMES of each loop (every path the checks
+# reach, with memory errors caught), and the same tests built -O2 (`make
+# test` builds them with the release server: property-tests) play every game.
+PROPERTY_GAMES_SANITIZED := 200
+RELEASE_PROPERTY := $(patsubst $(OUT)/%,build/release/%,$(filter %/test_property,$(TEST_BIN)))
+.PHONY: property-tests
+property-tests: $(filter %/test_property,$(TEST_BIN))
 # Each binary's own output is kept in build/test/logs/ and shown only when it
 # fails (CAIRN_TEST_VERBOSE=1 shows all of it), so a green run prints one
 # line a binary and the summary.
@@ -201,18 +210,25 @@ run-tests: tests check-engine-purity
 	export CAIRN_TEST_PG; \
 	trap 'sh $(PG_CLUSTER) stop "$$CAIRN_TEST_PG"' EXIT; trap 'exit 130' INT TERM; \
 	run_one() { \
-	  log="$(OUT)/logs/$$(basename $$1)$$4.log"; \
+	  log="$(OUT)/logs/$$(basename $$1)$$4.log"; began=$$(date +%s); \
 	  if [ -n "$$CAIRN_TEST_VERBOSE" ]; then $(OPENAPI_ENV) CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1; rc=$$?; \
 	  else $(OPENAPI_ENV) CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1 >"$$log" 2>&1; rc=$$?; fi; \
-	  if [ $$rc -eq 0 ]; then echo "ok   $$1$$3"; passed=$$((passed+1)); \
-	  else [ -n "$$CAIRN_TEST_VERBOSE" ] || cat "$$log"; echo "FAIL $$1$$3"; \
+	  took=" ($$(( $$(date +%s) - began )) s)"; \
+	  if [ $$rc -eq 0 ]; then echo "ok   $$1$$3$$took"; passed=$$((passed+1)); \
+	  else [ -n "$$CAIRN_TEST_VERBOSE" ] || cat "$$log"; echo "FAIL $$1$$3$$took"; \
 	    failed=$$((failed+1)); failed_list="$$failed_list $$1$$3"; fi; \
 	}; \
+	export CAIRN_PROPERTY_GAMES=$(PROPERTY_GAMES_SANITIZED); \
 	for t in $(TEST_BIN); do run_one $$t $(abspath $(SERVER)) ""; done; \
+	unset CAIRN_PROPERTY_GAMES; \
 	for t in $(TEST_SCRIPTS); do run_one $$t "" ""; done; \
 	for t in $(filter $(TEST_BIN),$(RELEASE_SECURITY)); do \
 	  [ -x $(RELEASE_SERVER) ] || { echo "no release server at $(RELEASE_SERVER)"; failed=$$((failed+1)); break; }; \
 	  run_one $$t $(RELEASE_SERVER) " (release server)" .release; \
+	done; \
+	for t in $(RELEASE_PROPERTY); do \
+	  [ -x $$t ] || { echo "no release build of $$t (make -f build.mk MODE=release property-tests)"; failed=$$((failed+1)); continue; }; \
+	  run_one $$t "" " (release build, every game)" .release; \
 	done; \
 	echo; [ -z "$$failed_list" ] || echo "failed:$$failed_list"; \
 	echo "binaries: $$passed passed, $$failed failed"; \

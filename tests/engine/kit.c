@@ -154,3 +154,11 @@ void kit_replay_matches(struct engine_game *start, const json_t *moves, const js
   free(text);
   engine_free(game);
 }
+
+int kit_games(int full)
+{
+  const char *cap = getenv("CAIRN_PROPERTY_GAMES");
+  long n = cap ? strtol(cap, NULL, 10) : 0;
+
+  return n > 0 && n < full ? (int)n : full;
+}

@@ -43,6 +43,13 @@ int kit_int(const json_t *obj, const char *key);
  * not changed either way. */
 int kit_accepts(const struct engine_game *game, int seat, const json_t *move);
 
+/* How many random games a property loop plays: `full`, or fewer when
+ * CAIRN_PROPERTY_GAMES caps it. make test runs the property tests twice:
+ * under the sanitizers with a cap (every path they check, at a fraction of
+ * the cost: a game is about ten times slower there), then built -O2 with
+ * every game (build.mk, run-tests). */
+int kit_games(int full);
+
 /* Replay `moves` ([[seat, move], ...]) from `start` (taken, freed here) and
  * assert that each move is accepted with exactly the recorded `events` (one
  * array per move) and that the final state serialises to `final`: the

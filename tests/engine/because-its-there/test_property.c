@@ -255,7 +255,7 @@ static void random_games(const char *scenario)
   struct stats stats = {0};
   int seed;
 
-  for (seed = 1; seed <= BT_GAMES; seed++)
+  for (seed = 1; seed <= kit_games(BT_GAMES); seed++)
     play(scenario, seed, false, &stats);
   for (seed = 1; seed <= BT_LEADER_GAMES; seed++)
     play(scenario, 100000 + seed, true, &stats);

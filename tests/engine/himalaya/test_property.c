@@ -201,7 +201,7 @@ static void test_random_games_finish_and_replay(void **state)
   uint64_t chooser = 12345;
   int i;
 
-  for (i = 0; i < GAMES; i++) {
+  for (i = 0; i < kit_games(GAMES); i++) {
     struct play how = {.deep = i % 100 == 0, .keep = i % 10 == 0, .climb = 0};
     struct log log;
     int seats = 2 + i % 4;
