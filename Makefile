@@ -12,6 +12,8 @@
 
 PACKAGES := build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libjansson-dev libyaml-dev \
             libcurl4-openssl-dev libcmocka-dev libsodium-dev
+# zlib: gzip for large JSON answers (api/representation.c).
+PACKAGES += zlib1g-dev
 # The PostgreSQL backend (libpq), and the server its tests start a throwaway
 # cluster of (tests/db/pg_cluster.sh, around run-tests in build.mk).
 PACKAGES += libpq-dev postgresql

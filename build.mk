@@ -7,7 +7,7 @@
 MODE ?= release
 OUT  ?= build/$(MODE)
 
-PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium
+PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
@@ -183,7 +183,8 @@ check-engine-purity: $(ENGINE_OBJ)
 OPENAPI_ENV := CAIRN_OPENAPI=$(abspath $(OPENAPI_DOC)) CAIRN_OPENAPI_TRACKED=$(abspath openapi/cairn.yaml)
 RELEASE_SERVER   := $(abspath build/release/cairn)
 RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records test_pages \
-                      test_limits test_errors test_resign test_operations test_backup)
+                      test_limits test_errors test_resign test_operations test_backup \
+                      test_http_extras)
 # The property tests play thousands of random games per title. Under the
 # sanitizers a game costs about ten times what it costs at -O2, so that pass
 # plays the first CAIRN_PROPERTY_GAMES of each loop (every path the checks

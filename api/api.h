@@ -85,6 +85,10 @@ struct api_server {
   /* Set once a stop was asked for: GET /readyz answers 503 so a load
    * balancer sends no more, while everything else is still served. */
   _Atomic bool draining;
+  /* Origins whose pages may call the API from a browser (cors.c): ",a,b,"
+   * or "" for none; cors_any for "*". Set once at start. */
+  char cors_origins[1024];
+  bool cors_any;
 };
 
 /* One request, as handlers see it. Everything is borrowed until the
@@ -144,6 +148,36 @@ typedef enum cairn_status (*api_handler)(struct api_request *req, struct api_res
  * method-not-allowed (and `allow` filled with the Allow header value: every
  * method the path takes, HEAD beside GET) for a known path with another
  * method; `allow` is "" otherwise. */
+/* ---- representation.c: entity tags, 304s and gzip for JSON answers ---- */
+
+/* W/"<32 hex digits>": a hash of `body`, the answer's exact bytes. */
+#define API_ETAG_MAX 37
+void api_etag_of(const char *body, size_t len, char out[API_ETAG_MAX + 1]);
+/* Whether an If-None-Match value (NULL: none) names `etag`, weakly
+ * compared, or is "*". */
+bool api_etag_matches(const char *if_none_match, const char *etag);
+/* Whether an Accept-Encoding value (NULL: none) admits gzip. */
+bool api_accepts_gzip(const char *accept_encoding);
+/* `body` gzipped into *out (OUT, caller frees), when that is worth it: true
+ * only for a body of 1 KiB or more that came out smaller. */
+bool api_gzip(const char *body, size_t len, char **out, size_t *out_len);
+
+/* ---- cors.c: cross-origin requests from configured origins ---- */
+
+struct MHD_Response;
+/* Take `origins` (--cors-origins: "a,b" or "*"; NULL or "" for none).
+ * CAIRN_EINVAL naming the flag when it cannot be read. */
+enum cairn_status api_cors_configure(struct api_server *server, const char *origins,
+                                     struct cairn_error *err);
+/* The request's Origin when it is allowed (borrowed from the request),
+ * else NULL. */
+const char *api_cors_origin(const struct api_server *server, struct MHD_Connection *conn);
+/* An OPTIONS request asking whether another may be made. */
+bool api_cors_is_preflight(struct MHD_Connection *conn, const char *method);
+/* The CORS headers of an answer to `origin` (NULL: none): a preflight's,
+ * or those of any other answer. */
+void api_cors_headers(struct MHD_Response *resp, const char *origin, bool preflight);
+
 #define API_ALLOW_MAX 64
 enum cairn_status api_route(struct api_request *req, api_handler *out, char allow[API_ALLOW_MAX],
                             struct cairn_error *err);

@@ -110,12 +110,34 @@ struct extras {
   const char *allow;                  /* Allow, or NULL */
   const struct api_rate_refusal *why; /* Retry-After and RateLimit-*, or NULL */
   bool close;                         /* Connection: close (the rest of the request is unread) */
+  const char *cors_origin;            /* an allowed Origin to answer (cors.c), or NULL */
 };
 
+/* What every answer carries: its request id, and CORS headers for an
+ * allowed origin. */
 static void add_request_id(struct MHD_Response *resp, const struct extras *x)
 {
   if (x && x->request_id)
     MHD_add_response_header(resp, "X-Request-Id", x->request_id);
+  if (x)
+    api_cors_headers(resp, x->cors_origin, false);
+}
+
+/* 204 to a preflight from an allowed origin: which methods and headers
+ * the request it announces may use. */
+static enum MHD_Result queue_preflight(struct MHD_Connection *conn, const struct extras *x)
+{
+  struct MHD_Response *resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+  enum MHD_Result ret;
+
+  if (!resp)
+    return MHD_NO;
+  if (x->request_id)
+    MHD_add_response_header(resp, "X-Request-Id", x->request_id);
+  api_cors_headers(resp, x->cors_origin, true);
+  ret = MHD_queue_response(conn, MHD_HTTP_NO_CONTENT, resp);
+  MHD_destroy_response(resp);
+  return ret;
 }
 
 /* Takes `text` (JSON, `len` bytes; NULL when writing it ran out of memory). */
@@ -142,6 +164,70 @@ static enum MHD_Result queue_json_text(struct MHD_Connection *conn, unsigned int
   if (x && x->close)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
   ret = MHD_queue_response(conn, status, resp);
+  MHD_destroy_response(resp);
+  return ret;
+}
+
+/* A 304 for a client that holds `etag` already: no body, the tag again. */
+static enum MHD_Result queue_not_modified(struct MHD_Connection *conn, const char *etag,
+                                          const struct extras *x)
+{
+  struct MHD_Response *resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
+  enum MHD_Result ret;
+
+  if (!resp)
+    return MHD_NO;
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, etag);
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+  add_request_id(resp, x);
+  ret = MHD_queue_response(conn, MHD_HTTP_NOT_MODIFIED, resp);
+  MHD_destroy_response(resp);
+  return ret;
+}
+
+/* A 200 JSON answer to a GET or HEAD (representation.c): its entity tag,
+ * a 304 when the client holds that tag (*status then says so), gzip when
+ * the client accepts it. Takes `text`. */
+static enum MHD_Result queue_representation(struct MHD_Connection *conn, char *text, size_t len,
+                                            const struct extras *x, unsigned int *status)
+{
+  char etag[API_ETAG_MAX + 1];
+  char *gz = NULL;
+  size_t gz_len = 0;
+  struct MHD_Response *resp;
+  enum MHD_Result ret;
+
+  if (!text)
+    return MHD_NO;
+  api_etag_of(text, len, etag);
+  if (api_etag_matches(
+          MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH),
+          etag)) {
+    free(text);
+    *status = MHD_HTTP_NOT_MODIFIED;
+    return queue_not_modified(conn, etag, x);
+  }
+  if (api_accepts_gzip(
+          MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING)) &&
+      api_gzip(text, len, &gz, &gz_len)) {
+    free(text);
+    text = gz;
+    len = gz_len;
+  }
+  resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+  if (!resp) {
+    free(text);
+    return MHD_NO;
+  }
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, etag);
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+  if (gz)
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+  add_request_id(resp, x);
+  ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
   MHD_destroy_response(resp);
   return ret;
 }
@@ -324,7 +410,7 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   char allow[API_ALLOW_MAX] = "";
   struct api_rate_refusal refused = {0};
   struct cairn_error auth_err = {0}, route_err = {0};
-  struct extras x = {.request_id = p->request_id};
+  struct extras x = {.request_id = p->request_id, .cors_origin = api_cors_origin(server, conn)};
   enum cairn_status auth, route_st, st;
   enum MHD_Result ret;
 
@@ -346,6 +432,10 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   st = p->wait_deadline_ms ? CAIRN_OK : api_limits_check(&req, &refused, &err);
   if (st != CAIRN_OK && refused.retry_after > 0)
     api_metrics_rate_refused(server->metrics);
+  if (st == CAIRN_OK && x.cors_origin && api_cors_is_preflight(conn, method)) {
+    *status = MHD_HTTP_NO_CONTENT;
+    return queue_preflight(conn, &x);
+  }
   if (st == CAIRN_OK && route_st != CAIRN_OK) {
     err = route_err;
     st = route_st;
@@ -383,13 +473,14 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
     return queue_stream(conn, resp.stream, &x);
   if (resp.reader.read)
     return queue_pieces(conn, &resp, &x);
-  if (resp.json_text)
-    ret = queue_json_text(conn, resp.status, resp.json_text, resp.json_len, "application/json", &x);
-  else if (resp.text || resp.owned_text)
-    ret = queue_text(conn, &resp, &x);
-  else
-    ret = queue_json(conn, resp.status, resp.body, "application/json", &x);
+  if (resp.text || resp.owned_text)
+    return queue_text(conn, &resp, &x);
+  if (!resp.json_text)
+    resp.json_text = api_json_text(resp.body, &resp.json_len);
   json_decref(resp.body);
+  if (*status == MHD_HTTP_OK && (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0))
+    return queue_representation(conn, resp.json_text, resp.json_len, &x, status);
+  ret = queue_json_text(conn, *status, resp.json_text, resp.json_len, "application/json", &x);
   return ret;
 }
 
@@ -479,7 +570,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
       enum MHD_Result ret;
 
       api_conns_linger(server->conns, tracked(conn)); /* the body may be on its way */
-      ret = queue_problem(conn, &err, (struct extras){.request_id = p->request_id, .close = true},
+      ret = queue_problem(conn, &err,
+                          (struct extras){.request_id = p->request_id,
+                                          .close = true,
+                                          .cors_origin = api_cors_origin(server, conn)},
                           &status);
       account(server, p, method, url, status); /* p->route is -1: never routed */
       return ret;

@@ -44,6 +44,7 @@ struct config {
   bool access_log;      /* --access-log: a JSON line per answered request */
   const char *key_path; /* --key, CAIRN_KEY: the signing key's file; NULL: beside the database */
   const char *web_dir;
+  const char *cors_origins; /* --cors-origins, CAIRN_CORS_ORIGINS: "a,b", "*" or NULL */
 };
 
 static void usage(FILE *out)
@@ -84,6 +85,8 @@ static void usage(FILE *out)
       "  --key PATH    the export signing key's file, made if missing (env CAIRN_KEY;\n"
       "          default server.key beside the SQLite file); nodes on one database share one\n"
       "  --access-log  a JSON line on stderr per answered request (env CAIRN_ACCESS_LOG=1)\n"
+      "  --cors-origins LIST  origins whose pages may call the API from a browser:\n"
+      "          a,b or * (env CAIRN_CORS_ORIGINS; default none)\n"
       "  --drain-seconds S   on SIGTERM/SIGINT, keep serving S seconds with GET /readyz\n"
       "          answering 503, so a load balancer moves clients away first; then stop\n"
       "          taking connections and finish the requests in flight (default 0;\n"
@@ -149,6 +152,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->webhook_backoff_ms = env_long("CAIRN_WEBHOOK_BACKOFF_MS", 1000);
   cfg->drain_s = env_long("CAIRN_DRAIN_SECONDS", 0);
   cfg->key_path = getenv("CAIRN_KEY");
+  cfg->cors_origins = getenv("CAIRN_CORS_ORIGINS");
   cfg->access_log = getenv("CAIRN_ACCESS_LOG") && strcmp(getenv("CAIRN_ACCESS_LOG"), "1") == 0;
   if (port && !parse_port(port, &cfg->port))
     return false;
@@ -197,6 +201,8 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
       cfg->vacation_days = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--webhook-backoff-ms") == 0) {
       cfg->webhook_backoff_ms = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--cors-origins") == 0) {
+      cfg->cors_origins = argv[++i];
     } else if (strcmp(argv[i], "--key") == 0) {
       cfg->key_path = argv[++i];
     } else if (strcmp(argv[i], "--drain-seconds") == 0) {
@@ -458,6 +464,10 @@ int main(int argc, char **argv)
         getenv("CAIRN_TEST_HOLD_BOTS") && strcmp(getenv("CAIRN_TEST_HOLD_BOTS"), "1") == 0;
   server.notify = api_notify_new(clock_fn);
   server.allow_private_webhooks = cfg.allow_private_webhooks;
+  if (api_cors_configure(&server, cfg.cors_origins, &err) != CAIRN_OK) {
+    log_line(LOG_ERROR, "main", "%s", err.detail);
+    goto cleanup;
+  }
   server.limits = api_limits_new(cfg.rate_per_address, cfg.rate_per_token);
   server.max_open_games = (int)cfg.max_open_games;
   server.max_connections =
