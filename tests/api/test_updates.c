@@ -240,6 +240,27 @@ static void test_long_poll_without_a_move_answers_at_its_timeout(void **state)
   json_decref(a.answer);
 }
 
+/* Without `timeout` a long-poll waits (30 s, the document's default): a
+ * move made while it is parked wakes it, where an answer given at once
+ * would say changed: false. */
+static void test_long_poll_without_timeout_waits(void **state)
+{
+  struct harness_server *s = *state;
+  struct poll_arg a = {.s = s};
+  struct duel d;
+  pthread_t t;
+
+  start_duel(s, &d, "unhurried", "mover");
+  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0", d.id);
+  assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
+  let_the_poll_park();
+  play_one(s, &d);
+  pthread_join(t, NULL);
+  assert_non_null(a.answer);
+  assert_true(json_is_true(json_object_get(a.answer, "changed")));
+  json_decref(a.answer);
+}
+
 static void test_long_poll_needs_after(void **state)
 {
   struct harness_server *s = *state;
@@ -385,6 +406,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_long_poll_wakes_on_the_move),
       cmocka_unit_test(test_long_poll_without_a_move_answers_at_its_timeout),
+      cmocka_unit_test(test_long_poll_without_timeout_waits),
       cmocka_unit_test(test_long_poll_needs_after),
       cmocka_unit_test(test_sse_resumes_after_a_disconnect_with_no_event_lost),
       cmocka_unit_test(test_sse_resume_from_a_forgotten_id_says_resync_once),
