@@ -89,6 +89,9 @@ struct api_server {
    * or "" for none; cors_any for "*". Set once at start. */
   char cors_origins[1024];
   bool cors_any;
+  /* Where people reach this server's page (--public-url), without a final
+   * "/": chat messages link to a game's page there. "" when not known. */
+  char public_url[512];
 };
 
 /* One request, as handlers see it. Everything is borrowed until the

@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #define DELIVER_ATTEMPTS   5
@@ -175,6 +176,25 @@ done:
   return ok;
 }
 
+/* Whether `host` ends in the label `suffix` ("localhost" or
+ * "x.localhost"), ignoring case and a final dot. */
+static bool name_is_under(const char *host, const char *suffix)
+{
+  size_t n = strlen(host), k = strlen(suffix);
+
+  if (n && host[n - 1] == '.')
+    n--;
+  if (n < k || strncasecmp(host + n - k, suffix, k) != 0)
+    return false;
+  return n == k || host[n - k - 1] == '.';
+}
+
+static bool never_public_name(const char *host)
+{
+  return name_is_under(host, "localhost") || name_is_under(host, "local") ||
+         name_is_under(host, "internal") || name_is_under(host, "home.arpa");
+}
+
 bool api_webhook_url_ok(const char *url, bool allow_private, char *why, size_t why_size)
 {
   char host[256];
@@ -185,7 +205,13 @@ bool api_webhook_url_ok(const char *url, bool allow_private, char *why, size_t w
   if (!split_url(url, host, sizeof(host), &port, why, why_size))
     return false;
   /* Hostnames are vetted when resolved, at every delivery; a literal
-   * address can be judged now. */
+   * address can be judged now, and so can the names that only ever name
+   * this machine or its network (RFC 6761's localhost, mDNS's .local,
+   * ICANN's private .internal), which would fail every delivery. */
+  if (!allow_private && never_public_name(host)) {
+    snprintf(why, why_size, "the host %s is never a public address", host);
+    return false;
+  }
   if (!allow_private && inet_pton(AF_INET, host, &a4) == 1 &&
       private_v4((const uint8_t *)&a4.s_addr)) {
     snprintf(why, why_size, "the address %s is not public", host);

@@ -503,8 +503,8 @@ enum cairn_status api_games_join(struct api_request *req, struct api_response *r
   wanted = json_object_get(doc, "seat");
   if (wanted)
     seat_wanted = json_integer_value(wanted);
-  st = game_join(req->server->game, req->id, req->player.id, wanted ? &seat_wanted : NULL, &seat,
-                 err);
+  st =
+      game_join(req->server->game, req->id, &req->player, wanted ? &seat_wanted : NULL, &seat, err);
   if (st != CAIRN_OK)
     goto cleanup;
   resp->status = 200;

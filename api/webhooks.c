@@ -17,6 +17,7 @@
 #include "deliver.h"
 
 #include <sodium.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,38 +255,92 @@ static int owner_seat(const struct db_game *row, const char *owner)
   return -1;
 }
 
-static void describe(const struct change *c, int seat, char *text, size_t size)
+/* Append printf-style to text[size], never past it. */
+static void append(char *text, size_t size, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void append(char *text, size_t size, const char *fmt, ...)
+{
+  size_t n = strlen(text);
+  va_list ap;
+
+  if (n + 1 >= size)
+    return;
+  va_start(ap, fmt);
+  vsnprintf(text + n, size - n, fmt, ap);
+  va_end(ap);
+}
+
+/* A player's name as a chat line may carry it: a name is the player's own
+ * text, so whatever a chat would read as a ping or markup is defused
+ * (a zero-width space after "@" and "<"; Slack's own escapes there), and
+ * a seat without a name is "seat N". */
+static void chat_name(const struct db_game *row, int seat, const char *format, char *out,
+                      size_t size)
+{
+  const char *name = row->seat_name[seat];
+  bool slack = strcmp(format, "slack") == 0;
+
+  out[0] = '\0';
+  if (!name[0]) {
+    snprintf(out, size, "seat %d", seat);
+    return;
+  }
+  for (; *name; name++) {
+    if (slack && (*name == '<' || *name == '>' || *name == '&'))
+      append(out, size, "%s", *name == '<' ? "&lt;" : *name == '>' ? "&gt;" : "&amp;");
+    else if (*name == '@' || *name == '<')
+      append(out, size, "%c\u200b", *name);
+    else
+      append(out, size, "%c", *name);
+  }
+}
+
+/* The message line (before the hook's mention): what happened, in whose
+ * names, and the page's link when the server knows its public address. */
+static void describe(const struct change *c, const struct db_webhook *hook, int seat, char *text,
+                     size_t size)
 {
   const struct engine_module *m = engine_find(c->row->title);
   const char *title = m ? m->name : c->row->title;
-  char seats[64] = "";
+  char name[6 * DB_NAME_MAX + 16];
   int i;
 
-  for (i = 0; i < c->n; i++)
-    snprintf(seats + strlen(seats), sizeof(seats) - strlen(seats), "%s%d", i ? ", " : "",
-             c->to_act[i]);
-  if (strcmp(c->event, "start") == 0)
-    snprintf(text, size, "%s game %s has started.", title, c->row->id);
-  else if (strcmp(c->event, "end") == 0)
-    snprintf(text, size, "%s game %s is over.", title, c->row->id);
-  else if (seat >= 0)
-    snprintf(text, size, "Your turn in %s game %s (seat %d, seq %u).", title, c->row->id, seat,
-             c->row->seq);
-  else
-    snprintf(text, size, "%s game %s: seat %s to act (seq %u).", title, c->row->id, seats,
-             c->row->seq);
+  text[0] = '\0';
+  if (strcmp(c->event, "start") == 0) {
+    append(text, size, "%s game %s has started:", title, c->row->id);
+    for (i = 0; i < c->row->seats; i++) {
+      chat_name(c->row, i, hook->format, name, sizeof(name));
+      append(text, size, "%s %s", i ? "," : "", name);
+    }
+    append(text, size, ".");
+  } else if (strcmp(c->event, "end") == 0) {
+    append(text, size, "%s game %s is over.", title, c->row->id);
+  } else if (seat >= 0) {
+    chat_name(c->row, seat, hook->format, name, sizeof(name));
+    append(text, size, "Your turn, %s, in %s game %s (seat %d, seq %u).", name, title, c->row->id,
+           seat, c->row->seq);
+  } else {
+    append(text, size, "%s game %s:", title, c->row->id);
+    for (i = 0; i < c->n; i++) {
+      chat_name(c->row, c->to_act[i], hook->format, name, sizeof(name));
+      append(text, size, "%s %s (seat %d)", i ? "," : "", name, c->to_act[i]);
+    }
+    append(text, size, " to act (seq %u).", c->row->seq);
+  }
+  if (c->server->public_url[0])
+    append(text, size, " %s/#/game/%s", c->server->public_url, c->row->id);
 }
 
 /* New string (free()): the body of `hook` for this change. */
 static char *body_for(const struct change *c, const struct db_webhook *hook, int seat)
 {
-  char text[256], line[400];
+  char text[1536], line[1700];
   json_t *to_act = json_array();
   json_t *doc, *shaped;
   char *out;
   int i;
 
-  describe(c, seat, text, sizeof(text));
+  describe(c, hook, seat, text, sizeof(text));
   snprintf(line, sizeof(line), "%s%s%s", hook->mention, hook->mention[0] ? " " : "", text);
   for (i = 0; i < c->n; i++)
     json_array_append_new(to_act, json_integer(c->to_act[i]));
@@ -293,6 +348,9 @@ static char *body_for(const struct change *c, const struct db_webhook *hook, int
                   c->row->id, "title", c->row->title, "seq", (json_int_t)c->row->seq, "status",
                   c->row->status, "to_act", to_act, "result", c->result, "text", line);
   json_object_set_new(doc, "url", json_sprintf("/v1/games/%s", c->row->id));
+  if (c->server->public_url[0])
+    json_object_set_new(doc, "page",
+                        json_sprintf("%s/#/game/%s", c->server->public_url, c->row->id));
   if (strcmp(hook->format, "discord") == 0)
     shaped = json_pack("{s:s}", "content", line);
   else if (strcmp(hook->format, "slack") == 0)

@@ -45,6 +45,7 @@ struct config {
   const char *key_path; /* --key, CAIRN_KEY: the signing key's file; NULL: beside the database */
   const char *web_dir;
   const char *cors_origins; /* --cors-origins, CAIRN_CORS_ORIGINS: "a,b", "*" or NULL */
+  const char *public_url;   /* --public-url, CAIRN_PUBLIC_URL: the page's address, or NULL */
 };
 
 static void usage(FILE *out)
@@ -85,6 +86,8 @@ static void usage(FILE *out)
       "  --key PATH    the export signing key's file, made if missing (env CAIRN_KEY;\n"
       "          default server.key beside the SQLite file); nodes on one database share one\n"
       "  --access-log  a JSON line on stderr per answered request (env CAIRN_ACCESS_LOG=1)\n"
+      "  --public-url URL  where people open this server's page (https://cairn.example):\n"
+      "          chat messages link to each game there (env CAIRN_PUBLIC_URL)\n"
       "  --cors-origins LIST  origins whose pages may call the API from a browser:\n"
       "          a,b or * (env CAIRN_CORS_ORIGINS; default none)\n"
       "  --drain-seconds S   on SIGTERM/SIGINT, keep serving S seconds with GET /readyz\n"
@@ -126,6 +129,24 @@ static long env_long(const char *name, long fallback)
   return v ? strtol(v, NULL, 10) : fallback;
 }
 
+/* --public-url into out[size] without its final "/"; "" for none. False
+ * for what is not an http(s) URL, or does not fit. */
+static bool public_url_ok(const char *url, char *out, size_t size)
+{
+  size_t n = url ? strlen(url) : 0;
+
+  out[0] = '\0';
+  if (!n)
+    return true;
+  while (n && url[n - 1] == '/')
+    n--;
+  if (n >= size || (strncmp(url, "https://", 8) != 0 && strncmp(url, "http://", 7) != 0) ||
+      strpbrk(url, " \t\r\n\"<>"))
+    return false;
+  snprintf(out, size, "%.*s", (int)n, url);
+  return true;
+}
+
 /* Flags win over the environment, which wins over the defaults. */
 static bool parse_config(int argc, char **argv, struct config *cfg)
 {
@@ -153,6 +174,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->drain_s = env_long("CAIRN_DRAIN_SECONDS", 0);
   cfg->key_path = getenv("CAIRN_KEY");
   cfg->cors_origins = getenv("CAIRN_CORS_ORIGINS");
+  cfg->public_url = getenv("CAIRN_PUBLIC_URL");
   cfg->access_log = getenv("CAIRN_ACCESS_LOG") && strcmp(getenv("CAIRN_ACCESS_LOG"), "1") == 0;
   if (port && !parse_port(port, &cfg->port))
     return false;
@@ -201,6 +223,8 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
       cfg->vacation_days = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--webhook-backoff-ms") == 0) {
       cfg->webhook_backoff_ms = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--public-url") == 0) {
+      cfg->public_url = argv[++i];
     } else if (strcmp(argv[i], "--cors-origins") == 0) {
       cfg->cors_origins = argv[++i];
     } else if (strcmp(argv[i], "--key") == 0) {
@@ -464,6 +488,11 @@ int main(int argc, char **argv)
         getenv("CAIRN_TEST_HOLD_BOTS") && strcmp(getenv("CAIRN_TEST_HOLD_BOTS"), "1") == 0;
   server.notify = api_notify_new(clock_fn);
   server.allow_private_webhooks = cfg.allow_private_webhooks;
+  if (!public_url_ok(cfg.public_url, server.public_url, sizeof(server.public_url))) {
+    log_line(LOG_ERROR, "main", "--public-url must be an http or https URL of at most %zu bytes",
+             sizeof(server.public_url) - 1);
+    goto cleanup;
+  }
   if (api_cors_configure(&server, cfg.cors_origins, &err) != CAIRN_OK) {
     log_line(LOG_ERROR, "main", "%s", err.detail);
     goto cleanup;

@@ -241,6 +241,9 @@ static enum cairn_status write_join(struct game_service *svc, struct db_game *ro
   after = *row; /* shallow: its strings stay *row's */
   snprintf(after.seat_player[change->seat], sizeof(after.seat_player[change->seat]), "%s",
            change->player_id);
+  if (change->player_name)
+    snprintf(after.seat_name[change->seat], sizeof(after.seat_name[change->seat]), "%s",
+             change->player_name);
   join.expect = starts ? DB_JOIN_STARTS : DB_JOIN_WAITS;
   turn->n = 0; /* an open game waits for its seats: nobody acts */
   if (starts) {

@@ -239,6 +239,7 @@ struct game_change {
                                (an adjudication, a resignation) as compact
                                JSON with sorted keys, stored as is; or NULL */
   const char *player_id;    /* borrowed: a join's player, who takes `seat`; NULL otherwise */
+  const char *player_name;  /* borrowed: that player's name, for what the join says */
 };
 
 /* Under the lock. Commit `change` to the game `row` (loaded under this
@@ -323,15 +324,16 @@ enum cairn_status game_create(struct game_service *svc, struct db_game *row,
                               const bool bot[ENGINE_MAX_SEATS], struct engine_game *state,
                               struct cairn_error *err);
 
-/* Seat `player_id` in game `game_id`: in *wanted (0-based), or the lowest
+/* Seat `player` in game `game_id`: in *wanted (0-based), or the lowest
  * free seat when `wanted` is NULL. Under the game lock: load, check the
  * seat's range (bad-value), then commit the join (GAME_CHANGE_JOIN: the
  * seat, and the start with its clocks and webhook deliveries, in one
  * transaction; announcements and bots follow). The store still decides
  * races (seat-taken, already-seated, game-not-open). *taken gets the
  * seat. */
-enum cairn_status game_join(struct game_service *svc, const char *game_id, const char *player_id,
-                            const json_int_t *wanted, int *taken, struct cairn_error *err);
+enum cairn_status game_join(struct game_service *svc, const char *game_id,
+                            const struct db_player *player, const json_int_t *wanted, int *taken,
+                            struct cairn_error *err);
 
 /* ---- bots.c ---- */
 

@@ -124,10 +124,11 @@ static bool retry_join(enum cairn_status st, const struct cairn_error *err, int 
  * joiner that lost reads the game again and, when it asked for any seat,
  * tries the next free one, so it is refused only once none is left. */
 static enum cairn_status take_a_seat(struct game_service *svc, struct db_game *row,
-                                     const char *player_id, int wanted, int *taken,
+                                     const struct db_player *player, int wanted, int *taken,
                                      struct cairn_error *err)
 {
-  struct game_change change = {.kind = GAME_CHANGE_JOIN, .player_id = player_id};
+  struct game_change change = {
+      .kind = GAME_CHANGE_JOIN, .player_id = player->id, .player_name = player->name};
   enum cairn_status st = CAIRN_OK;
   char id[DB_ID_MAX + 1];
   int tries;
@@ -150,8 +151,9 @@ static enum cairn_status take_a_seat(struct game_service *svc, struct db_game *r
   return st;
 }
 
-enum cairn_status game_join(struct game_service *svc, const char *game_id, const char *player_id,
-                            const json_int_t *wanted, int *taken, struct cairn_error *err)
+enum cairn_status game_join(struct game_service *svc, const char *game_id,
+                            const struct db_player *player, const json_int_t *wanted, int *taken,
+                            struct cairn_error *err)
 {
   struct db_game row = {0};
   enum cairn_status st;
@@ -165,7 +167,7 @@ enum cairn_status game_join(struct game_service *svc, const char *game_id, const
                     "seat must be 0 to %d in this game", row.seats - 1);
     goto cleanup;
   }
-  st = take_a_seat(svc, &row, player_id, wanted ? (int)*wanted : -1, taken, err);
+  st = take_a_seat(svc, &row, player, wanted ? (int)*wanted : -1, taken, err);
 cleanup:
   game_unlock(svc, game_id);
   db_game_clear(&row);

@@ -483,6 +483,92 @@ static void test_webhooks_are_listed_without_secret_and_deleted_by_their_owner(v
 
 /* "refuse loopback/private/link-local addresses unless an explicit server
  * flag allows them". This server runs without the flag. */
+/* The body of the first `event` delivery to `path`, parsed. */
+static json_t *first_body(const char *path, const char *event)
+{
+  const struct seen *seen;
+  json_t *body;
+
+  pthread_mutex_lock(&rx.lock);
+  seen = first_seen(path, event);
+  body = seen ? json_loads(seen->body, 0, NULL) : NULL;
+  pthread_mutex_unlock(&rx.lock);
+  assert_non_null(body);
+  return body;
+}
+
+/* Issue 24, chat messages: lines name the players, not seats, link to the
+ * game's page when the server knows its public address, and a player's
+ * name - their own text - never pings a channel or marks it up. */
+static void test_chat_lines_name_the_players_and_link_the_page(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  char id[64], secret[80], game[64], page[160];
+  json_t *body;
+  const char *text;
+
+  setenv("CAIRN_PUBLIC_URL", "https://cairn.example.org/play/", 1);
+  harness_restart(s);
+  unsetenv("CAIRN_PUBLIC_URL");
+  harness_new_player(s, "Tenzing", &a);
+  harness_new_player(s, "@everyone <@81> <!channel>", &b);
+  add_hook(s, &a, "/named-discord", "discord", NULL, id, secret);
+  add_hook(s, &b, "/named-slack", "slack", NULL, id, secret);
+  start_game(s, &a, &b, game);
+  add_hook(s, &a, "/named-channel", "json", game, id, secret);
+  snprintf(page, sizeof page, "https://cairn.example.org/play/#/game/%s", game);
+
+  assert_true(wait_for("/named-discord", 2) >= 2);
+  body = first_body("/named-discord", "start");
+  text = harness_str(body, "content");
+  assert_non_null(strstr(text, "Tenzing"));
+  assert_null(strstr(text, "@everyone"));
+  assert_null(strstr(text, "<@81>"));
+  if (!strstr(text, "@\u200beveryone"))
+    fail_msg("not defused: %s", text);
+  assert_non_null(strstr(text, page));
+  json_decref(body);
+  body = first_body("/named-discord", "turn");
+  assert_non_null(strstr(harness_str(body, "content"), "@Tenzing Your turn, Tenzing, in Himalaya"));
+  json_decref(body);
+
+  /* Seat 0 plays until seat 1 is to act: the channel hook names them. */
+  for (int moves = 0;; moves++) {
+    json_t *g = harness_get_game(s, a.token, game);
+    struct harness_response r;
+    struct harness_rng rng = {5};
+    json_t *move;
+
+    assert_true(moves < 50);
+    if (harness_may_act(g, 1) || !harness_may_act(g, 0)) {
+      json_decref(g);
+      break;
+    }
+    move = harness_choose_move(g, &rng);
+    harness_post_move(s, &r, a.token, game, harness_int(g, "seq"), move);
+    HARNESS_EXPECT_STATUS(&r, 200);
+    harness_response_free(&r);
+    json_decref(move);
+    json_decref(g);
+  }
+  assert_true(wait_for("/named-channel", 1) >= 1);
+  body = first_body("/named-channel", "turn");
+  text = harness_str(body, "text");
+  assert_non_null(strstr(text, "(seat 1) to act"));
+  assert_null(strstr(text, "@everyone"));
+  assert_string_equal(harness_str(body, "page"), page);
+  assert_non_null(strstr(text, page));
+  json_decref(body);
+  assert_true(wait_for("/named-slack", 2) >= 2); /* b's start and turn: Slack's escapes */
+  body = first_body("/named-slack", "turn");
+  text = strstr(harness_str(body, "text"), "Your turn"); /* after the hook's own mention */
+  assert_non_null(text);
+  assert_null(strstr(text, "<!channel>"));
+  assert_non_null(strstr(text, "&lt;!channel&gt;"));
+  json_decref(body);
+}
+
 static void test_ssrf_guard_refuses_loopback_without_the_flag(void **state)
 {
   struct harness_server guarded;
@@ -504,8 +590,35 @@ static void test_ssrf_guard_refuses_loopback_without_the_flag(void **state)
                "/v1/webhooks");
   HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
   harness_response_free(&r);
-  /* A name is judged when it is resolved, at delivery. */
-  snprintf(body, sizeof body, "{\"url\":\"http://localhost:%d/ok\",\"format\":\"json\"}", rx.port);
+  /* Names that only ever name this machine or its network are refused at
+   * once (issue 24: "localhost is accepted and then every delivery
+   * fails"); other spellings of them too. */
+  static const char *never[] = {"localhost",     "LOCALHOST.",  "a.b.localhost",
+                                "printer.local", "db.internal", "router.home.arpa"};
+  for (size_t i = 0; i < sizeof never / sizeof *never; i++) {
+    snprintf(body, sizeof body, "{\"url\":\"http://%s:%d/ok\",\"format\":\"json\"}", never[i],
+             rx.port);
+    harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
+    HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+    assert_non_null(strstr(harness_str(r.json, "detail"), "never a public address"));
+    harness_response_free(&r);
+  }
+  {
+    struct harness_player outsider;
+
+    harness_new_player(&guarded, "kit", &outsider); /* in no game: nothing is sent */
+    harness_call(&guarded, &r, "POST", outsider.token,
+                 "{\"url\":\"https://localhost.example.com/hook\",\"format\":\"json\"}",
+                 "/v1/webhooks");
+    HARNESS_EXPECT_STATUS(&r, 201); /* only the label localhost itself is refused */
+    harness_response_free(&r);
+  }
+  /* Another name is judged when it is resolved, at delivery: this
+   * machine's own name resolves to a loopback address (or not at all,
+   * which the guard answers alike). */
+  char self[128] = "";
+  assert_int_equal(gethostname(self, sizeof self - 1), 0);
+  snprintf(body, sizeof body, "{\"url\":\"http://%s:%d/ok\",\"format\":\"json\"}", self, rx.port);
   harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
   HARNESS_EXPECT_STATUS(&r, 201);
   snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
@@ -790,6 +903,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_a_redirect_is_not_followed, setup, teardown),
       cmocka_unit_test_setup_teardown(
           test_webhooks_are_listed_without_secret_and_deleted_by_their_owner, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_chat_lines_name_the_players_and_link_the_page, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_ssrf_guard_refuses_loopback_without_the_flag, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_the_address_guard_judges_every_literal, setup, teardown),

@@ -95,8 +95,10 @@ static void make_game(struct fixture *f, const char *id)
   snprintf(row.id, sizeof(row.id), "%s", id);
   assert_int_equal(game_create(f->svc, &row, bots, state, &err), CAIRN_OK);
   db_game_clear(&row);
-  assert_int_equal(game_join(f->svc, id, "p0", NULL, &seat, &err), CAIRN_OK);
-  assert_int_equal(game_join(f->svc, id, "p1", NULL, &seat, &err), CAIRN_OK);
+  assert_int_equal(game_join(f->svc, id, &(struct db_player){.id = "p0"}, NULL, &seat, &err),
+                   CAIRN_OK);
+  assert_int_equal(game_join(f->svc, id, &(struct db_player){.id = "p1"}, NULL, &seat, &err),
+                   CAIRN_OK);
 }
 
 static int setup(void **state)
