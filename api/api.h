@@ -38,7 +38,8 @@
 #define API_CODE_REQUEST_TIMEOUT   "request-timeout"
 #define API_CODE_BAD_REQUEST       "bad-request"
 #define API_CODE_HTTP_VERSION      "http-version-not-supported"
-#define API_CODE_DRAINING          "draining" /* GET /readyz while the server stops */
+#define API_CODE_DRAINING          "draining"         /* GET /readyz while the server stops */
+#define API_CODE_BAD_SIGN_IN_CODE  "bad-sign-in-code" /* POST /v1/sign-in: no such code (now) */
 /* libmicrohttpd's polling threads (server.c). A thread owns its connections
  * and a move holds it until durable (about a millisecond of fsync here), so
  * each connection of a thread waits behind that thread's moves. bench_load,
@@ -396,6 +397,13 @@ int64_t api_now_ms(const struct api_server *server);
 /* ---- handlers, one per resource file ---- */
 enum cairn_status api_players_create(struct api_request *, struct api_response *,
                                      struct cairn_error *);
+/* devices.c */
+enum cairn_status api_players_me(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_players_rotate_token(struct api_request *, struct api_response *,
+                                           struct cairn_error *);
+enum cairn_status api_players_sign_in_code(struct api_request *, struct api_response *,
+                                           struct cairn_error *);
+enum cairn_status api_sign_in(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_titles_list(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 enum cairn_status api_games_create(struct api_request *, struct api_response *,

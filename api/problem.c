@@ -53,6 +53,7 @@ static const struct problem_kind by_code[] = {
     {API_CODE_BAD_REQUEST, 400, "Malformed HTTP request"},
     {API_CODE_HTTP_VERSION, 505, "HTTP version not supported"},
     {API_CODE_DRAINING, 503, "Server is stopping"},
+    {API_CODE_BAD_SIGN_IN_CODE, 401, "Invalid sign-in code"},
     {CAIRN_CODE_INTERNAL, 500, "Internal error"},
     {CAIRN_CODE_OUT_OF_MEMORY, 503, "Out of memory"},
     {CAIRN_CODE_STORAGE, 503, "Storage unavailable"},

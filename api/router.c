@@ -17,6 +17,10 @@ struct route {
 
 static const struct route routes[] = {
     {"POST", "/v1/players", api_players_create, 0},
+    {"GET", "/v1/players/me", api_players_me, 0},
+    {"POST", "/v1/players/me/token", api_players_rotate_token, 0},
+    {"POST", "/v1/players/me/sign-in-code", api_players_sign_in_code, 0},
+    {"POST", "/v1/sign-in", api_sign_in, 0},
     {"GET", "/v1/players/me/games", api_players_my_games, 0},
     {"GET", "/v1/players/me/events", api_players_events, 0},
     {"GET", "/v1/players/me/vacation", api_vacation_get, 0},

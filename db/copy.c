@@ -55,6 +55,8 @@ static const struct copied_table {
     {"clocks", "game_id, seat, bank_ms, since_ms, deadline_ms", "game_id, seat"},
     {"vacations", "player_id, start_ms, end_ms", "id"},
     {"webhook_outbox", "delivery_id, webhook_id, event, game_id, body, attempt, due_ms", "due_ms"},
+    {"tokens", "token_hash, player_id, created_ms", "rowid"},
+    {"sign_in_codes", "code_hash, player_id, expires_ms", "rowid"},
 };
 
 /* A COPY stream's pending bytes: rows are sent a block at a time. */

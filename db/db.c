@@ -339,3 +339,31 @@ enum cairn_status db_outbox_each(struct db *db, db_outbox_cb cb, void *arg, stru
 {
   return db->methods->outbox_each(db->ctx, cb, arg, err);
 }
+
+enum cairn_status db_token_add(struct db *db, const char *player_id,
+                               const uint8_t token_hash[DB_HASH_BYTES], int64_t at_ms,
+                               struct cairn_error *err)
+{
+  return db->methods->token_add(db->ctx, player_id, token_hash, at_ms, err);
+}
+
+enum cairn_status db_tokens_replace(struct db *db, const char *player_id,
+                                    const uint8_t token_hash[DB_HASH_BYTES],
+                                    struct cairn_error *err)
+{
+  return db->methods->tokens_replace(db->ctx, player_id, token_hash, err);
+}
+
+enum cairn_status db_sign_in_code_put(struct db *db, const char *player_id,
+                                      const uint8_t code_hash[DB_HASH_BYTES], int64_t expires_ms,
+                                      struct cairn_error *err)
+{
+  return db->methods->sign_in_code_put(db->ctx, player_id, code_hash, expires_ms, err);
+}
+
+enum cairn_status db_sign_in_code_take(struct db *db, const uint8_t code_hash[DB_HASH_BYTES],
+                                       int64_t now_ms, struct db_player *out,
+                                       struct cairn_error *err)
+{
+  return db->methods->sign_in_code_take(db->ctx, code_hash, now_ms, out, err);
+}

@@ -257,8 +257,9 @@ struct db_methods {
                                      const uint8_t token_hash[DB_HASH_BYTES],
                                      struct cairn_error *err);
 
-  /* Find the player whose token hashes to `token_hash`. CAIRN_ENOTFOUND if
-   * none. */
+  /* Find the player whose token hashes to `token_hash`: the one it was
+   * created with (player_create, or the last tokens_replace) or a further
+   * one (token_add). CAIRN_ENOTFOUND if none. */
   enum cairn_status (*player_by_token)(void *ctx, const uint8_t token_hash[DB_HASH_BYTES],
                                        struct db_player *out, struct cairn_error *err);
 
@@ -420,6 +421,38 @@ struct db_methods {
   /* Every owed delivery whose webhook still exists, soonest due first.
    * (Deleting a webhook deletes what it was owed.) */
   enum cairn_status (*outbox_each)(void *ctx, db_outbox_cb cb, void *arg, struct cairn_error *err);
+
+  /* One player on several devices (issue 24). Tokens and codes are seen
+   * only as hashes. */
+
+  /* Give `player_id` a further token, beside those it holds (a device
+   * signed in with a code). CAIRN_ENOTFOUND if no such player. */
+  enum cairn_status (*token_add)(void *ctx, const char *player_id,
+                                 const uint8_t token_hash[DB_HASH_BYTES], int64_t at_ms,
+                                 struct cairn_error *err);
+
+  /* Make `token_hash` the only token of `player_id`, in one transaction:
+   * every other one stops naming it at once (a backend caching players by
+   * token forgets them), and its sign-in code, if any, is dropped.
+   * CAIRN_ENOTFOUND if no such player. */
+  enum cairn_status (*tokens_replace)(void *ctx, const char *player_id,
+                                      const uint8_t token_hash[DB_HASH_BYTES],
+                                      struct cairn_error *err);
+
+  /* Store `code_hash` as the sign-in code of `player_id` until
+   * `expires_ms`, replacing the code it had, if any (one per player).
+   * CAIRN_ENOTFOUND if no such player. */
+  enum cairn_status (*sign_in_code_put)(void *ctx, const char *player_id,
+                                        const uint8_t code_hash[DB_HASH_BYTES], int64_t expires_ms,
+                                        struct cairn_error *err);
+
+  /* Use a code: when `code_hash` is a stored code that has not expired at
+   * `now_ms`, delete it and fill *out with its player. CAIRN_ENOTFOUND
+   * otherwise (never stored, used already, or expired: an expired one is
+   * deleted too). Of two takers of one code, exactly one gets it. */
+  enum cairn_status (*sign_in_code_take)(void *ctx, const uint8_t code_hash[DB_HASH_BYTES],
+                                         int64_t now_ms, struct db_player *out,
+                                         struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -447,7 +480,7 @@ enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *
 bool db_local_file(const char *url, char *out, size_t size);
 
 /* What db_copy_store copied: rows[i] of table[i], in the order copied. */
-#define DB_COPY_TABLES 10
+#define DB_COPY_TABLES 12
 struct db_copy_counts {
   const char *table[DB_COPY_TABLES]; /* static names */
   long rows[DB_COPY_TABLES];
@@ -457,7 +490,8 @@ struct db_copy_counts {
  * running on it) into the PostgreSQL database `to_url`, which must hold no
  * player and no game: ids, token hashes, seeds, log rows and their chain
  * hashes, seats, clocks, vacations, webhooks with their secrets and
- * deliveries, and the deliveries still owed, as stored (db/copy.c). Each
+ * deliveries, the deliveries still owed, players' further tokens and
+ * sign-in codes, as stored (db/copy.c). Each
  * store's migrations are applied first. All or nothing: on failure the
  * target is left as it was. CAIRN_EINVAL for a source that is not an
  * SQLite file or a target that is not PostgreSQL, CAIRN_ECONFLICT when the
@@ -535,6 +569,18 @@ enum cairn_status db_games_active_each(struct db *db, db_game_id_cb cb, void *ar
 enum cairn_status db_outbox_put(struct db *db, const struct db_outbox *owed,
                                 struct cairn_error *err);
 enum cairn_status db_outbox_remove(struct db *db, const char *delivery_id, struct cairn_error *err);
+enum cairn_status db_token_add(struct db *db, const char *player_id,
+                               const uint8_t token_hash[DB_HASH_BYTES], int64_t at_ms,
+                               struct cairn_error *err);
+enum cairn_status db_tokens_replace(struct db *db, const char *player_id,
+                                    const uint8_t token_hash[DB_HASH_BYTES],
+                                    struct cairn_error *err);
+enum cairn_status db_sign_in_code_put(struct db *db, const char *player_id,
+                                      const uint8_t code_hash[DB_HASH_BYTES], int64_t expires_ms,
+                                      struct cairn_error *err);
+enum cairn_status db_sign_in_code_take(struct db *db, const uint8_t code_hash[DB_HASH_BYTES],
+                                       int64_t now_ms, struct db_player *out,
+                                       struct cairn_error *err);
 enum cairn_status db_outbox_each(struct db *db, db_outbox_cb cb, void *arg,
                                  struct cairn_error *err);
 

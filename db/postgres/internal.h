@@ -256,4 +256,18 @@ enum cairn_status db_pg_outbox_put(void *ctx, const struct db_outbox *owed,
 enum cairn_status db_pg_outbox_remove(void *ctx, const char *delivery_id, struct cairn_error *err);
 enum cairn_status db_pg_outbox_each(void *ctx, db_outbox_cb cb, void *arg, struct cairn_error *err);
 
+/* tokens.c */
+enum cairn_status db_pg_token_add(void *ctx, const char *player_id,
+                                  const uint8_t token_hash[DB_HASH_BYTES], int64_t at_ms,
+                                  struct cairn_error *err);
+enum cairn_status db_pg_tokens_replace(void *ctx, const char *player_id,
+                                       const uint8_t token_hash[DB_HASH_BYTES],
+                                       struct cairn_error *err);
+enum cairn_status db_pg_sign_in_code_put(void *ctx, const char *player_id,
+                                         const uint8_t code_hash[DB_HASH_BYTES], int64_t expires_ms,
+                                         struct cairn_error *err);
+enum cairn_status db_pg_sign_in_code_take(void *ctx, const uint8_t code_hash[DB_HASH_BYTES],
+                                          int64_t now_ms, struct db_player *out,
+                                          struct cairn_error *err);
+
 #endif

@@ -110,4 +110,8 @@ const struct db_methods db_postgres_methods = {
     .outbox_put = db_pg_outbox_put,
     .outbox_remove = db_pg_outbox_remove,
     .outbox_each = db_pg_outbox_each,
+    .token_add = db_pg_token_add,
+    .tokens_replace = db_pg_tokens_replace,
+    .sign_in_code_put = db_pg_sign_in_code_put,
+    .sign_in_code_take = db_pg_sign_in_code_take,
 };

@@ -44,7 +44,11 @@ enum cairn_status db_pg_player_by_token(void *ctx, const uint8_t token_hash[DB_H
   assert(ctx && token_hash && out);
   memset(out, 0, sizeof(*out));
   db_pg_bytes(&p, token_hash, DB_HASH_BYTES);
-  st = db_pg_read(ctx, "SELECT id, name FROM players WHERE token_hash = $1", &p, &res, what, err);
+  st = db_pg_read(ctx,
+                  "SELECT id, name FROM players WHERE token_hash = $1"
+                  " UNION ALL SELECT p.id, p.name FROM tokens t"
+                  " JOIN players p ON p.id = t.player_id WHERE t.token_hash = $1",
+                  &p, &res, what, err);
   if (st == CAIRN_OK && PQntuples(res) == 0)
     st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_BAD_TOKEN, NULL, "no player holds this token");
   if (st == CAIRN_OK)

@@ -152,6 +152,8 @@ bool db_rowcache_player_get(struct db_rowcache *rc, const uint8_t token_hash[DB_
                             struct db_player *out);
 void db_rowcache_player_put(struct db_rowcache *rc, const uint8_t token_hash[DB_HASH_BYTES],
                             const struct db_player *player);
+/* Drop token_hash's copy, if any: the token was revoked (tokens.c). */
+void db_rowcache_player_forget(struct db_rowcache *rc, const uint8_t token_hash[DB_HASH_BYTES]);
 
 /* ---- common.c: locking, statements, transactions, errors ---- */
 
@@ -323,6 +325,19 @@ enum cairn_status db_sqlite_outbox_remove(void *ctx, const char *delivery_id,
                                           struct cairn_error *err);
 enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
                                         struct cairn_error *err);
+/* tokens.c */
+enum cairn_status db_sqlite_token_add(void *ctx, const char *player_id,
+                                      const uint8_t token_hash[DB_HASH_BYTES], int64_t at_ms,
+                                      struct cairn_error *err);
+enum cairn_status db_sqlite_tokens_replace(void *ctx, const char *player_id,
+                                           const uint8_t token_hash[DB_HASH_BYTES],
+                                           struct cairn_error *err);
+enum cairn_status db_sqlite_sign_in_code_put(void *ctx, const char *player_id,
+                                             const uint8_t code_hash[DB_HASH_BYTES],
+                                             int64_t expires_ms, struct cairn_error *err);
+enum cairn_status db_sqlite_sign_in_code_take(void *ctx, const uint8_t code_hash[DB_HASH_BYTES],
+                                              int64_t now_ms, struct db_player *out,
+                                              struct cairn_error *err);
 enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,
                                          enum cairn_status (*cb)(void *arg, const char *game_id,
                                                                  int seat, struct cairn_error *err),

@@ -318,4 +318,8 @@ const struct db_methods db_sqlite_methods = {
     .outbox_put = db_sqlite_outbox_put,
     .outbox_remove = db_sqlite_outbox_remove,
     .outbox_each = db_sqlite_outbox_each,
+    .token_add = db_sqlite_token_add,
+    .tokens_replace = db_sqlite_tokens_replace,
+    .sign_in_code_put = db_sqlite_sign_in_code_put,
+    .sign_in_code_take = db_sqlite_sign_in_code_take,
 };

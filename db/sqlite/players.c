@@ -76,7 +76,11 @@ enum cairn_status db_sqlite_player_by_token(void *ctx, const uint8_t token_hash[
   }
   /* An indexed equality lookup on a hash: an attacker timing it learns
    * about hashes of guesses, not about any stored token. */
-  st = db_sqlite_prepare(c->rdb, "SELECT id, name FROM players WHERE token_hash = ?1", &stmt, err);
+  st = db_sqlite_prepare(c->rdb,
+                         "SELECT id, name FROM players WHERE token_hash = ?1"
+                         " UNION ALL SELECT p.id, p.name FROM tokens t"
+                         " JOIN players p ON p.id = t.player_id WHERE t.token_hash = ?1",
+                         &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_blob(stmt, 1, token_hash, DB_HASH_BYTES, SQLITE_STATIC);
@@ -94,7 +98,7 @@ enum cairn_status db_sqlite_player_by_token(void *ctx, const uint8_t token_hash[
     goto cleanup;
   st = db_sqlite_column_copy(stmt, 1, out->name, sizeof(out->name), "looking up a token", err);
   if (st == CAIRN_OK)
-    db_rowcache_player_put(c->rows, token_hash, out); /* players never change */
+    db_rowcache_player_put(c->rows, token_hash, out); /* tokens_replace evicts (tokens.c) */
 
 cleanup:
   db_sqlite_release(stmt);

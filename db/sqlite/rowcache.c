@@ -9,15 +9,15 @@
  * (bench_load under perf). The rows themselves change only through the
  * slots of this backend, so this backend can keep them.
  *
- * Coherence. A player row never changes once inserted, so a copy is good
- * forever. A game row changes only by a write slot of this backend, which
- * after its commit updates or forgets the copy while holding rlock; a read
- * slot holds rlock from before its SQLite read until its copy is stored.
- * So a copy stored from an older snapshot is always stored before the
- * newer write's update runs, never after it. Another process writing the
- * same file would go unseen: one server owns its database (db/README.md).
- * That cannot corrupt the log, whose checks all run inside the write
- * transaction against the file, but it would serve stale views.
+ * Coherence. A player's name never changes and a token names one player
+ * until it is revoked (tokens_replace, which evicts every hash it revokes
+ * holding both locks, before its commit), so a copy is good until then. A game row changes only by
+ * a write slot of this backend, which after its commit updates or forgets the copy while holding
+ * rlock; a read slot holds rlock from before its SQLite read until its copy is stored. So a copy
+ * stored from an older snapshot is always stored before the newer write's update runs, never after
+ * it. Another process writing the same file would go unseen: one server owns its database
+ * (db/README.md). That cannot corrupt the log, whose checks all run inside the write transaction
+ * against the file, but it would serve stale views.
  *
  * Every function here runs with rlock held: the lock that serialises the
  * reading connection also serialises the cache, and a hit holds it only
@@ -175,4 +175,12 @@ void db_rowcache_player_put(struct db_rowcache *rc, const uint8_t token_hash[DB_
   slot->used = true;
   memcpy(slot->token_hash, token_hash, DB_HASH_BYTES);
   slot->player = *player;
+}
+
+void db_rowcache_player_forget(struct db_rowcache *rc, const uint8_t token_hash[DB_HASH_BYTES])
+{
+  struct cached_player *slot = player_slot(rc, token_hash);
+
+  if (slot->used && memcmp(slot->token_hash, token_hash, DB_HASH_BYTES) == 0)
+    slot->used = false;
 }

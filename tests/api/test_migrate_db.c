@@ -28,6 +28,7 @@ struct community {
   struct harness_player p[PLAYERS];
   char finished[64], active[64], open[64], timed[64], resigned[64];
   char hook[64];
+  char device[128]; /* a second token of p[0], from a sign-in code */
 };
 
 struct fixture {
@@ -137,6 +138,18 @@ static void build(struct harness_server *s, struct community *c)
   HARNESS_EXPECT_STATUS(&r, 201);
   snprintf(c->hook, sizeof c->hook, "%s", harness_str(r.json, "id"));
   harness_response_free(&r);
+  harness_call(s, &r, "POST", c->p[0].token, NULL, "/v1/players/me/sign-in-code");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  {
+    json_t *code = json_pack("{s:s}", "code", harness_str(r.json, "code"));
+
+    harness_response_free(&r);
+    harness_call_json(s, &r, "POST", NULL, code, "/v1/sign-in");
+    HARNESS_EXPECT_STATUS(&r, 201);
+    snprintf(c->device, sizeof c->device, "%s", harness_str(r.json, "token"));
+    json_decref(code);
+  }
+  harness_response_free(&r);
   harness_call(s, &r, "POST", c->p[2].token, "{\"start\":\"2030-01-01T00:00:00Z\",\"hours\":24}",
                "/v1/players/me/vacation");
   HARNESS_EXPECT_STATUS(&r, 201);
@@ -164,7 +177,10 @@ static json_t *everything(struct harness_server *s, const struct community *c)
   json_t *all = json_object();
   char path[200], key[300];
 
+  json_object_set_new(all, "device me", fetched(s, c->device, "/v1/players/me"));
   for (int i = 0; i < PLAYERS; i++) {
+    snprintf(key, sizeof key, "%s me", c->p[i].name);
+    json_object_set_new(all, key, fetched(s, c->p[i].token, "/v1/players/me"));
     snprintf(key, sizeof key, "%s mygames", c->p[i].name);
     json_object_set_new(all, key, fetched(s, c->p[i].token, "/v1/players/me/games"));
     snprintf(key, sizeof key, "%s webhooks", c->p[i].name);
@@ -235,6 +251,7 @@ static void test_a_moved_store_answers_every_player_as_before(void **state)
   assert_int_equal(harness_int(copied, "games"), 5);
   assert_int_equal(harness_int(copied, "webhooks"), 1);
   assert_int_equal(harness_int(copied, "vacations"), 1);
+  assert_int_equal(harness_int(copied, "tokens"), 1);
   assert_true(harness_int(copied, "clocks") >= 2);
   assert_int_equal(harness_int(report, "games_checked"), 5);
   assert_true(harness_int(report, "log_rows_checked") > 14);
