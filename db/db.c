@@ -339,3 +339,18 @@ enum cairn_status db_outbox_each(struct db *db, db_outbox_cb cb, void *arg, stru
 {
   return db->methods->outbox_each(db->ctx, cb, arg, err);
 }
+
+enum cairn_status db_listen_start(struct db *db, db_change_cb cb, void *arg,
+                                  struct db_listener **out, struct cairn_error *err)
+{
+  *out = NULL;
+  if (!db->methods->listen_start)
+    return CAIRN_OK;
+  return db->methods->listen_start(db->ctx, cb, arg, out, err);
+}
+
+void db_listen_stop(struct db *db, struct db_listener *listener)
+{
+  if (listener && db->methods->listen_stop)
+    db->methods->listen_stop(db->ctx, listener);
+}
