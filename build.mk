@@ -183,7 +183,7 @@ check-engine-purity: $(ENGINE_OBJ)
 OPENAPI_ENV := CAIRN_OPENAPI=$(abspath $(OPENAPI_DOC)) CAIRN_OPENAPI_TRACKED=$(abspath openapi/cairn.yaml)
 RELEASE_SERVER   := $(abspath build/release/cairn)
 RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records test_pages \
-                      test_limits test_errors test_resign test_operations test_backup)
+                      test_limits test_errors test_resign test_operations test_backup test_pg_nodes)
 # Each binary's own output is kept in build/test/logs/ and shown only when it
 # fails (CAIRN_TEST_VERBOSE=1 shows all of it), so a green run prints one
 # line a binary and the summary.
@@ -225,10 +225,18 @@ run-tests: tests check-engine-purity
 # <key> <value> <higher|lower>" (tests/bench/figures.h), and at the end
 # tests/bench/compare.sh calls out, in the output and the history, every
 # figure more than 20% worse than in the latest earlier run that has it.
+#
+# The PostgreSQL figures (bench_load's pg.*, bench_pg_notify) run on a
+# throwaway cluster named by CAIRN_BENCH_PG: started before the first bench,
+# stopped (its directory removed) by the trap after the last, whether the
+# benches pass, fail or are interrupted, as run-tests does.
 BENCH_HISTORY ?= tests/bench/history.log
 BENCH_SCRIPTS := $(filter-out tests/bench/compare.sh tests/bench/test_%.sh,$(wildcard tests/bench/*.sh))
 run-benches: benches
 	@commit=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	CAIRN_BENCH_PG=$$(sh $(PG_CLUSTER) start) || { echo "FAIL: no PostgreSQL cluster for the benches"; exit 1; }; \
+	export CAIRN_BENCH_PG; \
+	trap 'sh $(PG_CLUSTER) stop "$$CAIRN_BENCH_PG"' EXIT; trap 'exit 130' INT TERM; \
 	{ echo; echo "# run $$(date -u +%Y-%m-%dT%H:%M:%SZ) $$commit"; } >>$(BENCH_HISTORY); \
 	for b in $(BENCH_BIN) $(BENCH_SCRIPTS); do \
 	  echo "== $$b"; \

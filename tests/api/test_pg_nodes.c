@@ -21,7 +21,6 @@
 #include "tests/order.h"
 
 #include <curl/curl.h>
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -32,14 +31,14 @@
 #include <unistd.h>
 
 #include "tests/api/harness.h"
+#include "tests/api/pgdb.h"
 
 #define MOVES 6 /* a spectator's stream follows this many */
 
 /* ---- a database per test, two nodes on it ---- */
 
 struct fixture {
-  char db[64];   /* the database made for the test */
-  char url[300]; /* the URL the nodes are given */
+  struct pgdb db; /* the database made for the test */
   struct harness_server node[2];
   bool started[2];
 };
@@ -56,49 +55,16 @@ static const char *cluster(void)
   return NULL;
 }
 
-/* Run `sql` on the cluster's main database; the number of rows it
- * returned (0 for a command), -1 when it failed. */
-static int admin(const char *sql)
-{
-  PGconn *conn = cluster() ? PQconnectdb(cluster()) : NULL;
-  PGresult *res;
-  int rows = -1;
-
-  if (!conn)
-    return -1;
-  res = PQstatus(conn) == CONNECTION_OK ? PQexec(conn, sql) : NULL;
-  if (PQresultStatus(res) == PGRES_COMMAND_OK)
-    rows = 0;
-  else if (PQresultStatus(res) == PGRES_TUPLES_OK)
-    rows = PQntuples(res);
-  else
-    fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
-  PQclear(res);
-  PQfinish(conn);
-  return rows;
-}
-
 static int setup(void **state)
 {
-  static unsigned made;
   struct fixture *f = calloc(1, sizeof(*f));
-  const char *query = cluster() ? strchr(cluster(), '?') : NULL;
-  char sql[128];
 
-  if (!f || !query) {
-    free(f);
-    return -1;
-  }
-  /* Digits and letters only, so the name needs no quoting. */
-  snprintf(f->db, sizeof(f->db), "cairn_nodes_%ld_%u", (long)getpid(), made++);
-  snprintf(f->url, sizeof(f->url), "postgresql:///%s%s", f->db, query);
-  snprintf(sql, sizeof(sql), "CREATE DATABASE %s", f->db);
-  if (admin(sql) != 0) {
+  if (!f || !cluster() || !pgdb_create(&f->db, cluster(), "cairn_nodes")) {
     free(f);
     return -1;
   }
   for (int i = 0; i < 2; i++) {
-    harness_start_on(&f->node[i], f->url);
+    harness_start_on(&f->node[i], f->db.url);
     f->started[i] = true;
   }
   *state = f;
@@ -108,7 +74,6 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct fixture *f = *state;
-  char sql[128];
   int rc = 0, i;
 
   if (f->started[0])
@@ -116,8 +81,7 @@ static int teardown(void **state)
   for (i = 0; i < 2; i++)
     if (f->started[i] && !harness_stop(&f->node[i]))
       rc = -1;
-  snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", f->db);
-  if (admin(sql) != 0)
+  if (!pgdb_drop(&f->db))
     rc = -1;
   free(f);
   return rc;
@@ -438,20 +402,6 @@ static void test_a_spectators_stream_carries_each_change_once_and_nothing_hidden
   sse_free(&c);
 }
 
-/* One text value read from the cluster's main database into out[size]
- * ("" for none or NULL). */
-static void admin_text(const char *sql, char *out, size_t size)
-{
-  PGconn *conn = cluster() ? PQconnectdb(cluster()) : NULL;
-  PGresult *res = conn && PQstatus(conn) == CONNECTION_OK ? PQexec(conn, sql) : NULL;
-
-  out[0] = '\0';
-  if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
-    snprintf(out, size, "%s", PQgetvalue(res, 0, 0));
-  PQclear(res);
-  PQfinish(conn);
-}
-
 /* The listening connections of both nodes (application_name
  * cairn-listen: db/postgres/listen.c) on the test's database. */
 struct listeners {
@@ -468,13 +418,13 @@ static bool end_listeners(struct fixture *f, struct listeners *l)
   snprintf(sql, sizeof sql,
            "SELECT string_agg(pid::text, ',') FROM pg_stat_activity"
            " WHERE application_name = 'cairn-listen' AND datname = '%s'",
-           f->db);
-  admin_text(sql, l->pids, sizeof l->pids);
+           f->db.name);
+  pgdb_admin_text(l->f->db.cluster, sql, l->pids, sizeof l->pids);
   snprintf(sql, sizeof sql,
            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
            " WHERE pid IN (%s)) AS ended",
            l->pids[0] ? l->pids : "0");
-  admin_text(sql, ended, sizeof ended);
+  pgdb_admin_text(l->f->db.cluster, sql, ended, sizeof ended);
   return strcmp(ended, "2") == 0;
 }
 
@@ -485,7 +435,7 @@ static bool listeners_gone(void *arg)
   char sql[512], left[16];
 
   snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE pid IN (%s)", l->pids);
-  admin_text(sql, left, sizeof left);
+  pgdb_admin_text(l->f->db.cluster, sql, left, sizeof left);
   return strcmp(left, "0") == 0;
 }
 
@@ -498,8 +448,8 @@ static bool both_listen_again(void *arg)
   snprintf(sql, sizeof sql,
            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'cairn-listen'"
            " AND datname = '%s' AND query LIKE 'LISTEN%%' AND pid NOT IN (%s)",
-           l->f->db, l->pids);
-  admin_text(sql, listening, sizeof listening);
+           l->f->db.name, l->pids);
+  pgdb_admin_text(l->f->db.cluster, sql, listening, sizeof listening);
   return listeners_gone(arg) && strcmp(listening, "2") == 0;
 }
 
