@@ -154,6 +154,7 @@ static bool reconnect(struct db_listener *l)
   }
   log_line(LOG_INFO, "db", "hearing other nodes' changes again");
   l->cb(l->arg, NULL);
+  deliver(l); /* any that came with the LISTEN's answer */
   return true;
 }
 
@@ -178,6 +179,7 @@ static void *listen_main(void *arg)
 {
   struct db_listener *l = arg;
 
+  deliver(l); /* any that came with the first LISTEN's answer */
   while (!atomic_load(&l->stopping)) {
     if (read_some(l))
       continue;
