@@ -184,7 +184,7 @@ OPENAPI_ENV := CAIRN_OPENAPI=$(abspath $(OPENAPI_DOC)) CAIRN_OPENAPI_TRACKED=$(a
 RELEASE_SERVER   := $(abspath build/release/cairn)
 RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records test_pages \
                       test_limits test_errors test_resign test_operations test_backup \
-                      test_http_extras)
+                      test_http_extras test_pg_nodes)
 # The property tests play thousands of random games per title. Under the
 # sanitizers a game costs about ten times what it costs at -O2, so that pass
 # plays the first CAIRN_PROPERTY_GAMES of each loop (every path the checks
@@ -242,10 +242,18 @@ run-tests: tests check-engine-purity
 # <key> <value> <higher|lower>" (tests/bench/figures.h), and at the end
 # tests/bench/compare.sh calls out, in the output and the history, every
 # figure more than 20% worse than in the latest earlier run that has it.
+#
+# The PostgreSQL figures (bench_load's pg.*, bench_pg_notify) run on a
+# throwaway cluster named by CAIRN_BENCH_PG: started before the first bench,
+# stopped (its directory removed) by the trap after the last, whether the
+# benches pass, fail or are interrupted, as run-tests does.
 BENCH_HISTORY ?= tests/bench/history.log
 BENCH_SCRIPTS := $(filter-out tests/bench/compare.sh tests/bench/test_%.sh,$(wildcard tests/bench/*.sh))
 run-benches: benches
 	@commit=$$(git describe --always --dirty 2>/dev/null || echo unknown); \
+	CAIRN_BENCH_PG=$$(sh $(PG_CLUSTER) start) || { echo "FAIL: no PostgreSQL cluster for the benches"; exit 1; }; \
+	export CAIRN_BENCH_PG; \
+	trap 'sh $(PG_CLUSTER) stop "$$CAIRN_BENCH_PG"' EXIT; trap 'exit 130' INT TERM; \
 	{ echo; echo "# run $$(date -u +%Y-%m-%dT%H:%M:%SZ) $$commit"; } >>$(BENCH_HISTORY); \
 	for b in $(BENCH_BIN) $(BENCH_SCRIPTS); do \
 	  echo "== $$b"; \

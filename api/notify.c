@@ -84,6 +84,7 @@ struct api_notify {
   } latest[SEQ_SLOTS];
   struct waiter *waiters[WATCH_SLOTS];     /* long-polls, by game */
   struct api_stream *streams[WATCH_SLOTS]; /* streams, by game or by player */
+  int player_streams;                      /* open streams of a player's games */
   /* Long-polls woken by api_notify_stop and not answered yet: each leaves
    * when its request completes (api_notify_forget), so a stop can wait for
    * their answers (api_notify_settled). */
@@ -257,6 +258,71 @@ void api_notify_publish(struct api_notify *hub, const struct db_game *row, const
   pthread_mutex_unlock(&hub->lock);
 }
 
+/* Is a long-poll or a stream of `game` itself parked or open? Hub lock held. */
+static bool game_watched(struct api_notify *hub, const char *game)
+{
+  uint32_t slot = watch_slot(game);
+  const struct waiter *w;
+  const struct api_stream *s;
+
+  for (w = hub->waiters[slot]; w; w = w->next)
+    if (strcmp(w->game, game) == 0)
+      return true;
+  for (s = hub->streams[slot]; s; s = s->next)
+    if (strcmp(s->game, game) == 0)
+      return true;
+  return false;
+}
+
+bool api_notify_heed(struct api_notify *hub, const char *game, uint32_t seq)
+{
+  uint32_t h = slot_hash(game) % SEQ_SLOTS;
+  bool heed;
+
+  if (!hub)
+    return false;
+  pthread_mutex_lock(&hub->lock);
+  heed = hub->player_streams > 0 || game_watched(hub, game);
+  /* Noted under the same hold of the lock as the look at the waiters: a
+   * long-poll that parks after it sees the seq, one parked before it is
+   * woken by the publish the caller makes. A seq older than the one noted
+   * (another node's change heard after this node's later one) is not. */
+  if (!heed && (strcmp(hub->latest[h].game, game) != 0 || hub->latest[h].seq < seq)) {
+    snprintf(hub->latest[h].game, sizeof(hub->latest[h].game), "%s", game);
+    hub->latest[h].seq = seq;
+  }
+  pthread_mutex_unlock(&hub->lock);
+  return heed;
+}
+
+void api_notify_resync(struct api_notify *hub)
+{
+  struct waiter *w;
+  struct api_stream *s;
+  size_t i;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  for (i = 0; i < WATCH_SLOTS; i++) {
+    /* A woken long-poll's handler runs again: it answers if its game
+     * moved on, or parks again until its own deadline. */
+    while ((w = hub->waiters[i])) {
+      hub->waiters[i] = w->next;
+      MHD_resume_connection(w->conn);
+      free(w);
+    }
+    for (s = hub->streams[i]; s; s = s->next) {
+      s->resync = true;
+      if (s->suspended) {
+        s->suspended = false;
+        MHD_resume_connection(s->conn);
+      }
+    }
+  }
+  pthread_mutex_unlock(&hub->lock);
+}
+
 json_t *api_notice_json(const char *game, uint32_t seq, const char *status, const int *to_act,
                         int n_to_act)
 {
@@ -361,6 +427,7 @@ struct api_stream *api_stream_open(struct api_notify *hub, struct MHD_Connection
   }
   s->last_write_ms = hub->now_ms();
   s->slot = watch_slot(s->game[0] ? s->game : s->player);
+  hub->player_streams += !s->game[0];
   s->next = hub->streams[s->slot];
   if (s->next)
     s->next->prev = s;
@@ -383,6 +450,7 @@ void api_stream_close(struct api_stream *s)
     hub->streams[s->slot] = s->next;
   if (s->next)
     s->next->prev = s->prev;
+  hub->player_streams -= !s->game[0];
   pthread_mutex_unlock(&hub->lock);
   free(s);
 }

@@ -29,6 +29,22 @@ void api_notify_free(struct api_notify *hub);
 void api_notify_publish(struct api_notify *hub, const struct db_game *row, const int *to_act,
                         int n_to_act);
 
+/* Another node changed `game` (to `seq`): true when a client here may
+ * care (a long-poll or a stream of that game, or any player's stream,
+ * whose games the hub does not know), so the change must be published
+ * (game_remote_change). False otherwise, and then the hub only notes the
+ * seq, so a long-poll that looked at the game before the change and parks
+ * after it still answers at once (api_notify_wait): nobody misses it, and
+ * a change nobody here watches costs this node no storage read. */
+bool api_notify_heed(struct api_notify *hub, const char *game, uint32_t seq);
+
+/* Changes may have been missed (the node lost its connection to the other
+ * nodes' changes, and has it again): every parked long-poll is woken to
+ * look at its game again (and waits on if it has not moved), and every
+ * stream is sent `event: resync`, which tells its client that events were
+ * lost and to fetch what it shows again. */
+void api_notify_resync(struct api_notify *hub);
+
 /* New reference: the public notification object {game, seq, status, to_act}. */
 json_t *api_notice_json(const char *game, uint32_t seq, const char *status, const int *to_act,
                         int n_to_act);

@@ -382,6 +382,20 @@ static void drain(struct api_server *server, long seconds)
   sigtimedwait(&set, NULL, &wait);
 }
 
+/* Storage heard of a change another node committed (db_listen_start):
+ * announced here as a change of this node is, when a client here may care
+ * (api_notify_heed); after a gap in hearing, every waiting client looks
+ * again. */
+static void on_remote_change(void *arg, const struct db_change *change)
+{
+  struct api_server *server = arg;
+
+  if (!change)
+    api_notify_resync(server->notify);
+  else if (api_notify_heed(server->notify, change->game_id, change->seq))
+    game_remote_change(server->game, change->game_id, change->moves);
+}
+
 int main(int argc, char **argv)
 {
   struct config cfg;
@@ -390,10 +404,11 @@ int main(int argc, char **argv)
   struct sockaddr_in addr = {0};
   struct cairn_error err = {0};
   struct MHD_Daemon *daemon = NULL;
-  char db_file[4096];   /* the store's local file, "" for none */
-  char key_path[4096];  /* the export signing key's file */
-  char url_shown[4096]; /* cfg.db_url without its credentials, for the log */
-  char data_dir[4096];  /* the folder it lives in */
+  struct db_listener *remote = NULL; /* other nodes' changes; NULL on SQLite */
+  char db_file[4096];                /* the store's local file, "" for none */
+  char key_path[4096];               /* the export signing key's file */
+  char url_shown[4096];              /* cfg.db_url without its credentials, for the log */
+  char data_dir[4096];               /* the folder it lives in */
   sigset_t set;
   int status = 1;
 
@@ -515,6 +530,13 @@ int main(int argc, char **argv)
     goto cleanup;
   if (!game_sweeper_start(server.game))
     goto cleanup;
+  /* Before the first request: a client that waits is told of every change
+   * made on any node from then on. */
+  if (server.notify &&
+      db_listen_start(server.db, on_remote_change, &server, &remote, &err) != CAIRN_OK) {
+    log_line(LOG_ERROR, "main", "%s", err.detail);
+    goto cleanup;
+  }
   daemon = api_server_start(&server, &addr);
   if (!daemon) {
     log_line(LOG_ERROR, "main", "cannot listen on %s:%u", cfg.host, cfg.port);
@@ -531,6 +553,8 @@ cleanup:
    * before storage closes and checkpoints the WAL. */
   if (server.game)
     game_sweeper_stop(server.game);
+  /* Its callback wakes connections: done before the daemon stops. */
+  db_listen_stop(server.db, remote);
   api_conns_stop(server.conns);
   if (daemon)
     MHD_quiesce_daemon(daemon);

@@ -367,3 +367,18 @@ enum cairn_status db_sign_in_code_take(struct db *db, const uint8_t code_hash[DB
 {
   return db->methods->sign_in_code_take(db->ctx, code_hash, now_ms, out, err);
 }
+
+enum cairn_status db_listen_start(struct db *db, db_change_cb cb, void *arg,
+                                  struct db_listener **out, struct cairn_error *err)
+{
+  *out = NULL;
+  if (!db->methods->listen_start)
+    return CAIRN_OK;
+  return db->methods->listen_start(db->ctx, cb, arg, out, err);
+}
+
+void db_listen_stop(struct db *db, struct db_listener *listener)
+{
+  if (listener && db->methods->listen_stop)
+    db->methods->listen_stop(db->ctx, listener);
+}

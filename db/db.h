@@ -235,6 +235,26 @@ typedef enum cairn_status (*db_delivery_cb)(void *arg, const struct db_delivery 
 typedef enum cairn_status (*db_move_cb)(void *arg, const struct db_move *move,
                                         struct cairn_error *err);
 
+/* A change committed to a game by another process (db_listen_start): the
+ * game and where it stands now, nothing more (nothing hidden, nothing per
+ * seat). Borrowed for the call. */
+struct db_change {
+  const char *game_id;
+  uint32_t seq;   /* the game's seq after the change */
+  uint32_t moves; /* its log rows after the change: a join leaves them as they were */
+};
+
+/* Called by a store's listener (db_listen_start) with each change another
+ * process committed; with `change` NULL when some may have been missed
+ * (the listener lost its connection and has made a new one), so that
+ * whatever a change would have refreshed is refreshed. Runs on the
+ * listener's thread, holding nothing of the store: it may call any db_*
+ * function. */
+typedef void (*db_change_cb)(void *arg, const struct db_change *change);
+
+/* A running listener: the backend's own (db_listen_start). */
+struct db_listener;
+
 /* What a backend counted since it opened (db_stats). */
 struct db_stats {
   long commits;          /* durable transactions that appended moves */
@@ -453,6 +473,19 @@ struct db_methods {
   enum cairn_status (*sign_in_code_take)(void *ctx, const uint8_t code_hash[DB_HASH_BYTES],
                                          int64_t now_ms, struct db_player *out,
                                          struct cairn_error *err);
+
+  /* Start hearing of the changes that other processes sharing the store
+   * (other nodes on one PostgreSQL database) commit to games: `cb(arg, ...)`
+   * is called on a thread of the backend's own, once per change in commit
+   * order, until listen_stop (see db_change_cb). A change this store
+   * itself committed is not heard: its caller has announced it. On success
+   * *out is the caller's, ended with listen_stop. Optional: NULL for a
+   * store that one process owns (SQLite), where there is nobody else. */
+  enum cairn_status (*listen_start)(void *ctx, db_change_cb cb, void *arg, struct db_listener **out,
+                                    struct cairn_error *err);
+  /* Stop the thread listen_start began (it returns from any `cb` first)
+   * and free `listener`. */
+  void (*listen_stop)(void *ctx, struct db_listener *listener);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -583,6 +616,12 @@ enum cairn_status db_sign_in_code_take(struct db *db, const uint8_t code_hash[DB
                                        struct cairn_error *err);
 enum cairn_status db_outbox_each(struct db *db, db_outbox_cb cb, void *arg,
                                  struct cairn_error *err);
+/* The listen_start slot (see it). CAIRN_OK with *out NULL for a backend
+ * without one: nothing to hear. */
+enum cairn_status db_listen_start(struct db *db, db_change_cb cb, void *arg,
+                                  struct db_listener **out, struct cairn_error *err);
+/* The listen_stop slot. Accepts NULL. */
+void db_listen_stop(struct db *db, struct db_listener *listener);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

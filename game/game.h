@@ -71,10 +71,13 @@ struct game_turn {
 /* What a committed change looked like, for the listener: all borrowed for
  * the call, which runs under the game's lock. */
 struct game_committed {
-  const struct db_game *row;       /* the game row after the change */
-  const struct engine_game *state; /* its current state */
-  const int *to_act;               /* seats that owe a decision after it, */
-  int n_to_act;                    /* and how many (0 unless the game is active) */
+  const struct db_game *row; /* the game row after the change */
+  /* its current state; NULL (announce only) for another node's change to
+   * a game that is not active (game_remote_change), whose state nobody
+   * needs */
+  const struct engine_game *state;
+  const int *to_act; /* seats that owe a decision after it, */
+  int n_to_act;      /* and how many (0 unless the game is active) */
   /* The title's result when the change ended the game by the rules; NULL
    * otherwise (a result decided outside them is row->result_json). */
   const json_t *result;
@@ -445,5 +448,20 @@ void game_sweeper_stop(struct game_service *svc);
  * re-check makes a game's timeout happen once. One game's trouble is logged
  * and skipped; the status is storage's listing of the overdue games. */
 enum cairn_status game_sweep_now(struct game_service *svc, struct cairn_error *err);
+
+/* ---- remote.c: changes committed by another node ---- */
+
+/* Another node on the same database committed a change to `game_id` that
+ * left it at `moves` log rows (storage heard it: db_listen_start). Under
+ * the game's lock (taken here): the row is read again and, unless it has
+ * moved past `moves` since (a later change, which will be heard of in its
+ * turn or was this node's own and announced when it committed), the
+ * listener announces it as game_commit announces a change of this node:
+ * the row, and who owes a decision read from the live state, which the
+ * move count brings up to date (live.c). Nothing else follows (the
+ * committing node owns the bots and webhooks of its change). Any trouble
+ * is logged: the waiting clients then hear of the game at its next change
+ * or their own time-out. */
+void game_remote_change(struct game_service *svc, const char *game_id, uint32_t moves);
 
 #endif

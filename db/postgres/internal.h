@@ -45,12 +45,22 @@
  * ASCII). */
 #define DB_PG_MIGRATION_LOCK 0x636169726eLL
 
+/* A node's name on the database: 16 hex digits drawn at open, set as
+ * cairn.node on every connection it opens, which the notification
+ * triggers (migrations/postgres/0002_notify.sql) copy into their payload,
+ * so a node knows its own changes when it hears them (listen.c). */
+#define DB_PG_NODE_HEX 16
+
+/* The channel those triggers notify on. */
+#define DB_PG_CHANNEL "cairn_games"
+
 /* The backend behind struct db's ctx: made by db_postgres_open, freed by
  * its close method. */
 struct db_pg {
-  char *conninfo;       /* owned: the libpq URL every connection opens */
-  pthread_mutex_t lock; /* guards the fields below */
-  pthread_cond_t freed; /* signalled when a connection comes back */
+  char node[DB_PG_NODE_HEX + 1]; /* this store's cairn.node */
+  char *conninfo;                /* owned: the libpq URL every connection opens */
+  pthread_mutex_t lock;          /* guards the fields below */
+  pthread_cond_t freed;          /* signalled when a connection comes back */
   PGconn *idle[DB_PG_POOL_MAX];
   int n_idle;
   int n_open; /* idle ones and those lent out */
@@ -184,6 +194,12 @@ enum cairn_status db_pg_update_game(PGconn *conn, const char *game_id, const str
                                     const char *result_json, struct cairn_error *err);
 
 /* ---- the methods, one file per concern ---- */
+
+/* listen.c: hearing the other nodes' changes (LISTEN on a connection of
+ * its own, outside the pool) */
+enum cairn_status db_pg_listen_start(void *ctx, db_change_cb cb, void *arg,
+                                     struct db_listener **out, struct cairn_error *err);
+void db_pg_listen_stop(void *ctx, struct db_listener *listener);
 
 /* players.c */
 enum cairn_status db_pg_player_create(void *ctx, const struct db_player *player,

@@ -5,6 +5,7 @@
  */
 #include "internal.h"
 
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,20 +18,34 @@
  * last the settings every query relies on, which it may not: bytea read
  * back as hex (conn.c decodes only that) and UTC for any timestamp the
  * server prints. (libpq takes the last of a repeated parameter.) */
-static char *conninfo_of(const char *location)
+static char *conninfo_of(const char *location, const char *node)
 {
   static const char first[] = "connect_timeout=10";
-  static const char last[] = "options=-c%20bytea_output%3Dhex%20-c%20TimeZone%3DUTC";
+  /* The node's name goes with the settings: the notification triggers
+   * read it (internal.h, DB_PG_NODE_HEX). */
+  static const char last[] = "options=-c%20bytea_output%3Dhex%20-c%20TimeZone%3DUTC"
+                             "%20-c%20cairn.node%3D";
   const char *query = strchr(location, '?');
   int path_len = query ? (int)(query - location) : (int)strlen(location);
-  size_t size = strlen("postgresql://") + strlen(location) + sizeof(first) + sizeof(last) + 4;
+  size_t size =
+      strlen("postgresql://") + strlen(location) + sizeof(first) + sizeof(last) + strlen(node) + 4;
   char *out = malloc(size);
 
   if (!out)
     return NULL;
-  snprintf(out, size, "postgresql://%.*s?%s%s%s&%s", path_len, location, first,
-           query && query[1] ? "&" : "", query ? query + 1 : "", last);
+  snprintf(out, size, "postgresql://%.*s?%s%s%s&%s%s", path_len, location, first,
+           query && query[1] ? "&" : "", query ? query + 1 : "", last, node);
   return out;
+}
+
+/* A fresh name for this node: two nodes drawing the same one would each
+ * take the other's changes for its own (1 in 2^64). */
+static void draw_node(char out[DB_PG_NODE_HEX + 1])
+{
+  uint8_t raw[DB_PG_NODE_HEX / 2];
+
+  randombytes_buf(raw, sizeof(raw));
+  sodium_bin2hex(out, DB_PG_NODE_HEX + 1, raw, sizeof(raw));
 }
 
 static void close_backend(void *ctx)
@@ -56,7 +71,9 @@ enum cairn_status db_postgres_open(const char *location, void **ctx, struct cair
   PGconn *conn = NULL;
 
   *ctx = NULL;
-  if (!c || !(c->conninfo = conninfo_of(location))) {
+  if (c)
+    draw_node(c->node);
+  if (!c || !(c->conninfo = conninfo_of(location, c->node))) {
     free(c);
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                       "out of memory while opening the database");
@@ -114,4 +131,6 @@ const struct db_methods db_postgres_methods = {
     .tokens_replace = db_pg_tokens_replace,
     .sign_in_code_put = db_pg_sign_in_code_put,
     .sign_in_code_take = db_pg_sign_in_code_take,
+    .listen_start = db_pg_listen_start,
+    .listen_stop = db_pg_listen_stop,
 };

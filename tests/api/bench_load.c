@@ -25,6 +25,7 @@
 
 #include "harness.h"
 #include "loadconn.h"
+#include "pgdb.h"
 #include "tests/bench/figures.h"
 
 #define MOVES_PER_ROUND   2000 /* POSTs measured per concurrency level, at least */
@@ -63,7 +64,11 @@ struct cast {
 };
 
 struct load {
-  struct harness_server *s;
+  struct harness_server *s; /* where games are made */
+  /* The servers the games' clients talk to, game i to nodes[i % n_nodes]:
+   * `s` alone, or several nodes on one PostgreSQL database. */
+  struct harness_server *const *nodes;
+  int n_nodes;
   const struct cast *cast;
   struct harness_rng rng;       /* the moves' choices */
   char headers[MAX_SEATS][200]; /* each seat's header lines, built once */
@@ -382,7 +387,8 @@ static void new_games(struct load *l, int n)
       harness_join(l->s, l->cast->p[seat].token, g->id, seat);
     snprintf(g->view_path, sizeof g->view_path, "/v1/games/%s", g->id);
     snprintf(g->move_path, sizeof g->move_path, "/v1/games/%s/moves", g->id);
-    load_conn_init(&g->conn, l->epfd, l->s->host, l->s->port, (uint64_t)i);
+    load_conn_init(&g->conn, l->epfd, l->nodes[i % l->n_nodes]->host,
+                   l->nodes[i % l->n_nodes]->port, (uint64_t)i);
   }
 }
 
@@ -585,10 +591,28 @@ static long moves_per_round(void)
  * soon as its last move is answered (closed loop: the server's capacity).
  * With a rate, moves start at that many per second in all, each in a game
  * not already waiting (open loop: latency at a given load). */
-static void run_level(struct harness_server *s, const struct cast *cast, int concurrent,
-                      double rate)
+/* The CPU every server of the run has used so far, ms. */
+static double servers_cpu_ms(const struct load *l)
 {
-  struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
+  double ms = 0;
+
+  for (int i = 0; i < l->n_nodes; i++)
+    ms += figure_cpu_ms(l->nodes[i]->pid);
+  return ms;
+}
+
+/* run_level on nodes[0..n_nodes) (games made on the first), its figures
+ * under `key` (pg.one_node, ...; NULL: load.<title>.<games>, with the
+ * speed issue's targets). */
+static void run_level_on(struct harness_server *const *nodes, int n_nodes, const struct cast *cast,
+                         int concurrent, double rate, const char *given_key)
+{
+  struct harness_server *s = nodes[0];
+  struct load l = {.s = s,
+                   .nodes = nodes,
+                   .n_nodes = n_nodes,
+                   .cast = cast,
+                   .rng = {.state = (uint64_t)concurrent}};
   struct offer o = {.rate = rate};
   struct figures f = {0};
   int *idle = calloc((size_t)concurrent, sizeof(int));
@@ -605,7 +629,7 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
   l.lat = calloc((size_t)l.cap, sizeof(double));
   new_games(&l, concurrent);
   t0 = next_slot = now_ms();
-  cpu0 = figure_cpu_ms(s->pid);
+  cpu0 = servers_cpu_ms(&l);
   gen0 = figure_cpu_ms(getpid());
   for (i = 0; i < l.n; i++) {
     if (rate > 0)
@@ -637,7 +661,7 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
     }
   }
   elapsed = now_ms() - t0;
-  cpu0 = figure_cpu_ms(s->pid) - cpu0;
+  cpu0 = servers_cpu_ms(&l) - cpu0;
   gen0 = figure_cpu_ms(getpid()) - gen0;
   f.moves_per_s = 1e3 * (double)l.done / elapsed;
   f.server_us = l.done ? 1e3 * cpu0 / (double)l.done : 0.0;
@@ -648,6 +672,12 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
            cast->title, concurrent, rate, l.done, elapsed, f.moves_per_s);
     print_offer(&o);
     snprintf(key, sizeof key, "load.%s.%d.open%.0f", cast->title, concurrent, rate);
+  } else if (given_key) {
+    printf("%s: %s, %4d concurrent games on %d node%s, closed loop (each moves again when"
+           " answered): %ld accepted moves in %.0f ms = %.0f moves/s\n",
+           given_key, cast->title, concurrent, n_nodes, n_nodes > 1 ? "s" : "", l.done, elapsed,
+           f.moves_per_s);
+    snprintf(key, sizeof key, "%s", given_key);
   } else {
     bool targeted = concurrent >= 100;
 
@@ -667,8 +697,12 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
            rate, f.p99,
            kept_offer(&o) ? figure_verdict(f.p99 <= ISSUE_TARGET_P99_MS)
                           : "NOT met: the rate was not offered");
-  if (l.done)
+  if (l.done && !given_key)
     print_cpu(&f);
+  else if (l.done)
+    printf("      server CPU %.0f us per accepted move, its GET and POST, all nodes together;"
+           " the load generator took %.0f us of CPU per move\n",
+           f.server_us, f.generator_us);
   print_figures(key, &f, rate == 0);
   if (rate > 0)
     figure(FIGURE_HIGHER, offered_rate(&o), "%s.offered_moves_per_s", key);
@@ -676,6 +710,14 @@ static void run_level(struct harness_server *s, const struct cast *cast, int con
   free(l.lat);
   free(idle);
   close(l.epfd);
+}
+
+static void run_level(struct harness_server *s, const struct cast *cast, int concurrent,
+                      double rate)
+{
+  struct harness_server *const nodes[] = {s};
+
+  run_level_on(nodes, 1, cast, concurrent, rate, NULL);
 }
 
 /* Commit capacity: in each wave every game first fetches the view of its
@@ -762,7 +804,9 @@ static void run_floor(struct harness_server *s, int concurrent, long requests,
 
 static bool run_waves(struct harness_server *s, const struct cast *cast, int concurrent, int waves)
 {
-  struct load l = {.s = s, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
+  struct harness_server *const nodes[] = {s};
+  struct load l = {
+      .s = s, .nodes = nodes, .n_nodes = 1, .cast = cast, .rng = {.state = (uint64_t)concurrent}};
   struct figures f = {0};
   double posting = 0, cpu = 0, gen = 0;
   char key[96];
@@ -902,6 +946,42 @@ static void run_floors(struct harness_server *s, const struct cast *casts, int n
   run_floor(s, 100, 20000, views, FLOOR_GAMES, "himalaya_view");
 }
 
+/*
+ * PostgreSQL (issue 23): the closed loop at PG_GAMES Himalaya games on one
+ * node, then on two nodes sharing the database, the games' clients spread
+ * over both (game i talks to node i % 2, as a balancer would spread them).
+ * On the cluster CAIRN_BENCH_PG names (make bench starts a throwaway one:
+ * build.mk), in a database of its own, dropped after. Figures pg.one_node.*
+ * and pg.two_nodes.*; no target: the issue asks for the figures.
+ */
+#define PG_GAMES 100
+
+static bool run_postgres(const char *cluster)
+{
+  struct harness_server nodes[2];
+  struct harness_server *const both[] = {&nodes[0], &nodes[1]};
+  struct cast cast = {.title = "himalaya", .seats = 2};
+  struct pgdb db;
+  int seat;
+
+  if (!pgdb_create(&db, cluster, "cairn_bench")) {
+    fprintf(stderr, "bench_load: no database on %s\n", cluster);
+    return false;
+  }
+  memset(nodes, 0, sizeof nodes);
+  harness_start_on(&nodes[0], db.url);
+  for (seat = 0; seat < cast.seats; seat++)
+    harness_new_player(&nodes[0], seat ? "Hillary" : "Tenzing", &cast.p[seat]);
+  run_level_on(both, 1, &cast, PG_GAMES, 0, "pg.one_node");
+  fflush(stdout);
+  harness_start_on(&nodes[1], db.url);
+  run_level_on(both, 2, &cast, PG_GAMES, 0, "pg.two_nodes");
+  fflush(stdout);
+  harness_stop(&nodes[1]);
+  harness_stop(&nodes[0]);
+  return pgdb_drop(&db);
+}
+
 /* CAIRN_BENCH_LEVEL=<games>: only the closed loop at that many games;
  * CAIRN_BENCH_RATE=<moves/s>: only the open loop at that rate. Either
  * skips the rest, waves included. */
@@ -929,10 +1009,17 @@ int main(void)
   const char *only = getenv("CAIRN_BENCH_TITLE");
   const char *hunt = getenv("CAIRN_BENCH_WAVES");
   struct cast casts[16], *himalaya = NULL;
-  int n, t;
+  int n, t, status = 0;
   size_t i;
 
   harness_global_init();
+  /* CAIRN_BENCH_PG_ONLY=1: only the PostgreSQL figures. */
+  if (getenv("CAIRN_BENCH_PG_ONLY")) {
+    bool ok = getenv("CAIRN_BENCH_PG") && run_postgres(getenv("CAIRN_BENCH_PG"));
+
+    harness_global_cleanup();
+    return ok ? 0 : 1;
+  }
   memset(&s, 0, sizeof s);
   harness_start(&s);
   n = cast_titles(&s, casts, 16);
@@ -977,8 +1064,13 @@ int main(void)
     run_waves(&s, himalaya, 1000, 5);
 stop:
   harness_stop(&s);
+  /* The same closed loop on PostgreSQL, when a cluster is given, on the
+   * full run only. */
+  if (getenv("CAIRN_BENCH_PG") && !only && !hunt && !getenv("CAIRN_BENCH_LEVEL") &&
+      !getenv("CAIRN_BENCH_RATE") && !run_postgres(getenv("CAIRN_BENCH_PG")))
+    status = 1;
   for (t = 0; t < n; t++)
     free((char *)casts[t].title);
   harness_global_cleanup();
-  return 0;
+  return status;
 }

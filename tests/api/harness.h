@@ -279,23 +279,6 @@ int harness_run_tool(const char *args, json_t **out);
 /* OUT, caller frees with free(): compact, key-sorted JSON text. */
 char *harness_dump(const json_t *j);
 
-/* ---- A database per test on PostgreSQL (pgdb.c) ---- */
-
-/* The URL of the throwaway cluster in CAIRN_TEST_PG, or NULL (saying on
- * stderr how to start one) when it is not set. */
-const char *harness_pg_cluster(void);
-/* Run `sql` on the cluster's main database; 0 when it succeeded. */
-int harness_pg_admin(const char *sql);
-
-struct harness_pg_db {
-  char name[64]; /* the database made for the test */
-  char url[300]; /* the URL a server is given (--db) */
-};
-/* Create a new, empty database on the cluster; false when that failed. */
-bool harness_pg_create(struct harness_pg_db *db);
-/* Drop it, closing whatever connections it still has; false on failure. */
-bool harness_pg_drop(const struct harness_pg_db *db);
-
 /* ---- A small deterministic generator (splitmix64), for picking moves ---- */
 
 struct harness_rng {

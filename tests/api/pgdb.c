@@ -1,10 +1,8 @@
 /*
- * pgdb.c - a database of its own per test on the throwaway PostgreSQL
- * cluster that CAIRN_TEST_PG names (`make run-tests` starts one with
- * tests/db/pg_cluster.sh and stops it after), for the tests that run the
- * server on PostgreSQL (harness.h has each contract).
+ * pgdb.c - databases of their own on a throwaway PostgreSQL cluster, for
+ * tests and benches (pgdb.h), over libpq.
  */
-#include "harness.h"
+#include "pgdb.h"
 
 #include <libpq-fe.h>
 #include <stdio.h>
@@ -12,7 +10,71 @@
 #include <string.h>
 #include <unistd.h>
 
-const char *harness_pg_cluster(void)
+/* A result of `sql` on the cluster's main database; NULL when it cannot
+ * be reached. Caller frees with PQclear. */
+static PGresult *run(const char *cluster, const char *sql)
+{
+  PGconn *conn = PQconnectdb(cluster);
+  PGresult *res = NULL;
+
+  if (PQstatus(conn) == CONNECTION_OK)
+    res = PQexec(conn, sql);
+  if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+    fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
+  PQfinish(conn);
+  return res;
+}
+
+int pgdb_admin(const char *cluster, const char *sql)
+{
+  PGresult *res = run(cluster, sql);
+  int rows = -1;
+
+  if (PQresultStatus(res) == PGRES_COMMAND_OK)
+    rows = 0;
+  else if (PQresultStatus(res) == PGRES_TUPLES_OK)
+    rows = PQntuples(res);
+  PQclear(res);
+  return rows;
+}
+
+void pgdb_admin_text(const char *cluster, const char *sql, char *out, size_t size)
+{
+  PGresult *res = run(cluster, sql);
+
+  out[0] = '\0';
+  if (PQresultStatus(res) == PGRES_TUPLES_OK && PQntuples(res) == 1 && !PQgetisnull(res, 0, 0))
+    snprintf(out, size, "%s", PQgetvalue(res, 0, 0));
+  PQclear(res);
+}
+
+bool pgdb_create(struct pgdb *d, const char *cluster, const char *prefix)
+{
+  static unsigned made;
+  const char *query = strchr(cluster, '?');
+  char sql[160];
+
+  memset(d, 0, sizeof(*d));
+  if (!query || strlen(cluster) >= sizeof(d->cluster)) {
+    fprintf(stderr, "%s is not a URL tests/db/pg_cluster.sh printed\n", cluster);
+    return false;
+  }
+  snprintf(d->cluster, sizeof(d->cluster), "%s", cluster);
+  snprintf(d->name, sizeof(d->name), "%s_%ld_%u", prefix, (long)getpid(), made++);
+  snprintf(d->url, sizeof(d->url), "postgresql:///%s%s", d->name, query);
+  snprintf(sql, sizeof(sql), "CREATE DATABASE %s", d->name);
+  return pgdb_admin(cluster, sql) == 0;
+}
+
+bool pgdb_drop(const struct pgdb *d)
+{
+  char sql[160];
+
+  snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", d->name);
+  return pgdb_admin(d->cluster, sql) == 0;
+}
+
+const char *pgdb_test_cluster(void)
 {
   const char *url = getenv("CAIRN_TEST_PG");
 
@@ -22,45 +84,4 @@ const char *harness_pg_cluster(void)
                   "  export CAIRN_TEST_PG=$(sh tests/db/pg_cluster.sh start)\n"
                   "(make run-tests does it, and stops it after)\n");
   return NULL;
-}
-
-int harness_pg_admin(const char *sql)
-{
-  PGconn *conn = harness_pg_cluster() ? PQconnectdb(harness_pg_cluster()) : NULL;
-  PGresult *res;
-  int rc = -1;
-
-  if (!conn)
-    return -1;
-  res = PQstatus(conn) == CONNECTION_OK ? PQexec(conn, sql) : NULL;
-  if (PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK)
-    rc = 0;
-  else
-    fprintf(stderr, "%s: %s", sql, PQerrorMessage(conn));
-  PQclear(res);
-  PQfinish(conn);
-  return rc;
-}
-
-bool harness_pg_create(struct harness_pg_db *db)
-{
-  static unsigned made;
-  const char *query = harness_pg_cluster() ? strchr(harness_pg_cluster(), '?') : NULL;
-  char sql[128];
-
-  if (!query)
-    return false;
-  /* Digits and letters only, so the name needs no quoting. */
-  snprintf(db->name, sizeof(db->name), "cairn_api_%ld_%u", (long)getpid(), made++);
-  snprintf(db->url, sizeof(db->url), "postgresql:///%s%s", db->name, query);
-  snprintf(sql, sizeof(sql), "CREATE DATABASE %s", db->name);
-  return harness_pg_admin(sql) == 0;
-}
-
-bool harness_pg_drop(const struct harness_pg_db *db)
-{
-  char sql[128];
-
-  snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", db->name);
-  return harness_pg_admin(sql) == 0;
 }

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "pgdb.h"
 #include "tests/order.h"
 
 #define PLAYERS 4
@@ -32,7 +33,7 @@ struct community {
 };
 
 struct fixture {
-  struct harness_pg_db db;
+  struct pgdb db;
   struct harness_server old, moved;
   bool old_started, moved_started;
   struct community c;
@@ -42,7 +43,7 @@ static int setup(void **state)
 {
   struct fixture *f = calloc(1, sizeof(*f));
 
-  if (!f || !harness_pg_create(&f->db)) {
+  if (!f || !pgdb_test_cluster() || !pgdb_create(&f->db, pgdb_test_cluster(), "cairn_api")) {
     free(f);
     return -1;
   }
@@ -59,7 +60,7 @@ static int teardown(void **state)
     rc = -1;
   if (f->moved_started && !harness_stop(&f->moved))
     rc = -1;
-  if (!harness_pg_drop(&f->db))
+  if (!pgdb_drop(&f->db))
     rc = -1;
   unsetenv("CAIRN_KEY");
   free(f);

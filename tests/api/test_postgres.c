@@ -24,14 +24,15 @@
 #include <unistd.h>
 
 #include "tests/api/harness.h"
+#include "tests/api/pgdb.h"
 
 #define MOVES  12 /* played before the restart */
 #define ROUNDS 20 /* races between the two nodes */
 
-/* ---- a database per test (harness_pg_create) ---- */
+/* ---- a database per test (pgdb.h) ---- */
 
 struct fixture {
-  struct harness_pg_db db;
+  struct pgdb db;
   struct harness_server node[2];
   bool started[2];
 };
@@ -40,7 +41,7 @@ static int setup(void **state)
 {
   struct fixture *f = calloc(1, sizeof(*f));
 
-  if (!f || !harness_pg_create(&f->db)) {
+  if (!f || !pgdb_test_cluster() || !pgdb_create(&f->db, pgdb_test_cluster(), "cairn_api")) {
     free(f);
     return -1;
   }
@@ -56,7 +57,7 @@ static int teardown(void **state)
   for (i = 0; i < 2; i++)
     if (f->started[i] && !harness_stop(&f->node[i]))
       rc = -1;
-  if (!harness_pg_drop(&f->db))
+  if (!pgdb_drop(&f->db))
     rc = -1;
   free(f);
   return rc;

@@ -1,0 +1,562 @@
+/*
+ * test_pg_nodes.c - live updates across nodes (issue 23): two real server
+ * processes on one PostgreSQL database, a client waiting on node A (a
+ * long-poll, an SSE stream of the game, a player's stream) and moves
+ * posted on node B. A hears of them through PostgreSQL's notifications
+ * (migrations/postgres/0002_notify.sql, db/postgres/listen.c,
+ * game/remote.c) with the payloads a change made on A gets, a spectator's
+ * stream carries nothing it could not fetch itself, a node announces its
+ * own change once, and a node whose listening connection was ended hears
+ * again, missing nothing, once it has made it again.
+ *
+ * Each test has a database of its own on the cluster CAIRN_TEST_PG names
+ * (`make run-tests` starts one with tests/db/pg_cluster.sh).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "tests/order.h"
+
+#include <curl/curl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests/api/harness.h"
+#include "tests/api/pgdb.h"
+
+#define MOVES 6 /* a spectator's stream follows this many */
+
+/* ---- a database per test, two nodes on it ---- */
+
+struct fixture {
+  struct pgdb db; /* the database made for the test */
+  struct harness_server node[2];
+  bool started[2];
+};
+
+static const char *cluster(void)
+{
+  return pgdb_test_cluster();
+}
+
+static int setup(void **state)
+{
+  struct fixture *f = calloc(1, sizeof(*f));
+
+  if (!f || !cluster() || !pgdb_create(&f->db, cluster(), "cairn_nodes")) {
+    free(f);
+    return -1;
+  }
+  for (int i = 0; i < 2; i++) {
+    harness_start_on(&f->node[i], f->db.url);
+    f->started[i] = true;
+  }
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state)
+{
+  struct fixture *f = *state;
+  int rc = 0, i;
+
+  if (f->started[0])
+    kill(f->node[0].pid, SIGCONT); /* a failed test may have left it held */
+  for (i = 0; i < 2; i++)
+    if (f->started[i] && !harness_stop(&f->node[i]))
+      rc = -1;
+  if (!pgdb_drop(&f->db))
+    rc = -1;
+  free(f);
+  return rc;
+}
+
+/* ---- a game, played on one node ---- */
+
+struct duel {
+  struct harness_player p[2];
+  char id[64];
+};
+
+static void start_duel(struct harness_server *s, struct duel *d)
+{
+  json_t *created;
+
+  harness_new_player(s, "Tenzing", &d->p[0]);
+  harness_new_player(s, "Hillary", &d->p[1]);
+  created = harness_new_game(s, d->p[0].token, "himalaya", 2, "{}");
+  snprintf(d->id, sizeof d->id, "%s", harness_game_id(created));
+  json_decref(created);
+  harness_join(s, d->p[0].token, d->id, 0);
+  harness_join(s, d->p[1].token, d->id, 1);
+}
+
+/* What a spectator fetches: {game, seq, status, to_act}, as text (OUT,
+ * caller frees with free()): the very members a notice carries. */
+static char *public_notice(struct harness_server *s, const char *game_id)
+{
+  json_t *pub = harness_get_game(s, NULL, game_id);
+  json_t *notice =
+      json_pack("{s:s, s:O, s:O, s:O}", "game", game_id, "seq", json_object_get(pub, "seq"),
+                "status", json_object_get(pub, "status"), "to_act", json_object_get(pub, "to_act"));
+  char *text = harness_dump(notice);
+
+  json_decref(notice);
+  json_decref(pub);
+  return text;
+}
+
+/* The seat to act plays its first legal move on `s`; the seq reached. */
+static long play_one(struct harness_server *s, struct duel *d)
+{
+  json_t *pub = harness_get_game(s, NULL, d->id);
+  int seat = (int)json_integer_value(json_array_get(json_object_get(pub, "to_act"), 0));
+  json_t *mine = harness_get_game(s, d->p[seat].token, d->id);
+  json_t *body = json_pack("{s:O, s:O}", "seq", json_object_get(mine, "seq"), "move",
+                           json_array_get(json_object_get(mine, "legal"), 0));
+  struct harness_response r;
+  long seq;
+
+  assert_string_equal(harness_str(pub, "status"), "active");
+  harness_call_json(s, &r, "POST", d->p[seat].token, body, "/v1/games/%s/moves", d->id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  seq = harness_int(r.json, "seq");
+  harness_response_free(&r);
+  json_decref(body);
+  json_decref(mine);
+  json_decref(pub);
+  return seq;
+}
+
+/* ---- an SSE client on its own thread ---- */
+
+#define SSE_MAX 16
+
+struct sse {
+  char url[256];
+  char auth[200];
+  int want; /* stop after this many "game" events */
+  _Atomic bool opened;
+  char text[16384];
+  size_t len;
+  _Atomic int events;
+  char *data[SSE_MAX]; /* OUT: each game event's data, compact and key-sorted */
+  bool resync;         /* an "event: resync" came */
+};
+
+/* Re-read the whole text: the complete "event: game" blocks so far. */
+static void count_events(struct sse *c)
+{
+  const char *at = c->text, *block;
+  int n = 0;
+
+  c->resync = strstr(c->text, "event: resync") != NULL;
+  while (n < SSE_MAX && (block = strstr(at, "event: game\ndata: "))) {
+    const char *data = block + strlen("event: game\ndata: ");
+    const char *end = strstr(data, "\n\n");
+    json_t *body;
+
+    if (!end)
+      break;
+    if (!c->data[n]) {
+      body = json_loadb(data, (size_t)(end - data), 0, NULL);
+      c->data[n] = body ? harness_dump(body) : strdup("(not JSON)");
+      json_decref(body);
+    }
+    n++;
+    at = end;
+  }
+  atomic_store(&c->events, n);
+}
+
+static size_t on_sse_data(char *data, size_t size, size_t n, void *arg)
+{
+  struct sse *c = arg;
+  size_t bytes = size * n;
+
+  if (c->len + bytes >= sizeof c->text)
+    return 0;
+  memcpy(c->text + c->len, data, bytes);
+  c->len += bytes;
+  c->text[c->len] = '\0';
+  count_events(c);
+  return atomic_load(&c->events) >= c->want ? 0 : bytes; /* 0 ends the transfer */
+}
+
+/* The blank line ending the answer's head: the server holds the stream. */
+static size_t on_sse_header(char *data, size_t size, size_t n, void *arg)
+{
+  struct sse *c = arg;
+
+  if (size * n == 2 && memcmp(data, "\r\n", 2) == 0)
+    c->opened = true;
+  return size * n;
+}
+
+static bool sse_opened(void *arg)
+{
+  return ((struct sse *)arg)->opened;
+}
+
+static void *run_sse(void *arg)
+{
+  struct sse *c = arg;
+  CURL *curl = curl_easy_init();
+  struct curl_slist *headers = NULL;
+
+  if (c->auth[0])
+    headers = curl_slist_append(headers, c->auth);
+  curl_easy_setopt(curl, CURLOPT_URL, c->url);
+  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_sse_data);
+  curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
+  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_sse_header);
+  curl_easy_setopt(curl, CURLOPT_HEADERDATA, c);
+  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
+  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_perform(curl);
+  curl_slist_free_all(headers);
+  curl_easy_cleanup(curl);
+  return NULL;
+}
+
+/* Open `path` on `s` (as `token`, or anonymously) on its own thread, and
+ * wait until the server holds the stream. */
+static void sse_start(struct sse *c, pthread_t *t, struct harness_server *s, const char *path,
+                      const char *token, int want)
+{
+  memset(c, 0, sizeof *c);
+  snprintf(c->url, sizeof c->url, "%s%s", s->base_url, path);
+  if (token)
+    snprintf(c->auth, sizeof c->auth, "Authorization: Bearer %s", token);
+  c->want = want;
+  assert_int_equal(pthread_create(t, NULL, run_sse, c), 0);
+  if (!harness_wait_until(sse_opened, c, 10000)) {
+    pthread_join(*t, NULL);
+    fail_msg("no answer to GET %s within 10 s", c->url);
+  }
+}
+
+static void sse_free(struct sse *c)
+{
+  for (int i = 0; i < SSE_MAX; i++)
+    free(c->data[i]);
+}
+
+/* ---- a long-poll on its own thread ---- */
+
+struct poll_arg {
+  struct harness_server *s;
+  char path[160];
+  json_t *answer; /* New reference, once answered */
+  _Atomic bool done;
+};
+
+static void *run_poll(void *arg)
+{
+  struct poll_arg *a = arg;
+  struct harness_client client;
+  struct harness_request req = {.method = "GET", .path = a->path};
+  struct harness_response r;
+
+  harness_client_init(&client, a->s);
+  if (harness_send(&client, &req, &r))
+    a->answer = json_incref(r.json);
+  harness_response_free(&r);
+  harness_client_cleanup(&client);
+  atomic_store(&a->done, true);
+  return NULL;
+}
+
+/* A long-poll parks without a word, so nothing says when the server holds
+ * it: a fixed pause gives the request time to arrive. A move that
+ * overtakes it is answered all the same (its seq is past `after`), only
+ * without exercising the wake. */
+static void poll_start(struct poll_arg *a, pthread_t *t, struct harness_server *s,
+                       const char *game_id, long after)
+{
+  memset(a, 0, sizeof *a);
+  a->s = s;
+  snprintf(a->path, sizeof a->path, "/v1/games/%s/wait?after=%ld&timeout=30", game_id, after);
+  assert_int_equal(pthread_create(t, NULL, run_poll, a), 0);
+  usleep(300 * 1000);
+}
+
+/* The long-poll's answer less its "changed", as a notice's text (OUT,
+ * caller frees with free()). */
+static char *poll_notice(struct poll_arg *a)
+{
+  char *text;
+
+  assert_non_null(a->answer);
+  assert_true(json_is_true(json_object_get(a->answer, "changed")));
+  json_object_del(a->answer, "changed");
+  text = harness_dump(a->answer);
+  json_decref(a->answer);
+  a->answer = NULL;
+  return text;
+}
+
+static double now_s(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- the tests ---- */
+
+/* A move posted on B wakes, on A, a long-poll on the game, a spectator's
+ * stream of it and the stream of a player seated in it, each with the
+ * notice a change made on A itself gives: the one B's own stream of the
+ * game carries, naming the new seq and the seat now to act. */
+static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **state)
+{
+  struct fixture *f = *state;
+  struct harness_server *a = &f->node[0], *b = &f->node[1];
+  struct sse on_a, player_on_a, on_b;
+  pthread_t t_a, t_player, t_b, t_poll;
+  struct poll_arg poll;
+  struct duel d;
+  char path[128], *want, *polled;
+  long seq;
+
+  start_duel(b, &d);
+  snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
+  sse_start(&on_a, &t_a, a, path, NULL, 1);
+  sse_start(&on_b, &t_b, b, path, NULL, 1);
+  sse_start(&player_on_a, &t_player, a, "/v1/players/me/events", d.p[1].token, 1);
+  poll_start(&poll, &t_poll, a, d.id, 0);
+
+  seq = play_one(b, &d);
+  assert_int_equal(seq, 1);
+  pthread_join(t_poll, NULL);
+  pthread_join(t_a, NULL);
+  pthread_join(t_player, NULL);
+  pthread_join(t_b, NULL);
+
+  want = public_notice(b, d.id);
+  polled = poll_notice(&poll);
+  assert_string_equal(polled, want);
+  assert_int_equal(atomic_load(&on_b.events), 1);
+  assert_string_equal(on_b.data[0], want);
+  assert_int_equal(atomic_load(&on_a.events), 1);
+  assert_string_equal(on_a.data[0], want);
+  assert_int_equal(atomic_load(&player_on_a.events), 1);
+  assert_string_equal(player_on_a.data[0], want);
+  free(want);
+  free(polled);
+  sse_free(&on_a);
+  sse_free(&on_b);
+  sse_free(&player_on_a);
+}
+
+/* A stream holding at least `events` game events. */
+struct stream_at {
+  struct sse *c;
+  int events;
+};
+
+static bool stream_reached(void *arg)
+{
+  struct stream_at *at = arg;
+
+  return atomic_load(&at->c->events) >= at->events;
+}
+
+/* A spectator's stream on A, while both nodes play: one event per change,
+ * in order, whichever node made it (a node announces its own change when
+ * it commits it and not again when the database tells it), and each event
+ * exactly what the spectator fetched from A at that seq: the four public
+ * members, nothing of any seat's hidden view. Each move waits for the
+ * event of the one before: a change that another overtakes before its
+ * node hears of it is announced only as the later state (game/remote.c),
+ * so a stream may skip a seq under a race, never repeat one. */
+static void test_a_spectators_stream_carries_each_change_once_and_nothing_hidden(void **state)
+{
+  struct fixture *f = *state;
+  char *fetched[MOVES + 1] = {0};
+  struct sse c;
+  struct duel d;
+  char path[128];
+  pthread_t t;
+  int i;
+
+  start_duel(&f->node[1], &d);
+  snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
+  sse_start(&c, &t, &f->node[0], path, NULL, MOVES);
+  for (i = 1; i <= MOVES; i++) {
+    /* Odd moves on A, even ones on B. */
+    long seq = play_one(&f->node[i % 2 ? 0 : 1], &d);
+
+    struct stream_at at = {&c, i};
+
+    assert_int_equal(seq, i);
+    fetched[i] = public_notice(&f->node[0], d.id);
+    /* A hears of B's moves on its own time. */
+    assert_true(harness_wait_until(stream_reached, &at, 10000));
+  }
+  pthread_join(t, NULL);
+  assert_int_equal(atomic_load(&c.events), MOVES);
+  for (i = 1; i <= MOVES; i++)
+    assert_string_equal(c.data[i - 1], fetched[i]);
+  for (i = 1; i <= MOVES; i++)
+    free(fetched[i]);
+  sse_free(&c);
+}
+
+/* The listening connections of both nodes (application_name
+ * cairn-listen: db/postgres/listen.c) on the test's database. */
+struct listeners {
+  struct fixture *f;
+  char pids[128]; /* the ended backends, "pid,pid" */
+};
+
+/* End both nodes' listening backends; false when there were not two. */
+static bool end_listeners(struct fixture *f, struct listeners *l)
+{
+  char sql[512], ended[128];
+
+  l->f = f;
+  snprintf(sql, sizeof sql,
+           "SELECT string_agg(pid::text, ',') FROM pg_stat_activity"
+           " WHERE application_name = 'cairn-listen' AND datname = '%s'",
+           f->db.name);
+  pgdb_admin_text(l->f->db.cluster, sql, l->pids, sizeof l->pids);
+  snprintf(sql, sizeof sql,
+           "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+           " WHERE pid IN (%s)) AS ended",
+           l->pids[0] ? l->pids : "0");
+  pgdb_admin_text(l->f->db.cluster, sql, ended, sizeof ended);
+  return strcmp(ended, "2") == 0;
+}
+
+/* The ended backends are gone: nothing can reach the nodes through them. */
+static bool listeners_gone(void *arg)
+{
+  struct listeners *l = arg;
+  char sql[512], left[16];
+
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE pid IN (%s)", l->pids);
+  pgdb_admin_text(l->f->db.cluster, sql, left, sizeof left);
+  return strcmp(left, "0") == 0;
+}
+
+/* ...and both nodes listen again, on new backends. */
+static bool both_listen_again(void *arg)
+{
+  struct listeners *l = arg;
+  char sql[512], listening[16];
+
+  snprintf(sql, sizeof sql,
+           "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'cairn-listen'"
+           " AND datname = '%s' AND query LIKE 'LISTEN%%' AND pid NOT IN (%s)",
+           l->f->db.name, l->pids);
+  pgdb_admin_text(l->f->db.cluster, sql, listening, sizeof listening);
+  return listeners_gone(arg) && strcmp(listening, "2") == 0;
+}
+
+/* An ended listening connection is made again: a long-poll on A parked
+ * after that hears of a move made on B as before. */
+static void test_a_node_whose_listener_was_ended_hears_again(void **state)
+{
+  struct fixture *f = *state;
+  struct harness_server *a = &f->node[0], *b = &f->node[1];
+  struct listeners ended;
+  struct poll_arg poll;
+  struct duel d;
+  pthread_t t;
+  char *want, *polled;
+
+  start_duel(b, &d);
+  assert_true(end_listeners(f, &ended));
+  /* The nodes reconnect on their own time (a first pause of 50 ms). */
+  assert_true(harness_wait_until(both_listen_again, &ended, 10000));
+  poll_start(&poll, &t, a, d.id, 0);
+  assert_int_equal(play_one(b, &d), 1);
+  pthread_join(t, NULL);
+  want = public_notice(b, d.id);
+  polled = poll_notice(&poll);
+  assert_string_equal(polled, want);
+  free(want);
+  free(polled);
+}
+
+/* A move made while A had no listening connection (A held still with
+ * SIGSTOP, its backend ended and gone before B moves) never reaches A as
+ * a notification. Once A runs again it makes a new connection and wakes
+ * every waiter to look again: the parked long-poll answers with the move,
+ * and a stream is told "resync" (events were lost), then hears the next
+ * move as usual. */
+static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(void **state)
+{
+  struct fixture *f = *state;
+  struct harness_server *a = &f->node[0], *b = &f->node[1];
+  struct listeners ended;
+  struct poll_arg poll;
+  struct sse stream;
+  struct duel d;
+  pthread_t t_poll, t_stream;
+  char path[128], *want, *polled;
+  double resumed;
+
+  start_duel(b, &d);
+  snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
+  sse_start(&stream, &t_stream, a, path, NULL, 1);
+  poll_start(&poll, &t_poll, a, d.id, 0);
+  assert_int_equal(kill(a->pid, SIGSTOP), 0);
+  assert_true(end_listeners(f, &ended));
+  assert_true(harness_wait_until(listeners_gone, &ended, 10000));
+  assert_int_equal(play_one(b, &d), 1);
+  assert_int_equal(kill(a->pid, SIGCONT), 0);
+  resumed = now_s();
+
+  pthread_join(t_poll, NULL);
+  /* A reconnects on its own time, within a second; the long-poll's own
+   * timeout (30 s) would answer it too, but late. */
+  assert_true(now_s() - resumed < 10.0);
+  want = public_notice(b, d.id);
+  polled = poll_notice(&poll);
+  assert_string_equal(polled, want);
+  free(want);
+  free(polled);
+
+  assert_int_equal(play_one(b, &d), 2);
+  pthread_join(t_stream, NULL);
+  assert_true(stream.resync);
+  assert_int_equal(atomic_load(&stream.events), 1);
+  want = public_notice(b, d.id);
+  assert_string_equal(stream.data[0], want);
+  free(want);
+  sse_free(&stream);
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_a_move_on_one_node_reaches_the_waiters_on_the_other,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          test_a_spectators_stream_carries_each_change_once_and_nothing_hidden, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_node_whose_listener_was_ended_hears_again, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(
+          test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters, setup, teardown),
+  };
+  int failed;
+
+  harness_global_init();
+  failed = order_run_group_tests(tests, NULL, NULL);
+  harness_global_cleanup();
+  return failed;
+}
