@@ -397,6 +397,13 @@ int64_t api_now_ms(const struct api_server *server);
 /* ---- handlers, one per resource file ---- */
 enum cairn_status api_players_create(struct api_request *, struct api_response *,
                                      struct cairn_error *);
+/* tickets.c: POST /v1/players/me/stream-ticket, and the check of a
+ * ?ticket= that stands in for the token of GET /v1/players/me/events:
+ * *out gets the ticket's player (its id only). */
+enum cairn_status api_stream_ticket_issue(struct api_request *, struct api_response *,
+                                          struct cairn_error *);
+enum cairn_status api_stream_ticket_check(const struct api_request *req, struct db_player *out,
+                                          struct cairn_error *err);
 /* devices.c */
 enum cairn_status api_players_me(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_players_rotate_token(struct api_request *, struct api_response *,

@@ -20,6 +20,7 @@ static const struct route routes[] = {
     {"GET", "/v1/players/me", api_players_me, 0},
     {"POST", "/v1/players/me/token", api_players_rotate_token, 0},
     {"POST", "/v1/players/me/sign-in-code", api_players_sign_in_code, 0},
+    {"POST", "/v1/players/me/stream-ticket", api_stream_ticket_issue, 0},
     {"POST", "/v1/sign-in", api_sign_in, 0},
     {"GET", "/v1/players/me/games", api_players_my_games, 0},
     {"GET", "/v1/players/me/events", api_players_events, 0},

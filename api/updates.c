@@ -101,8 +101,17 @@ enum cairn_status api_games_events(struct api_request *req, struct api_response 
 enum cairn_status api_players_events(struct api_request *req, struct api_response *resp,
                                      struct cairn_error *err)
 {
-  enum cairn_status st = api_require_player(req, err);
+  struct db_player ticketed;
+  enum cairn_status st;
 
+  /* A browser's EventSource sends no Authorization: a ticket stands in
+   * for the token here, and only here (tickets.c). */
+  if (!req->has_player &&
+      MHD_lookup_connection_value(req->connection, MHD_GET_ARGUMENT_KIND, "ticket")) {
+    st = api_stream_ticket_check(req, &ticketed, err);
+    return st == CAIRN_OK ? open_stream(req, resp, NULL, ticketed.id, err) : st;
+  }
+  st = api_require_player(req, err);
   if (st == CAIRN_OK)
     st = open_stream(req, resp, NULL, req->player.id, err);
   return st;

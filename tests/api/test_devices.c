@@ -202,6 +202,25 @@ static void test_a_rotated_token_signs_out_every_other_device(void **state)
   assert_int_equal(whoami(s, fresh, NULL), 200);
 }
 
+/* Issue 24's stream tickets last a minute (tickets.c). */
+static void test_a_stream_ticket_expires_after_a_minute(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player p;
+  struct harness_response r;
+  char ticket[128];
+
+  harness_new_player(s, "Sandy", &p);
+  harness_call(s, &r, "POST", p.token, NULL, "/v1/players/me/stream-ticket");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(ticket, sizeof ticket, "%s", harness_str(r.json, "ticket"));
+  harness_response_free(&r);
+  harness_advance_clock(s, 60 * 1000);
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/players/me/events?ticket=%s", ticket);
+  HARNESS_EXPECT_PROBLEM(&r, 401, "bad-token");
+  harness_response_free(&r);
+}
+
 struct racer {
   struct harness_server *s;
   const char *code;
@@ -269,6 +288,7 @@ int main(void)
                                       teardown),
       cmocka_unit_test_setup_teardown(test_two_devices_racing_one_code_get_one_token, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(test_a_stream_ticket_expires_after_a_minute, setup, teardown),
   };
   int failed;
 

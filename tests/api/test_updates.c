@@ -356,6 +356,83 @@ static void test_player_stream_carries_only_that_players_games(void **state)
   assert_non_null(strstr(c.text, mine.id));
 }
 
+/* A ticket of `token`'s player (POST /v1/players/me/stream-ticket). */
+static void stream_ticket(struct harness_server *s, const char *token, char ticket[128])
+{
+  struct harness_response r;
+
+  harness_call(s, &r, "POST", token, NULL, "/v1/players/me/stream-ticket");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(ticket, 128, "%s", harness_str(r.json, "ticket"));
+  harness_response_free(&r);
+}
+
+/* Issue 24: "a way for browsers to open the per-player stream". */
+static void test_a_ticket_opens_the_players_stream_without_a_token(void **state)
+{
+  struct harness_server *s = *state;
+  struct duel mine, theirs;
+  struct sse c;
+  char ticket[128], path[256];
+  pthread_t t;
+
+  start_duel(s, &mine, "browser", "other");
+  start_duel(s, &theirs, "x2", "y2");
+  stream_ticket(s, mine.p[0].token, ticket);
+  snprintf(path, sizeof path, "/v1/players/me/events?ticket=%s", ticket);
+  sse_init(&c, s, path, NULL, 1);
+  sse_start(&c, &t);
+  play_one(s, &theirs);
+  play_one(s, &mine);
+  pthread_join(t, NULL);
+  assert_int_equal(c.events, 1);
+  assert_non_null(strstr(c.text, mine.id));
+  assert_null(strstr(c.text, theirs.id));
+}
+
+/* A ticket is attacked as a credential: altered in any part, or used where
+ * it was not made for, it opens nothing. */
+static void test_an_altered_ticket_opens_nothing(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_response r;
+  struct duel d;
+  char ticket[128], other[128], forged[300];
+  char *mac, *expiry;
+
+  start_duel(s, &d, "victim", "thief");
+  stream_ticket(s, d.p[0].token, ticket);
+  stream_ticket(s, d.p[1].token, other);
+  mac = strrchr(ticket, '.');
+  expiry = strchr(ticket, '.');
+  const char *cases[6];
+  char flipped[128], swapped[300], later[300];
+
+  snprintf(flipped, sizeof flipped, "%s", ticket);
+  flipped[strlen(flipped) - 1] = flipped[strlen(flipped) - 1] == '0' ? '1' : '0';
+  /* the thief's id with the victim's expiry and MAC */
+  snprintf(swapped, sizeof swapped, "%.*s%s", (int)(strchr(other, '.') - other), other, expiry);
+  /* the victim's ticket, made to last a day longer */
+  snprintf(later, sizeof later, "%.*s.%lld%s", (int)(expiry - ticket), ticket,
+           strtoll(expiry + 1, NULL, 10) + 86400000LL, mac);
+  cases[0] = flipped;
+  cases[1] = swapped;
+  cases[2] = later;
+  cases[3] = "";
+  cases[4] = "garbage";
+  cases[5] = d.p[0].token; /* a token is not a ticket */
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    snprintf(forged, sizeof forged, "/v1/players/me/events?ticket=%s", cases[i]);
+    harness_call(s, &r, "GET", NULL, NULL, "%s", forged);
+    HARNESS_EXPECT_PROBLEM(&r, 401, "bad-token");
+    harness_response_free(&r);
+  }
+  /* Only the stream takes one. */
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/players/me/games?ticket=%s", ticket);
+  HARNESS_EXPECT_PROBLEM(&r, 401, "missing-token");
+  harness_response_free(&r);
+}
+
 /* Issue "Asynchronous play", 1: "the ones awaiting the caller first". */
 static void test_my_games_lists_games_awaiting_me_first(void **state)
 {
@@ -412,6 +489,8 @@ int main(void)
       cmocka_unit_test(test_sse_resume_from_a_forgotten_id_says_resync_once),
       cmocka_unit_test(test_player_stream_carries_only_that_players_games),
       cmocka_unit_test(test_my_games_lists_games_awaiting_me_first),
+      cmocka_unit_test(test_a_ticket_opens_the_players_stream_without_a_token),
+      cmocka_unit_test(test_an_altered_ticket_opens_nothing),
   };
 
   harness_global_init();
