@@ -339,3 +339,38 @@ enum cairn_status db_outbox_each(struct db *db, db_outbox_cb cb, void *arg, stru
 {
   return db->methods->outbox_each(db->ctx, cb, arg, err);
 }
+
+/* The slots of work shared across nodes are optional: a store without
+ * them (a test's own method table) has nothing to claim or sweep. */
+enum cairn_status db_outbox_claim(struct db *db, const char *node, int64_t now_ms, int64_t until_ms,
+                                  int max, db_outbox_cb cb, void *arg, int *n,
+                                  struct cairn_error *err)
+{
+  *n = 0;
+  if (!db->methods->outbox_claim)
+    return CAIRN_OK;
+  return db->methods->outbox_claim(db->ctx, node, now_ms, until_ms, max, cb, arg, n, err);
+}
+
+enum cairn_status db_outbox_renew(struct db *db, const char *node, int64_t until_ms,
+                                  struct cairn_error *err)
+{
+  if (!db->methods->outbox_renew)
+    return CAIRN_OK;
+  return db->methods->outbox_renew(db->ctx, node, until_ms, err);
+}
+
+enum cairn_status db_outbox_release(struct db *db, const char *node, struct cairn_error *err)
+{
+  if (!db->methods->outbox_release)
+    return CAIRN_OK;
+  return db->methods->outbox_release(db->ctx, node, err);
+}
+
+enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_ms,
+                                     db_game_id_cb cb, void *arg, struct cairn_error *err)
+{
+  if (!db->methods->games_bots_idle)
+    return CAIRN_OK;
+  return db->methods->games_bots_idle(db->ctx, from_ms, to_ms, cb, arg, err);
+}

@@ -110,4 +110,8 @@ const struct db_methods db_postgres_methods = {
     .outbox_put = db_pg_outbox_put,
     .outbox_remove = db_pg_outbox_remove,
     .outbox_each = db_pg_outbox_each,
+    .outbox_claim = db_pg_outbox_claim,
+    .outbox_renew = db_pg_outbox_renew,
+    .outbox_release = db_pg_outbox_release,
+    .games_bots_idle = db_pg_games_bots_idle,
 };
