@@ -288,6 +288,16 @@ static void sign(const struct job *j, int64_t now_ms, char *ts, size_t ts_size, 
   snprintf(sig, sig_size, "X-Cairn-Signature: sha256=%s", hex);
 }
 
+/* A receiver's answer body is not read: only its status counts. (Without a
+ * callback curl writes it to stdout, the server's own, where a delivery
+ * made at start, before the listen line, broke that line.) */
+static size_t discard_answer(char *data, size_t size, size_t n, void *arg)
+{
+  (void)data;
+  (void)arg;
+  return size * n;
+}
+
 static bool start(struct api_deliver *d, struct job *j)
 {
   char ts[32], sig[128], line[160];
@@ -315,6 +325,7 @@ static bool start(struct api_deliver *d, struct job *j)
   curl_easy_setopt(j->easy, CURLOPT_RESOLVE, j->resolve);
   curl_easy_setopt(j->easy, CURLOPT_HTTPHEADER, j->headers);
   curl_easy_setopt(j->easy, CURLOPT_POSTFIELDS, j->body);
+  curl_easy_setopt(j->easy, CURLOPT_WRITEFUNCTION, discard_answer);
   curl_easy_setopt(j->easy, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(j->easy, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(j->easy, CURLOPT_CONNECTTIMEOUT_MS, DELIVER_CONNECT_MS);
