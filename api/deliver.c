@@ -63,8 +63,8 @@
 
 /* Leases: a node renews what it holds three times per lease, so a lease
  * runs out only when its holder stopped for two thirds of one; claims of
- * others' expired work are made every CLAIM_EVERY_MS (or twice a lease, if
- * shorter), at most CLAIM_BATCH rows a statement. */
+ * others' expired work are made every CLAIM_EVERY_MS (or every half lease,
+ * if shorter), at most CLAIM_BATCH rows a statement. */
 #define LEASE_RENEW_PART 3
 #define CLAIM_EVERY_MS   2000
 #define CLAIM_BATCH      64
@@ -663,6 +663,12 @@ static void claim_expired(struct api_deliver *d)
     }
 }
 
+/* How often this worker claims others' expired work (real ms). */
+static int64_t claim_period(const struct api_deliver *d)
+{
+  return d->lease_ms / 2 < CLAIM_EVERY_MS ? d->lease_ms / 2 : CLAIM_EVERY_MS;
+}
+
 /* The worker's turn at its leases: renew what it holds, claim what nobody
  * holds, each on its own rhythm (real time). */
 static void keep_leases(struct api_deliver *d)
@@ -677,7 +683,7 @@ static void keep_leases(struct api_deliver *d)
   }
   if (now >= d->next_claim_ms) {
     claim_expired(d);
-    d->next_claim_ms = now + (d->lease_ms / 2 < CLAIM_EVERY_MS ? d->lease_ms / 2 : CLAIM_EVERY_MS);
+    d->next_claim_ms = now + claim_period(d);
   }
 }
 
@@ -689,15 +695,9 @@ void api_deliver_claim_owed(const struct api_deliver *d, struct db_outbox *owed)
   owed->claimed_until = lease_clock_ms() + d->lease_ms;
 }
 
-const char *api_deliver_node(const struct api_deliver *d)
-{
-  return d ? d->node : "";
-}
-
 struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool allow_private,
                                     int64_t backoff_ms, int64_t lease_ms)
 {
-  struct cairn_error err = {0};
   struct api_deliver *d = calloc(1, sizeof(*d));
 
   if (!d)
@@ -715,16 +715,17 @@ struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool
    * when it opens: its one process is this one). */
   claim_expired(d);
   d->next_renew_ms = lease_clock_ms() + lease_ms / LEASE_RENEW_PART;
-  d->next_claim_ms = lease_clock_ms() + CLAIM_EVERY_MS;
-  (void)err;
+  d->next_claim_ms = lease_clock_ms() + claim_period(d);
   d->multi = curl_multi_init();
   if (!d->multi || pthread_create(&d->worker, NULL, worker_main, d) != 0) {
+    struct cairn_error err = {0};
     struct job *j;
 
     while ((j = d->queue)) { /* still owed: the outbox keeps them */
       d->queue = j->next;
       free_job(j);
     }
+    db_outbox_release(db, d->node, &err); /* for another node, or the next start */
     curl_multi_cleanup(d->multi);
     pthread_mutex_destroy(&d->lock);
     free(d);

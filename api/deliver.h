@@ -26,9 +26,6 @@ struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool
  * NULL worker leaves it unclaimed. */
 void api_deliver_claim_owed(const struct api_deliver *d, struct db_outbox *owed);
 
-/* This node's id ("" for a NULL worker): borrowed for the worker's life. */
-const char *api_deliver_node(const struct api_deliver *d);
-
 /* Stop the worker (in-flight deliveries finish, queued retries are dropped). */
 void api_deliver_free(struct api_deliver *d);
 

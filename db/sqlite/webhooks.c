@@ -602,8 +602,12 @@ enum cairn_status db_sqlite_outbox_release(void *ctx, const char *node, struct c
 
 enum cairn_status db_sqlite_outbox_unclaim_all(sqlite3 *db, struct cairn_error *err)
 {
-  int rc = db_sqlite_exec(db, "UPDATE webhook_outbox SET claimed_by = NULL, claimed_until = 0"
-                              " WHERE claimed_until <> 0");
+  /* Once per open: sqlite3_exec, not the statement cache, which opening
+   * leaves empty (test_statement_cache). */
+  int rc = sqlite3_exec(db,
+                        "UPDATE webhook_outbox SET claimed_by = NULL, claimed_until = 0"
+                        " WHERE claimed_until <> 0",
+                        NULL, NULL, NULL);
 
   return rc == SQLITE_OK ? CAIRN_OK
                          : db_sqlite_fail(db, rc, "releasing webhook delivery leases", err);
