@@ -87,11 +87,19 @@ fuzz: deps
 	@$(MAKE) --no-print-directory -f build.mk MODE=fuzz CC=clang FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz-run
 
 # Kill the server with SIGKILL 200 times mid-game (tests/api/test_crash.c;
-# make test runs 15). CAIRN_CRASH_SEED repeats a run.
+# make test runs 15), then one of two nodes on one throwaway PostgreSQL
+# cluster 60 times while clients play through both (tests/api/test_crash_pg.c;
+# make test runs 6). CAIRN_CRASH_SEED repeats a run.
 crashtest: deps
-	@$(MAKE) --no-print-directory -f build.mk MODE=test build/test/cairn build/test/tests/api/test_crash
+	@$(MAKE) --no-print-directory -f build.mk MODE=test build/test/cairn build/test/tests/api/test_crash \
+	  build/test/tests/api/test_crash_pg
 	CAIRN_CRASH_ROUNDS=200 CAIRN_SERVER=$(abspath build/test/cairn) ASAN_OPTIONS=detect_leaks=1 \
 	  build/test/tests/api/test_crash
+	@CAIRN_TEST_PG=$$(sh tests/db/pg_cluster.sh start) || { echo "FAIL: no PostgreSQL cluster"; exit 1; }; \
+	export CAIRN_TEST_PG; trap 'sh tests/db/pg_cluster.sh stop "$$CAIRN_TEST_PG"' EXIT; \
+	trap 'exit 130' INT TERM; \
+	CAIRN_CRASH_PG_ROUNDS=60 CAIRN_SERVER=$(abspath build/test/cairn) ASAN_OPTIONS=detect_leaks=1 \
+	  build/test/tests/api/test_crash_pg
 
 # The web client's browser tests (tests/web): Debian's Chromium driven by
 # playwright-core (pinned in tests/web/package-lock.json) against the real

@@ -9,13 +9,25 @@
  * answer, or a status outside 2xx) is retried with exponential backoff, up
  * to DELIVER_ATTEMPTS tries; every attempt is recorded in the delivery log.
  *
- * What is owed survives a restart: the worker writes a delivery to the
- * outbox (db_outbox_*) before its first attempt, moves it on after each
- * failed attempt and deletes it when delivered or given up, and a starting
- * server queues again whatever the outbox holds, due when it was due, under
- * the same X-Cairn-Delivery id. (An event raised in the moments between a
- * move's commit and the worker's first write is still lost to a crash
- * there.)
+ * What is owed survives a restart: a change's deliveries are written to
+ * the outbox (db_outbox_*) in the change's own transaction, moved on after
+ * each failed attempt and deleted when delivered or given up, and a
+ * starting server queues again what the outbox holds, due when it was
+ * due, under the same X-Cairn-Delivery id.
+ *
+ * Several nodes on one store (issue 23): each outbox row has a lease
+ * (db.h, outbox_claim). This worker has a node id drawn at start; the rows
+ * a change owes are written claimed by it (api_deliver_claim_owed), so it
+ * sends them at once as before; every LEASE_RENEW_PART of the lease it
+ * renews what it holds, every CLAIM_EVERY_MS it claims the rows whose lease
+ * ran out (a dead node's work, or released) and queues them, and when it
+ * stops it releases what it still holds. So while its holder lives, one
+ * node at a time attempts a delivery. "Exactly once" is what a receiver
+ * gets by de-duplicating on X-Cairn-Delivery: the sending is at least once,
+ * since a node that dies after the receiver's 2xx and before the row is
+ * deleted leaves it to be sent again, under the same id (and a node that
+ * stalls past its lease may overlap the next holder once). Leases are
+ * timed by the real clock, not --test-clock's, which only games follow.
  *
  * SSRF guard: only http and https; the host is resolved once per attempt
  * and every address it resolves to must be public (no loopback, private,
@@ -38,6 +50,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #define DELIVER_ATTEMPTS   5
 #define DELIVER_TIMEOUT_MS 5000L
@@ -48,6 +61,14 @@
  * queued; the rest wait their turn in the queue. */
 #define DELIVER_MAX_IN_FLIGHT 16
 #define DELIVER_PER_HOST      2
+
+/* Leases: a node renews what it holds three times per lease, so a lease
+ * runs out only when its holder stopped for two thirds of one; claims of
+ * others' expired work are made every CLAIM_EVERY_MS (or every half lease,
+ * if shorter), at most CLAIM_BATCH rows a statement. */
+#define LEASE_RENEW_PART 3
+#define CLAIM_EVERY_MS   2000
+#define CLAIM_BATCH      64
 
 #define DELIVER_NOT_PUBLIC "the receiver's address is not public or does not resolve"
 
@@ -87,7 +108,23 @@ struct api_deliver {
    * (queued, in flight, or waiting for a retry), and attempts by outcome. */
   atomic_long owed_now;
   atomic_long delivered, failed;
+  /* Leases (the worker's alone after start, but node and lease_ms, which
+   * api_deliver_claim_owed reads, never change). */
+  char node[DB_NODE_ID_MAX + 1]; /* this node's id: random hex, drawn at start */
+  int64_t lease_ms;              /* how long a claim holds without renewal */
+  int64_t next_claim_ms;         /* real time of the next claim of expired leases */
+  int64_t next_renew_ms;         /* real time of the next renewal */
 };
+
+/* The leases' clock: real time, ms since the epoch. Leases are shared by
+ * nodes, which each may run a --test-clock of their own. */
+static int64_t lease_clock_ms(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* ---- the address guard ---- */
 
@@ -277,6 +314,16 @@ static void sign(const struct job *j, int64_t now_ms, char *ts, size_t ts_size, 
   snprintf(sig, sig_size, "X-Cairn-Signature: sha256=%s", hex);
 }
 
+/* A receiver's answer body is not read: only its status counts. (Without a
+ * callback curl writes it to stdout, the server's own, where a delivery
+ * made at start, before the listen line, broke that line.) */
+static size_t discard_answer(char *data, size_t size, size_t n, void *arg)
+{
+  (void)data;
+  (void)arg;
+  return size * n;
+}
+
 static bool start(struct api_deliver *d, struct job *j)
 {
   char ts[32], sig[128], line[160];
@@ -304,6 +351,7 @@ static bool start(struct api_deliver *d, struct job *j)
   curl_easy_setopt(j->easy, CURLOPT_RESOLVE, j->resolve);
   curl_easy_setopt(j->easy, CURLOPT_HTTPHEADER, j->headers);
   curl_easy_setopt(j->easy, CURLOPT_POSTFIELDS, j->body);
+  curl_easy_setopt(j->easy, CURLOPT_WRITEFUNCTION, discard_answer);
   curl_easy_setopt(j->easy, CURLOPT_PROTOCOLS_STR, "http,https");
   curl_easy_setopt(j->easy, CURLOPT_FOLLOWLOCATION, 0L);
   curl_easy_setopt(j->easy, CURLOPT_CONNECTTIMEOUT_MS, DELIVER_CONNECT_MS);
@@ -389,6 +437,7 @@ static bool owe(struct api_deliver *d, const struct job *j)
   snprintf(owed.webhook_id, sizeof(owed.webhook_id), "%s", j->hook.id);
   snprintf(owed.event, sizeof(owed.event), "%s", j->event);
   snprintf(owed.game_id, sizeof(owed.game_id), "%s", j->game_id);
+  api_deliver_claim_owed(d, &owed); /* an insert is ours; an update keeps the lease */
   st = db_outbox_put(d->db, &owed, &err);
   if (st != CAIRN_OK && st != CAIRN_ENOTFOUND)
     log_line(LOG_ERROR, "webhooks", "cannot store an owed delivery: %s", err.detail);
@@ -504,6 +553,8 @@ static void flight_remove(struct api_deliver *d, const struct job *j)
     }
 }
 
+static void keep_leases(struct api_deliver *d);
+
 static void *worker_main(void *arg)
 {
   struct api_deliver *d = arg;
@@ -511,7 +562,11 @@ static void *worker_main(void *arg)
   int running = 0;
 
   while (!stopping || running) {
-    struct job *due = take_due(d, &stopping), *j;
+    struct job *due, *j;
+
+    if (!stopping)
+      keep_leases(d);
+    due = take_due(d, &stopping);
     CURLMsg *msg;
     int left;
 
@@ -575,14 +630,37 @@ static struct job *new_job(const struct db_webhook *hook, const char *event, con
   return j;
 }
 
-/* outbox_each's callback: queue again a delivery a previous run owed. */
+/* Does this worker hold `delivery_id` already (queued or in flight)? A
+ * claim hands back a row of its own when its lease ran out here (the
+ * worker stalled past it, or renewals failed): it is sent once, not twice.
+ * Called on the worker's thread, or before it starts. */
+static bool holds(struct api_deliver *d, const char *delivery_id)
+{
+  const struct job *j;
+  bool found = false;
+  int i;
+
+  for (i = 0; i < d->in_flight && !found; i++)
+    found = strcmp(d->flight[i]->delivery_id, delivery_id) == 0;
+  pthread_mutex_lock(&d->lock);
+  for (j = d->queue; j && !found; j = j->next)
+    found = strcmp(j->delivery_id, delivery_id) == 0;
+  pthread_mutex_unlock(&d->lock);
+  return found;
+}
+
+/* outbox_claim's callback: queue a delivery this node now holds (a
+ * previous run's, or a dead node's). */
 static enum cairn_status requeue_owed(void *arg, const struct db_outbox *owed,
                                       const struct db_webhook *hook, struct cairn_error *err)
 {
   struct api_deliver *d = arg;
-  struct job *j = new_job(hook, owed->event, owed->game_id, owed->body);
+  struct job *j;
 
   (void)err;
+  if (holds(d, owed->delivery_id))
+    return CAIRN_OK;
+  j = new_job(hook, owed->event, owed->game_id, owed->body);
   if (!j)
     return CAIRN_OK; /* out of memory: it stays owed for the next start */
   snprintf(j->delivery_id, sizeof(j->delivery_id), "%s", owed->delivery_id);
@@ -594,10 +672,58 @@ static enum cairn_status requeue_owed(void *arg, const struct db_outbox *owed,
   return CAIRN_OK;
 }
 
-struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool allow_private,
-                                    int64_t backoff_ms)
+/* Claim every owed delivery whose lease ran out, in batches, and queue it. */
+static void claim_expired(struct api_deliver *d)
 {
   struct cairn_error err = {0};
+  int64_t now = lease_clock_ms();
+  int n = CLAIM_BATCH, rounds;
+
+  /* Bounded, so a huge backlog cannot hold the worker from what it has in
+   * hand; the rest is claimed at the next turn. */
+  for (rounds = 0; n == CLAIM_BATCH && rounds < 16; rounds++)
+    if (db_outbox_claim(d->db, d->node, now, now + d->lease_ms, CLAIM_BATCH, requeue_owed, d, &n,
+                        &err) != CAIRN_OK) {
+      log_line(LOG_ERROR, "webhooks", "cannot claim owed deliveries: %s", err.detail);
+      return;
+    }
+}
+
+/* How often this worker claims others' expired work (real ms). */
+static int64_t claim_period(const struct api_deliver *d)
+{
+  return d->lease_ms / 2 < CLAIM_EVERY_MS ? d->lease_ms / 2 : CLAIM_EVERY_MS;
+}
+
+/* The worker's turn at its leases: renew what it holds, claim what nobody
+ * holds, each on its own rhythm (real time). */
+static void keep_leases(struct api_deliver *d)
+{
+  struct cairn_error err = {0};
+  int64_t now = lease_clock_ms();
+
+  if (now >= d->next_renew_ms) {
+    if (db_outbox_renew(d->db, d->node, now + d->lease_ms, &err) != CAIRN_OK)
+      log_line(LOG_ERROR, "webhooks", "cannot renew delivery leases: %s", err.detail);
+    d->next_renew_ms = now + d->lease_ms / LEASE_RENEW_PART;
+  }
+  if (now >= d->next_claim_ms) {
+    claim_expired(d);
+    d->next_claim_ms = now + claim_period(d);
+  }
+}
+
+void api_deliver_claim_owed(const struct api_deliver *d, struct db_outbox *owed)
+{
+  if (!d)
+    return;
+  snprintf(owed->claimed_by, sizeof(owed->claimed_by), "%s", d->node);
+  owed->claimed_until = lease_clock_ms() + d->lease_ms;
+}
+
+struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool allow_private,
+                                    int64_t backoff_ms, int64_t lease_ms)
+{
   struct api_deliver *d = calloc(1, sizeof(*d));
 
   if (!d)
@@ -606,17 +732,26 @@ struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool
   d->now_ms = now_ms;
   d->allow_private = allow_private;
   d->backoff_ms = backoff_ms;
+  d->lease_ms = lease_ms;
+  api_deliver_new_id(d->node);
   pthread_mutex_init(&d->lock, NULL);
-  if (db_outbox_each(db, requeue_owed, d, &err) != CAIRN_OK)
-    log_line(LOG_ERROR, "webhooks", "cannot read the deliveries owed: %s", err.detail);
+  log_line(LOG_INFO, "webhooks", "node %s: delivery leases of %lld ms", d->node,
+           (long long)lease_ms);
+  /* What nobody holds is ours now (a SQLite store releases every lease
+   * when it opens: its one process is this one). */
+  claim_expired(d);
+  d->next_renew_ms = lease_clock_ms() + lease_ms / LEASE_RENEW_PART;
+  d->next_claim_ms = lease_clock_ms() + claim_period(d);
   d->multi = curl_multi_init();
   if (!d->multi || pthread_create(&d->worker, NULL, worker_main, d) != 0) {
+    struct cairn_error err = {0};
     struct job *j;
 
     while ((j = d->queue)) { /* still owed: the outbox keeps them */
       d->queue = j->next;
       free_job(j);
     }
+    db_outbox_release(db, d->node, &err); /* for another node, or the next start */
     curl_multi_cleanup(d->multi);
     pthread_mutex_destroy(&d->lock);
     free(d);
@@ -627,6 +762,7 @@ struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool
 
 void api_deliver_free(struct api_deliver *d)
 {
+  struct cairn_error err = {0};
   struct job *j;
 
   if (!d)
@@ -644,6 +780,11 @@ void api_deliver_free(struct api_deliver *d)
   pthread_mutex_unlock(&d->lock);
   curl_multi_wakeup(d->multi);
   pthread_join(d->worker, NULL);
+  /* Whatever this node still holds (the queue just written back, retries
+   * owed) is released, so another node claims it at once, not after the
+   * lease. */
+  if (db_outbox_release(d->db, d->node, &err) != CAIRN_OK)
+    log_line(LOG_ERROR, "webhooks", "cannot release delivery leases: %s", err.detail);
   curl_multi_cleanup(d->multi);
   pthread_mutex_destroy(&d->lock);
   free(d);

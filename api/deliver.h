@@ -13,9 +13,18 @@
 struct api_deliver;
 
 /* Start the worker. `db` is borrowed for its lifetime; deliveries are
- * retried after backoff_ms, 2 x backoff_ms, ... NULL on failure. */
+ * retried after backoff_ms, 2 x backoff_ms, ... The worker is a node of
+ * its own (a random id): it holds the deliveries it sends under leases of
+ * lease_ms (real time), renewed while it lives, and claims at start and
+ * every few seconds those whose lease ran out (deliver.c). NULL on
+ * failure. */
 struct api_deliver *api_deliver_new(struct db *db, int64_t (*now_ms)(void), bool allow_private,
-                                    int64_t backoff_ms);
+                                    int64_t backoff_ms, int64_t lease_ms);
+
+/* Mark `owed` (a row a change is about to write) as held by this node for
+ * a lease from now, so no other node claims it while this one sends it. A
+ * NULL worker leaves it unclaimed. */
+void api_deliver_claim_owed(const struct api_deliver *d, struct db_outbox *owed);
 
 /* Stop the worker (in-flight deliveries finish, queued retries are dropped). */
 void api_deliver_free(struct api_deliver *d);

@@ -408,6 +408,7 @@ static enum cairn_status owe(const struct change *c, const struct db_webhook *ho
   row->body = body;
   row->attempt = 1;
   row->due_ms = api_now_ms(c->server);
+  api_deliver_claim_owed(c->server->deliver, row); /* ours to send: no other node claims it */
   return CAIRN_OK;
 }
 

@@ -37,6 +37,7 @@ struct config {
   long head_timeout_s, body_timeout_s;
   bool allow_private_webhooks;
   long webhook_backoff_ms;
+  long webhook_lease_ms; /* --webhook-lease-ms: how long a node's claim on a delivery holds */
   const char *host;
   unsigned port;
   const char *db_url;   /* --db, CAIRN_DB: a path or a storage URL (db_open) */
@@ -68,6 +69,9 @@ static void usage(FILE *out)
       "          (tests only; env CAIRN_ALLOW_PRIVATE_WEBHOOKS=1)\n"
       "  --webhook-backoff-ms N    first retry delay of a failed webhook (default 1000;\n"
       "          env CAIRN_WEBHOOK_BACKOFF_MS)\n"
+      "  --webhook-lease-ms N      how long a node's claim on an owed delivery holds unrenewed:\n"
+      "          another node takes over a dead node's deliveries after it (default 30000;\n"
+      "          env CAIRN_WEBHOOK_LEASE_MS)\n"
       "  --rate-limit A[,T]  requests per second per client address (anonymous) and per player\n"
       "          (default 100,50; 0 turns a limit off; env CAIRN_RATE_LIMIT)\n"
       "  --max-open-games N  unfinished games one player may create (default 100;\n"
@@ -171,6 +175,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->head_timeout_s = env_long("CAIRN_HEAD_TIMEOUT", API_HEAD_TIMEOUT_S);
   cfg->body_timeout_s = env_long("CAIRN_BODY_TIMEOUT", API_BODY_TIMEOUT_S);
   cfg->webhook_backoff_ms = env_long("CAIRN_WEBHOOK_BACKOFF_MS", 1000);
+  cfg->webhook_lease_ms = env_long("CAIRN_WEBHOOK_LEASE_MS", 30000);
   cfg->drain_s = env_long("CAIRN_DRAIN_SECONDS", 0);
   cfg->key_path = getenv("CAIRN_KEY");
   cfg->cors_origins = getenv("CAIRN_CORS_ORIGINS");
@@ -227,6 +232,8 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
       cfg->public_url = argv[++i];
     } else if (strcmp(argv[i], "--cors-origins") == 0) {
       cfg->cors_origins = argv[++i];
+    } else if (strcmp(argv[i], "--webhook-lease-ms") == 0) {
+      cfg->webhook_lease_ms = strtol(argv[++i], NULL, 10);
     } else if (strcmp(argv[i], "--key") == 0) {
       cfg->key_path = argv[++i];
     } else if (strcmp(argv[i], "--drain-seconds") == 0) {
@@ -518,7 +525,8 @@ int main(int argc, char **argv)
       (int)(cfg.max_connections > 0 && cfg.max_connections <= INT_MAX ? cfg.max_connections
                                                                       : API_CONNECTION_LIMIT);
   server.deliver = api_deliver_new(server.db, clock_fn, cfg.allow_private_webhooks,
-                                   cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000);
+                                   cfg.webhook_backoff_ms > 0 ? cfg.webhook_backoff_ms : 1000,
+                                   cfg.webhook_lease_ms >= 300 ? cfg.webhook_lease_ms : 30000);
   server.conns =
       api_conns_new((int)(cfg.per_address > 0 && cfg.per_address <= INT_MAX ? cfg.per_address : 0),
                     1000 * (cfg.head_timeout_s > 0 ? cfg.head_timeout_s : API_HEAD_TIMEOUT_S),

@@ -382,3 +382,38 @@ void db_listen_stop(struct db *db, struct db_listener *listener)
   if (listener && db->methods->listen_stop)
     db->methods->listen_stop(db->ctx, listener);
 }
+
+/* The slots of work shared across nodes are optional: a store without
+ * them (a test's own method table) has nothing to claim or sweep. */
+enum cairn_status db_outbox_claim(struct db *db, const char *node, int64_t now_ms, int64_t until_ms,
+                                  int max, db_outbox_cb cb, void *arg, int *n,
+                                  struct cairn_error *err)
+{
+  *n = 0;
+  if (!db->methods->outbox_claim)
+    return CAIRN_OK;
+  return db->methods->outbox_claim(db->ctx, node, now_ms, until_ms, max, cb, arg, n, err);
+}
+
+enum cairn_status db_outbox_renew(struct db *db, const char *node, int64_t until_ms,
+                                  struct cairn_error *err)
+{
+  if (!db->methods->outbox_renew)
+    return CAIRN_OK;
+  return db->methods->outbox_renew(db->ctx, node, until_ms, err);
+}
+
+enum cairn_status db_outbox_release(struct db *db, const char *node, struct cairn_error *err)
+{
+  if (!db->methods->outbox_release)
+    return CAIRN_OK;
+  return db->methods->outbox_release(db->ctx, node, err);
+}
+
+enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_ms,
+                                     db_game_id_cb cb, void *arg, struct cairn_error *err)
+{
+  if (!db->methods->games_bots_idle)
+    return CAIRN_OK;
+  return db->methods->games_bots_idle(db->ctx, from_ms, to_ms, cb, arg, err);
+}

@@ -37,13 +37,17 @@
 #include "../engine/cairn.h"
 #include "../engine/engine.h"
 
-#define DB_ID_MAX     32 /* ids are short ASCII strings */
-#define DB_NAME_MAX   64 /* player names, bytes of UTF-8 */
-#define DB_TITLE_MAX  64
-#define DB_STATUS_MAX 16
-#define DB_HASH_BYTES 32 /* token hashes */
-#define DB_SIG_BYTES  64 /* an Ed25519 signature */
-#define DB_KEY_BYTES  32 /* an Ed25519 public key */
+#define DB_ID_MAX      32 /* ids are short ASCII strings */
+#define DB_NAME_MAX    64 /* player names, bytes of UTF-8 */
+#define DB_TITLE_MAX   64
+#define DB_STATUS_MAX  16
+#define DB_HASH_BYTES  32 /* token hashes */
+#define DB_SIG_BYTES   64 /* an Ed25519 signature */
+#define DB_KEY_BYTES   32 /* an Ed25519 public key */
+#define DB_NODE_ID_MAX 16 /* a node's id: 16 hex digits drawn when it starts */
+/* Player ids of the server's built-in bots start with this (game.h's
+ * GAME_BOT_PREFIX is it): games_bots_idle finds bot seats by it. */
+#define DB_BOT_PREFIX "bot-"
 
 /* The hash chain's formats (chain.c has the bytes). A game keeps the
  * format it was created with (games.chain_format, migration 0008). */
@@ -210,6 +214,12 @@ struct db_outbox {
   const char *body; /* the signed body, sent as is at every attempt */
   int attempt;      /* the next attempt's number, from 1 */
   int64_t due_ms;   /* when it is due */
+  /* The lease (issue 23): the node sending it ("" for none) and the real
+   * time, ms since the epoch, its lease runs to (0: unclaimed). Written
+   * by outbox_put's insert and move_append/seat_take's rows, read back
+   * by outbox_each and outbox_claim; outbox_put's update leaves them. */
+  char claimed_by[DB_NODE_ID_MAX + 1];
+  int64_t claimed_until;
 };
 
 /* One owed delivery with its webhook; both borrowed for the call. */
@@ -486,6 +496,49 @@ struct db_methods {
   /* Stop the thread listen_start began (it returns from any `cb` first)
    * and free `listener`. */
   void (*listen_stop)(void *ctx, struct db_listener *listener);
+
+  /* Work shared by several nodes on one store (issue 23). An owed
+   * delivery is sent by the node holding its lease (db_outbox.claimed_by,
+   * claimed_until: real time, so nodes' clocks must agree to well within a
+   * lease). A node writes the rows a change owes claimed by itself, renews
+   * what it holds well before the lease runs out, releases it when it
+   * stops, and claims what nobody holds: so a delivery is attempted by one
+   * node at a time while its holder lives, and a dead node's by another
+   * once the lease ran out. Sending stays at least once: a node that dies
+   * after the receiver's answer and before outbox_remove leaves the row to
+   * be sent again, under the same delivery_id. */
+
+  /* Claim for `node` at most `max` owed deliveries whose lease ran out by
+   * `now_ms` (claimed_until <= now_ms: never claimed, released, or held by
+   * a node that stopped renewing), soonest due first: each is given
+   * claimed_by `node` and claimed_until `until_ms` in one transaction, and
+   * two claimers, of one node or two, never get the same row (PostgreSQL:
+   * FOR UPDATE SKIP LOCKED, so claimers do not wait on each other). Then,
+   * after the commit, `cb` is called with each claimed row and its webhook;
+   * *n is their number. */
+  enum cairn_status (*outbox_claim)(void *ctx, const char *node, int64_t now_ms, int64_t until_ms,
+                                    int max, db_outbox_cb cb, void *arg, int *n,
+                                    struct cairn_error *err);
+
+  /* Extend to `until_ms` the lease of every row `node` holds. */
+  enum cairn_status (*outbox_renew)(void *ctx, const char *node, int64_t until_ms,
+                                    struct cairn_error *err);
+
+  /* Release every row `node` holds (claimed_by "", claimed_until 0), so
+   * any node may claim it at once: a node stopping. */
+  enum cairn_status (*outbox_release)(void *ctx, const char *node, struct cairn_error *err);
+
+  /* Call `cb` with every active game that has a seat the server plays (a
+   * bot's, or a resigned one) and whose updated_ms (the last change) is in
+   * [from_ms, to_ms). The sweep of game/bots.c (game_bots_sweep) lists by
+   * it the games whose last change is older than a grace period and
+   * plays any server seat that owes a decision: the bots of a node that
+   * died between a change and its bots' reply. Served from the active
+   * games (the games_active index), so a sweep costs what the active games
+   * cost, with no replay of a game whose last change is outside the
+   * window. Ids are read up front. */
+  enum cairn_status (*games_bots_idle)(void *ctx, int64_t from_ms, int64_t to_ms, db_game_id_cb cb,
+                                       void *arg, struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -622,6 +675,15 @@ enum cairn_status db_listen_start(struct db *db, db_change_cb cb, void *arg,
                                   struct db_listener **out, struct cairn_error *err);
 /* The listen_stop slot. Accepts NULL. */
 void db_listen_stop(struct db *db, struct db_listener *listener);
+
+enum cairn_status db_outbox_claim(struct db *db, const char *node, int64_t now_ms, int64_t until_ms,
+                                  int max, db_outbox_cb cb, void *arg, int *n,
+                                  struct cairn_error *err);
+enum cairn_status db_outbox_renew(struct db *db, const char *node, int64_t until_ms,
+                                  struct cairn_error *err);
+enum cairn_status db_outbox_release(struct db *db, const char *node, struct cairn_error *err);
+enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_ms,
+                                     db_game_id_cb cb, void *arg, struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

@@ -7,6 +7,13 @@
  * the game's generator: which legal move a bot picks is a player's decision, recorded in the log,
  * not a part of the rules. A seat whose player resigned (resign.c) is played
  * the same way from then on.
+ *
+ * A change and its bots' reply are separate commits, made by the node that
+ * committed the change. Should that node die between the two, another
+ * node's sweep (game_bots_sweep, on the sweeper's thread) finds the game
+ * once its last change is older than BOT_GRACE_MS and plays the bots; two
+ * nodes playing one game's bot at once is harmless, since an append is
+ * checked against the log's head and only one of them lands.
  */
 #include "game.h"
 #include "../log/log.h"
@@ -110,8 +117,10 @@ void game_bots_play(struct game_service *svc, struct db_game *row, const struct 
     if (game_play_sampled(svc, row, state, seat, GAME_CHANGE_BOT, &turn, &err) != CAIRN_OK)
       break;
   }
-  log_line(LOG_ERROR, "bots", "bots in game %s stopped: %s", row->id,
-           err.detail[0] ? err.detail : "too many bot moves in a row");
+  /* A stale append is another node's (or request's) change landing first:
+   * whoever moved the game on also answers for its bots. */
+  log_line(err.status == CAIRN_ESTALE ? LOG_INFO : LOG_ERROR, "bots", "bots in game %s stopped: %s",
+           row->id, err.detail[0] ? err.detail : "too many bot moves in a row");
 }
 
 /* One game of game_bots_resume: re-read under the lock, since a request may
@@ -143,4 +152,14 @@ void game_bots_resume(struct game_service *svc)
 
   if (db_games_active_each(svc->db, resume_game, svc, &err) != CAIRN_OK)
     log_line(LOG_ERROR, "bots", "resuming bots: %s", err.detail);
+}
+
+void game_bots_sweep(struct game_service *svc, int64_t from_ms, int64_t to_ms)
+{
+  struct cairn_error err = {0};
+
+  if (svc->bots_held)
+    return;
+  if (db_games_bots_idle(svc->db, from_ms, to_ms, resume_game, svc, &err) != CAIRN_OK)
+    log_line(LOG_ERROR, "bots", "sweeping for bots owing a move: %s", err.detail);
 }

@@ -39,7 +39,7 @@
  * applies beyond a copy, however long the game. */
 #define GAME_CHECKPOINT_EVERY 64
 
-#define GAME_BOT_PREFIX "bot-" /* player ids of built-in bots; human ids are hex */
+#define GAME_BOT_PREFIX DB_BOT_PREFIX /* "bot-": player ids of built-in bots; human ids are hex */
 
 struct game_live; /* live.c: cache of engine states, derived and disposable */
 
@@ -359,6 +359,19 @@ void game_bots_play(struct game_service *svc, struct db_game *row, const struct 
  * between them leaves a bot owing a move that nothing would ever ask for:
  * the sweeper runs this once when it starts. */
 void game_bots_resume(struct game_service *svc);
+
+/* How long a game's last change must be past before another node's sweep
+ * plays its bots: the committing node answers within milliseconds, so
+ * this only passes for a node that died between a change and its bots'
+ * reply (or whose bots stopped on a failure). */
+#define GAME_BOT_GRACE_MS 2000
+
+/* Play the server's seats that owe a decision in every active game with
+ * such a seat whose last change (updated_ms, the service's clock) is in
+ * [from_ms, to_ms), each under its lock as game_bots_resume does. The
+ * sweeper calls it about once a second with a window ending
+ * GAME_BOT_GRACE_MS ago (timeouts.c); nothing while bots are held. */
+void game_bots_sweep(struct game_service *svc, int64_t from_ms, int64_t to_ms);
 
 /* Play for `seat` of `state` (borrowed: the cached state of `row`) the move
  * a bot would choose (engine_sample_move, from fresh randomness) and commit

@@ -352,6 +352,23 @@ enum cairn_status db_pg_games_overdue(void *ctx, int64_t now_ms, db_game_id_cb c
                      &p, cb, arg, err);
 }
 
+enum cairn_status db_pg_games_bots_idle(void *ctx, int64_t from_ms, int64_t to_ms, db_game_id_cb cb,
+                                        void *arg, struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+
+  db_pg_int(&p, from_ms);
+  db_pg_int(&p, to_ms);
+  /* games_active holds the active rows; each one's seats by their key. */
+  return each_listed(ctx,
+                     "SELECT g.id FROM games g WHERE g.status = 'active'"
+                     " AND g.updated_ms >= $1 AND g.updated_ms < $2"
+                     " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id"
+                     " AND (s.player_id LIKE '" DB_BOT_PREFIX "%' OR s.resigned))"
+                     " ORDER BY g.created_ms, g.id",
+                     &p, cb, arg, err);
+}
+
 enum cairn_status db_pg_player_games(void *ctx, const char *player_id, db_game_seat_cb cb,
                                      void *arg, struct cairn_error *err)
 {

@@ -133,4 +133,8 @@ const struct db_methods db_postgres_methods = {
     .sign_in_code_take = db_pg_sign_in_code_take,
     .listen_start = db_pg_listen_start,
     .listen_stop = db_pg_listen_stop,
+    .outbox_claim = db_pg_outbox_claim,
+    .outbox_renew = db_pg_outbox_renew,
+    .outbox_release = db_pg_outbox_release,
+    .games_bots_idle = db_pg_games_bots_idle,
 };

@@ -191,7 +191,13 @@ enum cairn_status db_pg_deliveries_of(void *ctx, const char *webhook_id, int lim
 
 /* ---- the outbox: deliveries still owed ---- */
 
-/* Append `owed` as the first seven parameters of an outbox insert. */
+/* What read_owed reads of an outbox row named `o`, after HOOK_COLUMNS. */
+#define OWED_COLUMNS                                                                               \
+  "o.delivery_id, o.event, o.game_id, o.body, o.attempt, o.due_ms, coalesce(o.claimed_by, ''),"    \
+  " o.claimed_until"
+
+/* Append `owed` as the first nine parameters of an outbox insert (the
+ * last two its lease, migration 0003). */
 static void bind_owed(struct db_pg_params *p, const struct db_outbox *owed)
 {
   db_pg_text(p, owed->delivery_id);
@@ -201,6 +207,8 @@ static void bind_owed(struct db_pg_params *p, const struct db_outbox *owed)
   db_pg_text(p, owed->body);
   db_pg_int(p, owed->attempt);
   db_pg_int(p, owed->due_ms);
+  db_pg_text(p, owed->claimed_by);
+  db_pg_int(p, owed->claimed_until);
 }
 
 enum cairn_status db_pg_outbox_put(void *ctx, const struct db_outbox *owed, struct cairn_error *err)
@@ -213,7 +221,8 @@ enum cairn_status db_pg_outbox_put(void *ctx, const struct db_outbox *owed, stru
   bind_owed(&p, owed);
   st = db_pg_write(ctx,
                    "INSERT INTO webhook_outbox (delivery_id, webhook_id, event, game_id, body,"
-                   " attempt, due_ms) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+                   " attempt, due_ms, claimed_by, claimed_until)"
+                   " VALUES ($1, $2, $3, $4, $5, $6, $7, nullif($8, ''), $9)"
                    " ON CONFLICT (delivery_id) DO UPDATE SET attempt = excluded.attempt,"
                    " due_ms = excluded.due_ms",
                    &p, NULL, state, "storing a webhook delivery", err);
@@ -238,7 +247,8 @@ enum cairn_status db_pg_write_outbox(PGconn *conn, const struct db_outbox *owed,
     bind_owed(&p, &owed[i]);
     st = db_pg_run(conn,
                    "INSERT INTO webhook_outbox (delivery_id, webhook_id, event, game_id, body,"
-                   " attempt, due_ms) SELECT $1, $2, $3, $4, $5, $6::integer, $7::bigint"
+                   " attempt, due_ms, claimed_by, claimed_until) SELECT $1, $2, $3, $4, $5,"
+                   " $6::integer, $7::bigint, nullif($8::text, ''), $9::bigint"
                    " WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = $2)",
                    &p, "storing the webhook deliveries a change owes", err);
   }
@@ -276,22 +286,19 @@ static enum cairn_status read_owed(const PGresult *res, int row, struct db_outbo
   owed->body = PQgetvalue(res, row, HOOK_NCOLUMNS + 3);
   owed->attempt = (int)db_pg_int64(res, row, HOOK_NCOLUMNS + 4);
   owed->due_ms = db_pg_int64(res, row, HOOK_NCOLUMNS + 5);
-  return CAIRN_OK;
+  owed->claimed_until = db_pg_int64(res, row, HOOK_NCOLUMNS + 7);
+  return db_pg_copy(res, row, HOOK_NCOLUMNS + 6, owed->claimed_by, sizeof(owed->claimed_by), what,
+                    err);
 }
 
-enum cairn_status db_pg_outbox_each(void *ctx, db_outbox_cb cb, void *arg, struct cairn_error *err)
+/* Visit the rows of `res` (HOOK_COLUMNS then OWED_COLUMNS) and clear it. */
+static enum cairn_status visit_owed(PGresult *res, enum cairn_status st, db_outbox_cb cb, void *arg,
+                                    struct cairn_error *err)
 {
   struct db_outbox owed;
   struct db_webhook hook;
-  PGresult *res = NULL;
-  enum cairn_status st;
   int row;
 
-  st = db_pg_read(ctx,
-                  "SELECT " HOOK_COLUMNS ", o.delivery_id, o.event, o.game_id, o.body, o.attempt,"
-                  " o.due_ms FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id"
-                  " ORDER BY o.due_ms, o.delivery_id",
-                  NULL, &res, "loading owed webhook deliveries", err);
   for (row = 0; st == CAIRN_OK && row < PQntuples(res); row++) {
     st = read_owed(res, row, &owed, &hook, err);
     if (st == CAIRN_OK)
@@ -299,4 +306,73 @@ enum cairn_status db_pg_outbox_each(void *ctx, db_outbox_cb cb, void *arg, struc
   }
   PQclear(res);
   return st;
+}
+
+enum cairn_status db_pg_outbox_each(void *ctx, db_outbox_cb cb, void *arg, struct cairn_error *err)
+{
+  PGresult *res = NULL;
+  enum cairn_status st;
+
+  st = db_pg_read(ctx,
+                  "SELECT " HOOK_COLUMNS ", " OWED_COLUMNS
+                  " FROM webhook_outbox o JOIN webhooks w ON w.id = o.webhook_id"
+                  " ORDER BY o.due_ms, o.delivery_id",
+                  NULL, &res, "loading owed webhook deliveries", err);
+  return visit_owed(res, st, cb, arg, err);
+}
+
+/* ---- leases (migration 0003): which node sends a delivery ---- */
+
+enum cairn_status db_pg_outbox_claim(void *ctx, const char *node, int64_t now_ms, int64_t until_ms,
+                                     int max, db_outbox_cb cb, void *arg, int *n,
+                                     struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+  PGresult *res = NULL;
+  enum cairn_status st;
+
+  assert(ctx && node && node[0]);
+  db_pg_text(&p, node);
+  db_pg_int(&p, now_ms);
+  db_pg_int(&p, until_ms);
+  db_pg_int(&p, max);
+  /* SKIP LOCKED: a row another claimer has locked is passed over, not
+   * waited for, so of two claimers each gets rows the other did not; the
+   * UPDATE's own re-check of the WHERE after a lock (READ COMMITTED) keeps
+   * a row claimed meanwhile from being claimed twice. */
+  st = db_pg_write(ctx,
+                   "WITH c AS (UPDATE webhook_outbox o SET claimed_by = $1, claimed_until = $3"
+                   " WHERE o.delivery_id IN (SELECT delivery_id FROM webhook_outbox"
+                   " WHERE claimed_until <= $2 ORDER BY due_ms, delivery_id LIMIT $4"
+                   " FOR UPDATE SKIP LOCKED) AND o.claimed_until <= $2 RETURNING o.*)"
+                   " SELECT " HOOK_COLUMNS ", " OWED_COLUMNS
+                   " FROM c o JOIN webhooks w ON w.id = o.webhook_id"
+                   " ORDER BY o.due_ms, o.delivery_id",
+                   &p, &res, NULL, "claiming owed webhook deliveries", err);
+  *n = st == CAIRN_OK ? PQntuples(res) : 0;
+  return visit_owed(res, st, cb, arg, err);
+}
+
+enum cairn_status db_pg_outbox_renew(void *ctx, const char *node, int64_t until_ms,
+                                     struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+
+  db_pg_text(&p, node);
+  db_pg_int(&p, until_ms);
+  return db_pg_write(ctx,
+                     "UPDATE webhook_outbox SET claimed_until = greatest(claimed_until, $2)"
+                     " WHERE claimed_by = $1",
+                     &p, NULL, NULL, "renewing webhook delivery leases", err);
+}
+
+enum cairn_status db_pg_outbox_release(void *ctx, const char *node, struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+
+  db_pg_text(&p, node);
+  return db_pg_write(ctx,
+                     "UPDATE webhook_outbox SET claimed_by = NULL, claimed_until = 0"
+                     " WHERE claimed_by = $1",
+                     &p, NULL, NULL, "releasing webhook delivery leases", err);
 }

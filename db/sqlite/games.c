@@ -383,6 +383,24 @@ enum cairn_status db_sqlite_games_active_each(void *ctx, db_game_id_cb cb, void 
                      cb, arg, err);
 }
 
+enum cairn_status db_sqlite_games_bots_idle(void *ctx, int64_t from_ms, int64_t to_ms,
+                                            db_game_id_cb cb, void *arg, struct cairn_error *err)
+{
+  char sql[512];
+
+  /* The bounds are integers the server computed, printed into the text
+   * so list_games' one text parameter serves; games_active (0010) holds the
+   * active rows, and the seats of each are found by their primary key. */
+  snprintf(sql, sizeof(sql),
+           "SELECT g.id FROM games g WHERE g.status = 'active'"
+           " AND g.updated_ms >= %lld AND g.updated_ms < %lld"
+           " AND EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id"
+           " AND (s.player_id LIKE '" DB_BOT_PREFIX "%%' OR s.resigned))"
+           " ORDER BY g.created_ms, g.id",
+           (long long)from_ms, (long long)to_ms);
+  return each_listed(ctx, sql, cb, arg, err);
+}
+
 enum cairn_status db_sqlite_player_games(void *ctx, const char *player_id,
                                          enum cairn_status (*cb)(void *arg, const char *game_id,
                                                                  int seat, struct cairn_error *err),

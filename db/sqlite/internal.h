@@ -323,6 +323,17 @@ enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,
                                        struct cairn_error *err);
 enum cairn_status db_sqlite_outbox_remove(void *ctx, const char *delivery_id,
                                           struct cairn_error *err);
+enum cairn_status db_sqlite_outbox_claim(void *ctx, const char *node, int64_t now_ms,
+                                         int64_t until_ms, int max, db_outbox_cb cb, void *arg,
+                                         int *n, struct cairn_error *err);
+enum cairn_status db_sqlite_outbox_renew(void *ctx, const char *node, int64_t until_ms,
+                                         struct cairn_error *err);
+enum cairn_status db_sqlite_outbox_release(void *ctx, const char *node, struct cairn_error *err);
+/* At open: every lease found is a dead process's (the store has one
+ * process), so all are released and the owed rows claimable at once. */
+enum cairn_status db_sqlite_outbox_unclaim_all(sqlite3 *db, struct cairn_error *err);
+enum cairn_status db_sqlite_games_bots_idle(void *ctx, int64_t from_ms, int64_t to_ms,
+                                            db_game_id_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
                                         struct cairn_error *err);
 /* tokens.c */

@@ -239,6 +239,8 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
   if (st != CAIRN_OK)
     goto cleanup;
   st = db_sqlite_migrate(db, db_migrations, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_outbox_unclaim_all(db, err);
   if (st != CAIRN_OK)
     goto cleanup;
 
@@ -322,4 +324,8 @@ const struct db_methods db_sqlite_methods = {
     .tokens_replace = db_sqlite_tokens_replace,
     .sign_in_code_put = db_sqlite_sign_in_code_put,
     .sign_in_code_take = db_sqlite_sign_in_code_take,
+    .outbox_claim = db_sqlite_outbox_claim,
+    .outbox_renew = db_sqlite_outbox_renew,
+    .outbox_release = db_sqlite_outbox_release,
+    .games_bots_idle = db_sqlite_games_bots_idle,
 };

@@ -276,7 +276,13 @@ enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int
 
 /* ---- the outbox: deliveries still owed (migration 0007) ---- */
 
-/* Bind `owed` to the first seven parameters of an outbox insert. */
+/* What read_owed reads of an outbox row named `o`, after HOOK_COLUMNS. */
+#define OWED_COLUMNS                                                                               \
+  "o.delivery_id, o.event, o.game_id, o.body, o.attempt, o.due_ms, coalesce(o.claimed_by, ''),"    \
+  " o.claimed_until"
+
+/* Bind `owed` to the first nine parameters of an outbox insert (the last
+ * two its lease, migration 0011). */
 static void bind_owed(sqlite3_stmt *stmt, const struct db_outbox *owed)
 {
   sqlite3_bind_text(stmt, 1, owed->delivery_id, -1, SQLITE_STATIC);
@@ -286,6 +292,8 @@ static void bind_owed(sqlite3_stmt *stmt, const struct db_outbox *owed)
   sqlite3_bind_text(stmt, 5, owed->body, -1, SQLITE_STATIC);
   sqlite3_bind_int(stmt, 6, owed->attempt);
   sqlite3_bind_int64(stmt, 7, owed->due_ms);
+  sqlite3_bind_text(stmt, 8, owed->claimed_by, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 9, owed->claimed_until);
 }
 
 enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,
@@ -301,7 +309,8 @@ enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,
   st =
       db_sqlite_prepare(c->db,
                         "INSERT INTO webhook_outbox (delivery_id, webhook_id, event, game_id, body,"
-                        " attempt, due_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"
+                        " attempt, due_ms, claimed_by, claimed_until)"
+                        " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, nullif(?8, ''), ?9)"
                         " ON CONFLICT (delivery_id) DO UPDATE SET attempt = ?6, due_ms = ?7",
                         &stmt, err);
   if (st == CAIRN_OK) {
@@ -330,7 +339,8 @@ enum cairn_status db_sqlite_write_outbox(sqlite3 *db, const struct db_outbox *ow
   st =
       db_sqlite_prepare(db,
                         "INSERT INTO webhook_outbox (delivery_id, webhook_id, event, game_id, body,"
-                        " attempt, due_ms) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7"
+                        " attempt, due_ms, claimed_by, claimed_until)"
+                        " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, nullif(?8, ''), ?9"
                         " WHERE EXISTS (SELECT 1 FROM webhooks WHERE id = ?2)",
                         &stmt, err);
   for (i = 0; st == CAIRN_OK && i < n; i++) {
@@ -398,7 +408,64 @@ static enum cairn_status read_owed(sqlite3_stmt *stmt, struct owed_row *row,
   row->owed.body = row->body;
   row->owed.attempt = sqlite3_column_int(stmt, 12);
   row->owed.due_ms = sqlite3_column_int64(stmt, 13);
-  return CAIRN_OK;
+  row->owed.claimed_until = sqlite3_column_int64(stmt, 15);
+  return db_sqlite_column_copy(stmt, 14, row->owed.claimed_by, sizeof(row->owed.claimed_by), what,
+                               err);
+}
+
+/* Owed rows copied out, so the callbacks run unlocked. */
+struct owed_rows {
+  struct owed_row *at; /* owned, with each row's body */
+  size_t n, cap;
+};
+
+static void owed_rows_free(struct owed_rows *rows)
+{
+  size_t i;
+
+  for (i = 0; i < rows->n; i++)
+    free(rows->at[i].body);
+  free(rows->at);
+  memset(rows, 0, sizeof(*rows));
+}
+
+/* Step `stmt` (HOOK_COLUMNS then OWED_COLUMNS) to its end, appending every
+ * row to *rows. */
+static enum cairn_status collect_owed(sqlite3 *conn, sqlite3_stmt *stmt, struct owed_rows *rows,
+                                      struct cairn_error *err)
+{
+  enum cairn_status st = CAIRN_OK;
+  int rc;
+
+  while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    if (rows->n == rows->cap) {
+      size_t grown_cap = rows->cap ? 2 * rows->cap : 16;
+      struct owed_row *grown = realloc(rows->at, grown_cap * sizeof(*grown));
+
+      if (!grown)
+        return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+      rows->at = grown;
+      rows->cap = grown_cap;
+    }
+    rows->at[rows->n].body = NULL;
+    st = read_owed(stmt, &rows->at[rows->n], err);
+    rows->n++;
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE)
+    st = db_sqlite_fail(conn, rc, "loading owed webhook deliveries", err);
+  return st;
+}
+
+/* Call `cb` with each row of `rows`, then free them. */
+static enum cairn_status visit_owed(struct owed_rows *rows, enum cairn_status st, db_outbox_cb cb,
+                                    void *arg, struct cairn_error *err)
+{
+  size_t i;
+
+  for (i = 0; st == CAIRN_OK && i < rows->n; i++)
+    st = cb(arg, &rows->at[i].owed, &rows->at[i].hook, err);
+  owed_rows_free(rows);
+  return st;
 }
 
 enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
@@ -406,41 +473,142 @@ enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
 {
   struct db_sqlite *c = ctx;
   sqlite3_stmt *stmt = NULL;
-  struct owed_row *rows = NULL;
-  size_t n = 0, cap = 0, i;
+  struct owed_rows rows = {0};
   enum cairn_status st;
-  int rc = SQLITE_DONE;
 
   db_sqlite_rlock(c);
   st = db_sqlite_prepare(c->rdb,
-                         "SELECT " HOOK_COLUMNS ", o.delivery_id, o.event, o.game_id, o.body,"
-                         " o.attempt, o.due_ms FROM webhook_outbox o"
+                         "SELECT " HOOK_COLUMNS ", " OWED_COLUMNS " FROM webhook_outbox o"
                          " JOIN webhooks w ON w.id = o.webhook_id ORDER BY o.due_ms, o.delivery_id",
                          &stmt, err);
-  while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    if (n == cap) {
-      size_t grown_cap = cap ? 2 * cap : 16;
-      struct owed_row *grown = realloc(rows, grown_cap * sizeof(*grown));
-
-      if (!grown) {
-        st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-        break;
-      }
-      rows = grown;
-      cap = grown_cap;
-    }
-    rows[n].body = NULL;
-    st = read_owed(stmt, &rows[n], err);
-    n++;
-  }
-  if (st == CAIRN_OK && rc != SQLITE_DONE)
-    st = db_sqlite_fail(c->rdb, rc, "loading owed webhook deliveries", err);
+  if (st == CAIRN_OK)
+    st = collect_owed(c->rdb, stmt, &rows, err);
   db_sqlite_release(stmt);
   db_sqlite_runlock(c);
-  for (i = 0; st == CAIRN_OK && i < n; i++)
-    st = cb(arg, &rows[i].owed, &rows[i].hook, err);
-  for (i = 0; i < n; i++)
-    free(rows[i].body);
-  free(rows);
+  return visit_owed(&rows, st, cb, arg, err);
+}
+
+/* ---- leases (migration 0011): one process owns a SQLite store, so the
+ * slots keep the contract PostgreSQL's claims need; the writer's lock
+ * makes a claim atomic ---- */
+
+/* One statement on the writing connection under the lock, with `node`
+ * as ?1 and `at_ms` as ?2 (when given). */
+static enum cairn_status write_lease(struct db_sqlite *c, const char *sql, const char *node,
+                                     int64_t at_ms, const char *what, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db, sql, &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, node, -1, SQLITE_STATIC);
+    if (sqlite3_bind_parameter_count(stmt) >= 2)
+      sqlite3_bind_int64(stmt, 2, at_ms);
+    rc = sqlite3_step(stmt);
+    if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(c->db, rc, what, err);
+  }
+  db_sqlite_release(stmt);
+  db_sqlite_unlock(c);
   return st;
+}
+
+/* The ids an UPDATE ... RETURNING delivery_id hands back, into ids[0..max). */
+static enum cairn_status returned_ids(sqlite3 *conn, sqlite3_stmt *stmt, char (*ids)[17], int max,
+                                      int *n, struct cairn_error *err)
+{
+  enum cairn_status st = CAIRN_OK;
+  int rc;
+
+  *n = 0;
+  while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+    if (st == CAIRN_OK && *n < max)
+      st = db_sqlite_column_copy(stmt, 0, ids[(*n)++], 17, "claiming owed webhook deliveries", err);
+  if (st == CAIRN_OK && rc != SQLITE_DONE)
+    st = db_sqlite_fail(conn, rc, "claiming owed webhook deliveries", err);
+  return st;
+}
+
+enum cairn_status db_sqlite_outbox_claim(void *ctx, const char *node, int64_t now_ms,
+                                         int64_t until_ms, int max, db_outbox_cb cb, void *arg,
+                                         int *n, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  struct owed_rows rows = {0};
+  char(*ids)[17] = max > 0 ? calloc((size_t)max, sizeof(*ids)) : NULL;
+  enum cairn_status st;
+  int i, claimed = 0;
+
+  assert(c && node && node[0]);
+  *n = 0;
+  if (!ids)
+    return max > 0 ? cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory")
+                   : CAIRN_OK;
+  /* The writer's lock makes the claim and the reading back one step: no
+   * other claim runs between them. */
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db,
+                         "UPDATE webhook_outbox SET claimed_by = ?1, claimed_until = ?3"
+                         " WHERE delivery_id IN (SELECT delivery_id FROM webhook_outbox"
+                         " WHERE claimed_until <= ?2 ORDER BY due_ms, delivery_id LIMIT ?4)"
+                         " RETURNING delivery_id",
+                         &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, node, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 2, now_ms);
+    sqlite3_bind_int64(stmt, 3, until_ms);
+    sqlite3_bind_int(stmt, 4, max);
+    st = returned_ids(c->db, stmt, ids, max, &claimed, err);
+  }
+  db_sqlite_release(stmt);
+  stmt = NULL;
+  if (st == CAIRN_OK && claimed > 0)
+    st = db_sqlite_prepare(c->db,
+                           "SELECT " HOOK_COLUMNS ", " OWED_COLUMNS " FROM webhook_outbox o"
+                           " JOIN webhooks w ON w.id = o.webhook_id WHERE o.delivery_id = ?1",
+                           &stmt, err);
+  for (i = 0; st == CAIRN_OK && i < claimed; i++) {
+    sqlite3_reset(stmt);
+    sqlite3_bind_text(stmt, 1, ids[i], -1, SQLITE_STATIC);
+    st = collect_owed(c->db, stmt, &rows, err);
+  }
+  db_sqlite_release(stmt);
+  db_sqlite_unlock(c);
+  free(ids);
+  *n = (int)rows.n;
+  return visit_owed(&rows, st, cb, arg, err);
+}
+
+enum cairn_status db_sqlite_outbox_renew(void *ctx, const char *node, int64_t until_ms,
+                                         struct cairn_error *err)
+{
+  return write_lease(ctx,
+                     "UPDATE webhook_outbox SET claimed_until = max(claimed_until, ?2)"
+                     " WHERE claimed_by = ?1",
+                     node, until_ms, "renewing webhook delivery leases", err);
+}
+
+enum cairn_status db_sqlite_outbox_release(void *ctx, const char *node, struct cairn_error *err)
+{
+  return write_lease(ctx,
+                     "UPDATE webhook_outbox SET claimed_by = NULL, claimed_until = 0"
+                     " WHERE claimed_by = ?1",
+                     node, 0, "releasing webhook delivery leases", err);
+}
+
+enum cairn_status db_sqlite_outbox_unclaim_all(sqlite3 *db, struct cairn_error *err)
+{
+  /* Once per open: sqlite3_exec, not the statement cache, which opening
+   * leaves empty (test_statement_cache). */
+  int rc = sqlite3_exec(db,
+                        "UPDATE webhook_outbox SET claimed_by = NULL, claimed_until = 0"
+                        " WHERE claimed_until <> 0",
+                        NULL, NULL, NULL);
+
+  return rc == SQLITE_OK ? CAIRN_OK
+                         : db_sqlite_fail(db, rc, "releasing webhook delivery leases", err);
 }

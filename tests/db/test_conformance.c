@@ -1182,6 +1182,265 @@ static void test_racing_appends_on_two_connections_one_wins(void **state)
   assert_int_equal(count_moves(f->db, "g1"), RACE_ROUNDS);
 }
 
+/* ---- leases on owed deliveries, and the games a bot sweep looks at (issue 23) ---- */
+
+#define CLAIM_ROWS 24 /* owed rows two claimers share out */
+
+/* An owed row `n` for hook1 of game g1, due at n, under `node`'s lease
+ * until `until` ("" and 0: unclaimed). */
+static void put_owed(struct db *db, int n, const char *node, int64_t until)
+{
+  struct cairn_error err = {0};
+  struct db_outbox owed = {.webhook_id = "hook1",
+                           .event = "turn",
+                           .game_id = "g1",
+                           .body = "{}",
+                           .attempt = 1,
+                           .due_ms = n,
+                           .claimed_until = until};
+
+  snprintf(owed.delivery_id, sizeof owed.delivery_id, "%016x", n);
+  snprintf(owed.claimed_by, sizeof owed.claimed_by, "%s", node);
+  assert_int_equal(db_outbox_put(db, &owed, &err), CAIRN_OK);
+}
+
+static void add_hook1(struct db *db)
+{
+  struct cairn_error err = {0};
+  struct db_webhook hook = {.id = "hook1",
+                            .owner = "g1-p0",
+                            .url = "https://example.org/h",
+                            .format = "json",
+                            .created_ms = 1};
+
+  tmpdb_add_active_game(db, "g1", 2);
+  assert_int_equal(db_webhook_create(db, &hook, &err), CAIRN_OK);
+}
+
+/* What one claimer was handed. */
+struct claimer {
+  struct db *db;
+  const char *node;
+  int got[CLAIM_ROWS]; /* got[n]: times row n was handed to this claimer */
+  int total;
+  bool wrong_lease; /* a row came back without this claimer's lease */
+};
+
+static enum cairn_status note_claimed(void *arg, const struct db_outbox *owed,
+                                      const struct db_webhook *hook, struct cairn_error *err)
+{
+  struct claimer *c = arg;
+  unsigned n = (unsigned)strtoul(owed->delivery_id, NULL, 16);
+
+  (void)err;
+  if (n < CLAIM_ROWS)
+    c->got[n]++;
+  c->total++;
+  if (strcmp(owed->claimed_by, c->node) != 0 || owed->claimed_until != 1000000 ||
+      strcmp(hook->id, "hook1") != 0)
+    c->wrong_lease = true;
+  return CAIRN_OK;
+}
+
+/* Claim two rows at a time until a claim finds nothing left. */
+static void *claim_all(void *arg)
+{
+  struct claimer *c = arg;
+  struct cairn_error err = {0};
+  int n = 1;
+
+  while (n > 0)
+    if (db_outbox_claim(c->db, c->node, 500, 1000000, 2, note_claimed, c, &n, &err) != CAIRN_OK)
+      break;
+  return NULL;
+}
+
+/* Two claimers, on two connections of one store, claiming at once: every
+ * owed row is handed to exactly one of them, with its lease. */
+static void test_two_claimers_never_get_the_same_row(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct claimer a = {.db = f->db, .node = "aaaaaaaaaaaaaaaa"};
+  struct claimer b = {.node = "bbbbbbbbbbbbbbbb"};
+  pthread_t ta, tb;
+  int i;
+
+  add_hook1(f->db);
+  for (i = 0; i < CLAIM_ROWS; i++)
+    put_owed(f->db, i, "", 0);
+  /* A second open of a SQLite file would release every lease (its one
+   * process owns it), so SQLite's claimers share the handle, as a
+   * process's threads do; PostgreSQL's are two pools, as two nodes are. */
+  if (f->pg_db[0])
+    assert_int_equal(db_open(f->url, &b.db, &err), CAIRN_OK);
+  else
+    b.db = f->db;
+  assert_int_equal(pthread_create(&ta, NULL, claim_all, &a), 0);
+  assert_int_equal(pthread_create(&tb, NULL, claim_all, &b), 0);
+  pthread_join(ta, NULL);
+  pthread_join(tb, NULL);
+  if (b.db != f->db)
+    db_close(b.db);
+  for (i = 0; i < CLAIM_ROWS; i++)
+    assert_int_equal(a.got[i] + b.got[i], 1);
+  assert_int_equal(a.total + b.total, CLAIM_ROWS);
+  assert_false(a.wrong_lease);
+  assert_false(b.wrong_lease);
+}
+
+/* The lease of each stored row, by row number. */
+struct leases {
+  char by[CLAIM_ROWS][DB_NODE_ID_MAX + 1];
+  int64_t until[CLAIM_ROWS];
+};
+
+static enum cairn_status note_lease(void *arg, const struct db_outbox *owed,
+                                    const struct db_webhook *hook, struct cairn_error *err)
+{
+  struct leases *l = arg;
+  unsigned n = (unsigned)strtoul(owed->delivery_id, NULL, 16);
+
+  (void)hook;
+  (void)err;
+  if (n < CLAIM_ROWS) {
+    snprintf(l->by[n], sizeof l->by[n], "%s", owed->claimed_by);
+    l->until[n] = owed->claimed_until;
+  }
+  return CAIRN_OK;
+}
+
+static enum cairn_status count_claimed(void *arg, const struct db_outbox *owed,
+                                       const struct db_webhook *hook, struct cairn_error *err)
+{
+  (void)owed;
+  (void)hook;
+  (void)err;
+  ++*(int *)arg;
+  return CAIRN_OK;
+}
+
+/* A row written under a lease (as a committing node writes what its change
+ * owes) is not claimable before the lease runs out, and is by another once
+ * it has; renewing extends only the renewer's own rows, never shortens. */
+static void test_an_expired_lease_is_claimable_by_another(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct leases l = {0};
+  int n = -1, seen = 0;
+
+  add_hook1(f->db);
+  put_owed(f->db, 0, "aaaaaaaaaaaaaaaa", 1000);
+  assert_int_equal(db_outbox_each(f->db, note_lease, &l, &err), CAIRN_OK);
+  assert_string_equal(l.by[0], "aaaaaaaaaaaaaaaa");
+  assert_int_equal(l.until[0], 1000);
+
+  assert_int_equal(
+      db_outbox_claim(f->db, "bbbbbbbbbbbbbbbb", 999, 5000, 10, count_claimed, &seen, &n, &err),
+      CAIRN_OK);
+  assert_int_equal(n, 0);
+  assert_int_equal(seen, 0);
+  assert_int_equal(
+      db_outbox_claim(f->db, "bbbbbbbbbbbbbbbb", 1000, 5000, 10, count_claimed, &seen, &n, &err),
+      CAIRN_OK);
+  assert_int_equal(n, 1);
+  assert_int_equal(seen, 1);
+
+  /* The old holder renews: the row is no longer its own. */
+  assert_int_equal(db_outbox_renew(f->db, "aaaaaaaaaaaaaaaa", 90000, &err), CAIRN_OK);
+  assert_int_equal(db_outbox_each(f->db, note_lease, &l, &err), CAIRN_OK);
+  assert_string_equal(l.by[0], "bbbbbbbbbbbbbbbb");
+  assert_int_equal(l.until[0], 5000);
+  assert_int_equal(db_outbox_renew(f->db, "bbbbbbbbbbbbbbbb", 9000, &err), CAIRN_OK);
+  assert_int_equal(db_outbox_renew(f->db, "bbbbbbbbbbbbbbbb", 100, &err), CAIRN_OK);
+  assert_int_equal(db_outbox_each(f->db, note_lease, &l, &err), CAIRN_OK);
+  assert_int_equal(l.until[0], 9000);
+  /* Nor does the first holder get it back before the new lease ends. */
+  assert_int_equal(
+      db_outbox_claim(f->db, "aaaaaaaaaaaaaaaa", 8999, 20000, 10, count_claimed, &seen, &n, &err),
+      CAIRN_OK);
+  assert_int_equal(n, 0);
+}
+
+/* A node that stops releases what it holds: another claims it at once,
+ * long before the lease would have run out; others' rows stay held. */
+static void test_a_released_row_is_claimable(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct leases l = {0};
+  int n = -1, seen = 0;
+
+  add_hook1(f->db);
+  put_owed(f->db, 0, "aaaaaaaaaaaaaaaa", 100000);
+  put_owed(f->db, 1, "cccccccccccccccc", 100000);
+  assert_int_equal(
+      db_outbox_claim(f->db, "bbbbbbbbbbbbbbbb", 20, 50000, 10, count_claimed, &seen, &n, &err),
+      CAIRN_OK);
+  assert_int_equal(n, 0);
+  assert_int_equal(db_outbox_release(f->db, "aaaaaaaaaaaaaaaa", &err), CAIRN_OK);
+  assert_int_equal(db_outbox_each(f->db, note_lease, &l, &err), CAIRN_OK);
+  assert_string_equal(l.by[0], "");
+  assert_int_equal(l.until[0], 0);
+  assert_string_equal(l.by[1], "cccccccccccccccc");
+  assert_int_equal(
+      db_outbox_claim(f->db, "bbbbbbbbbbbbbbbb", 20, 50000, 10, count_claimed, &seen, &n, &err),
+      CAIRN_OK);
+  assert_int_equal(n, 1);
+  assert_int_equal(db_outbox_each(f->db, note_lease, &l, &err), CAIRN_OK);
+  assert_string_equal(l.by[0], "bbbbbbbbbbbbbbbb");
+  assert_int_equal(l.until[0], 50000);
+  assert_int_equal(l.until[1], 100000);
+}
+
+/* games_bots_idle lists the active games with a server-played seat (a
+ * bot's, or a resigned one) whose last change is in [from, to): not a game
+ * of people only, not one changed since, not one that has not started. */
+static void test_games_with_idle_bots_are_listed_by_their_last_change(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct listed_ids got = {0};
+  struct db_move resign = {.ord = 0,
+                           .seq = 1,
+                           .seat = 1,
+                           .move_json = "{\"cairn\":\"resign\"}",
+                           .events_json = "[]",
+                           .at_ms = 1,
+                           .resigns = true};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, DB_BOT_PREFIX "1", 0x02);
+  tmpdb_add_player(f->db, DB_BOT_PREFIX "2", 0x03);
+  /* gb: a bot's game; go: the same, still open; pp: people only; rr:
+   * people, one of whom resigned. */
+  tmpdb_add_game(f->db, "gb", 2, "alice");
+  assert_int_equal(db_seat_take(f->db, "gb", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "gb", 1, DB_BOT_PREFIX "1", &err), CAIRN_OK);
+  tmpdb_add_game(f->db, "go", 2, "alice");
+  assert_int_equal(db_seat_take(f->db, "go", 1, DB_BOT_PREFIX "2", &err), CAIRN_OK);
+  tmpdb_add_active_game(f->db, "pp", 2);
+  tmpdb_add_active_game(f->db, "rr", 2);
+  assert_int_equal(db_move_append(f->db, "rr", &resign, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_game_touch(f->db, "gb", 1000, &err), CAIRN_OK);
+  assert_int_equal(db_game_touch(f->db, "go", 1000, &err), CAIRN_OK);
+  assert_int_equal(db_game_touch(f->db, "pp", 1000, &err), CAIRN_OK);
+  assert_int_equal(db_game_touch(f->db, "rr", 1500, &err), CAIRN_OK);
+
+  assert_int_equal(db_games_bots_idle(f->db, 900, 2000, note_id, &got, &err), CAIRN_OK);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "gb");
+  assert_string_equal(got.ids[1], "rr");
+  memset(&got, 0, sizeof got);
+  assert_int_equal(db_games_bots_idle(f->db, 1001, 2000, note_id, &got, &err), CAIRN_OK);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "rr");
+  memset(&got, 0, sizeof got);
+  assert_int_equal(db_games_bots_idle(f->db, 0, 1000, note_id, &got, &err), CAIRN_OK);
+  assert_int_equal(got.n, 0);
+}
+
 /* The backends under test: each opens a fresh, empty store per test. */
 static const struct backend {
   const char *name;
@@ -1237,6 +1496,10 @@ int main(void)
       T(test_racing_appends_on_one_connection_one_wins),
       T(test_concurrent_appends_share_commits_and_all_land),
       T(test_racing_appends_on_two_connections_one_wins),
+      T(test_two_claimers_never_get_the_same_row),
+      T(test_an_expired_lease_is_claimable_by_another),
+      T(test_a_released_row_is_claimable),
+      T(test_games_with_idle_bots_are_listed_by_their_last_change),
   };
   size_t i, j;
   int failed = 0;
