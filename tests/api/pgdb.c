@@ -62,6 +62,7 @@ bool pgdb_create(struct pgdb *d, const char *cluster, const char *prefix)
   snprintf(d->cluster, sizeof(d->cluster), "%s", cluster);
   snprintf(d->name, sizeof(d->name), "%s_%ld_%u", prefix, (long)getpid(), made++);
   snprintf(d->url, sizeof(d->url), "postgresql:///%s%s", d->name, query);
+  snprintf(d->key, sizeof(d->key), "/tmp/cairn-%s.key", d->name);
   snprintf(sql, sizeof(sql), "CREATE DATABASE %s", d->name);
   return pgdb_admin(cluster, sql) == 0;
 }
@@ -70,6 +71,7 @@ bool pgdb_drop(const struct pgdb *d)
 {
   char sql[160];
 
+  unlink(d->key);
   snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", d->name);
   return pgdb_admin(d->cluster, sql) == 0;
 }
@@ -84,4 +86,23 @@ const char *pgdb_test_cluster(void)
                   "  export CAIRN_TEST_PG=$(sh tests/db/pg_cluster.sh start)\n"
                   "(make run-tests does it, and stops it after)\n");
   return NULL;
+}
+
+bool pgdb_text(const struct pgdb *d, const char *sql, char *out, size_t size)
+{
+  PGresult *res = run(d->url, sql);
+  bool ok = PQresultStatus(res) == PGRES_TUPLES_OK;
+
+  out[0] = '\0';
+  if (ok && PQntuples(res) > 0 && !PQgetisnull(res, 0, 0))
+    snprintf(out, size, "%s", PQgetvalue(res, 0, 0));
+  PQclear(res);
+  return ok;
+}
+
+long long pgdb_number(const struct pgdb *d, const char *sql)
+{
+  char text[64];
+
+  return pgdb_text(d, sql, text, sizeof(text)) ? strtoll(text, NULL, 10) : -1;
 }

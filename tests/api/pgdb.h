@@ -14,6 +14,7 @@ struct pgdb {
   char cluster[300]; /* the cluster's URL, as pg_cluster.sh printed it */
   char name[64];     /* the database made: letters, digits and _ only */
   char url[400];     /* the URL a server is given for it */
+  char key[128]; /* a signing key's path nodes on it may share (CAIRN_KEY); pgdb_drop removes it */
 };
 
 /* The cluster `make run-tests` started (CAIRN_TEST_PG), or NULL, saying on
@@ -26,6 +27,13 @@ bool pgdb_create(struct pgdb *d, const char *cluster, const char *prefix);
 
 /* DROP DATABASE ... WITH (FORCE); false when that failed. */
 bool pgdb_drop(const struct pgdb *d);
+
+/* The first column of the first row `sql` returns on the test's own
+ * database, as text into out[size] ("" for none or NULL); false (said on
+ * stderr) when the query failed. */
+bool pgdb_text(const struct pgdb *d, const char *sql, char *out, size_t size);
+/* The same as a number; -1 when the query failed. */
+long long pgdb_number(const struct pgdb *d, const char *sql);
 
 /* Run `sql` on the cluster's main database: the rows it returned (0 for a
  * command), -1 when it failed (said on stderr). */

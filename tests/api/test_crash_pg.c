@@ -39,7 +39,7 @@
 #include "tests/api/crashkit.h"
 #include "tests/api/harness.h"
 #include "tests/api/hookrx.h"
-#include "tests/api/pgfix.h"
+#include "tests/api/pgdb.h"
 
 #define DEFAULT_ROUNDS 6
 #define LIVE_GAMES     2 /* people only, one thread each */
@@ -50,7 +50,7 @@
 #define SETTLE_MS      30000
 
 struct fixture {
-  struct pgfix pg;
+  struct pgdb pg;
   struct harness_server node[2];
   bool started[2];
 };
@@ -59,7 +59,7 @@ static int setup(void **state)
 {
   struct fixture *f = calloc(1, sizeof(*f));
 
-  if (!f || !pgfix_make(&f->pg)) {
+  if (!f || !pgdb_test_cluster() || !pgdb_create(&f->pg, pgdb_test_cluster(), "cairn_work")) {
     free(f);
     return -1;
   }
@@ -85,7 +85,7 @@ static int teardown(void **state)
     if (f->started[i] && !harness_stop(&f->node[i]))
       rc = -1;
   hookrx_stop();
-  if (!pgfix_drop(&f->pg))
+  if (!pgdb_drop(&f->pg))
     rc = -1;
   unsetenv("CAIRN_KEY");
   unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
@@ -129,7 +129,7 @@ static bool all_owed_done(void *arg)
   struct settled *w = arg;
   size_t k;
 
-  if (pgfix_number(&w->f->pg, "SELECT count(*) FROM webhook_outbox") != 0)
+  if (pgdb_number(&w->f->pg, "SELECT count(*) FROM webhook_outbox") != 0)
     return false;
   for (k = 0; k < w->n; k++) {
     struct crash_game *g = &w->games[k];
@@ -222,8 +222,8 @@ static void test_two_nodes_one_killed_repeatedly_keep_every_promise(void **state
   if (!harness_wait_every(all_owed_done, &w, SETTLE_MS, 100))
     fail_msg("after %ld kills, deliveries or bot moves are still owed %d s later", rounds,
              SETTLE_MS / 1000);
-  assert_int_equal(pgfix_number(&f->pg, "SELECT count(*) FROM deliveries WHERE NOT delivered"), 0);
-  assert_true(pgfix_number(&f->pg, "SELECT count(*) FROM deliveries") > 0);
+  assert_int_equal(pgdb_number(&f->pg, "SELECT count(*) FROM deliveries WHERE NOT delivered"), 0);
+  assert_true(pgdb_number(&f->pg, "SELECT count(*) FROM deliveries") > 0);
   for (k = 0; k < n_games; k++) {
     crash_check_game(&n[k % 2], &games[k]);
     crash_game_free(&games[k]);

@@ -26,7 +26,7 @@
 
 #include "tests/api/harness.h"
 #include "tests/api/hookrx.h"
-#include "tests/api/pgfix.h"
+#include "tests/api/pgdb.h"
 
 #define LEASE_MS   "1500"
 #define SETTLE_MS  20000 /* the most a test waits for what the nodes do on their own */
@@ -34,7 +34,7 @@
 #define RACE_GAMES 6     /* games whose deadline both nodes see pass at once */
 
 struct fixture {
-  struct pgfix pg;
+  struct pgdb pg;
   struct harness_server node[2];
   bool started[2];
 };
@@ -43,7 +43,7 @@ static int setup(void **state)
 {
   struct fixture *f = calloc(1, sizeof(*f));
 
-  if (!f || !pgfix_make(&f->pg)) {
+  if (!f || !pgdb_test_cluster() || !pgdb_create(&f->pg, pgdb_test_cluster(), "cairn_work")) {
     free(f);
     return -1;
   }
@@ -65,7 +65,7 @@ static int teardown(void **state)
     if (f->started[i] && !harness_stop(&f->node[i]))
       rc = -1;
   hookrx_stop();
-  if (!pgfix_drop(&f->pg))
+  if (!pgdb_drop(&f->pg))
     rc = -1;
   unsetenv("CAIRN_KEY");
   unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
@@ -136,14 +136,14 @@ static bool play_one(struct harness_server *s, struct harness_player *p, const c
 }
 
 struct outbox_wait {
-  const struct pgfix *pg;
+  const struct pgdb *pg;
 };
 
 static bool outbox_empty(void *arg)
 {
   const struct outbox_wait *w = arg;
 
-  return pgfix_number(w->pg, "SELECT count(*) FROM webhook_outbox") == 0;
+  return pgdb_number(w->pg, "SELECT count(*) FROM webhook_outbox") == 0;
 }
 
 /* A delivery is logged after its row leaves the outbox. */
@@ -151,7 +151,7 @@ static bool one_delivered(void *arg)
 {
   const struct outbox_wait *w = arg;
 
-  return pgfix_number(w->pg, "SELECT count(*) FROM deliveries WHERE delivered") >= 1;
+  return pgdb_number(w->pg, "SELECT count(*) FROM deliveries WHERE delivered") >= 1;
 }
 
 /* ---- webhooks ---- */
@@ -210,11 +210,11 @@ static void test_each_delivery_is_sent_once_across_two_nodes(void **state)
     ids += first;
   }
   assert_true(ids > MOVES / 2); /* a start, and a turn for nearly every move */
-  assert_int_equal(pgfix_number(&f->pg, "SELECT count(*) FROM deliveries WHERE delivered"), ids);
+  assert_int_equal(pgdb_number(&f->pg, "SELECT count(*) FROM deliveries WHERE delivered"), ids);
 }
 
 struct lease_wait {
-  const struct pgfix *pg;
+  const struct pgdb *pg;
   char holder[64]; /* the node that held the row before */
 };
 
@@ -224,9 +224,9 @@ static bool left_its_holder(void *arg)
   struct lease_wait *w = arg;
   char now[64];
 
-  if (pgfix_number(w->pg, "SELECT count(*) FROM webhook_outbox") == 0)
+  if (pgdb_number(w->pg, "SELECT count(*) FROM webhook_outbox") == 0)
     return true;
-  pgfix_text(w->pg, "SELECT coalesce(claimed_by, '') FROM webhook_outbox", now, sizeof now);
+  pgdb_text(w->pg, "SELECT coalesce(claimed_by, '') FROM webhook_outbox", now, sizeof now);
   return now[0] && strcmp(now, w->holder) != 0;
 }
 
@@ -257,14 +257,14 @@ static void test_a_killed_nodes_delivery_is_sent_by_the_other_after_its_lease(vo
   new_table(n0, p, id); /* the start is owed to p[1]'s hook, by node 0 */
   assert_int_equal(hookrx_wait("/down", 1, SETTLE_MS), 1);
 
-  pgfix_text(&f->pg, "SELECT claimed_by FROM webhook_outbox", lw.holder, sizeof lw.holder);
-  pgfix_text(&f->pg, "SELECT claimed_until FROM webhook_outbox", until, sizeof until);
+  pgdb_text(&f->pg, "SELECT claimed_by FROM webhook_outbox", lw.holder, sizeof lw.holder);
+  pgdb_text(&f->pg, "SELECT claimed_until FROM webhook_outbox", until, sizeof until);
   assert_int_equal(strlen(lw.holder), 16);
   /* More than a lease passes: node 0 renews, node 1 claims nothing. The
    * wait is the point here: a lease is real time. */
   usleep(2 * 1000 * atoi(LEASE_MS));
-  pgfix_text(&f->pg, "SELECT claimed_by FROM webhook_outbox", holder, sizeof holder);
-  pgfix_text(&f->pg, "SELECT claimed_until FROM webhook_outbox", later, sizeof later);
+  pgdb_text(&f->pg, "SELECT claimed_by FROM webhook_outbox", holder, sizeof holder);
+  pgdb_text(&f->pg, "SELECT claimed_until FROM webhook_outbox", later, sizeof later);
   assert_string_equal(holder, lw.holder);
   assert_true(strtoll(later, NULL, 10) > strtoll(until, NULL, 10));
   assert_int_equal(hookrx_count("/down"), 1);
@@ -278,8 +278,8 @@ static void test_a_killed_nodes_delivery_is_sent_by_the_other_after_its_lease(vo
   assert_string_equal(seen[0].event, "start");
   assert_string_equal(seen[1].delivery, seen[0].delivery);
   assert_true(harness_wait_every(one_delivered, &w, SETTLE_MS, 50));
-  assert_int_equal(pgfix_number(&f->pg, "SELECT count(*) FROM deliveries WHERE delivered"), 1);
-  assert_int_equal(pgfix_number(&f->pg, "SELECT max(attempt) FROM deliveries WHERE delivered"), 2);
+  assert_int_equal(pgdb_number(&f->pg, "SELECT count(*) FROM deliveries WHERE delivered"), 1);
+  assert_int_equal(pgdb_number(&f->pg, "SELECT max(attempt) FROM deliveries WHERE delivered"), 2);
   (void)n1;
 }
 
