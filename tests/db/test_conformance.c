@@ -1441,6 +1441,95 @@ static void test_games_with_idle_bots_are_listed_by_their_last_change(void **sta
   assert_int_equal(got.n, 0);
 }
 
+/* ---- one player on several devices (issue 24) ---- */
+
+/* Who `seed`'s token hash names: the player's id into id[], or "" when
+ * nobody. */
+static void holder_of(struct db *db, uint8_t seed, char id[DB_ID_MAX + 1])
+{
+  struct cairn_error err = {0};
+  struct db_player out;
+  uint8_t hash[DB_HASH_BYTES];
+
+  tmpdb_hash_of(hash, seed);
+  id[0] = '\0';
+  if (db_player_by_token(db, hash, &out, &err) == CAIRN_OK)
+    snprintf(id, DB_ID_MAX + 1, "%s", out.id);
+}
+
+static void test_further_tokens_name_their_player_until_replaced(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  uint8_t hash[DB_HASH_BYTES];
+  char id[DB_ID_MAX + 1];
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_hash_of(hash, 0x11);
+  assert_int_equal(db_token_add(f->db, "alice", hash, 5, &err), CAIRN_OK);
+  tmpdb_hash_of(hash, 0x12);
+  assert_int_equal(db_token_add(f->db, "alice", hash, 6, &err), CAIRN_OK);
+  tmpdb_hash_of(hash, 0x13);
+  assert_int_equal(db_token_add(f->db, "nobody", hash, 6, &err), CAIRN_ENOTFOUND);
+  holder_of(f->db, 0x01, id); /* read, so a caching backend holds each */
+  assert_string_equal(id, "alice");
+  holder_of(f->db, 0x11, id);
+  assert_string_equal(id, "alice");
+  holder_of(f->db, 0x12, id);
+  assert_string_equal(id, "alice");
+  holder_of(f->db, 0x13, id);
+  assert_string_equal(id, "");
+
+  tmpdb_hash_of(hash, 0x21);
+  assert_int_equal(db_tokens_replace(f->db, "alice", hash, &err), CAIRN_OK);
+  holder_of(f->db, 0x01, id);
+  assert_string_equal(id, "");
+  holder_of(f->db, 0x11, id);
+  assert_string_equal(id, "");
+  holder_of(f->db, 0x12, id);
+  assert_string_equal(id, "");
+  holder_of(f->db, 0x21, id);
+  assert_string_equal(id, "alice");
+  holder_of(f->db, 0x02, id); /* another player's token is untouched */
+  assert_string_equal(id, "bob");
+  assert_int_equal(db_tokens_replace(f->db, "nobody", hash, &err), CAIRN_ENOTFOUND);
+}
+
+static void test_a_sign_in_code_is_taken_once_before_it_expires(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_player out;
+  uint8_t code[DB_HASH_BYTES], other[DB_HASH_BYTES], token[DB_HASH_BYTES];
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_hash_of(code, 0x31);
+  tmpdb_hash_of(other, 0x32);
+  assert_int_equal(db_sign_in_code_put(f->db, "alice", code, 1000, &err), CAIRN_OK);
+  assert_int_equal(db_sign_in_code_put(f->db, "nobody", other, 1000, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_sign_in_code_take(f->db, other, 10, &out, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_sign_in_code_take(f->db, code, 10, &out, &err), CAIRN_OK);
+  assert_string_equal(out.id, "alice");
+  assert_string_equal(out.name, "Name of alice");
+  assert_int_equal(db_sign_in_code_take(f->db, code, 10, &out, &err), CAIRN_ENOTFOUND);
+
+  /* Expired: refused, and gone even for a taker with an earlier clock. */
+  assert_int_equal(db_sign_in_code_put(f->db, "alice", code, 1000, &err), CAIRN_OK);
+  assert_int_equal(db_sign_in_code_take(f->db, code, 1000, &out, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_sign_in_code_take(f->db, code, 10, &out, &err), CAIRN_ENOTFOUND);
+
+  /* One per player: a new code replaces the old one. */
+  assert_int_equal(db_sign_in_code_put(f->db, "alice", code, 1000, &err), CAIRN_OK);
+  assert_int_equal(db_sign_in_code_put(f->db, "alice", other, 1000, &err), CAIRN_OK);
+  assert_int_equal(db_sign_in_code_take(f->db, code, 10, &out, &err), CAIRN_ENOTFOUND);
+
+  /* Replacing the tokens drops the code too. */
+  tmpdb_hash_of(token, 0x41);
+  assert_int_equal(db_tokens_replace(f->db, "alice", token, &err), CAIRN_OK);
+  assert_int_equal(db_sign_in_code_take(f->db, other, 10, &out, &err), CAIRN_ENOTFOUND);
+}
+
 /* The backends under test: each opens a fresh, empty store per test. */
 static const struct backend {
   const char *name;
@@ -1500,6 +1589,8 @@ int main(void)
       T(test_an_expired_lease_is_claimable_by_another),
       T(test_a_released_row_is_claimable),
       T(test_games_with_idle_bots_are_listed_by_their_last_change),
+      T(test_further_tokens_name_their_player_until_replaced),
+      T(test_a_sign_in_code_is_taken_once_before_it_expires),
   };
   size_t i, j;
   int failed = 0;
