@@ -130,31 +130,47 @@ struct api_notify *api_notify_new(int64_t (*now_ms)(void))
   return hub;
 }
 
-void api_notify_stop(struct api_notify *hub)
+/* Under hub->lock: resume every parked long-poll and suspended stream.
+ * At a stop, a long-poll answers and is kept on woken_at_stop until it
+ * has (api_notify_settled), and a stream ends; otherwise (a resync) a
+ * long-poll's handler runs again, answering if its game moved on or
+ * parking again until its own deadline, and a stream is told resync. */
+static void wake_everyone(struct api_notify *hub, bool stopping)
 {
   struct waiter *w;
   struct api_stream *s;
   size_t i;
 
+  for (i = 0; i < WATCH_SLOTS; i++) {
+    while ((w = hub->waiters[i])) {
+      hub->waiters[i] = w->next;
+      MHD_resume_connection(w->conn);
+      if (stopping) {
+        w->next = hub->woken_at_stop;
+        hub->woken_at_stop = w;
+      } else {
+        free(w);
+      }
+    }
+    for (s = hub->streams[i]; s; s = s->next) {
+      s->resync = s->resync || !stopping;
+      if (s->suspended) {
+        s->suspended = false;
+        MHD_resume_connection(s->conn);
+      }
+    }
+  }
+}
+
+void api_notify_stop(struct api_notify *hub)
+{
   if (!hub)
     return;
   pthread_mutex_lock(&hub->lock);
   hub->stopping = true;
   /* libmicrohttpd cannot stop with suspended connections: wake them all;
    * long-polls answer, streams end. */
-  for (i = 0; i < WATCH_SLOTS; i++) {
-    while ((w = hub->waiters[i])) {
-      hub->waiters[i] = w->next;
-      MHD_resume_connection(w->conn);
-      w->next = hub->woken_at_stop;
-      hub->woken_at_stop = w;
-    }
-    for (s = hub->streams[i]; s; s = s->next)
-      if (s->suspended) {
-        s->suspended = false;
-        MHD_resume_connection(s->conn);
-      }
-  }
+  wake_everyone(hub, true);
   pthread_mutex_unlock(&hub->lock);
 }
 
@@ -297,29 +313,10 @@ bool api_notify_heed(struct api_notify *hub, const char *game, uint32_t seq)
 
 void api_notify_resync(struct api_notify *hub)
 {
-  struct waiter *w;
-  struct api_stream *s;
-  size_t i;
-
   if (!hub)
     return;
   pthread_mutex_lock(&hub->lock);
-  for (i = 0; i < WATCH_SLOTS; i++) {
-    /* A woken long-poll's handler runs again: it answers if its game
-     * moved on, or parks again until its own deadline. */
-    while ((w = hub->waiters[i])) {
-      hub->waiters[i] = w->next;
-      MHD_resume_connection(w->conn);
-      free(w);
-    }
-    for (s = hub->streams[i]; s; s = s->next) {
-      s->resync = true;
-      if (s->suspended) {
-        s->suspended = false;
-        MHD_resume_connection(s->conn);
-      }
-    }
-  }
+  wake_everyone(hub, false);
   pthread_mutex_unlock(&hub->lock);
 }
 

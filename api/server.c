@@ -111,6 +111,8 @@ struct extras {
   const struct api_rate_refusal *why; /* Retry-After and RateLimit-*, or NULL */
   bool close;                         /* Connection: close (the rest of the request is unread) */
   const char *cors_origin;            /* an allowed Origin to answer (cors.c), or NULL */
+  const char *etag;                   /* a representation's ETag (representation.c), or NULL */
+  bool gzipped;                       /* the body is gzip (Content-Encoding) */
 };
 
 /* What every answer carries: its request id, and CORS headers for an
@@ -156,6 +158,13 @@ static enum MHD_Result queue_json_text(struct MHD_Connection *conn, unsigned int
   }
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type);
   MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+  /* Vary before the CORS headers, which add Origin to it (cors.c). */
+  if (x && x->etag) {
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, x->etag);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
+  }
+  if (x && x->gzipped)
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
   add_request_id(resp, x);
   if (x && x->allow)
     MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, x->allow);
@@ -195,8 +204,7 @@ static enum MHD_Result queue_representation(struct MHD_Connection *conn, char *t
   char etag[API_ETAG_MAX + 1];
   char *gz = NULL;
   size_t gz_len = 0;
-  struct MHD_Response *resp;
-  enum MHD_Result ret;
+  struct extras tagged = *x;
 
   if (!text)
     return MHD_NO;
@@ -214,22 +222,10 @@ static enum MHD_Result queue_representation(struct MHD_Connection *conn, char *t
     free(text);
     text = gz;
     len = gz_len;
+    tagged.gzipped = true;
   }
-  resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
-  if (!resp) {
-    free(text);
-    return MHD_NO;
-  }
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, etag);
-  MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Accept-Encoding");
-  if (gz)
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
-  add_request_id(resp, x);
-  ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
-  MHD_destroy_response(resp);
-  return ret;
+  tagged.etag = etag;
+  return queue_json_text(conn, MHD_HTTP_OK, text, len, "application/json", &tagged);
 }
 
 static enum MHD_Result queue_json(struct MHD_Connection *conn, unsigned int status,
