@@ -29,7 +29,7 @@ PORT     ?= 8080
 HOST     ?= 127.0.0.1
 DATA_DIR ?= data
 
-.PHONY: all run test bench deps bench-deps build server tests clean format check-format test-web
+.PHONY: all run test bench deps bench-deps build server tests clean format check-format test-web test-examples
 
 all: build
 
@@ -70,6 +70,7 @@ test: deps
 	@$(MAKE) --no-print-directory -s -j$(JOBS) -f build.mk MODE=fuzz CC=clang fuzzers
 	@$(MAKE) --no-print-directory -s -f build.mk MODE=fuzz CC=clang fuzz-short
 	@$(MAKE) --no-print-directory test-web
+	@$(MAKE) --no-print-directory test-examples
 
 # A cluster on this machine to play on: a throwaway PostgreSQL, two nodes and
 # HAProxy in front at http://127.0.0.1:8080/ (docker/local-cluster.sh);
@@ -120,6 +121,18 @@ test-web: deps
 	  cd tests/web && npm ci --no-audit --no-fund; fi
 	@$(MAKE) --no-print-directory -f build.mk MODE=test server
 	cd tests/web && CAIRN_SERVER=build/test/cairn node --test web.test.mjs
+
+# The example chat bot (examples/chatbot) against the real server built with
+# sanitizers and a fake chat platform: Node's built-in test runner, no npm
+# packages. Installs nodejs from Debian when there is no node.
+test-examples: deps
+	@command -v node >/dev/null || { \
+	  echo "installing: nodejs"; \
+	  if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi; \
+	  $$sudo apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends nodejs; }
+	@$(MAKE) --no-print-directory -f build.mk MODE=test server
+	CAIRN_SERVER=build/test/cairn node --test examples/chatbot/test.mjs
 
 bench: bench-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release benches
