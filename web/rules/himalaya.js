@@ -7,8 +7,8 @@ export const summary = [
   'Your climber may only stop on a field where at least two of your own Sherpas stand. Sherpas build the way: up by the full number, or down by half of it (rounded up).',
   'A Sherpa landing on Sherpas may go on as many fields as it found there, taking your other Sherpas along (the take-along rule). Landslides and avalanches send a Sherpa down the arrow.',
   'When the dice are thrown again a Yeti card moves the Yeti; Sherpas it meets flee to the last camp, except in a camp or beside their own climber.',
-  'Two of your Sherpas in a high camp (15, 28) give back one used supply card, once per camp. Snowfields and the summit cannot be reached with a supply card.',
-  'Bad Weather in the Yeti deck ends the game at once: the climber highest up wins.',
+  'Two of your Sherpas in a high camp (15, 28) give back one used supply card, once per camp. A supply card cannot move a pawn onto or off a snowfield, nor onto the summit.',
+  'When the Yeti deck runs out it is shuffled again with the Bad Weather card in it; uncovering Bad Weather ends the game at once, and the climber highest up wins.',
 ];
 
 export const options = {};
