@@ -108,3 +108,32 @@ export const EVENTS = {
     { type: 'game_over', reason: 'death', winners: [2], winner_names: ['Mt. Everest'], turn: 12 },
   ],
 };
+
+// One move of every type each README lists ("Moves"), as `legal` spells them;
+// the test words each through its board module's `describe` (the move
+// buttons' labels).
+export const MOVES = {
+  'everest-piecepack': [
+    { type: 'base', base: [4, 7] },
+    { type: 'order', order: [2, 'snowballs', 0] },
+    { type: 'heal', heal: true },
+    { type: 'heal', heal: false, set_aside: [5] },
+  ],
+  'because-its-there': [
+    { type: 'draft', climber: 27 }, { type: 'route', route: 'great-couloir' }, { type: 'discard', card: 57 },
+    { type: 'draw', count: 2 }, { type: 'deploy', card: 38, team: 0 }, { type: 'ready' }, { type: 'move', team: 0, dir: 'up' },
+    { type: 'move', team: 0, dir: 'down', route: 'south-col' }, { type: 'cache', team: 0, card: 46 }, { type: 'unload', team: 0, card: 46 },
+    { type: 'load', team: 0, card: 46 }, { type: 'carry', team: 0, climber: 27 }, { type: 'leave', team: 0, card: 27 },
+    { type: 'end', team: 0 }, { type: 'done' }, { type: 'play', card: 65, team: 0 }, { type: 'camp', card: 56, at: 7 },
+    { type: 'strike', card: 56 }, { type: 'rest', use: [46, 52] }, { type: 'rest', use: [] },
+  ],
+  'journey-to-the-top': [
+    { type: 'buy', item: 'grappling_hook' }, { type: 'done' }, { type: 'move', to: 'L2-S' }, { type: 'move', to: 'base_camp' },
+    { type: 'use', item: 'food' }, { type: 'use', item: 'grappling_hook', to: 'L4-W' }, { type: 'use', item: 'bow_and_arrow', target: 'yeti' },
+    { type: 'remove', card: 'avalanche' }, { type: 'give', item: 'rope' }, { type: 'end_turn' }, { type: 'discard', card: 'crevice' },
+    { type: 'play', card: 'high_wind' }, { type: 'play', card: 'avalanche', quadrant: 'S' }, { type: 'play', card: 'rockslide', target: 'hillary' },
+    { type: 'play', card: 'blizzard', direction: 'counterclockwise' }, { type: 'yeti', direction: 'down' },
+    { type: 'rockslide', choice: 'health' }, { type: 'rockslide', choice: 'discard', item: 'o2_tank' },
+    { type: 'avalanche', protect: 'hook_and_rope' }, { type: 'avalanche', protect: 'none' },
+  ],
+};

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launchBrowser, call, ROOT } from './lib.mjs';
-import { EVENTS } from './events.mjs';
+import { EVENTS, MOVES } from './events.mjs';
 
 const SHOTS = path.join(ROOT, 'build/web-artefacts');
 let server, chrome;
@@ -403,10 +403,14 @@ test('the new-game form\'s defaults are valid for every title and seat count; ch
 test('events in words with the players\' names, for every title', async () => {
   const titles = (await call(server.url, 'GET', '/v1/titles')).body;
   const steps = { himalaya: 30, 'everest-piecepack': 40, 'because-its-there': 120, 'journey-to-the-top': 150 };
+  let movesSeen = 0;
   for (const t of titles) {
     for (const seats of t.id === 'because-its-there' ? [1, 2] : [t.min_seats === t.max_seats ? t.min_seats : 3]) {
       const g = await seatedGame(t, seats, steps[t.id]);
-      const v = await newPage(g.players[0]);
+      // Seen by a seat that owes a decision, so its moves are offered too.
+      const toAct = (await call(server.url, 'GET', `/v1/games/${g.id}`)).body.to_act || [];
+      const viewer = g.players[toAct.length ? toAct[0] : 0];
+      const v = await newPage(viewer);
       await v.page.goto(`${server.url}/#/game/${g.id}`);
       await v.page.waitForSelector('#events li');
       // Every event of the game so far, as the first player sees the log,
@@ -423,7 +427,7 @@ test('events in words with the players\' names, for every title', async () => {
           from = log.next;
         }
         return out;
-      }, [g.id, g.players[0].token]);
+      }, [g.id, viewer.token]);
       assert.ok(lines.length > 5, `${t.id}: events to word`);
       const types = new Set(lines.map((l) => l.type));
       for (const l of lines) {
@@ -431,17 +435,22 @@ test('events in words with the players\' names, for every title', async () => {
         assert.doesNotMatch(l.text, RAW, `${t.id}: "${l.text}" reads as words`);
       }
       assert.ok(lines.some((l) => NAMES.slice(0, seats).some((n) => l.text.includes(n))), `${t.id}: events name the players`);
+      // The moves offered read as words too (headings and buttons).
+      const offered = await v.page.locator('#moves button.move, #moves h4').allTextContents();
+      movesSeen += offered.length;
+      for (const m of offered) assert.doesNotMatch(m, /[{}[\]]|\b[a-z]+_[a-z_]+\b|\w: /, `${t.id}: the move "${m}" reads as words`);
       // And the list on the page: no event fell back to raw keys.
       assert.equal(await v.page.locator('#events li[data-raw]').count(), 0);
       for (const li of await v.page.locator('#events li').allTextContents()) assert.doesNotMatch(li, /\bnull\b(?! (roar|snowball|move|at|coin)\b)|[{}[\]]|\b[a-z]+_[a-z_]+\b/, li);
-      console.log(`# ${t.id} (${seats} seats): ${lines.length} events of ${types.size} types worded`);
+      console.log(`# ${t.id} (${seats} seats): ${lines.length} events of ${types.size} types worded, ${offered.length} move labels`);
       assert.deepEqual(v.page.errors, []);
       await v.ctx.close();
     }
   }
+  assert.ok(movesSeen > 0, 'some moves were offered and read');
 });
 
-test('every event type of every title (README "Events") in words, naming its players', async () => {
+test('every event type (README "Events") and move type ("Moves") of every title in words, naming its players', async () => {
   const v = await newPage();
   await v.page.goto(`${server.url}/#/`);
   const worded = await v.page.evaluate(async ([events, names]) => {
@@ -459,6 +468,17 @@ test('every event type of every title (README "Events") in words, naming its pla
       if (typeof ev[k] === 'number' && (title !== 'journey-to-the-top' || k === 'seat')) assert.ok(text.includes(NAMES[ev[k]]), `${title}: "${text}" names ${k} ${ev[k]}`);
     }
   }
+  // And the move buttons' labels (each board's describe).
+  const moves = await v.page.evaluate(async (all) => {
+    const files = { 'everest-piecepack': 'everest', 'because-its-there': 'bit', 'journey-to-the-top': 'journey' };
+    const out = [];
+    for (const [title, list] of Object.entries(all)) {
+      const board = await import(`/boards/${files[title]}.js`);
+      for (const m of list) out.push({ title, m, text: board.describe(m) });
+    }
+    return out;
+  }, MOVES);
+  for (const { title, m, text } of moves) assert.doesNotMatch(text || '', /^$|[{}[\]]|\b[a-z]+_[a-z_]+\b|\w: /, `${title}: the move ${JSON.stringify(m)} reads "${text}"`);
   assert.deepEqual(v.page.errors, []);
   await v.ctx.close();
 });

@@ -81,11 +81,54 @@ export function render(game, ctx = {}) {
   return svg;
 }
 
-export function describe(m) {
-  // rest's `use` lists the Supplies declared tonight: show them as a list
-  const bits = Object.entries(m).filter(([k]) => k !== 'type')
-    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(' + ') : v}`);
-  return `${m.type}${bits.length ? ` (${bits.join(', ')})` : ''}`;
+// Card id -> name, from every card the view shows (hand, routes, teams,
+// the mountain, the draft): a move names its cards as the board does.
+function cardNames(view) {
+  const names = new Map();
+  const walk = (x) => {
+    if (Array.isArray(x)) { x.forEach(walk); return; }
+    if (!x || typeof x !== 'object') return;
+    if (typeof x.id === 'number' && typeof x.name === 'string') names.set(x.id, x.name);
+    Object.values(x).forEach(walk);
+  };
+  walk(view);
+  return names;
+}
+
+export function describe(m, names = new Map()) {
+  const card = (id) => (id === 19 ? 'the Summit' : names.get(id) || `card ${id}`);
+  const route = (r) => String(r).replace(/-/g, ' ');
+  switch (m.type) {
+    case 'draft': return `draft ${card(m.climber)}`;
+    case 'route': return `the ${route(m.route)} route`;
+    case 'discard': return `discard ${card(m.card)}`;
+    case 'draw': return m.count == null ? 'draw up to five' : `draw ${m.count}`;
+    case 'deploy': return `${card(m.card)} into ${m.team == null ? 'a new team' : `team ${m.team}`}`;
+    case 'ready': return 'ready';
+    case 'move': return `team ${m.team} ${m.dir}${m.route ? ` by the ${route(m.route)}` : ''}`;
+    case 'cache': return `team ${m.team} caches ${card(m.card)}`;
+    case 'unload': return `team ${m.team} unloads ${card(m.card)}`;
+    case 'load': return `team ${m.team} loads ${card(m.card)}`;
+    case 'carry': return `team ${m.team} carries ${card(m.climber)}`;
+    case 'leave': return `team ${m.team} leaves ${card(m.card)}`;
+    case 'end': return `team ${m.team} ends its movement`;
+    case 'done': return 'end my Movement Phase';
+    case 'play': return `${card(m.card)}${m.team != null ? ` for team ${m.team}` : ''}${m.at != null ? ` on ${card(m.at)}` : ''}${m.climber != null ? ` for ${card(m.climber)}` : ''}`;
+    case 'camp': return `${card(m.card)} on ${card(m.at)}`;
+    case 'strike': return `strike ${card(m.card)}`;
+    // rest's `use` lists the Supplies declared tonight
+    case 'rest': return m.use && m.use.length ? `rest, using ${m.use.map(card).join(' + ')}` : 'rest, using no Supplies';
+    default: return generic.describe(m);
+  }
+}
+
+const MOVE_KINDS = { draft: 'Draft a Climber', route: 'Choose your route', discard: 'Discard', draw: 'Draw', deploy: 'Form teams',
+  ready: 'Done with this phase', move: 'Move a team', cache: 'Cache Supplies', unload: 'Unload Supplies', load: 'Load',
+  carry: 'Carry a Climber', leave: 'Leave on this card', end: 'End a team\'s movement', done: 'End the Movement Phase',
+  play: 'Play a Special', camp: 'Place a Camp', strike: 'Strike a Camp', rest: 'Rest for the night' };
+export function picker(game, legal, ctx) {
+  const names = cardNames(game.view);
+  return generic.picker(game, legal, ctx, (m) => describe(m, names), { type: (t) => MOVE_KINDS[t] });
 }
 
 // One line per event (engine/because-its-there/README.md, "Events"), with the

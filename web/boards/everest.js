@@ -112,9 +112,10 @@ export function render(game, ctx = {}) {
   return svg;
 }
 
-export function describe(m) {
-  if (m.type === 'base') return `home base ${CORNER[m.base.join(',')] || ''} [${m.base}]`;
-  if (m.type === 'order') return `order: ${m.order.map((x) => (typeof x === 'number' ? `seat ${x}'s move` : 'the snowballs')).join(' → ')}`;
+// nm(seat): a player's name (the picker passes the game's names).
+export function describe(m, nm = (x) => `seat ${x}`) {
+  if (m.type === 'base') return `${CORNER[m.base.join(',')] || ''} corner (${m.base})`;
+  if (m.type === 'order') return m.order.map((x) => (typeof x === 'number' ? `${nm(x)}'s move` : 'the snowballs')).join(', then ');
   if (m.type === 'heal') return m.heal ? 'heal (back to base)' : `stay${m.set_aside && m.set_aside.length ? `, set aside ${m.set_aside.map((c) => coinName(c)).join(', ')}` : ''}`;
   return generic.describe(m);
 }
@@ -156,6 +157,8 @@ export function describeEvent(ev, name) {
   }
 }
 
+const MOVE_KINDS = { base: 'Choose your home base', plan: 'Your plan for the round', order: 'Order the actions', heal: 'End of the round' };
 export function picker(game, legal, ctx) {
-  return generic.picker(game, legal, ctx, describe, { coin: coinName, face: faceName });
+  const nm = (i) => (game.seats[i] && game.seats[i].player ? game.seats[i].player.name : `seat ${i}`);
+  return generic.picker(game, legal, ctx, (m) => describe(m, nm), { coin: coinName, face: faceName, type: (t) => MOVE_KINDS[t] });
 }

@@ -58,8 +58,10 @@ export function picker(game, legal, ctx, describeMove = describe, labels = {}) {
   const groups = new Map();
   for (const m of legal) { if (!groups.has(m.type)) groups.set(m.type, []); groups.get(m.type).push(m); }
   for (const [type, moves] of groups) {
-    if (/-options$/.test(type)) { for (const d of moves) wrap.append(h('h4', {}, type.replace(/-options$/, '')), planBuilder(d, ctx, labels)); continue; }
-    const row = h('div', { class: 'type-group' }, h('h4', {}, type));
+    // labels.type(type): the heading a title gives a kind of move.
+    const heading = (t) => (labels.type && labels.type(t)) || t.replace(/[-_]/g, ' ');
+    if (/-options$/.test(type)) { for (const d of moves) wrap.append(h('h4', {}, heading(type.replace(/-options$/, ''))), planBuilder(d, ctx, labels)); continue; }
+    const row = h('div', { class: 'type-group' }, h('h4', {}, heading(type)));
     for (const m of moves) {
       row.append(h('button', { class: 'move', dataset: { move: JSON.stringify(m) }, onclick: () => ctx.onMove(m) },
         describeMove(m) || type));

@@ -110,16 +110,16 @@ export function describe(m) {
   switch (m.type) {
     case 'buy': return `buy ${name(m.item)}`;
     case 'done': return 'done buying';
-    case 'move': return `move to ${m.to}`;
+    case 'move': return `move to ${sp(m.to)}`;
     case 'end_turn': return 'end the turn';
-    case 'use': return `use ${name(m.item)}${m.to ? ` → ${m.to}` : ''}${m.target ? ` at ${m.target}` : ''}`;
+    case 'use': return `use ${name(m.item)}${m.to ? ` → ${sp(m.to)}` : ''}${m.target ? ` at ${m.target}` : ''}`;
     case 'play': return `play ${name(m.card)}${m.quadrant ? ` on ${m.quadrant}` : ''}${m.target ? ` on ${m.target}` : ''}${m.direction ? ` ${m.direction}` : ''}`;
     case 'discard': return `pay with ${name(m.card)}`;
     case 'give': return `give ${name(m.item)}`;
     case 'remove': return `remove ${name(m.card)}`;
     case 'rockslide': return m.choice === 'health' ? 'lose health' : `discard ${name(m.item)}`;
-    case 'avalanche': return `protect: ${name(m.protect)}`;
-    case 'yeti': return `Yeti ${m.direction}`;
+    case 'avalanche': return m.protect === 'none' ? 'no protection' : `protect with ${name(m.protect)}`;
+    case 'yeti': return m.direction === 'stay' ? 'the Yeti stays' : `the Yeti goes ${m.direction}`;
     default: return generic.describe(m);
   }
 }
@@ -168,4 +168,11 @@ export function describeEvent(ev, name) {
     case 'game_over': return `Game over (${ev.reason === 'summit-and-back' ? 'both climbers summited and came back' : ev.reason}): ${(ev.winners || []).map((w, i) => `${name(w)}${ev.winner_names && ev.winner_names[i] ? ` (${ev.winner_names[i]})` : ''}`).join(' and ')} won`;
     default: return null;
   }
+}
+
+const MOVE_KINDS = { buy: 'Buy equipment', done: 'Finished buying', move: 'Move one space', use: 'Use a card', give: 'Give a card',
+  remove: 'Remove a card (Forecast)', end_turn: 'End the turn', discard: 'Pay with a card', play: 'Play a card', yeti: 'Move the Yeti',
+  rockslide: 'Answer the Rockslide', avalanche: 'Answer the Avalanche' };
+export function picker(game, legal, ctx) {
+  return generic.picker(game, legal, ctx, describe, { type: (t) => MOVE_KINDS[t] });
 }
