@@ -407,7 +407,8 @@ function gamePage(id) {
       if (first) loadLog(); else if (!force) loadLog();
       if (g.your_seat != null || (API.store.player() && g.seats.some((s) => s.player && s.player.id === API.store.player().id))) API.store.rememberGame(g.id, g.title);
     } catch (e) {
-      if (!state.live) { main.replaceChildren(h('section', {}, problemBox(e), h('p', {}, h('a', { href: '#/' }, 'Back')))); stop(); }
+      // A page left meanwhile (state.closed) is not this answer's to replace.
+      if (!state.live && !state.closed) { main.replaceChildren(h('section', {}, problemBox(e), h('p', {}, h('a', { href: '#/' }, 'Back')))); stop(); }
     } finally {
       state.inflight = false;
       if (state.again && !state.closed) { state.again = false; refresh(); }
@@ -438,7 +439,7 @@ function gamePage(id) {
     const link = `${location.origin}${location.pathname}#/game/${g.id}`;
     const seats = h('ul', { class: 'seats' }, g.seats.map((s) => h('li', { class: `${(g.to_act || []).includes(s.seat) ? 'to-act' : ''}${g.your_seat === s.seat ? ' mine' : ''}`, dataset: { seat: s.seat } },
       h('span', { class: 'dot', style: `background:${['#d7263d', '#1b6fd1', '#2e9d4a', '#e08a00', '#7b4fbf'][s.seat % 5]}` }),
-      ` ${s.seat}: ${s.player ? s.player.name : 'free'}`, (g.to_act || []).includes(s.seat) ? h('span', { class: 'acting' }, ' to act') : '')));
+      ` ${s.seat}: ${s.player ? s.player.name : 'free'}${g.view && Array.isArray(g.view.roles) && g.view.roles[s.seat] ? ` (${g.view.roles[s.seat]})` : ''}`, (g.to_act || []).includes(s.seat) ? h('span', { class: 'acting' }, ' to act') : '')));
     const join = h('div', { class: 'join' });
     if (g.status === 'open' && g.your_seat == null) {
       if (!me) join.append(h('p', {}, 'Create a player to join this game:'), playerForm(() => { refresh(true); }, 'Create player'));

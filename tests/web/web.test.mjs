@@ -374,9 +374,11 @@ test('the new-game form\'s defaults are valid for every title and seat count; ch
       for (let m = t.max_seats; m >= t.min_seats; m--) await form.locator('select[name=seats]').selectOption(String(m));
       await form.locator('select[name=seats]').selectOption(String(n));
       await form.locator('input[name=join]').uncheck();
-      const answer = a.page.waitForResponse((r) => r.url().endsWith('/v1/games') && r.request().method() === 'POST');
+      const answer = a.page.waitForResponse((r) => r.url().endsWith('/v1/games') && r.request().method() === 'POST', { timeout: 15000 });
       await form.locator('button[type=submit]').click();
-      const r = await answer;
+      const r = await answer.catch(async (e) => {
+        throw new Error(`${t.id} with ${n} seats: no answer to the form (${e.message}); the page shows: ${(await a.page.textContent('#main')).slice(0, 400)}`);
+      });
       assert.equal(r.status(), 201, `${t.id} with ${n} seats and the form's defaults: ${await r.text()}`);
       const g = await r.json();
       assert.equal(g.seats.length, n);
@@ -508,6 +510,14 @@ test('390 px wide: no sideways scroll on the home and game pages, readable board
   await anon.page.goto(`${server.url}/#/`);
   await anon.page.waitForSelector('.title-entry form.new-game');
   await noSidewaysScroll(anon.page, 'home, no player');
+  // An invitation opened without a player: the name form to join.
+  const host = (await call(server.url, 'POST', '/v1/players', { name: 'Host' })).body;
+  const open = (await call(server.url, 'POST', '/v1/games', { title: 'journey-to-the-top', seats: 3 }, host.token)).body;
+  await anon.page.goto(`${server.url}/#/game/${open.id}`);
+  await anon.page.waitForSelector('.join #player-name-input');
+  await anon.page.waitForSelector('#board svg.board-svg');
+  await noSidewaysScroll(anon.page, 'an open game, no player');
+  await anon.page.screenshot({ path: path.join(SHOTS, 'game-open-invite-390.png'), fullPage: true });
   await anon.ctx.close();
   const desk = await newPage();
   const me = await createPlayerInUI(desk.page, 'Narrow');
