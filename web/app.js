@@ -272,6 +272,7 @@ async function homePage() {
     for (const t of titles) {
       catalog.append(h('div', { class: 'title-entry', dataset: { title: t.id } },
         h('h3', {}, t.name, h('small', {}, ` ${t.min_seats === t.max_seats ? t.min_seats : `${t.min_seats}–${t.max_seats}`} players · ${t.id} · ${t.rules_version}`)),
+        rulesFor(t.id).start ? h('p', { class: 'how-to-start' }, rulesFor(t.id).start) : null,
         rulesBox(t), newGameForm(t, features)));
     }
   } catch (e) { catalog.append(problemBox(e)); }

@@ -323,6 +323,7 @@ test('each title: its name, rules summary and option labels on the form; name, p
   for (const t of titles) {
     const entry = a.page.locator(`.title-entry[data-title="${t.id}"]`);
     assert.match(await entry.locator('h3').textContent(), new RegExp(`^${t.name.replace(/[()!]/g, '\\$&')}`));
+    assert.match(await entry.locator('.how-to-start').textContent(), /^To start: /, `${t.id}: how to start, on the form`);
     await entry.locator('details.rules summary').click();
     const rules = await entry.locator('details.rules li').allTextContents();
     assert.ok(rules.length >= 3, `${t.id}: a rules summary on the form`);

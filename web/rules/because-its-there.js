@@ -11,6 +11,9 @@ export const summary = [
   'Scenarios: 1924 and 1953 are solo, 1963 and Dream Teams are for two players.',
 ];
 
+// One line on the new-game form: what the first decisions are.
+export const start = 'To start: choose the scenario for your seat count. 1924 and Dream Teams begin with the route choice (Dream Teams after drafting Climbers); each turn then runs Weather, Discard/Draw, Advance Base Camp, Movement, Setup Camp and Night.';
+
 export const options = {
   scenario: {
     label: 'Scenario',
@@ -28,7 +31,7 @@ export const options = {
 
 const PHASES = {
   draft: 'Dream Teams draft: pick a Climber for your side.',
-  route: 'Choose your route up the mountain (kept secret until both have chosen).',
+  route: 'Choose your route up the mountain (in Dream Teams it stays secret until both have chosen).',
   discard: 'Discard up to three cards, then draw back to five.',
   'advance-base-camp': 'Form Climbing Teams at Advance Base Camp (a Climber in each, Sherpas and Supplies optional), then Ready.',
   movement: 'Move a team one card up or down (each card turns an Event), load, cache or unload Supplies, then end its movement.',

@@ -12,6 +12,9 @@ export const summary = [
   'End of round: set aside one coin per damage taken, or go home to heal and get every coin back.',
 ];
 
+// One line on the new-game form: what the first decisions are.
+export const start = 'To start: each player in turn picks a home base corner; then everyone plans round 1 at once.';
+
 export const options = {
   round_cap: { label: 'Round cap (0 = none)' },
 };

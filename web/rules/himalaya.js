@@ -11,6 +11,9 @@ export const summary = [
   'When the Yeti deck runs out it is shuffled again with the Bad Weather card in it; uncovering Bad Weather ends the game at once, and the climber highest up wins.',
 ];
 
+// One line on the new-game form: what the first decisions are.
+export const start = 'To start: the dice are thrown for the first player, who takes one and moves a pawn; then each player in turn takes one of the dice left.';
+
 export const options = {};
 
 export function howTo(game) {

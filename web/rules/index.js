@@ -1,5 +1,6 @@
 // rules/index.js - each title's texts for a newcomer (one file per title):
-// `summary` (the rules in short), `options` (labels, value labels and which
+// `summary` (the rules in short), `start` (the first decisions, for the
+// new-game form), `options` (labels, value labels and which
 // seat counts a value fits) and `howTo(game)` (one line for the decision the
 // game waits for). A title without a file gets empty texts.
 import * as himalaya from './himalaya.js';
@@ -11,7 +12,7 @@ const RULES = { himalaya, 'everest-piecepack': everest, 'because-its-there': bit
 
 export function rulesFor(title) {
   const r = RULES[title] || {};
-  return { summary: r.summary || [], options: r.options || {}, howTo: r.howTo || (() => '') };
+  return { summary: r.summary || [], start: r.start || '', options: r.options || {}, howTo: r.howTo || (() => '') };
 }
 
 // "round_cap" -> "Round cap" when a title gives no label.

@@ -10,6 +10,9 @@ export const summary = [
   'The Mountain draws 2 cards a turn and plays cards by discarding others for their value: High Wind, Avalanche, Rockslide, Crevice, Frostbite, Blizzard, and the Yeti.',
 ];
 
+// One line on the new-game form: what the first decisions are.
+export const start = 'To start: three players (seat 0 Tenzing, seat 1 Hillary, seat 2 the Mountain); the climbers first buy their equipment.';
+
 export const options = {
   turn_limit: { label: 'Turn limit: winter (0 = none)' },
 };
