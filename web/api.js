@@ -68,7 +68,14 @@ export async function api(method, path, body, { auth = true } = {}) {
   return data;
 }
 
-export const getTitles = () => api('GET', '/v1/titles');
+// The catalog does not change while the server runs: asked once per page load.
+let titles = null;
+export const getTitles = () => titles || (titles = api('GET', '/v1/titles').catch((e) => { titles = null; throw e; }));
+// One player on several devices (openapi/cairn.yaml, players).
+export const getMe = () => api('GET', '/v1/players/me');
+export const newSignInCode = () => api('POST', '/v1/players/me/sign-in-code', {});
+export const rotateToken = () => api('POST', '/v1/players/me/token', {});
+export const signIn = (code) => api('POST', '/v1/sign-in', { code }, { auth: false });
 export const createPlayer = (name) => api('POST', '/v1/players', { name });
 export const createGame = (body) => api('POST', '/v1/games', body);
 export const joinGame = (id, seat) => api('POST', `/v1/games/${id}/join`, seat == null ? {} : { seat });

@@ -3,10 +3,14 @@
 import * as API from './api.js';
 import { h } from './svg.js';
 import { boardFor, generic } from './boards/index.js';
+import { rulesFor, optionLabel, valueLabel, valuesForSeats } from './rules/index.js';
 
 const main = document.getElementById('main');
 const who = document.getElementById('who');
 let page = null; // the current page's cleanup
+// 0.85 keeps an 11 px SVG label at 9.4 px and a 14 px field number at 11.9 px
+// (style.css); the browser tests hold every board to those sizes at 390 px.
+const BOARD_MIN_SCALE = 0.85;
 
 // Time controls as the server takes them (api/README.md, "Deadlines").
 const TIME_CONTROLS = [['', 'none'], ['{"move_hours":72}', '3 days per move'], ['{"move_hours":24}', '1 day per move'],
@@ -16,7 +20,9 @@ function showWho() {
   const p = API.store.player();
   who.replaceChildren(p ? h('span', {}, 'Playing as ', h('strong', { id: 'player-name' }, p.name)) : h('span', {}, 'Not signed in (spectator)'));
 }
-window.addEventListener('cairn:signed-out', showWho);
+// A token the server refused was forgotten (api.js): the home page shows the
+// forms to create a player or sign in again.
+window.addEventListener('cairn:signed-out', () => { showWho(); if (!/^#\/(game|sign-in)\//.test(location.hash)) route(); });
 
 function problemBox(e) {
   const box = h('div', { class: 'problem', role: 'alert', id: 'error' },
@@ -44,11 +50,23 @@ function playerForm(onDone, label = 'Create player') {
 }
 
 // ---------------------------------------------------------------- home page
-function optionField(key, spec) {
-  const id = `opt-${key}`;
+// A select's values are those the seat count accepts (rules/<title>.js says
+// which seats a value fits), the catalog's default when it is one of them.
+function fillValues(select, title, key, spec, seats) {
+  const keep = select.value;
+  const values = valuesForSeats(title.id, key, spec.values, seats);
+  const pick = values.includes(keep) ? keep : values.includes(spec.default) ? spec.default : values[0];
+  select.replaceChildren(...values.map((v) => h('option', { value: v, selected: v === pick ? true : null }, valueLabel(title.id, key, v))));
+  select.value = pick;
+}
+
+function optionField(title, key, spec, seats) {
+  const id = `opt-${title.id}-${key}`;
   let input;
   if (Array.isArray(spec.values)) {
-    input = h('select', { name: key, id }, spec.values.map((v) => h('option', { value: v, selected: v === spec.default ? true : null }, v)));
+    input = h('select', { name: key, id });
+    fillValues(input, title, key, spec, seats);
+    input.refill = (n) => fillValues(input, title, key, spec, n);
   } else if (spec.type === 'integer' || spec.type === 'number') {
     input = h('input', { type: 'number', name: key, id, value: spec.default ?? '', min: spec.minimum, max: spec.maximum });
   } else if (spec.type === 'boolean') {
@@ -57,18 +75,20 @@ function optionField(key, spec) {
     input = h('input', { name: key, id, value: spec.default ?? '' });
   }
   input.dataset.optionType = spec.type || 'string';
-  return h('label', { class: 'opt', title: spec.description || '' }, `${key} `, input,
-    spec.description ? h('small', {}, spec.description) : null);
+  return h('label', { class: 'opt', title: spec.description || '', for: id }, h('span', { class: 'opt-name' }, optionLabel(title.id, key)), ' ', input,
+    spec.description ? h('small', { class: 'opt-desc' }, spec.description) : null);
 }
 
 function newGameForm(title, features = { bots: true, timeControl: true }) {
   const seats = h('select', { name: 'seats' });
   for (let n = title.min_seats; n <= title.max_seats; n++) seats.append(h('option', { value: n }, String(n)));
-  const opts = Object.entries(title.options || {}).map(([k, spec]) => optionField(k, spec));
+  const opts = Object.entries(title.options || {}).map(([k, spec]) => optionField(title, k, spec, Number(seats.value)));
+  // Changing the seat count keeps every option one that count accepts.
+  seats.addEventListener('change', () => opts.forEach((o) => { const sel = o.querySelector('select'); if (sel && sel.refill) sel.refill(Number(seats.value)); }));
   const bots = h('span', { class: 'bots' });
   const drawBots = () => {
     bots.replaceChildren();
-    for (let i = 0; i < Number(seats.value); i++) bots.append(h('label', {}, h('input', { type: 'checkbox', name: 'bot', value: i }), ` ${i}`));
+    for (let i = 0; i < Number(seats.value); i++) bots.append(h('label', {}, h('input', { type: 'checkbox', name: 'bot', value: i }), ` seat ${i}`));
   };
   seats.addEventListener('change', drawBots); drawBots();
   const tc = h('select', { name: 'time_control' }, TIME_CONTROLS.map(([v, l]) => h('option', { value: v }, l)));
@@ -77,7 +97,7 @@ function newGameForm(title, features = { bots: true, timeControl: true }) {
   const join = h('input', { type: 'checkbox', name: 'join', checked: true });
   const err = h('div');
   const f = h('form', { class: 'new-game', dataset: { title: title.id } },
-    h('label', {}, 'Seats ', seats), ...opts,
+    h('label', {}, 'Players ', seats), ...opts,
     features.bots ? h('label', {}, 'Bot seats ', bots) : null,
     features.timeControl ? h('label', {}, 'Time control ', tc, ' when late: ', onTimeout) : null,
     h('label', {}, join, ' take a seat myself'),
@@ -110,6 +130,12 @@ function newGameForm(title, features = { bots: true, timeControl: true }) {
   return f;
 }
 
+// Title id -> name, from GET /v1/titles (filled once per page load).
+const titleNames = {};
+async function loadTitleNames() {
+  try { for (const t of await API.getTitles()) titleNames[t.id] = t.name; } catch { /* ids then */ }
+}
+
 async function myGamesList(complete = false) {
   const box = h('div', { class: 'my-games', id: 'my-games' }, h('p', { class: 'hint' }, 'Loading…'));
   const filling = (async () => {
@@ -132,7 +158,7 @@ async function myGamesList(complete = false) {
     for (const g of games) {
       const players = g.seats ? g.seats.map((s) => (s.player ? s.player.name : '—')).join(', ') : g.your_seat != null ? `seat ${g.your_seat}` : '';
       ul.append(h('li', { class: awaiting(g) ? 'awaiting' : '' },
-        h('a', { href: `#/game/${g.id}` }, `${g.title} `, h('code', {}, g.id.slice(0, 8))),
+        h('a', { href: `#/game/${g.id}` }, `${titleNames[g.title] || g.title} `, h('code', {}, g.id.slice(0, 8))),
         ' ', h('span', { class: `badge ${g.status}` }, g.status),
         awaiting(g) ? h('span', { class: 'badge turn' }, 'your turn') : null,
         !mine(g) ? h('span', { class: 'badge' }, 'watching') : null,
@@ -144,17 +170,86 @@ async function myGamesList(complete = false) {
   return box;
 }
 
+// "Use on another device": a one-use code (and a link holding it) that the
+// other device trades for a token of its own (POST /v1/sign-in).
+function deviceCodeBox() {
+  const out = h('div', { class: 'device-code', id: 'device-code' });
+  const err = h('div');
+  const button = h('button', { id: 'use-on-device', onclick: async () => {
+    err.replaceChildren();
+    try {
+      const c = await API.newSignInCode();
+      const link = `${location.origin}${location.pathname}#/sign-in/${c.code}`;
+      out.replaceChildren(h('p', {}, 'On the other device type the code ', h('strong', { id: 'sign-in-code' }, c.code),
+        ` (good once, until ${new Date(c.expires_at).toLocaleTimeString()}), or open this link there:`),
+      h('input', { readonly: true, value: link, id: 'sign-in-link', class: 'wide', onfocus: (e) => e.target.select() }));
+    } catch (e) { err.replaceChildren(problemBox(e)); }
+  } }, 'Use on another device');
+  return h('div', {}, button, out, err);
+}
+
+// "Sign in with a code" typed from the other device's "Use on another device".
+function signInForm(onDone) {
+  const code = h('input', { name: 'code', placeholder: 'XXXX-XXXX-XXXX', id: 'sign-in-code-input', autocomplete: 'off', required: true, maxlength: 32 });
+  const err = h('div');
+  const f = h('form', { class: 'sign-in-form' }, h('label', { for: 'sign-in-code-input' }, 'Sign in with a code '), code,
+    h('button', { type: 'submit', id: 'sign-in' }, 'Sign in'), err);
+  f.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    try { await signInWith(code.value); onDone(); } catch (ex) { err.replaceChildren(problemBox(ex)); }
+  });
+  return f;
+}
+
+async function signInWith(code) {
+  const p = await API.signIn(code.trim());
+  API.store.setPlayer({ id: p.id, name: p.name, token: p.token });
+  showWho();
+  return p;
+}
+
+// "Sign out everywhere": a new token for this browser, every other revoked.
+async function signOutEverywhere(err) {
+  if (!confirm('Sign out every other device? This browser keeps playing with a new token.')) return;
+  try {
+    const p = await API.rotateToken();
+    API.store.setPlayer({ id: p.id, name: p.name, token: p.token });
+    err.replaceChildren(h('p', { class: 'hint', id: 'signed-out-others' }, 'Every other device is signed out.'));
+  } catch (e) { err.replaceChildren(problemBox(e)); }
+}
+
+function playerCard(player) {
+  const box = h('div', { class: 'card player-card', id: 'player-card' }, h('h2', {}, 'Player'));
+  if (!player) {
+    box.append(h('p', {}, 'Create a player to play. Without one you can still watch games.'), playerForm(() => route()),
+      h('p', { class: 'hint' }, 'Already playing on another device? There, choose "Use on another device", then:'), signInForm(() => route()));
+    return box;
+  }
+  const err = h('div');
+  box.append(h('p', {}, 'You are ', h('strong', {}, player.name), '. Your token is kept in this browser.'),
+    deviceCodeBox(),
+    h('div', { class: 'buttons' },
+      h('button', { id: 'sign-out-everywhere', onclick: () => signOutEverywhere(err) }, 'Sign out everywhere'),
+      h('button', { onclick: () => { if (confirm('Forget this player on this browser? Without another signed-in device the token cannot be recovered.')) { API.store.setPlayer(null); showWho(); route(); } } }, 'Forget me here')),
+    err,
+    h('details', { class: 'switch-player' }, h('summary', {}, 'Play as another player here'), signInForm(() => route())));
+  return box;
+}
+
+// Rules in short and "how to start", beside each title's new-game form.
+function rulesBox(title, open = false) {
+  const r = rulesFor(title.id);
+  if (!r.summary.length) return null;
+  return h('details', { class: 'rules', open: open ? true : null, dataset: { title: title.id } }, h('summary', {}, `Rules of ${title.name}`),
+    h('ul', {}, r.summary.map((t) => h('li', {}, t))));
+}
+
 async function homePage() {
   const player = API.store.player();
   const section = h('section', { class: 'home' });
   main.replaceChildren(section);
-  const playerBox = h('div', { class: 'card' }, h('h2', {}, 'Player'));
-  if (player) {
-    playerBox.append(h('p', {}, 'You are ', h('strong', {}, player.name), '. Your token is kept in this browser.'),
-      h('button', { onclick: () => { if (confirm('Forget this player? The token cannot be recovered.')) { API.store.setPlayer(null); showWho(); route(); } } }, 'Forget me'));
-  } else {
-    playerBox.append(h('p', {}, 'Create a player to play. Without one you can still watch games.'), playerForm(() => route()));
-  }
+  await loadTitleNames();
+  const playerBox = playerCard(player);
   const openBox = h('form', { class: 'card open-game' }, h('h2', {}, 'Open a game'),
     h('input', { name: 'gameid', placeholder: 'game id or invite link', id: 'open-game-id' }), h('button', { type: 'submit' }, 'Open'));
   openBox.addEventListener('submit', (e) => {
@@ -176,8 +271,9 @@ async function homePage() {
     const [titles, features] = await Promise.all([API.getTitles(), API.serverFeatures()]);
     for (const t of titles) {
       catalog.append(h('div', { class: 'title-entry', dataset: { title: t.id } },
-        h('h3', {}, t.name, h('small', {}, ` ${t.id} · ${t.min_seats === t.max_seats ? t.min_seats : `${t.min_seats}–${t.max_seats}`} seats · ${t.rules_version}`)),
-        newGameForm(t, features)));
+        h('h3', {}, t.name, h('small', {}, ` ${t.min_seats === t.max_seats ? t.min_seats : `${t.min_seats}–${t.max_seats}`} players · ${t.id} · ${t.rules_version}`)),
+        rulesFor(t.id).start ? h('p', { class: 'how-to-start' }, rulesFor(t.id).start) : null,
+        rulesBox(t), newGameForm(t, features)));
     }
   } catch (e) { catalog.append(problemBox(e)); }
 }
@@ -257,8 +353,17 @@ function gamePage(id) {
   }
 
   function addEvents(events, seq) {
-    for (const ev of events) eventsBox.prepend(h('li', {}, h('span', { class: 'seq' }, `#${seq}`), ' ', describeEvent(ev)));
+    for (const ev of events) eventsBox.prepend(eventItem(seq, ev));
     while (eventsBox.children.length > 40) eventsBox.lastChild.remove();
+  }
+
+  // An event in words; `data-raw` marks one the title's board could not word
+  // (the browser tests require none).
+  function eventItem(seq, ev) {
+    const text = describeEvent(ev);
+    const li = h('li', { dataset: { type: ev.type || '' } }, h('span', { class: 'seq' }, `#${seq}`), ' ', String(text));
+    if (text.raw) li.dataset.raw = '1';
+    return li;
   }
 
   function describeEvent(ev) {
@@ -267,15 +372,18 @@ function gamePage(id) {
     if (state.live) {
       try { const t = boardFor(state.live.title).describeEvent(ev, nm); if (t) return t; } catch { /* fall through */ }
     }
-    const bits = Object.entries(rest).map(([k, v]) => (k === 'seat' ? nm(v) : `${k} ${typeof v === 'object' ? JSON.stringify(v) : v}`));
-    return `${type || 'event'}: ${bits.join(', ')}`;
+    const bits = Object.entries(rest).filter(([k]) => !k.endsWith('_name') && k !== 'private_to')
+      .map(([k, v]) => (k === 'seat' ? nm(v) : `${k.replace(/_/g, ' ')} ${typeof v === 'object' ? JSON.stringify(v) : v}`));
+    const raw = new String(`${String(type || 'event').replace(/[-_]/g, ' ')}: ${bits.join(', ')}`); // eslint-disable-line no-new-wrappers
+    raw.raw = true;
+    return raw;
   }
 
   async function loadLog() {
     try {
       const log = await API.getLog(id, Math.max(0, (state.live ? state.live.seq : 0) - 8));
       eventsBox.replaceChildren();
-      for (const e of log.events || []) eventsBox.prepend(h('li', {}, h('span', { class: 'seq' }, `#${e.seq}`), ' ', describeEvent(e.event || {})));
+      for (const e of log.events || []) eventsBox.prepend(eventItem(e.seq, e.event || {}));
     } catch { /* the log is a nicety */ }
   }
 
@@ -300,7 +408,8 @@ function gamePage(id) {
       if (first) loadLog(); else if (!force) loadLog();
       if (g.your_seat != null || (API.store.player() && g.seats.some((s) => s.player && s.player.id === API.store.player().id))) API.store.rememberGame(g.id, g.title);
     } catch (e) {
-      if (!state.live) { main.replaceChildren(h('section', {}, problemBox(e), h('p', {}, h('a', { href: '#/' }, 'Back')))); stop(); }
+      // A page left meanwhile (state.closed) is not this answer's to replace.
+      if (!state.live && !state.closed) { main.replaceChildren(h('section', {}, problemBox(e), h('p', {}, h('a', { href: '#/' }, 'Back')))); stop(); }
     } finally {
       state.inflight = false;
       if (state.again && !state.closed) { state.again = false; refresh(); }
@@ -317,13 +426,21 @@ function gamePage(id) {
     return 'time control';
   }
 
+  // Kept across renders so an opened summary stays open while the game moves.
+  function rulesDetails(g, rules) {
+    if (!rules.summary.length) return null;
+    if (!state.rulesEl) state.rulesEl = h('details', { class: 'rules', id: 'rules' }, h('summary', {}, 'Rules'), h('ul', {}, rules.summary.map((t) => h('li', {}, t))));
+    state.rulesEl.firstChild.textContent = `Rules of ${titleNames[g.title] || g.title}`;
+    return state.rulesEl;
+  }
+
   function renderHeader() {
     const g = state.live; if (!g) return;
     const me = API.store.player();
     const link = `${location.origin}${location.pathname}#/game/${g.id}`;
     const seats = h('ul', { class: 'seats' }, g.seats.map((s) => h('li', { class: `${(g.to_act || []).includes(s.seat) ? 'to-act' : ''}${g.your_seat === s.seat ? ' mine' : ''}`, dataset: { seat: s.seat } },
       h('span', { class: 'dot', style: `background:${['#d7263d', '#1b6fd1', '#2e9d4a', '#e08a00', '#7b4fbf'][s.seat % 5]}` }),
-      ` ${s.seat}: ${s.player ? s.player.name : 'free'}`, (g.to_act || []).includes(s.seat) ? h('span', { class: 'acting' }, ' to act') : '')));
+      ` ${s.seat}: ${s.player ? s.player.name : 'free'}${g.view && Array.isArray(g.view.roles) && g.view.roles[s.seat] ? ` (${g.view.roles[s.seat]})` : ''}`, (g.to_act || []).includes(s.seat) ? h('span', { class: 'acting' }, ' to act') : '')));
     const join = h('div', { class: 'join' });
     if (g.status === 'open' && g.your_seat == null) {
       if (!me) join.append(h('p', {}, 'Create a player to join this game:'), playerForm(() => { refresh(true); }, 'Create player'));
@@ -337,8 +454,15 @@ function gamePage(id) {
     }
     const status = g.status === 'active' ? (g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? 'your turn' : `waiting for ${(g.to_act || []).map((i) => seatName(g, i) || `seat ${i}`).join(', ')}`)
       : g.status === 'open' ? 'waiting for players' : 'finished';
+    const names = g.seats.map((s) => (s.player ? s.player.name : 'a free seat'));
+    const rules = rulesFor(g.title);
+    const how = g.status === 'finished' ? 'The game is over.' : g.status === 'open' ? 'Waiting for every seat to be taken; then the game starts.'
+      : `${g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? 'Your move: ' : 'Now: '}${rules.howTo(g)}`;
     header.replaceChildren(
-      h('h2', {}, h('span', { class: 'title-name' }, g.title), ' ', h('code', {}, g.id)),
+      h('h2', {}, h('span', { class: 'title-name' }, titleNames[g.title] || g.title), ' ',
+        h('span', { class: 'players-names' }, `— ${names.join(names.length === 2 ? ' vs ' : ', ')}`), ' ', h('code', { class: 'game-id' }, g.id)),
+      h('p', { class: 'how-to', id: 'how-to' }, how),
+      rulesDetails(g, rules),
       h('div', { class: 'status-line' }, h('span', { class: `badge ${g.status}`, id: 'status' }, g.status), ' ',
         h('span', { id: 'turn-info' }, status), ' · move ', h('span', { id: 'seq' }, String(g.seq)),
         ' · ', g.your_seat != null ? `you are seat ${g.your_seat}` : h('span', { id: 'spectating' }, 'spectating'),
@@ -364,6 +488,9 @@ function gamePage(id) {
     const names = g.seats.map((s) => (s.player ? s.player.name : null));
     let el;
     try { el = board.render(g, { names }); } catch (e) { console.error(e); el = generic.render(g); }
+    // Never drawn smaller than BOARD_MIN_SCALE of its size, so its smallest
+    // text stays readable on a phone (the box scrolls sideways instead).
+    if (el instanceof SVGSVGElement && el.viewBox.baseVal) el.style.minWidth = `${Math.round(el.viewBox.baseVal.width * BOARD_MIN_SCALE)}px`;
     boardBox.replaceChildren(el);
     boardBox.dataset.title = g.title;
     boardBox.dataset.at = state.at == null ? 'live' : state.at;
@@ -421,8 +548,25 @@ function gamePage(id) {
     if (state.es) state.es.close();
   }
 
+  loadTitleNames().then(() => renderHeader());
   refresh(true).then(startLive);
   return stop;
+}
+
+// `#/sign-in/<code>`: the link "Use on another device" shows; opening it
+// signs this browser in as that player (replacing any player kept here).
+async function signInPage(code) {
+  const box = h('section', { class: 'card', id: 'sign-in-page' }, h('h2', {}, 'Signing in…'));
+  main.replaceChildren(box);
+  try {
+    const p = await signInWith(code);
+    history.replaceState(null, '', '#/'); // the code is spent: a reload shows the home page
+    box.replaceChildren(h('h2', {}, 'Signed in'), h('p', { id: 'signed-in' }, 'This browser now plays as ', h('strong', {}, p.name), '.'),
+      h('p', {}, h('a', { href: '#/' }, 'Go to your games')));
+  } catch (e) {
+    box.replaceChildren(h('h2', {}, 'This code did not work'), problemBox(e),
+      h('p', { class: 'hint' }, 'Codes work once and for ten minutes: ask the other device for a new one.'), signInForm(() => { location.hash = '#/'; }));
+  }
 }
 
 // ---------------------------------------------------------------- routing
@@ -433,7 +577,9 @@ function route() {
   delete document.body.dataset.gameStatus;
   showWho();
   const m = location.hash.match(/^#\/game\/([0-9a-f]+)/);
+  const code = location.hash.match(/^#\/sign-in\/([^/?#]+)/);
   if (m) page = gamePage(m[1]);
+  else if (code) signInPage(decodeURIComponent(code[1]));
   else homePage();
 }
 window.addEventListener('hashchange', route);

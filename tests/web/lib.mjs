@@ -54,10 +54,18 @@ export async function launchBrowser() {
   return { browser, close: () => browser.close() };
 }
 
+// A 429 (the server's rate limit, which the tests' random games can reach)
+// is waited out as its Retry-After says, a few times, then returned.
 export async function call(url, method, p, body, token) {
   const headers = { 'Content-Type': 'application/json' };
   if (token) headers.Authorization = `Bearer ${token}`;
-  const r = await fetch(url + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const text = await r.text();
-  return { status: r.status, body: text ? JSON.parse(text) : null };
+  for (let attempt = 0; ; attempt++) {
+    const r = await fetch(url + p, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await r.text();
+    if (r.status === 429 && attempt < 8) {
+      await new Promise((res) => setTimeout(res, 1000 * Math.min(2, Number(r.headers.get('retry-after')) || 1)));
+      continue;
+    }
+    return { status: r.status, body: text ? JSON.parse(text) : null };
+  }
 }

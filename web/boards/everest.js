@@ -6,10 +6,10 @@
 // plan builder for `plan-options`, buttons for the rest (home bases too).
 import { s, h, svgRoot, seatColour } from '../svg.js';
 import * as generic from './generic.js';
+import { coinName, faceName } from '../rules/everest-piecepack.js';
 
 const CELL = 78, OX = 40, OY = 40;
 const SHADES = ['#2b3340', '#a9c48a', '#c9b98c', '#b59b7a', '#d9dde3', '#ffffff'];
-const COIN = ['null', 'ace', '2', '3', '4', '5'];
 const CORNER = { '1,0': 'NW', '1,7': 'NE', '4,7': 'SE', '4,0': 'SW' };
 
 export function render(game, ctx = {}) {
@@ -17,6 +17,7 @@ export function render(game, ctx = {}) {
   const heights = v.heights || [];
   const rows = heights.length, cols = rows ? heights[0].length : 0;
   const seats = v.seats || [];
+  const nm = (i) => (ctx.names && ctx.names[i]) || `seat ${i}`;
   const W = OX * 2 + cols * CELL + 330, H = Math.max(OY * 2 + rows * CELL + 40, 120 + seats.length * 120 + 240);
   const svg = svgRoot(W, H, 'Everest board');
   svg.append(s('rect', { width: W, height: H, fill: '#eef3f8' }));
@@ -28,7 +29,7 @@ export function render(game, ctx = {}) {
       stroke: '#8895a5', 'stroke-width': 0.6, class: 'cell', 'data-cell': `${r},${c}` },
     s('title', {}, ht ? `[${r},${c}] height ${ht}` : `[${r},${c}] notch (off the board)`)));
     if (!ht) g.append(s('text', { x: c * CELL + CELL / 2, y: r * CELL + CELL / 2 + 4, class: 'lbl small light', 'text-anchor': 'middle' }, 'notch'));
-    if (ht) g.append(s('text', { x: c * CELL + 6, y: r * CELL + 15, class: 'lbl small' }, String(ht)));
+    if (ht) g.append(s('text', { x: c * CELL + 6, y: r * CELL + 17, class: 'lbl num' }, String(ht)));
     if (ht === 5) g.append(s('text', { x: c * CELL + CELL / 2, y: r * CELL + CELL - 8, class: 'lbl small', 'text-anchor': 'middle' }, 'peak'));
   }
   // Edges: cliffs (difference 2) thick, steps (difference 1) thin.
@@ -69,15 +70,15 @@ export function render(game, ctx = {}) {
       s('circle', { cx: 0, cy: -12, r: 9, fill: seatColour(st.seat), stroke: '#fff', 'stroke-width': 2 }),
       s('circle', { cx: -3, cy: -13, r: 1.6, fill: '#fff' }), s('circle', { cx: 3, cy: -13, r: 1.6, fill: '#fff' }),
       st.damage ? s('text', { x: 0, y: 10, class: 'lbl light', 'text-anchor': 'middle' }, `✕${st.damage}`) : null,
-      s('title', {}, `yeti of seat ${st.seat} at [${st.at}]`)));
+      s('title', {}, `${nm(st.seat)}'s yeti at (${st.at})`)));
   }
   svg.append(g);
   // Side: round, phase and coins.
   const px = OX * 2 + cols * CELL + 10;
   const side = s('g', { transform: `translate(${px},${OY})` });
   side.append(s('text', { x: 0, y: 0, class: 'lbl head' }, `Round ${v.round ?? '?'} · ${v.phase || ''}${v.phase === 'plan' ? '' : ` · step ${v.step ?? ''}`}`));
-  side.append(s('text', { x: 0, y: 20, class: 'lbl small' }, v.phase === 'base' ? `Choosing home bases: seat ${v.base_chooser}`
-    : v.peak_holder != null ? `Peak held by seat ${v.peak_holder}` : 'Nobody holds the peak'));
+  side.append(s('text', { x: 0, y: 20, class: 'lbl small' }, v.phase === 'base' ? `Choosing home bases: ${nm(v.base_chooser)}`
+    : v.peak_holder != null ? `Peak held by ${nm(v.peak_holder)}` : 'Nobody holds the peak'));
   seats.forEach((st, i) => {
     const y = 44 + i * 110;
     const name = (ctx.names && ctx.names[st.seat]) || `seat ${st.seat}`;
@@ -89,31 +90,75 @@ export function render(game, ctx = {}) {
       const cx = 22 + c * 44, cy = y + 56;
       side.append(s('g', { class: `coin${has ? '' : ' gone'}`, opacity: has ? 1 : 0.35 },
         s('circle', { cx, cy, r: 18, fill: has ? '#ffd66b' : '#ccc', stroke: aside ? '#b3261e' : '#8a6d00', 'stroke-width': 2, 'stroke-dasharray': aside ? '4 3' : null }),
-        s('text', { x: cx, y: cy + 4, class: 'lbl small', 'text-anchor': 'middle' }, COIN[c]),
-        s('title', {}, `coin ${COIN[c]}${aside ? ' (set aside)' : has ? '' : ' (spent)'}`)));
+        s('text', { x: cx, y: cy + 4, class: 'lbl small', 'text-anchor': 'middle' }, coinName(c)),
+        s('title', {}, `coin ${coinName(c)}${aside ? ' (set aside)' : has ? '' : ' (spent)'}`)));
     }
     if (st.plan && st.plan.length) {
       side.append(s('text', { x: 22, y: y + 92, class: 'lbl small' },
-        `plan: ${st.plan.map((p) => `${COIN[p.coin] ?? p.coin} ${p.face === 'suit' ? 'snowball' : p.coin === 0 ? 'roar' : 'move'} ${p.dir}`).join(', ')}`));
+        `plan: ${st.plan.map((p) => `${coinName(p.coin)} ${p.face === 'suit' ? 'snowball' : p.coin === 0 ? 'roar' : 'move'} ${p.dir}`).join(', ')}`));
     }
   });
   // The dice on the table: the last conflict and the last roars.
   const dy = 44 + seats.length * 110;
   const lc = v.last_conflict;
   if (lc) side.append(s('text', { x: 0, y: dy, class: 'lbl small' },
-    `Conflict (round ${lc.round}, coin ${lc.step + 1}): ${lc.rolls.map((r) => r.map(([st, f]) => `seat ${st} ${COIN[f]}`).join(', ')).join(' / then ')} → seat ${lc.chooser} orders`));
+    `Conflict (round ${lc.round}, coin ${lc.step + 1}): ${lc.rolls.map((r) => r.map(([st, f]) => `${nm(st)} ${coinName(f)}`).join(', ')).join(' / then ')} → ${nm(lc.chooser)} orders`));
   const lr = v.last_roars;
   if (lr) lr.rolls.forEach((r, i) => side.append(s('text', { x: 0, y: dy + 18 + i * 16, class: 'lbl small' },
-    `Roar (round ${lr.round}): ${r.seat_name} rolled ${COIN[r.roll]} from ${r.from_name}: ${r.outcome}`)));
+    `Roar (round ${lr.round}): ${nm(r.seat)} rolled ${coinName(r.roll)} at ${nm(r.from)}'s roar: ${r.outcome}`)));
   if (lr) lr.roars.forEach((r, i) => r.checks.forEach((c, j) => side.append(s('text', { x: 0, y: dy + 18 + (lr.rolls.length + i * 3 + j) * 16, class: 'lbl small' },
-    `check for ${c.seat_name} at ${r.seat_name}'s roar: ${COIN[c.check]}${c.affected ? ' (affected)' : ''}`))));
+    `check for ${nm(c.seat)} at ${nm(r.seat)}'s roar: ${coinName(c.check)}${c.affected ? ' (affected)' : ''}`))));
   svg.append(side);
   return svg;
 }
 
-export function describe(m) {
-  if (m.type === 'base') return `home base ${CORNER[m.base.join(',')] || ''} [${m.base}]`;
-  if (m.type === 'order') return `order: ${m.order.map((x) => (typeof x === 'number' ? `seat ${x}` : x)).join(' → ')}`;
-  if (m.type === 'heal') return m.heal ? 'heal (back to base)' : `stay${m.set_aside && m.set_aside.length ? `, set aside ${m.set_aside.map((c) => COIN[c]).join(', ')}` : ''}`;
+// nm(seat): a player's name (the picker passes the game's names).
+export function describe(m, nm = (x) => `seat ${x}`) {
+  if (m.type === 'base') return `${CORNER[m.base.join(',')] || ''} corner (${m.base})`;
+  if (m.type === 'order') return m.order.map((x) => (typeof x === 'number' ? `${nm(x)}'s move` : 'the snowballs')).join(', then ');
+  if (m.type === 'heal') return m.heal ? 'heal (back to base)' : `stay${m.set_aside && m.set_aside.length ? `, set aside ${m.set_aside.map((c) => coinName(c)).join(', ')}` : ''}`;
   return generic.describe(m);
+}
+
+// One line per event (engine/everest/README.md, "Events"), with the players'
+// names (`name(seat)`) rather than the engine's "seat n".
+const cell = (c) => (Array.isArray(c) ? `(${c[0]},${c[1]})` : 'off the board');
+const planWords = (plan) => (plan || []).map((p) => `${coinName(p.coin)} ${p.face === 'suit' ? 'snowball' : p.coin === 0 ? 'roar' : 'move'} ${p.dir}`).join(', ');
+const STOPPED = { cliff: 'at a cliff', 'cannot-push': 'unable to push', 'push-too-costly': 'short of points to push', 'step-too-costly': 'short of points for a step' };
+const OUTCOME = { heal: 'went home and healed', 'forced-heal': 'had to go home to heal', stay: 'stayed', 'return-without-healing': 'came back to its base without healing' };
+export function describeEvent(ev, name) {
+  const who = ev.seat != null ? name(ev.seat) : '';
+  switch (ev.type) {
+    case 'base-chosen': return `${who} chose the home base ${CORNER[(ev.base || []).join(',')] || cell(ev.base)}`;
+    case 'plan-submitted': return `${who} planned: ${planWords(ev.plan)} (secret)`;
+    case 'plans-revealed': return `Round ${ev.round}: plans revealed — ${(ev.plans || []).map((p, s) => `${name(s)}: ${p.length ? planWords(p) : 'dazed'}`).join('; ')}`;
+    case 'roar': {
+      const hit = ev.target != null ? `at ${name(ev.target)}` : 'at nobody';
+      const aff = (ev.affected || []).map(name);
+      return `${who} ${ev.back ? 'roared back' : 'roared'} ${hit}${aff.length ? `; ${aff.join(', ')} affected` : ''}`;
+    }
+    case 'roar-roll': return `${who} rolled ${coinName(ev.roll)} at ${name(ev.from)}'s roar: ${ev.outcome === 'run' ? 'runs away' : ev.outcome === 'roar-back' ? 'roars back' : 'shivers'}`;
+    case 'conflict': return `Conflict in round ${ev.round}: ${ev.chooser != null ? name(ev.chooser) : 'someone'} rolled highest and orders the actions`;
+    case 'order-chosen': return `${who} chose the order: ${(ev.order || []).map((x) => (typeof x === 'number' ? `${name(x)}'s move` : 'the snowballs')).join(', then ')}`;
+    case 'moved': return `${who} ${ev.why === 'run' ? 'ran' : 'moved'} ${ev.dir} from ${cell(ev.from)} to ${cell(ev.to)}`;
+    case 'push': return `${who} pushed ${name(ev.pushed)} ${ev.dir} to ${cell(ev.to)}`;
+    case 'fall': return `${who} fell off a cliff to ${cell(ev.to)} (1 damage)`;
+    case 'stopped': return `${who} stopped ${STOPPED[ev.reason] || ''}`.trim();
+    case 'left-board': return `${who} left the board`;
+    case 'snowball': return `${who} threw a snowball ${ev.dir}${ev.hit != null ? ` and hit ${name(ev.hit)}` : ', missed'}`;
+    case 'knocked': return `${who} was knocked to ${cell(ev.to)}`;
+    case 'round-end': return `Round ${ev.round} ended${(ev.damage || []).some((d) => d) ? `: damage ${(ev.damage || []).map((d, s) => `${name(s)} ${d}`).join(', ')}` : ''}`;
+    case 'heal-chosen': return `${who} chose to ${ev.heal ? 'heal' : `stay${ev.set_aside && ev.set_aside.length ? `, setting aside ${ev.set_aside.map(coinName).join(', ')}` : ''}`} (secret)`;
+    case 'heals-revealed': return `Round ${ev.round}: ${(ev.outcomes || []).map((o) => `${name(o.seat)} ${OUTCOME[o.outcome] || o.outcome}`).join('; ')}`;
+    case 'win': return `${who} held the peak for a full round and wins`;
+    case 'round-cap': return `Round ${ev.round}: the round cap ends the game in a draw`;
+    case 'round-start': return `Round ${ev.round} begins${ev.peak_holder != null ? `; ${name(ev.peak_holder)} holds the peak` : ''}`;
+    default: return null;
+  }
+}
+
+const MOVE_KINDS = { base: 'Choose your home base', plan: 'Your plan for the round', order: 'Order the actions', heal: 'End of the round' };
+export function picker(game, legal, ctx) {
+  const nm = (i) => (game.seats[i] && game.seats[i].player ? game.seats[i].player.name : `seat ${i}`);
+  return generic.picker(game, legal, ctx, (m) => describe(m, nm), { coin: coinName, face: faceName, type: (t) => MOVE_KINDS[t] });
 }

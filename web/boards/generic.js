@@ -31,15 +31,18 @@ export function describe(m) {
     .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : v}`).join(', ') || m.type;
 }
 
-function planBuilder(desc, ctx) {
+// labels: {coin(c), face(f)} the title's names for coins and faces, so the
+// form says what the board says (Everest: null, ace, 2…).
+function planBuilder(desc, ctx, labels = {}) {
+  const coinLabel = labels.coin || String, faceLabel = labels.face || String;
   const box = h('form', { class: 'plan-builder' });
   const rows = [];
   for (let i = 0; i < desc.length; i++) {
-    const coin = h('select', { name: `coin${i}` }, desc.coins.map((c, k) => h('option', { value: c, selected: k === i ? true : null }, String(c))));
-    const face = h('select', { name: `face${i}` }, desc.faces.map((f) => h('option', { value: f }, f)));
+    const coin = h('select', { name: `coin${i}` }, desc.coins.map((c, k) => h('option', { value: c, selected: k === i ? true : null }, coinLabel(c))));
+    const face = h('select', { name: `face${i}` }, desc.faces.map((f) => h('option', { value: f }, faceLabel(f))));
     const dir = h('select', { name: `dir${i}` }, desc.directions.map((d) => h('option', { value: d }, d)));
     rows.push({ coin, face, dir });
-    box.append(h('div', { class: 'plan-row' }, `${i + 1}. coin `, coin, ' face ', face, ' direction ', dir));
+    box.append(h('div', { class: 'plan-row' }, `${i + 1}. coin `, coin, ' side ', face, ' direction ', dir));
   }
   box.append(h('button', { type: 'submit', class: 'move primary' }, 'Submit plan'));
   box.addEventListener('submit', (e) => {
@@ -50,13 +53,15 @@ function planBuilder(desc, ctx) {
   return box;
 }
 
-export function picker(game, legal, ctx, describeMove = describe) {
+export function picker(game, legal, ctx, describeMove = describe, labels = {}) {
   const wrap = h('div', { class: 'generic-picker' });
   const groups = new Map();
   for (const m of legal) { if (!groups.has(m.type)) groups.set(m.type, []); groups.get(m.type).push(m); }
   for (const [type, moves] of groups) {
-    if (/-options$/.test(type)) { for (const d of moves) wrap.append(h('h4', {}, type.replace(/-options$/, '')), planBuilder(d, ctx)); continue; }
-    const row = h('div', { class: 'type-group' }, h('h4', {}, type));
+    // labels.type(type): the heading a title gives a kind of move.
+    const heading = (t) => (labels.type && labels.type(t)) || t.replace(/[-_]/g, ' ');
+    if (/-options$/.test(type)) { for (const d of moves) wrap.append(h('h4', {}, heading(type.replace(/-options$/, ''))), planBuilder(d, ctx, labels)); continue; }
+    const row = h('div', { class: 'type-group' }, h('h4', {}, heading(type)));
     for (const m of moves) {
       row.append(h('button', { class: 'move', dataset: { move: JSON.stringify(m) }, onclick: () => ctx.onMove(m) },
         describeMove(m) || type));

@@ -320,23 +320,26 @@ export function picker(game, legal, ctx) {
 }
 
 // One line per event (engine/himalaya/README.md, "Events"); `name(seat)`.
+// Fields by the names the events carry (`from_name`: "Base Camp", "field 7").
+const field = (n, nm) => nm || (n === 0 ? 'Base Camp' : n === 40 ? 'the summit' : `field ${n}`);
 export function describeEvent(ev, name) {
   const who = ev.seat != null ? name(ev.seat) : '';
   const pawn = ev.pawn === 'climber' ? 'the climber' : `Sherpa ${ev.sherpa}`;
+  const from = field(ev.from, ev.from_name), to = field(ev.to, ev.to_name);
   switch (ev.type) {
-    case 'moved': return `${who} moved ${pawn} ${ev.from} → ${ev.to} (${ev.via} ${ev.value})`;
-    case 'took_along': return `${who}: Sherpa ${ev.sherpa} went on ${ev.from} → ${ev.to}${ev.companions && ev.companions.length ? ` with Sherpa ${ev.companions.join(', ')}` : ''}`;
-    case 'slid': return `${who}: Sherpa ${ev.sherpa} slid ${ev.from} → ${ev.to}`;
+    case 'moved': return `${who} ${ev.via === 'supply' ? `used a supply card as ${ev.value}` : `took a ${ev.value}`} and moved ${pawn}${ev.direction === 'down' ? ' down' : ev.pawn === 'climber' ? '' : ' up'} from ${from} to ${to}`;
+    case 'took_along': return `${who}: Sherpa ${ev.sherpa} went on from ${from} to ${to}${ev.companions && ev.companions.length ? ` taking Sherpa ${ev.companions.join(', ')} along` : ''}`;
+    case 'slid': return `${who}: Sherpa ${ev.sherpa} slid down from ${from} to ${to}`;
     case 'die_unused': return `${who} took a ${ev.value} and moved nothing`;
     case 'supply_spent': return `${who} played supply card ${ev.card}`;
-    case 'supply_restored': return `${who} got supply card ${ev.card} back at camp ${ev.camp}`;
-    case 'sherpas_fled': return `${who}: Sherpa ${ev.sherpa} fled ${ev.from} → ${ev.to}`;
+    case 'supply_restored': return `${who} got supply card ${ev.card} back at ${field(ev.camp, ev.camp_name)}`;
+    case 'sherpas_fled': return `${who}: Sherpa ${ev.sherpa} fled the Yeti from ${from} to ${to}`;
     case 'rerolled': return `${who} threw the last die again`;
-    case 'dice_rolled': return `dice thrown: ${(ev.dice || []).join(' ')}`;
-    case 'deck_reshuffled': return 'the Yeti deck was reshuffled (with Bad Weather)';
+    case 'dice_rolled': return `Dice thrown: ${(ev.dice || []).join(' ')}`;
+    case 'deck_reshuffled': return 'The Yeti deck was reshuffled (with Bad Weather)';
     case 'yeti_card': return `Yeti card: ${ev.card}`;
-    case 'yeti_moved': return `the Yeti moved ${ev.from} → ${ev.to}`;
-    case 'game_over': return `game over (${ev.reason}): ${(ev.winners || []).map(name).join(', ') || 'nobody'} won`;
+    case 'yeti_moved': return ev.from === ev.to ? `The Yeti stayed on ${from}` : `The Yeti moved from ${from} to ${to}`;
+    case 'game_over': return `Game over (${ev.reason === 'bad-weather' ? 'Bad Weather' : 'summit reached'}): ${(ev.winners || []).map(name).join(', ') || 'nobody'} won`;
     default: return null;
   }
 }

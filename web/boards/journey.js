@@ -38,7 +38,7 @@ export function render(game, ctx = {}) {
       s('title', {}, `${sp.space}: ascending costs ${sp.ascend_food ?? '—'}`)));
     const [x, y] = centre(level, q, 0);
     const imp = sp.ascend_food === 'impasse';
-    svg.append(s('text', { x, y: y + 5, class: `lbl${imp ? ' warn' : ''}`, 'text-anchor': 'middle' },
+    svg.append(s('text', { x, y: y + 5, class: `lbl num${imp ? ' warn' : ''}`, 'text-anchor': 'middle' },
       imp ? '✕' : sp.ascend_food == null ? '' : String(sp.ascend_food)));
   }
   for (let l = 1; l <= 7; l++) {
@@ -110,16 +110,69 @@ export function describe(m) {
   switch (m.type) {
     case 'buy': return `buy ${name(m.item)}`;
     case 'done': return 'done buying';
-    case 'move': return `move to ${m.to}`;
+    case 'move': return `move to ${sp(m.to)}`;
     case 'end_turn': return 'end the turn';
-    case 'use': return `use ${name(m.item)}${m.to ? ` → ${m.to}` : ''}${m.target ? ` at ${m.target}` : ''}`;
+    case 'use': return `use ${name(m.item)}${m.to ? ` → ${sp(m.to)}` : ''}${m.target ? ` at ${m.target}` : ''}`;
     case 'play': return `play ${name(m.card)}${m.quadrant ? ` on ${m.quadrant}` : ''}${m.target ? ` on ${m.target}` : ''}${m.direction ? ` ${m.direction}` : ''}`;
     case 'discard': return `pay with ${name(m.card)}`;
     case 'give': return `give ${name(m.item)}`;
     case 'remove': return `remove ${name(m.card)}`;
     case 'rockslide': return m.choice === 'health' ? 'lose health' : `discard ${name(m.item)}`;
-    case 'avalanche': return `protect: ${name(m.protect)}`;
-    case 'yeti': return `Yeti ${m.direction}`;
+    case 'avalanche': return m.protect === 'none' ? 'no protection' : `protect with ${name(m.protect)}`;
+    case 'yeti': return m.direction === 'stay' ? 'the Yeti stays' : `the Yeti goes ${m.direction}`;
     default: return generic.describe(m);
   }
+}
+
+// One line per event (engine/journey/README.md, "Events"): the player's name
+// with the role (`name(seat)`), the cards' and items' names from the event.
+const sp = (x) => (x === 'base_camp' ? 'base camp' : x);
+export function describeEvent(ev, name) {
+  const who = ev.seat != null ? `${name(ev.seat)}${ev.seat_name ? ` (${ev.seat_name})` : ''}` : '';
+  const item = ev.item_name || (ev.item ? String(ev.item).replace(/_/g, ' ') : '');
+  const card = ev.card_name || (ev.card ? String(ev.card).replace(/_/g, ' ') : '');
+  switch (ev.type) {
+    case 'bought': return `${who} bought ${item} for $${ev.price} ($${ev.money_left} left)`;
+    case 'done_buying': return `${who} finished buying`;
+    case 'climbers_turn': return `Climbers' turn ${ev.turn} begins`;
+    case 'crevice_roll': return `${who} rolled ${ev.roll} in the crevice: ${ev.escaped ? 'escaped' : 'still stuck'}`;
+    case 'moved': return `${who} moved from ${sp(ev.from)} to ${sp(ev.to)}${ev.food_paid ? ` (paid ${ev.food_paid} food)` : ''}`;
+    case 'used': return `${who} used ${item}${ev.to ? ` to reach ${sp(ev.to)}` : ''}${ev.pitched_on ? ` on ${sp(ev.pitched_on)}` : ''}`;
+    case 'bow': return `${who} shot at the ${ev.target} (${(ev.dice || []).join(' + ')}): ${ev.hit ? 'hit' : 'missed'}`;
+    case 'forecast': return `${who} looked at the Mountain's hand (only you see it)`;
+    case 'card_removed': return `${who} removed ${card} from the game`;
+    case 'nothing_to_remove': return `${who}: nothing left to remove`;
+    case 'gave': return `${who} gave ${item} to ${ev.to != null ? name(ev.to) : ev.to_name}`;
+    case 'turn_ended': return `${who} ended the turn${ev.actions_unused ? ` (${ev.actions_unused} action${ev.actions_unused === 1 ? '' : 's'} unused)` : ''}`;
+    case 'damaged': return `${who} lost ${ev.amount} health to ${ev.cause_name || ev.cause} (${ev.health} left)`;
+    case 'summited': return `${who} reached the top!`;
+    case 'mountain_turn': return `The Mountain's turn ${ev.turn} begins`;
+    case 'reshuffled': return 'The Mountain reshuffled its discard pile';
+    case 'mountain_drew': return `The Mountain drew ${ev.count} card${ev.count === 1 ? '' : 's'} (${ev.hand_size} in hand)`;
+    case 'drew': return `The Mountain drew ${(ev.card_names || ev.cards || []).join(', ')} (only you see this)`;
+    case 'paid': return `The Mountain discarded ${card} for ${ev.value} (credit ${ev.credit})`;
+    case 'played': return `The Mountain played ${card}${ev.quadrant ? ` on the ${ev.quadrant} side` : ''}${ev.target_name ? ` on ${ev.target_name}` : ''}${ev.direction ? ` (${ev.direction})` : ''}`;
+    case 'sheltered': return `${who} sheltered in the tent`;
+    case 'reaction_needed': return `${card}: ${ev.seat != null ? `${who} must answer` : `climbers on the ${ev.quadrant} side must answer`}`;
+    case 'answered': return `${who} answered`;
+    case 'avalanche_hit': return `The avalanche hit ${who}: ${sp(ev.from)} → ${sp(ev.to)}${ev.protect && ev.protect !== 'none' ? ` (protected: ${String(ev.protect).replace(/_/g, ' ')})` : ''}`;
+    case 'discarded': return `${who} gave up ${item}`;
+    case 'yeti_summoned': return `The Yeti appears on level ${ev.level} (health ${ev.health})`;
+    case 'fell_into_crevice': return `${who} fell into a crevice`;
+    case 'tent_roll': return `${who} rolled ${ev.roll} in the tent: ${ev.prevented ? 'frostbite prevented' : 'not enough'}`;
+    case 'frostbitten': return `${who} is frostbitten: no equipment next turn`;
+    case 'blown': return `The blizzard blew ${who} from ${sp(ev.from)} to ${sp(ev.to)}`;
+    case 'yeti_moved': return `The Yeti ${ev.direction === 'stay' ? 'stayed' : `went ${ev.direction}`} (level ${ev.level})`;
+    case 'yeti_roll': return `Yeti roll ${ev.roll}: the Mountain draws ${ev.draws}`;
+    case 'mountain_turn_ended': return `The Mountain ended turn ${ev.turn}${ev.value_lost ? ` (${ev.value_lost} value lost)` : ''}`;
+    case 'game_over': return `Game over (${ev.reason === 'summit-and-back' ? 'both climbers summited and came back' : ev.reason}): ${(ev.winners || []).map((w, i) => `${name(w)}${ev.winner_names && ev.winner_names[i] ? ` (${ev.winner_names[i]})` : ''}`).join(' and ')} won`;
+    default: return null;
+  }
+}
+
+const MOVE_KINDS = { buy: 'Buy equipment', done: 'Finished buying', move: 'Move one space', use: 'Use a card', give: 'Give a card',
+  remove: 'Remove a card (Forecast)', end_turn: 'End the turn', discard: 'Pay with a card', play: 'Play a card', yeti: 'Move the Yeti',
+  rockslide: 'Answer the Rockslide', avalanche: 'Answer the Avalanche' };
+export function picker(game, legal, ctx) {
+  return generic.picker(game, legal, ctx, describe, { type: (t) => MOVE_KINDS[t] });
 }
