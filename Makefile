@@ -140,7 +140,10 @@ test-examples: deps
 # versions pinned in its package-lock.json): openapi-typescript generates a
 # client from the document the server serves, and README.md's "Try it" calls
 # (tests/contract/try-it.ts) must type-check against it with tsc --strict,
-# through openapi-fetch. Installs nodejs and npm from Debian when missing.
+# through openapi-fetch; then a short full game of every title is played
+# against the real server built with sanitizers, every request and answer
+# body checked against the document by ajv (tests/contract/exchanges.test.mjs).
+# Installs nodejs and npm from Debian when missing.
 test-contract: deps
 	@missing=""; command -v node >/dev/null || missing=" nodejs"; \
 	command -v npm >/dev/null || missing="$$missing npm"; \
@@ -153,10 +156,12 @@ test-contract: deps
 	@if [ ! -f tests/contract/node_modules/.package-lock.json ] || \
 	  [ tests/contract/package-lock.json -nt tests/contract/node_modules/.package-lock.json ]; then \
 	  cd tests/contract && npm ci --no-audit --no-fund; fi
-	@$(MAKE) --no-print-directory -s -f build.mk MODE=test build/test/gen/openapi.yaml
+	@$(MAKE) --no-print-directory -f build.mk MODE=test server
 	cd tests/contract && npx --no-install openapi-typescript ../../build/test/gen/openapi.yaml \
 	  --default-non-nullable false --output gen/cairn.ts
 	cd tests/contract && npx --no-install tsc -p tsconfig.json && echo "contract: try-it.ts type-checks"
+	CAIRN_SERVER=build/test/cairn CAIRN_OPENAPI=build/test/gen/openapi.yaml \
+	  node --test tests/contract/exchanges.test.mjs
 
 bench: bench-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release benches
