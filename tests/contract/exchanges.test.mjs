@@ -246,6 +246,12 @@ test('the validator refuses what the document forbids', () => {
   assert.equal(game(open), true);
   assert.equal(game({ ...open, view: { ...open.view, yeti: 'cave' } }), false);
   assert.equal(game({ ...open, title: 'chess' }), false);
+  // An export is read by its title: a Journey move in a Himalaya record is refused.
+  const exported = validatorAt(['components', 'schemas', 'TitleExport']);
+  const record = deref({ $ref: '#/components/examples/ExportFinished' }).value;
+  assert.equal(exported(record), true);
+  const [first, ...rest] = record.moves;
+  assert.equal(exported({ ...record, moves: [{ ...first, move: { type: 'done' } }, ...rest] }), false);
 });
 
 // ---------------------------------------------------------------- the server

@@ -34,6 +34,22 @@ export function firstLegal(game: Game): Readable<components["schemas"]["Himalaya
   return game.legal?.[0];
 }
 
+// An export's rows carry its title's moves (`TitleExport`).
+export function exportedMoves(record: Readable<components["schemas"]["TitleExport"]>): number[] {
+  if (record.title !== "himalaya") return [];
+  const values: number[] = [];
+  for (const row of record.moves) {
+    const move = row.move;
+    if (move && "type" in move && (move.type === "die" || move.type === "supply")) {
+      values.push(move.value);
+      // @ts-expect-error a die's value is a number, so a row's move is not any
+      const wrong: string = move.value;
+      void wrong;
+    }
+  }
+  return values;
+}
+
 export async function tryIt(baseUrl: string): Promise<void> {
   const anonymous = createClient<paths>({ baseUrl });
 
