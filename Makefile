@@ -137,7 +137,8 @@ test-examples: deps
 	CAIRN_SERVER=build/test/cairn node --test examples/chatbot/test.mjs
 
 # The API document against the tools its users reach for (tests/contract,
-# versions pinned in its package-lock.json): openapi-typescript generates a
+# versions pinned in its package-lock.json): Redocly's linter must report no
+# error and no warning (openapi/redocly.yaml); openapi-typescript generates a
 # client from the document the server serves, and README.md's "Try it" calls
 # (tests/contract/try-it.ts) must type-check against it with tsc --strict,
 # through openapi-fetch; then a short full game of every title is played
@@ -157,6 +158,7 @@ test-contract: deps
 	  [ tests/contract/package-lock.json -nt tests/contract/node_modules/.package-lock.json ]; then \
 	  cd tests/contract && npm ci --no-audit --no-fund; fi
 	@$(MAKE) --no-print-directory -f build.mk MODE=test server
+	node tests/contract/lint.mjs build/test/gen/openapi.yaml
 	cd tests/contract && npx --no-install openapi-typescript ../../build/test/gen/openapi.yaml \
 	  --default-non-nullable false --output gen/cairn.ts
 	cd tests/contract && npx --no-install tsc -p tsconfig.json && echo "contract: try-it.ts type-checks"
