@@ -29,7 +29,8 @@ PORT     ?= 8080
 HOST     ?= 127.0.0.1
 DATA_DIR ?= data
 
-.PHONY: all run test bench deps bench-deps build server tests clean format check-format test-web test-examples
+.PHONY: all run test bench deps bench-deps build server tests clean format check-format test-web test-examples \
+        test-contract
 
 all: build
 
@@ -71,6 +72,7 @@ test: deps
 	@$(MAKE) --no-print-directory -s -f build.mk MODE=fuzz CC=clang fuzz-short
 	@$(MAKE) --no-print-directory test-web
 	@$(MAKE) --no-print-directory test-examples
+	@$(MAKE) --no-print-directory test-contract
 
 # A cluster on this machine to play on: a throwaway PostgreSQL, two nodes and
 # HAProxy in front at http://127.0.0.1:8080/ (docker/local-cluster.sh);
@@ -133,6 +135,35 @@ test-examples: deps
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends nodejs; }
 	@$(MAKE) --no-print-directory -f build.mk MODE=test server
 	CAIRN_SERVER=build/test/cairn node --test examples/chatbot/test.mjs
+
+# The API document against the tools its users reach for (tests/contract,
+# versions pinned in its package-lock.json): Redocly's linter must report no
+# error and no warning (openapi/redocly.yaml); openapi-typescript generates a
+# client from the document the server serves, and README.md's "Try it" calls
+# (tests/contract/try-it.ts) must type-check against it with tsc --strict,
+# through openapi-fetch; then a short full game of every title is played
+# against the real server built with sanitizers, every request and answer
+# body checked against the document by ajv (tests/contract/exchanges.test.mjs).
+# Installs nodejs and npm from Debian when missing.
+test-contract: deps
+	@missing=""; command -v node >/dev/null || missing=" nodejs"; \
+	command -v npm >/dev/null || missing="$$missing npm"; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi; \
+	  $$sudo apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+	@if [ ! -f tests/contract/node_modules/.package-lock.json ] || \
+	  [ tests/contract/package-lock.json -nt tests/contract/node_modules/.package-lock.json ]; then \
+	  cd tests/contract && npm ci --no-audit --no-fund; fi
+	@$(MAKE) --no-print-directory -f build.mk MODE=test server
+	node tests/contract/lint.mjs build/test/gen/openapi.yaml
+	cd tests/contract && npx --no-install openapi-typescript ../../build/test/gen/openapi.yaml \
+	  --default-non-nullable false --output gen/cairn.ts
+	cd tests/contract && npx --no-install tsc -p tsconfig.json && echo "contract: try-it.ts type-checks"
+	CAIRN_SERVER=build/test/cairn CAIRN_OPENAPI=build/test/gen/openapi.yaml \
+	  node --test tests/contract/exchanges.test.mjs
 
 bench: bench-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release benches
