@@ -46,12 +46,31 @@ bench-deps:
 define install_missing
 missing=""; for p in $(1); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
+	$(apt_install_missing)
+endef
+
+# The same for "command:package" pairs: the package when the command is
+# not on the PATH (node may come from elsewhere than Debian's nodejs).
+define install_for_commands
+missing=""; for cp in $(1); do \
+	  command -v $${cp%%:*} >/dev/null 2>&1 || missing="$$missing $${cp#*:}"; done; \
+	$(apt_install_missing)
+endef
+
+define apt_install_missing
+if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi; \
 	  $$sudo apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+endef
+
+# npm ci in folder $(1) when its lock file is newer than what was installed.
+define npm_ci_if_stale
+if [ ! -f $(1)/node_modules/.package-lock.json ] || \
+	  [ $(1)/package-lock.json -nt $(1)/node_modules/.package-lock.json ]; then \
+	  cd $(1) && npm ci --no-audit --no-fund; fi
 endef
 
 build: deps
@@ -109,18 +128,9 @@ crashtest: deps
 # server built with sanitizers. Installs chromium (and nodejs, npm when there
 # is no node or npm at all) from Debian when missing.
 test-web: deps
-	@missing=""; dpkg -s chromium >/dev/null 2>&1 || missing=" chromium"; \
-	command -v node >/dev/null || missing="$$missing nodejs"; \
-	command -v npm >/dev/null || missing="$$missing npm"; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi; \
-	  $$sudo apt-get update -q && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
-	fi
-	@if [ ! -f tests/web/node_modules/.package-lock.json ] || \
-	  [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then \
-	  cd tests/web && npm ci --no-audit --no-fund; fi
+	@$(call install_missing,chromium)
+	@$(call install_for_commands,node:nodejs npm:npm)
+	@$(call npm_ci_if_stale,tests/web)
 	@$(MAKE) --no-print-directory -f build.mk MODE=test server
 	cd tests/web && CAIRN_SERVER=build/test/cairn node --test web.test.mjs
 
@@ -128,11 +138,7 @@ test-web: deps
 # sanitizers and a fake chat platform: Node's built-in test runner, no npm
 # packages. Installs nodejs from Debian when there is no node.
 test-examples: deps
-	@command -v node >/dev/null || { \
-	  echo "installing: nodejs"; \
-	  if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi; \
-	  $$sudo apt-get update -q && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends nodejs; }
+	@$(call install_for_commands,node:nodejs)
 	@$(MAKE) --no-print-directory -f build.mk MODE=test server
 	CAIRN_SERVER=build/test/cairn node --test examples/chatbot/test.mjs
 
@@ -146,17 +152,8 @@ test-examples: deps
 # body checked against the document by ajv (tests/contract/exchanges.test.mjs).
 # Installs nodejs and npm from Debian when missing.
 test-contract: deps
-	@missing=""; command -v node >/dev/null || missing=" nodejs"; \
-	command -v npm >/dev/null || missing="$$missing npm"; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  if [ "$$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi; \
-	  $$sudo apt-get update -q && \
-	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -q --no-install-recommends $$missing; \
-	fi
-	@if [ ! -f tests/contract/node_modules/.package-lock.json ] || \
-	  [ tests/contract/package-lock.json -nt tests/contract/node_modules/.package-lock.json ]; then \
-	  cd tests/contract && npm ci --no-audit --no-fund; fi
+	@$(call install_for_commands,node:nodejs npm:npm)
+	@$(call npm_ci_if_stale,tests/contract)
 	@$(MAKE) --no-print-directory -f build.mk MODE=test server
 	node tests/contract/lint.mjs build/test/gen/openapi.yaml
 	cd tests/contract && npx --no-install openapi-typescript ../../build/test/gen/openapi.yaml \
