@@ -106,3 +106,26 @@ long long pgdb_number(const struct pgdb *d, const char *sql)
 
   return pgdb_text(d, sql, text, sizeof(text)) ? strtoll(text, NULL, 10) : -1;
 }
+
+bool pgnodes_open(struct pgnodes *n, const char *prefix)
+{
+  memset(n, 0, sizeof(*n));
+  return pgdb_test_cluster() && pgdb_create(&n->db, pgdb_test_cluster(), prefix);
+}
+
+struct harness_server *pgnodes_start(struct pgnodes *n, int i)
+{
+  harness_start_on(&n->node[i], n->db.url);
+  n->started[i] = true;
+  return &n->node[i];
+}
+
+bool pgnodes_close(struct pgnodes *n)
+{
+  bool clean = true;
+
+  for (int i = 0; i < PGNODES_MAX; i++)
+    if (n->started[i] && !harness_stop(&n->node[i]))
+      clean = false;
+  return pgdb_drop(&n->db) && clean;
+}

@@ -42,4 +42,24 @@ int pgdb_admin(const char *cluster, const char *sql);
 /* The one value `sql` returns into out[size]; "" for none or NULL. */
 void pgdb_admin_text(const char *cluster, const char *sql, char *out, size_t size);
 
+/* ---- nodes: real servers on one test database ---- */
+
+#include "harness.h"
+
+#define PGNODES_MAX 2
+struct pgnodes {
+  struct pgdb db;
+  struct harness_server node[PGNODES_MAX];
+  bool started[PGNODES_MAX];
+};
+
+/* A fresh database `<prefix>_<pid>_<n>` on the cluster CAIRN_TEST_PG names;
+ * false when there is none or it cannot be made. */
+bool pgnodes_open(struct pgnodes *n, const char *prefix);
+/* Start node i (0 <= i < PGNODES_MAX) on it; the node. */
+struct harness_server *pgnodes_start(struct pgnodes *n, int i);
+/* Stop every node started, then drop the database: false when a node did
+ * not stop cleanly or the drop failed. Safe after a failed test. */
+bool pgnodes_close(struct pgnodes *n);
+
 #endif

@@ -50,28 +50,24 @@
 #define SETTLE_MS      30000
 
 struct fixture {
-  struct pgdb pg;
-  struct harness_server node[2];
-  bool started[2];
+  struct pgnodes n; /* the test's database and its two nodes */
 };
 
 static int setup(void **state)
 {
   struct fixture *f = calloc(1, sizeof(*f));
 
-  if (!f || !pgdb_test_cluster() || !pgdb_create(&f->pg, pgdb_test_cluster(), "cairn_work")) {
+  if (!f || !pgnodes_open(&f->n, "cairn_work")) {
     free(f);
     return -1;
   }
-  setenv("CAIRN_KEY", f->pg.key, 1);
+  setenv("CAIRN_KEY", f->n.db.key, 1);
   setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
   setenv("CAIRN_WEBHOOK_LEASE_MS", "1000", 1);
   setenv("CAIRN_WEBHOOK_BACKOFF_MS", "50", 1);
   hookrx_start();
-  harness_start_on(&f->node[0], f->pg.url);
-  f->started[0] = true;
-  harness_start_on(&f->node[1], f->pg.url);
-  f->started[1] = true;
+  pgnodes_start(&f->n, 0);
+  pgnodes_start(&f->n, 1);
   *state = f;
   return 0;
 }
@@ -79,13 +75,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct fixture *f = *state;
-  int rc = 0, i;
+  int rc = 0;
 
-  for (i = 0; i < 2; i++)
-    if (f->started[i] && !harness_stop(&f->node[i]))
-      rc = -1;
   hookrx_stop();
-  if (!pgdb_drop(&f->pg))
+  if (!pgnodes_close(&f->n))
     rc = -1;
   unsetenv("CAIRN_KEY");
   unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
@@ -129,7 +122,7 @@ static bool all_owed_done(void *arg)
   struct settled *w = arg;
   size_t k;
 
-  if (pgdb_number(&w->f->pg, "SELECT count(*) FROM webhook_outbox") != 0)
+  if (pgdb_number(&w->f->n.db, "SELECT count(*) FROM webhook_outbox") != 0)
     return false;
   for (k = 0; k < w->n; k++) {
     struct crash_game *g = &w->games[k];
@@ -138,7 +131,7 @@ static bool all_owed_done(void *arg)
 
     if (!g->has_bot)
       continue;
-    game = harness_get_game(&w->f->node[k % 2], NULL, g->id);
+    game = harness_get_game(&w->f->n.node[k % 2], NULL, g->id);
     waiting = strcmp(harness_str(game, "status"), "active") == 0 && !harness_may_act(game, 0);
     json_decref(game);
     if (waiting)
@@ -153,7 +146,7 @@ static bool all_owed_done(void *arg)
 static void test_two_nodes_one_killed_repeatedly_keep_every_promise(void **state)
 {
   struct fixture *f = *state;
-  struct harness_server *n = f->node;
+  struct harness_server *n = f->n.node;
   long rounds = crash_rounds("CAIRN_CRASH_PG_ROUNDS", DEFAULT_ROUNDS);
   uint64_t seed = crash_seed();
   struct harness_rng rng = {.state = seed};
@@ -222,8 +215,8 @@ static void test_two_nodes_one_killed_repeatedly_keep_every_promise(void **state
   if (!harness_wait_every(all_owed_done, &w, SETTLE_MS, 100))
     fail_msg("after %ld kills, deliveries or bot moves are still owed %d s later", rounds,
              SETTLE_MS / 1000);
-  assert_int_equal(pgdb_number(&f->pg, "SELECT count(*) FROM deliveries WHERE NOT delivered"), 0);
-  assert_true(pgdb_number(&f->pg, "SELECT count(*) FROM deliveries") > 0);
+  assert_int_equal(pgdb_number(&f->n.db, "SELECT count(*) FROM deliveries WHERE NOT delivered"), 0);
+  assert_true(pgdb_number(&f->n.db, "SELECT count(*) FROM deliveries") > 0);
   for (k = 0; k < n_games; k++) {
     crash_check_game(&n[k % 2], &games[k]);
     crash_game_free(&games[k]);

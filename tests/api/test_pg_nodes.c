@@ -38,28 +38,19 @@
 /* ---- a database per test, two nodes on it ---- */
 
 struct fixture {
-  struct pgdb db; /* the database made for the test */
-  struct harness_server node[2];
-  bool started[2];
+  struct pgnodes n; /* the test's database and its two nodes */
 };
-
-static const char *cluster(void)
-{
-  return pgdb_test_cluster();
-}
 
 static int setup(void **state)
 {
   struct fixture *f = calloc(1, sizeof(*f));
 
-  if (!f || !cluster() || !pgdb_create(&f->db, cluster(), "cairn_nodes")) {
+  if (!f || !pgnodes_open(&f->n, "cairn_nodes")) {
     free(f);
     return -1;
   }
-  for (int i = 0; i < 2; i++) {
-    harness_start_on(&f->node[i], f->db.url);
-    f->started[i] = true;
-  }
+  for (int i = 0; i < PGNODES_MAX; i++)
+    pgnodes_start(&f->n, i);
   *state = f;
   return 0;
 }
@@ -67,14 +58,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct fixture *f = *state;
-  int rc = 0, i;
+  int rc = 0;
 
-  if (f->started[0])
-    kill(f->node[0].pid, SIGCONT); /* a failed test may have left it held */
-  for (i = 0; i < 2; i++)
-    if (f->started[i] && !harness_stop(&f->node[i]))
-      rc = -1;
-  if (!pgdb_drop(&f->db))
+  if (f->n.started[0])
+    kill(f->n.node[0].pid, SIGCONT); /* a failed test may have left it held */
+  if (!pgnodes_close(&f->n))
     rc = -1;
   free(f);
   return rc;
@@ -323,7 +311,7 @@ static double now_s(void)
 static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **state)
 {
   struct fixture *f = *state;
-  struct harness_server *a = &f->node[0], *b = &f->node[1];
+  struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct sse on_a, player_on_a, on_b;
   pthread_t t_a, t_player, t_b, t_poll;
   struct poll_arg poll;
@@ -392,17 +380,17 @@ static void test_a_spectators_stream_carries_each_change_once_and_nothing_hidden
   pthread_t t;
   int i;
 
-  start_duel(&f->node[1], &d);
+  start_duel(&f->n.node[1], &d);
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
-  sse_start(&c, &t, &f->node[0], path, NULL, MOVES);
+  sse_start(&c, &t, &f->n.node[0], path, NULL, MOVES);
   for (i = 1; i <= MOVES; i++) {
     /* Odd moves on A, even ones on B. */
-    long seq = play_one(&f->node[i % 2 ? 0 : 1], &d);
+    long seq = play_one(&f->n.node[i % 2 ? 0 : 1], &d);
 
     struct stream_at at = {&c, i};
 
     assert_int_equal(seq, i);
-    fetched[i] = public_notice(&f->node[0], d.id);
+    fetched[i] = public_notice(&f->n.node[0], d.id);
     /* A hears of B's moves on its own time. */
     assert_true(harness_wait_until(stream_reached, &at, 10000));
   }
@@ -431,13 +419,13 @@ static bool end_listeners(struct fixture *f, struct listeners *l)
   snprintf(sql, sizeof sql,
            "SELECT string_agg(pid::text, ',') FROM pg_stat_activity"
            " WHERE application_name = 'cairn-listen' AND datname = '%s'",
-           f->db.name);
-  pgdb_admin_text(l->f->db.cluster, sql, l->pids, sizeof l->pids);
+           f->n.db.name);
+  pgdb_admin_text(l->f->n.db.cluster, sql, l->pids, sizeof l->pids);
   snprintf(sql, sizeof sql,
            "SELECT count(*) FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
            " WHERE pid IN (%s)) AS ended",
            l->pids[0] ? l->pids : "0");
-  pgdb_admin_text(l->f->db.cluster, sql, ended, sizeof ended);
+  pgdb_admin_text(l->f->n.db.cluster, sql, ended, sizeof ended);
   return strcmp(ended, "2") == 0;
 }
 
@@ -448,7 +436,7 @@ static bool listeners_gone(void *arg)
   char sql[512], left[16];
 
   snprintf(sql, sizeof sql, "SELECT count(*) FROM pg_stat_activity WHERE pid IN (%s)", l->pids);
-  pgdb_admin_text(l->f->db.cluster, sql, left, sizeof left);
+  pgdb_admin_text(l->f->n.db.cluster, sql, left, sizeof left);
   return strcmp(left, "0") == 0;
 }
 
@@ -461,8 +449,8 @@ static bool both_listen_again(void *arg)
   snprintf(sql, sizeof sql,
            "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'cairn-listen'"
            " AND datname = '%s' AND query LIKE 'LISTEN%%' AND pid NOT IN (%s)",
-           l->f->db.name, l->pids);
-  pgdb_admin_text(l->f->db.cluster, sql, listening, sizeof listening);
+           l->f->n.db.name, l->pids);
+  pgdb_admin_text(l->f->n.db.cluster, sql, listening, sizeof listening);
   return listeners_gone(arg) && strcmp(listening, "2") == 0;
 }
 
@@ -471,7 +459,7 @@ static bool both_listen_again(void *arg)
 static void test_a_node_whose_listener_was_ended_hears_again(void **state)
 {
   struct fixture *f = *state;
-  struct harness_server *a = &f->node[0], *b = &f->node[1];
+  struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct listeners ended;
   struct poll_arg poll;
   struct duel d;
@@ -501,7 +489,7 @@ static void test_a_node_whose_listener_was_ended_hears_again(void **state)
 static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(void **state)
 {
   struct fixture *f = *state;
-  struct harness_server *a = &f->node[0], *b = &f->node[1];
+  struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct listeners ended;
   struct poll_arg poll;
   struct sse stream;

@@ -34,20 +34,18 @@
 #define RACE_GAMES 6     /* games whose deadline both nodes see pass at once */
 
 struct fixture {
-  struct pgdb pg;
-  struct harness_server node[2];
-  bool started[2];
+  struct pgnodes n; /* the test's database and its two nodes */
 };
 
 static int setup(void **state)
 {
   struct fixture *f = calloc(1, sizeof(*f));
 
-  if (!f || !pgdb_test_cluster() || !pgdb_create(&f->pg, pgdb_test_cluster(), "cairn_work")) {
+  if (!f || !pgnodes_open(&f->n, "cairn_work")) {
     free(f);
     return -1;
   }
-  setenv("CAIRN_KEY", f->pg.key, 1);
+  setenv("CAIRN_KEY", f->n.db.key, 1);
   setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
   setenv("CAIRN_WEBHOOK_LEASE_MS", LEASE_MS, 1);
   setenv("CAIRN_WEBHOOK_BACKOFF_MS", "50", 1);
@@ -59,13 +57,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct fixture *f = *state;
-  int rc = 0, i;
+  int rc = 0;
 
-  for (i = 0; i < 2; i++)
-    if (f->started[i] && !harness_stop(&f->node[i]))
-      rc = -1;
   hookrx_stop();
-  if (!pgdb_drop(&f->pg))
+  if (!pgnodes_close(&f->n))
     rc = -1;
   unsetenv("CAIRN_KEY");
   unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
@@ -79,9 +74,7 @@ static int teardown(void **state)
 
 static struct harness_server *start_node(struct fixture *f, int i)
 {
-  harness_start_on(&f->node[i], f->pg.url);
-  f->started[i] = true;
-  return &f->node[i];
+  return pgnodes_start(&f->n, i);
 }
 
 /* ---- helpers ---- */
@@ -169,7 +162,7 @@ static void test_each_delivery_is_sent_once_across_two_nodes(void **state)
   struct harness_server *n0, *n1;
   struct harness_rng rng = {.state = 23};
   struct harness_player p[2];
-  struct outbox_wait w = {&f->pg};
+  struct outbox_wait w = {&f->n.db};
   static struct hookrx_seen seen[HOOKRX_MAX];
   char id[64];
   int i, j, n, ids = 0;
@@ -210,7 +203,7 @@ static void test_each_delivery_is_sent_once_across_two_nodes(void **state)
     ids += first;
   }
   assert_true(ids > MOVES / 2); /* a start, and a turn for nearly every move */
-  assert_int_equal(pgdb_number(&f->pg, "SELECT count(*) FROM deliveries WHERE delivered"), ids);
+  assert_int_equal(pgdb_number(&f->n.db, "SELECT count(*) FROM deliveries WHERE delivered"), ids);
 }
 
 struct lease_wait {
@@ -240,8 +233,8 @@ static void test_a_killed_nodes_delivery_is_sent_by_the_other_after_its_lease(vo
   struct fixture *f = *state;
   struct harness_server *n0, *n1;
   struct harness_player p[2];
-  struct outbox_wait w = {&f->pg};
-  struct lease_wait lw = {.pg = &f->pg};
+  struct outbox_wait w = {&f->n.db};
+  struct lease_wait lw = {.pg = &f->n.db};
   struct hookrx_seen seen[2];
   char id[64], until[32], later[32], holder[64];
 
@@ -257,14 +250,14 @@ static void test_a_killed_nodes_delivery_is_sent_by_the_other_after_its_lease(vo
   new_table(n0, p, id); /* the start is owed to p[1]'s hook, by node 0 */
   assert_int_equal(hookrx_wait("/down", 1, SETTLE_MS), 1);
 
-  pgdb_text(&f->pg, "SELECT claimed_by FROM webhook_outbox", lw.holder, sizeof lw.holder);
-  pgdb_text(&f->pg, "SELECT claimed_until FROM webhook_outbox", until, sizeof until);
+  pgdb_text(&f->n.db, "SELECT claimed_by FROM webhook_outbox", lw.holder, sizeof lw.holder);
+  pgdb_text(&f->n.db, "SELECT claimed_until FROM webhook_outbox", until, sizeof until);
   assert_int_equal(strlen(lw.holder), 16);
   /* More than a lease passes: node 0 renews, node 1 claims nothing. The
    * wait is the point here: a lease is real time. */
   usleep(2 * 1000 * atoi(LEASE_MS));
-  pgdb_text(&f->pg, "SELECT claimed_by FROM webhook_outbox", holder, sizeof holder);
-  pgdb_text(&f->pg, "SELECT claimed_until FROM webhook_outbox", later, sizeof later);
+  pgdb_text(&f->n.db, "SELECT claimed_by FROM webhook_outbox", holder, sizeof holder);
+  pgdb_text(&f->n.db, "SELECT claimed_until FROM webhook_outbox", later, sizeof later);
   assert_string_equal(holder, lw.holder);
   assert_true(strtoll(later, NULL, 10) > strtoll(until, NULL, 10));
   assert_int_equal(hookrx_count("/down"), 1);
@@ -278,8 +271,8 @@ static void test_a_killed_nodes_delivery_is_sent_by_the_other_after_its_lease(vo
   assert_string_equal(seen[0].event, "start");
   assert_string_equal(seen[1].delivery, seen[0].delivery);
   assert_true(harness_wait_every(one_delivered, &w, SETTLE_MS, 50));
-  assert_int_equal(pgdb_number(&f->pg, "SELECT count(*) FROM deliveries WHERE delivered"), 1);
-  assert_int_equal(pgdb_number(&f->pg, "SELECT max(attempt) FROM deliveries WHERE delivered"), 2);
+  assert_int_equal(pgdb_number(&f->n.db, "SELECT count(*) FROM deliveries WHERE delivered"), 1);
+  assert_int_equal(pgdb_number(&f->n.db, "SELECT max(attempt) FROM deliveries WHERE delivered"), 2);
   (void)n1;
 }
 

@@ -32,16 +32,14 @@
 /* ---- a database per test (pgdb.h) ---- */
 
 struct fixture {
-  struct pgdb db;
-  struct harness_server node[2];
-  bool started[2];
+  struct pgnodes n; /* the test's database and its two nodes */
 };
 
 static int setup(void **state)
 {
   struct fixture *f = calloc(1, sizeof(*f));
 
-  if (!f || !pgdb_test_cluster() || !pgdb_create(&f->db, pgdb_test_cluster(), "cairn_api")) {
+  if (!f || !pgnodes_open(&f->n, "cairn_api")) {
     free(f);
     return -1;
   }
@@ -52,12 +50,9 @@ static int setup(void **state)
 static int teardown(void **state)
 {
   struct fixture *f = *state;
-  int rc = 0, i;
+  int rc = 0;
 
-  for (i = 0; i < 2; i++)
-    if (f->started[i] && !harness_stop(&f->node[i]))
-      rc = -1;
-  if (!pgdb_drop(&f->db))
+  if (!pgnodes_close(&f->n))
     rc = -1;
   free(f);
   return rc;
@@ -65,9 +60,7 @@ static int teardown(void **state)
 
 static struct harness_server *start_node(struct fixture *f, int i)
 {
-  harness_start_on(&f->node[i], f->db.url);
-  f->started[i] = true;
-  return &f->node[i];
+  return pgnodes_start(&f->n, i);
 }
 
 /* ---- a game ---- */
@@ -250,7 +243,7 @@ static long logged_moves(struct harness_server *s, const char *game_id)
 static void race_round(struct fixture *f, struct table *t, struct racer racers[2],
                        struct harness_rng *rng, int round)
 {
-  struct harness_server *a = &f->node[0];
+  struct harness_server *a = &f->n.node[0];
   pthread_t th[2];
   json_t *mine, *move, *body;
   long seq, before;
@@ -293,9 +286,9 @@ static void race_round(struct fixture *f, struct table *t, struct racer racers[2
     harness_fail_response(&racers[1 - won].r, __FILE__, __LINE__,
                           "round %d (seq %ld): the loser did not get 409", round, seq);
   for (i = 0; i < 2; i++)
-    if (logged_moves(&f->node[i], t->id) != before + 1)
+    if (logged_moves(&f->n.node[i], t->id) != before + 1)
       fail_msg("round %d: node %d sees the log go from %ld to %ld rows", round, i, before,
-               logged_moves(&f->node[i], t->id));
+               logged_moves(&f->n.node[i], t->id));
   for (i = 0; i < 2; i++) {
     harness_response_free(&racers[i].r);
     free(racers[i].body);
@@ -314,18 +307,18 @@ static void test_two_nodes_racing_the_same_seq_admit_exactly_one(void **state)
 
   start_node(f, 0);
   start_node(f, 1); /* finds the schema the first one made */
-  new_table(&f->node[0], &t);
+  new_table(&f->n.node[0], &t);
   pthread_barrier_init(&start, NULL, 2);
   for (i = 0; i < 2; i++) {
     memset(&racers[i], 0, sizeof racers[i]);
-    harness_client_init(&racers[i].client, &f->node[i]);
+    harness_client_init(&racers[i].client, &f->n.node[i]);
     racers[i].start = &start;
   }
   for (round = 0; round < ROUNDS; round++) {
-    json_t *pub = harness_get_game(&f->node[1], NULL, t.id);
+    json_t *pub = harness_get_game(&f->n.node[1], NULL, t.id);
 
     if (strcmp(harness_str(pub, "status"), "finished") == 0)
-      new_table(&f->node[1], &t);
+      new_table(&f->n.node[1], &t);
     json_decref(pub);
     race_round(f, &t, racers, &rng, round);
   }
@@ -336,14 +329,14 @@ static void test_two_nodes_racing_the_same_seq_admit_exactly_one(void **state)
     struct seen seen[2];
 
     for (i = 0; i < 2; i++)
-      look(&f->node[i], &t, &seen[i], "signer");
+      look(&f->n.node[i], &t, &seen[i], "signer");
     assert_int_equal(seen[0].seq, seen[1].seq);
     assert_string_equal(seen[0].game, seen[1].game);
     assert_string_equal(seen[0].log, seen[1].log);
     for (i = 0; i < 2; i++)
       seen_free(&seen[i]);
   }
-  harness_expect_verifies(&f->node[1], t.id);
+  harness_expect_verifies(&f->n.node[1], t.id);
   for (i = 0; i < 2; i++)
     harness_client_cleanup(&racers[i].client);
   pthread_barrier_destroy(&start);
