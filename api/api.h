@@ -48,6 +48,11 @@
  * a few percent; 256 threads lost a quarter at 1,000 games. An idle thread
  * costs ~13 KiB of resident memory (bench_idle: 13,520 -> 14,476 KiB). */
 #define API_HTTP_THREADS 96
+/* ...but when the store queues appends (db_appends_queue: SQLite's group
+ * commit), a move parks its connection while its commit is on disk
+ * (struct api_later) and no thread waits with it, so a few threads serve
+ * every connection and fewer context switches are paid per move. */
+#define API_HTTP_THREADS_QUEUED 4
 
 /* Webhook amplification limits (webhooks.c): hooks one player may hold,
  * and hooks registered for one game by all players together. */
@@ -93,6 +98,14 @@ struct api_server {
   /* Where people reach this server's page (--public-url), without a final
    * "/": chat messages link to a game's page there. "" when not known. */
   char public_url[512];
+  /* Answers that come later (struct api_later) parked and not answered
+   * yet: the stop waits for them before the daemon goes (api_server_settled). */
+  _Atomic int laters_parked;
+  /* Moves park while their commit is on disk (db_appends_queue) */
+  bool moves_park;
+  /* The threads that answer parked requests (later.c), owned; NULL until
+   * api_server_start. */
+  struct api_finisher *finisher;
 };
 
 /* One request, as handlers see it. Everything is borrowed until the
@@ -138,7 +151,43 @@ struct api_response {
     void (*free)(void *cls);
     void *cls;
   } reader;
+  /* An answer that comes later (struct api_later, owned), or NULL. */
+  struct api_later *later;
 };
+
+/*
+ * An answer that comes later: a handler that started work finishing on
+ * another thread (a move's group commit) sets resp->later and returns
+ * CAIRN_OK. The server parks the connection (no thread waits with it). When
+ * the work is done (api_later_done), one of the server's finishing threads
+ * runs `answer`, which finishes the work and fills the response as a handler
+ * would; then the connection's own thread sends it. `answer` does not run on
+ * the connection's thread because that thread may be waiting for a lock the
+ * answer releases (a game's, held across the commit). `release` frees the
+ * later once the server is done with it, answered or not.
+ */
+struct api_later {
+  enum cairn_status (*answer)(struct api_later *later, struct api_response *resp,
+                              struct cairn_error *err);
+  void (*release)(struct api_later *later);
+  /* The server's (later.c), under its lock: */
+  struct api_server *server;
+  struct MHD_Connection *conn;
+  bool parked;   /* the connection is suspended, waiting for the answer */
+  bool answered; /* `answer` has run: st, err and resp hold its outcome */
+  enum cairn_status st;
+  struct cairn_error err;
+  struct api_response resp; /* what `answer` filled, sent by the connection's thread */
+  struct api_later *next;   /* in the finishing queue */
+};
+
+/* Release what a response holds (body, texts, reader) and zero it. */
+void api_response_clear(struct api_response *resp);
+/* The work is done: have `answer` run soon on a finishing thread. Any
+ * thread may call it, once; it only queues. */
+void api_later_done(struct api_later *later);
+/* Whether no later is parked, for the stop. */
+bool api_server_settled(const struct api_server *server);
 
 /* A handler: fill `resp` and return CAIRN_OK, or return a failure from
  * cairn_fail() and the server answers with problem+json. */

@@ -15,6 +15,7 @@
 
 #include <microhttpd.h>
 #include <sodium.h>
+#include <xxhash.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,15 +25,22 @@
  * would eat most of what it saves. */
 #define GZIP_FROM_BYTES 1024
 
+/* XXH3, not a cryptographic hash: a tag only tells a client whether its
+ * own copy changed, 128 bits make an accidental match between two versions
+ * of one resource out of reach, and a client forging a match fools only its
+ * own cache. BLAKE2b here ran at about 150 MB/s on the bench machine, a
+ * tenth of the server's CPU on view GETs (issue 22); XXH3 runs at memory
+ * speed. The tag hides nothing the body does not show its reader. */
 void api_etag_of(const char *body, size_t len, char out[API_ETAG_MAX + 1])
 {
-  uint8_t hash[16];
+  XXH128_canonical_t canonical;
+  uint8_t *hash = canonical.digest;
 
-  crypto_generichash(hash, sizeof(hash), (const unsigned char *)body, len, NULL, 0);
+  XXH128_canonicalFromHash(&canonical, XXH3_128bits(body, len));
   memcpy(out, "W/\"", 3);
-  sodium_bin2hex(out + 3, 2 * sizeof(hash) + 1, hash, sizeof(hash));
-  out[3 + 2 * sizeof(hash)] = '"';
-  out[4 + 2 * sizeof(hash)] = '\0';
+  sodium_bin2hex(out + 3, 2 * sizeof(canonical.digest) + 1, hash, sizeof(canonical.digest));
+  out[3 + 2 * sizeof(canonical.digest)] = '"';
+  out[4 + 2 * sizeof(canonical.digest)] = '\0';
 }
 
 /* The opaque part of a tag ("abc" of W/"abc" or "abc"), its length in *n;

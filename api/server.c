@@ -40,6 +40,7 @@ struct pending {
   int64_t wait_deadline_ms;      /* a long-poll's deadline across wake-ups */
   char waited_on[DB_ID_MAX + 1]; /* the game it parked on, "" if it never did */
   int route;                     /* api_route's, for the metrics; -1 before it */
+  struct api_later *later;       /* owned: an answer parked until its work is ready, or NULL */
 };
 
 /* Retry-After, and the IETF draft's RateLimit-* names when a rate limit
@@ -386,6 +387,28 @@ static enum cairn_status check_media_type(const struct api_request *req, struct 
                     "Content-Type must be application/json");
 }
 
+void api_response_clear(struct api_response *resp)
+{
+  json_decref(resp->body);
+  free(resp->json_text);
+  free(resp->owned_text);
+  if (resp->reader.free)
+    resp->reader.free(resp->reader.cls);
+  *resp = (struct api_response){0};
+}
+
+/* An answered later's outcome, moved into *resp and *err; frees the later. */
+static enum cairn_status take_answer(struct api_later *later, struct api_response *resp,
+                                     struct cairn_error *err)
+{
+  enum cairn_status st = later->st;
+
+  *resp = later->resp;
+  *err = later->err;
+  later->release(later);
+  return st;
+}
+
 /* Answer the request; *status gets the answer's HTTP status, or 0 when the
  * connection was parked (a long-poll: it runs again when woken). */
 static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection *conn,
@@ -411,6 +434,13 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   enum MHD_Result ret;
 
   *status = 0;
+  if (p->later) {
+    /* Resumed: its answer is ready. */
+    st = take_answer(p->later, &resp, &err);
+    p->later = NULL;
+    api_later_answered(server);
+    goto respond;
+  }
   if (p->too_large) {
     cairn_fail(&err, CAIRN_ETOOLARGE, CAIRN_CODE_BODY_TOO_LARGE, NULL,
                "request body exceeds %zu bytes", p->cap);
@@ -444,12 +474,19 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   }
   if (st == CAIRN_OK)
     st = handler(&req, &resp, &err);
+  if (st == CAIRN_OK && resp.later) {
+    struct api_later *later = resp.later;
+
+    resp.later = NULL;
+    if (api_later_park(server, conn, later)) {
+      p->later = later;
+      return MHD_YES; /* parked: resumed once its answer is ready */
+    }
+    st = take_answer(later, &resp, &err);
+  }
+respond:
   if (st != CAIRN_OK) {
-    json_decref(resp.body);
-    free(resp.json_text);
-    free(resp.owned_text);
-    if (resp.reader.free)
-      resp.reader.free(resp.reader.cls);
+    api_response_clear(&resp);
     /* Allow goes with a 405 only (the route is known before the limits). */
     x.allow = allow[0] && err.code && strcmp(err.code, CAIRN_CODE_METHOD) == 0 ? allow : NULL;
     x.why = &refused;
@@ -595,6 +632,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 
   if (p && p->waited_on[0])
     api_notify_forget(server->notify, conn, p->waited_on);
+  if (p && p->later)
+    api_later_forget(p->later);
   api_conns_answered(server->conns, tracked(conn));
   if (p) {
     free(p->body);
@@ -640,13 +679,17 @@ static enum MHD_Result accept_under_cap(void *cls, const struct sockaddr *addr, 
 
 struct MHD_Daemon *api_server_start(struct api_server *server, const struct sockaddr_in *addr)
 {
+  /* Answers parked requests: started before the first can park. */
+  if (server->moves_park && !server->finisher && !(server->finisher = api_finisher_new()))
+    return NULL;
   unsigned int mhd_limit = UINT_MAX;
+  unsigned int threads = server->moves_park ? API_HTTP_THREADS_QUEUED : API_HTTP_THREADS;
 
   assert(server->max_connections > 0);
   /* libmicrohttpd's own limit, once split per thread, never binds before
    * ours. */
-  if ((unsigned int)server->max_connections <= UINT_MAX / API_HTTP_THREADS)
-    mhd_limit = (unsigned int)server->max_connections * API_HTTP_THREADS;
+  if ((unsigned int)server->max_connections <= UINT_MAX / threads)
+    mhd_limit = (unsigned int)server->max_connections * threads;
   /* A pool of polling threads serves every connection: handlers are short
    * (one SQLite transaction at most) and waiting clients are parked
    * (suspended), so no client holds a thread. A move's handler does block
@@ -670,12 +713,12 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
    * a request that has arrived cannot be forgotten. Each thread polls only
    * its own connections, parked waiters excluded, and the throughput,
    * latency and 10,000-idle-client figures were the same within noise. */
-  return MHD_start_daemon(
-      MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG |
-          MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
-      0, accept_under_cap, server, on_request, server, MHD_OPTION_SOCK_ADDR, addr,
-      MHD_OPTION_NOTIFY_COMPLETED, on_completed, server, MHD_OPTION_NOTIFY_CONNECTION,
-      on_connection, server, MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)API_HTTP_THREADS,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)30, MHD_OPTION_CONNECTION_LIMIT, mhd_limit,
-      MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024), MHD_OPTION_END);
+  return MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ERROR_LOG |
+                              MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC,
+                          0, accept_under_cap, server, on_request, server, MHD_OPTION_SOCK_ADDR,
+                          addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, server,
+                          MHD_OPTION_NOTIFY_CONNECTION, on_connection, server,
+                          MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_TIMEOUT,
+                          (unsigned int)30, MHD_OPTION_CONNECTION_LIMIT, mhd_limit,
+                          MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(16 * 1024), MHD_OPTION_END);
 }

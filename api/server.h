@@ -59,6 +59,22 @@ void api_conns_answered(struct api_conns *conns, struct api_conn *k);
  * reset (a lingering close). Accepts NULL. */
 void api_conns_linger(struct api_conns *conns, struct api_conn *k);
 
+/* ---- later.c: answers that come later (struct api_later, api.h) ---- */
+
+/* The threads that answer parked requests (api_later_done): new, NULL when
+ * none could start; free waits for those queued and stops them. */
+struct api_finisher *api_finisher_new(void);
+void api_finisher_free(struct api_finisher *finisher);
+/* On the connection's thread, in its handler: park `conn` until `later` is
+ * answered; false when it is answered already (send it now). */
+bool api_later_park(struct api_server *server, struct MHD_Connection *conn,
+                    struct api_later *later);
+/* A parked later was answered (api_server_settled counts it no more). */
+void api_later_answered(struct api_server *server);
+/* The connection ended with `later` parked: wait for its answer, then
+ * drop it. */
+void api_later_forget(struct api_later *later);
+
 /* Start serving `server` on `addr`, at most server->max_connections (> 0)
  * connections at once. NULL if the daemon could not start. Stop with
  * MHD_stop_daemon(). */

@@ -361,11 +361,13 @@ static int wait_for_signal(void)
  * answer is not waited for past STOP_ANSWER_MS. */
 #define STOP_ANSWER_MS 2000
 
-static void wait_for_waiters(struct api_notify *notify)
+static void wait_for_waiters(const struct api_server *server)
 {
   struct timespec pause = {.tv_nsec = 5 * 1000 * 1000};
 
-  for (int waited = 0; waited < STOP_ANSWER_MS && !api_notify_settled(notify); waited += 5)
+  for (int waited = 0; waited < STOP_ANSWER_MS &&
+                       !(api_notify_settled(server->notify) && api_server_settled(server));
+       waited += 5)
     nanosleep(&pause, NULL);
 }
 
@@ -500,6 +502,7 @@ int main(int argc, char **argv)
   }
   clock_fn = cfg.test_clock ? api_clock_test : api_clock_realtime;
   server.web_dir = cfg.web_dir;
+  server.moves_park = db_appends_queue(server.db);
   /* The game layer reaches the HTTP side's follow-ups (notify, webhooks)
    * only through the listener table, with this server as its context. */
   server.game =
@@ -567,9 +570,11 @@ cleanup:
   if (daemon)
     MHD_quiesce_daemon(daemon);
   api_notify_stop(server.notify);
-  wait_for_waiters(server.notify);
+  wait_for_waiters(&server);
   if (daemon)
     MHD_stop_daemon(daemon);
+  api_finisher_free(server.finisher);
+  server.finisher = NULL; /* a late commit answers inline (api_later_done) */
   api_notify_free(server.notify);
   api_deliver_free(server.deliver);
   api_limits_free(server.limits);

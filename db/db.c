@@ -190,6 +190,22 @@ enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_m
   return db->methods->move_append(db->ctx, game_id, move, result_json, err);
 }
 
+void db_move_append_async(struct db *db, const char *game_id, struct db_move *move,
+                          const char *result_json, struct cairn_error *err, db_append_done done,
+                          void *arg)
+{
+  if (db->methods->move_append_async) {
+    db->methods->move_append_async(db->ctx, game_id, move, result_json, err, done, arg);
+    return;
+  }
+  done(arg, db->methods->move_append(db->ctx, game_id, move, result_json, err));
+}
+
+bool db_appends_queue(const struct db *db)
+{
+  return db->methods->move_append_async != NULL;
+}
+
 enum cairn_status db_backup_to(struct db *db, const char *path, struct cairn_error *err)
 {
   if (!db->methods->backup_to)

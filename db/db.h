@@ -261,6 +261,11 @@ struct db_change {
  * listener's thread, holding nothing of the store: it may call any db_*
  * function. */
 typedef void (*db_change_cb)(void *arg, const struct db_change *change);
+/* An append's verdict, move_append's return value, delivered by
+ * move_append_async once the row is durable or refused. It runs on the
+ * store's committer thread (or on the caller's, before move_append_async
+ * returns): it must be quick and must not call the store. */
+typedef void (*db_append_done)(void *arg, enum cairn_status st);
 
 /* A running listener: the backend's own (db_listen_start). */
 struct db_listener;
@@ -328,6 +333,18 @@ struct db_methods {
    * Returns only after the transaction is durable. */
   enum cairn_status (*move_append)(void *ctx, const char *game_id, struct db_move *move,
                                    const char *result_json, struct cairn_error *err);
+
+  /* move_append without waiting for the fsync: queue the append and return
+   * at once; `done(arg, st)` is called exactly once with the verdict
+   * move_append would have returned (*err and move->hash filled as it
+   * fills them), after the row is durable or refused. Everything passed
+   * must stay valid until then. This is what lets a server thread serve
+   * other requests while a move's group commit is on disk (issue 22).
+   * Optional (NULL: db_move_append_async runs move_append and calls `done`
+   * before returning). */
+  void (*move_append_async)(void *ctx, const char *game_id, struct db_move *move,
+                            const char *result_json, struct cairn_error *err, db_append_done done,
+                            void *arg);
 
   /* Write a copy of the whole store, consistent at one moment, to the new
    * file `path` (absent or empty), while every other slot keeps serving:
@@ -606,6 +623,14 @@ enum cairn_status db_seat_take(struct db *db, const char *game_id, int seat, con
                                struct cairn_error *err);
 enum cairn_status db_move_append(struct db *db, const char *game_id, struct db_move *move,
                                  const char *result_json, struct cairn_error *err);
+/* The move_append_async slot (see it), on every backend. */
+void db_move_append_async(struct db *db, const char *game_id, struct db_move *move,
+                          const char *result_json, struct cairn_error *err, db_append_done done,
+                          void *arg);
+/* Whether appends on this backend are queued without a waiting thread
+ * (move_append_async is the backend's own), so the server can serve
+ * with few threads. */
+bool db_appends_queue(const struct db *db);
 /* The backup_to slot (see it). */
 enum cairn_status db_backup_to(struct db *db, const char *path, struct cairn_error *err);
 /* The stats slot (see it); all zero for a backend without it. */

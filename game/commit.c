@@ -65,50 +65,6 @@ static void read_after(const struct db_game *row, const struct game_change *chan
     a->turn.n = engine_to_act(next, a->turn.seats);
 }
 
-/* Append the change's row to the log; the row is durable when this returns
- * CAIRN_OK. The seat clocks it sets go in the same transaction. */
-static enum cairn_status append_row(struct game_service *svc, struct db_game *row,
-                                    const struct game_change *change,
-                                    const struct engine_game *next, const struct after *a,
-                                    const struct game_owed *owed, struct cairn_error *err)
-{
-  struct db_clock clocks[ENGINE_MAX_SEATS];
-  int n_clocks = game_clocks_next(svc, row, &a->turn, clocks);
-  char *move_text = json_dumps(change->move, JSON_COMPACT | JSON_SORT_KEYS);
-  char *events_text = json_dumps(change->events, JSON_COMPACT | JSON_SORT_KEYS);
-  /* A result decided outside the rules is stored as the caller wrote it. */
-  char *result_text = a->result ? json_dumps(a->result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-  const char *stored_result = change->result_json ? change->result_json : result_text;
-  struct db_move entry = {.ord = row->moves,
-                          .seq = next->seq,
-                          .seat = change->seat,
-                          .move_json = move_text,
-                          .events_json = events_text,
-                          .at_ms = svc->now_ms(),
-                          .clocks = clocks,
-                          .n_clocks = n_clocks,
-                          .outbox = owed->rows,
-                          .n_outbox = owed->n,
-                          .resigns = change->kind == GAME_CHANGE_RESIGN};
-  enum cairn_status st;
-
-  if (!move_text || !events_text || (a->result && !result_text))
-    st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  else
-    st = db_move_append(svc->db, row->id, &entry, stored_result, err);
-  /* The answer to this change publishes the chain's new head, not the one
-   * the row was loaded with. */
-  if (st == CAIRN_OK && entry.has_hash)
-    memcpy(row->log_head, entry.hash, DB_HASH_BYTES);
-  if (st == CAIRN_ESTALE)
-    cairn_fail(err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
-               "another move was accepted first; fetch the game and retry");
-  free(move_text);
-  free(events_text);
-  free(result_text);
-  return st;
-}
-
 /* Committed: the row on disk moved on, so mirror it in *row, and make
  * `next` (taken) the cached state. */
 static void mirror_row(struct game_service *svc, struct db_game *row,
@@ -263,29 +219,104 @@ static enum cairn_status write_join(struct game_service *svc, struct db_game *ro
   return st;
 }
 
-/* A log row, with what it owes written in its transaction. Takes `next`:
- * the cached state once committed, freed otherwise. */
-static enum cairn_status write_row(struct game_service *svc, struct db_game *row,
-                                   const struct game_change *change, struct engine_game *next,
-                                   const struct before *b, struct game_turn *turn,
-                                   struct game_owed *owed, struct cairn_error *err)
-{
-  struct db_game after;
+/* A log row on its way to disk: the change and everything its follow-ups
+ * need once the store's verdict is in. On the stack of game_commit_turn, or
+ * allocated by game_play_async until game_play_finish. */
+struct game_row_job {
+  struct game_service *svc;
+  struct db_game *row;       /* borrowed: the caller's, mirrored once committed */
+  struct game_change change; /* its `next` is the job's: */
+  struct engine_game *next;  /* owned: the state after the row, until it is cached */
+  struct before b;
   struct after a;
-  enum cairn_status st;
+  struct game_owed owed;
+  struct db_clock clocks[ENGINE_MAX_SEATS];
+  struct db_move entry; /* the row, its texts the job's: */
+  char *move_text, *events_text, *result_text;
+  enum cairn_status st;   /* the store's verdict */
+  struct cairn_error err; /* its error, if any */
+  /* game_play_async's: the move's events (a reference the job holds), the
+   * seq they reached and whom to tell when the verdict is in. */
+  json_t *events;
+  uint32_t seq_after;
+  game_ready_cb ready;
+  void *ready_arg;
+};
 
-  read_after(row, change, next, &a);
-  row_after(row, change, next, &a, &after);
-  judge_owed(svc, &after, next, &a.turn, a.result, b, NULL, owed);
-  st = append_row(svc, row, change, next, &a, owed, err);
-  owed->stored = st == CAIRN_OK;
-  if (st == CAIRN_OK)
-    mirror_row(svc, row, change, next, &a);
+/* The row to append, with the seat clocks it sets (the same transaction),
+ * and what the listener judged it owes. */
+static enum cairn_status prepare_row(struct game_row_job *job, struct cairn_error *err)
+{
+  struct game_service *svc = job->svc;
+  const struct game_change *change = &job->change;
+  struct db_game after;
+  int n_clocks;
+
+  read_after(job->row, change, job->next, &job->a);
+  row_after(job->row, change, job->next, &job->a, &after);
+  judge_owed(svc, &after, job->next, &job->a.turn, job->a.result, &job->b, NULL, &job->owed);
+  n_clocks = game_clocks_next(svc, job->row, &job->a.turn, job->clocks);
+  job->move_text = json_dumps(change->move, JSON_COMPACT | JSON_SORT_KEYS);
+  job->events_text = json_dumps(change->events, JSON_COMPACT | JSON_SORT_KEYS);
+  job->result_text =
+      job->a.result ? json_dumps(job->a.result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  job->entry = (struct db_move){.ord = job->row->moves,
+                                .seq = job->next->seq,
+                                .seat = change->seat,
+                                .move_json = job->move_text,
+                                .events_json = job->events_text,
+                                .at_ms = svc->now_ms(),
+                                .clocks = job->clocks,
+                                .n_clocks = n_clocks,
+                                .outbox = job->owed.rows,
+                                .n_outbox = job->owed.n,
+                                .resigns = change->kind == GAME_CHANGE_RESIGN};
+  if (!job->move_text || !job->events_text || (job->a.result && !job->result_text))
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  return CAIRN_OK;
+}
+
+/* The stored result: one decided outside the rules as the caller wrote it,
+ * else the title's, NULL while the game runs. */
+static const char *stored_result(const struct game_row_job *job)
+{
+  return job->change.result_json ? job->change.result_json : job->result_text;
+}
+
+/* The store's verdict is in (job->st): mirror the committed row in *row and
+ * cache its state, or drop the state; either way the job's texts go. */
+static void settle_row(struct game_row_job *job)
+{
+  if (job->st == CAIRN_OK && job->entry.has_hash)
+    memcpy(job->row->log_head, job->entry.hash, DB_HASH_BYTES); /* the chain's new head */
+  if (job->st == CAIRN_ESTALE)
+    cairn_fail(&job->err, CAIRN_ESTALE, CAIRN_CODE_STALE_SEQ, NULL,
+               "another move was accepted first; fetch the game and retry");
+  job->owed.stored = job->st == CAIRN_OK;
+  if (job->st == CAIRN_OK)
+    mirror_row(job->svc, job->row, &job->change, job->next, &job->a);
   else
-    engine_free(next);
-  *turn = a.turn;
-  json_decref(a.result);
-  return st;
+    engine_free(job->next);
+  job->next = NULL;
+  free(job->move_text);
+  free(job->events_text);
+  free(job->result_text);
+  job->move_text = job->events_text = job->result_text = NULL;
+  json_decref(job->a.result);
+  job->a.result = NULL;
+}
+
+/* Start a row's job: the change (its `next` taken) as it stands before. */
+static void job_init(struct game_row_job *job, struct game_service *svc, struct db_game *row,
+                     struct game_change *change)
+{
+  job->svc = svc;
+  job->row = row;
+  job->change = *change;
+  job->next = change->next;
+  job->change.next = NULL;
+  change->next = NULL; /* taken, on every path */
+  remember_before(svc, row, change, &job->b);
 }
 
 const char *game_change_kind_name(enum game_change_kind kind)
@@ -307,34 +338,119 @@ enum cairn_status game_commit(struct game_service *svc, struct db_game *row,
   return game_commit_turn(svc, row, change, &after, err);
 }
 
+/* What follows every change, committed (st CAIRN_OK) or not: the count,
+ * the announcement, the webhooks (sent, or released) and the bots. */
+static void follow_up(struct game_service *svc, struct db_game *row, enum game_change_kind kind,
+                      const struct engine_game *state, const struct game_turn *after,
+                      const struct before *b, struct game_owed *owed, enum cairn_status st)
+{
+  if (st == CAIRN_OK) {
+    atomic_fetch_add(&svc->committed[kind], 1);
+    announce(svc, row, state, after, b);
+  }
+  send_webhooks(svc, owed, st == CAIRN_OK);
+  /* The change is durable and acknowledged whatever the bots do next; a
+   * bot's own move leaves the next one to the loop that played it. */
+  if (st == CAIRN_OK && kind != GAME_CHANGE_BOT && !svc->bots_held)
+    game_bots_play(svc, row, after);
+}
+
+/* The follow-ups of a settled row's job; its verdict. */
+static enum cairn_status finish_row(struct game_row_job *job, struct game_turn *after,
+                                    struct cairn_error *err)
+{
+  const struct engine_game *state = job->next; /* once cached, borrowed from the cache */
+
+  settle_row(job);
+  *after = job->a.turn;
+  if (job->st != CAIRN_OK)
+    *err = job->err;
+  follow_up(job->svc, job->row, job->change.kind, state, after, &job->b, &job->owed, job->st);
+  return job->st;
+}
+
 enum cairn_status game_commit_turn(struct game_service *svc, struct db_game *row,
                                    struct game_change *change, struct game_turn *after,
                                    struct cairn_error *err)
 {
-  struct engine_game *next = change->next;
-  const struct engine_game *state = next; /* once committed, borrowed from the cache */
-  struct game_owed owed = {0};
-  struct before b;
+  struct game_row_job job = {0};
+
+  if (change->kind == GAME_CHANGE_JOIN) {
+    const struct engine_game *state = NULL;
+    struct game_owed owed = {0};
+    struct before b;
+    enum cairn_status st;
+
+    remember_before(svc, row, change, &b);
+    engine_free(change->next);
+    change->next = NULL;
+    st = write_join(svc, row, change, &b, &state, after, &owed, err);
+    follow_up(svc, row, change->kind, state, after, &b, &owed, st);
+    return st;
+  }
+  job_init(&job, svc, row, change);
+  job.st = prepare_row(&job, &job.err);
+  if (job.st == CAIRN_OK)
+    job.st = db_move_append(svc->db, row->id, &job.entry, stored_result(&job), &job.err);
+  return finish_row(&job, after, err);
+}
+
+/* The store's verdict on an async job's row: tell the job's owner. On the
+ * store's committer thread: only wake. */
+static void row_stored(void *arg, enum cairn_status st)
+{
+  struct game_row_job *job = arg;
+
+  job->st = st;
+  job->ready(job->ready_arg);
+}
+
+enum cairn_status game_commit_async(struct game_service *svc, struct db_game *row,
+                                    struct game_change *change, game_ready_cb ready,
+                                    void *ready_arg, struct game_row_job **out,
+                                    struct cairn_error *err)
+{
+  struct game_row_job *job = calloc(1, sizeof(*job));
   enum cairn_status st;
 
-  change->next = NULL; /* taken, on every path */
-  remember_before(svc, row, change, &b);
-  if (change->kind == GAME_CHANGE_JOIN) {
-    engine_free(next);
-    st = write_join(svc, row, change, &b, &state, after, &owed, err);
-  } else {
-    st = write_row(svc, row, change, next, &b, after, &owed, err);
+  *out = NULL;
+  if (!job) {
+    engine_free(change->next);
+    change->next = NULL;
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   }
-  if (st == CAIRN_OK) {
-    atomic_fetch_add(&svc->committed[change->kind], 1);
-    announce(svc, row, state, after, &b);
-  }
-  send_webhooks(svc, &owed, st == CAIRN_OK);
-  if (st != CAIRN_OK)
+  job_init(job, svc, row, change);
+  job->events = json_incref((json_t *)change->events);
+  job->seq_after = job->next->seq;
+  job->ready = ready;
+  job->ready_arg = ready_arg;
+  st = prepare_row(job, err);
+  if (st != CAIRN_OK) {
+    struct game_turn ignored;
+
+    job->st = st;
+    job->err = *err;
+    finish_row(job, &ignored, err);
+    json_decref(job->events);
+    free(job);
     return st;
-  /* The change is durable and acknowledged whatever the bots do next; a
-   * bot's own move leaves the next one to the loop that played it. */
-  if (change->kind != GAME_CHANGE_BOT && !svc->bots_held)
-    game_bots_play(svc, row, after);
+  }
+  *out = job;
+  db_move_append_async(svc->db, row->id, &job->entry, stored_result(job), &job->err, row_stored,
+                       job);
   return CAIRN_OK;
+}
+
+enum cairn_status game_commit_finish(struct game_row_job *job, json_t **events, uint32_t *seq_after,
+                                     struct cairn_error *err)
+{
+  struct game_turn after;
+  enum cairn_status st = finish_row(job, &after, err);
+
+  *events = st == CAIRN_OK ? job->events : NULL;
+  if (st != CAIRN_OK)
+    json_decref(job->events);
+  *seq_after = job->seq_after;
+  free(job);
+  return st;
 }

@@ -272,6 +272,35 @@ enum cairn_status game_commit_turn(struct game_service *svc, struct db_game *row
                                    struct game_change *change, struct game_turn *after,
                                    struct cairn_error *err);
 
+/* A change's log row on its way to disk without a thread waiting for it
+ * (game_commit_async): owned by the game layer from game_commit_async to
+ * game_commit_finish. */
+struct game_row_job;
+
+/* Called once the store's verdict on a game_row_job is in, on the store's
+ * committer thread (or on the caller's, before game_commit_async returns,
+ * for a store that cannot queue): it must only arrange for
+ * game_commit_finish to be called, soon, by whoever holds the game's lock. */
+typedef void (*game_ready_cb)(void *arg);
+
+/* Under the lock: game_commit's first step for a log row (never a join),
+ * queued: on CAIRN_OK the row is on its way and `ready(ready_arg)` will be
+ * called once; *job is then the caller's to finish, keeping *row and the
+ * game's lock until game_commit_finish. `change->events` is held by the job
+ * (a reference) for the answer. On failure nothing was queued or written,
+ * *job is NULL and change->next was taken. */
+enum cairn_status game_commit_async(struct game_service *svc, struct db_game *row,
+                                    struct game_change *change, game_ready_cb ready,
+                                    void *ready_arg, struct game_row_job **job,
+                                    struct cairn_error *err);
+
+/* Still under the lock, after `ready`: the rest of game_commit (steps 2 to 4)
+ * with the store's verdict, which it returns. On success *events is the
+ * change's events (a new reference) and *seq_after the seq the row reached;
+ * *row mirrors the commit and any bot moves after it. Frees the job. */
+enum cairn_status game_commit_finish(struct game_row_job *job, json_t **events, uint32_t *seq_after,
+                                     struct cairn_error *err);
+
 /* ---- moves.c: a seated player's move ---- */
 
 /* The checks api.md orders before the title sees a move: seated
@@ -289,6 +318,15 @@ enum cairn_status game_check_turn(const struct db_game *row, int seat, json_int_
 enum cairn_status game_play(struct game_service *svc, struct db_game *row, int seat, json_int_t seq,
                             const json_t *move, json_t **events, uint32_t *seq_after,
                             struct cairn_error *err);
+
+/* game_play with its commit queued (game_commit_async): on CAIRN_OK the
+ * move passed every check and rule and its row is on its way; `ready` will
+ * be called, and game_commit_finish then gives game_play's answer. A
+ * refused move fails here, as from game_play, with *job NULL. */
+enum cairn_status game_play_async(struct game_service *svc, struct db_game *row, int seat,
+                                  json_int_t seq, const json_t *move, game_ready_cb ready,
+                                  void *ready_arg, struct game_row_job **job,
+                                  struct cairn_error *err);
 
 /* ---- resign.c: a seat's resignation ---- */
 

@@ -38,15 +38,17 @@ enum cairn_status game_check_turn(const struct db_game *row, int seat, json_int_
   return CAIRN_OK;
 }
 
-enum cairn_status game_play(struct game_service *svc, struct db_game *row, int seat, json_int_t seq,
-                            const json_t *move, json_t **events, uint32_t *seq_after,
-                            struct cairn_error *err)
+/* The checks and the rules: on success *next is the state after `move`
+ * (owned) and *events its events (a new reference). */
+static enum cairn_status check_and_apply(struct game_service *svc, struct db_game *row, int seat,
+                                         json_int_t seq, const json_t *move,
+                                         struct engine_game **next, json_t **events,
+                                         struct cairn_error *err)
 {
   const struct engine_game *state = NULL;
-  struct engine_game *next = NULL;
-  struct game_change change = {.kind = GAME_CHANGE_MOVE, .seat = seat, .move = move};
   enum cairn_status st;
 
+  *next = NULL;
   *events = NULL;
   st = game_check_turn(row, seat, seq, err);
   if (st == CAIRN_OK)
@@ -58,7 +60,17 @@ enum cairn_status game_play(struct game_service *svc, struct db_game *row, int s
   if (json_object_get(move, "cairn") && engine_may_act(state, seat))
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
                       "unknown field \"cairn\" in the move");
-  st = engine_apply(state, seat, move, &next, events, err);
+  return engine_apply(state, seat, move, next, events, err);
+}
+
+enum cairn_status game_play(struct game_service *svc, struct db_game *row, int seat, json_int_t seq,
+                            const json_t *move, json_t **events, uint32_t *seq_after,
+                            struct cairn_error *err)
+{
+  struct engine_game *next = NULL;
+  struct game_change change = {.kind = GAME_CHANGE_MOVE, .seat = seat, .move = move};
+  enum cairn_status st = check_and_apply(svc, row, seat, seq, move, &next, events, err);
+
   if (st != CAIRN_OK)
     return st;
   *seq_after = next->seq;
@@ -69,5 +81,25 @@ enum cairn_status game_play(struct game_service *svc, struct db_game *row, int s
     json_decref(*events);
     *events = NULL;
   }
+  return st;
+}
+
+enum cairn_status game_play_async(struct game_service *svc, struct db_game *row, int seat,
+                                  json_int_t seq, const json_t *move, game_ready_cb ready,
+                                  void *ready_arg, struct game_row_job **job,
+                                  struct cairn_error *err)
+{
+  struct engine_game *next = NULL;
+  json_t *events = NULL;
+  struct game_change change = {.kind = GAME_CHANGE_MOVE, .seat = seat, .move = move};
+  enum cairn_status st = check_and_apply(svc, row, seat, seq, move, &next, &events, err);
+
+  *job = NULL;
+  if (st != CAIRN_OK)
+    return st;
+  change.events = events;
+  change.next = next;
+  st = game_commit_async(svc, row, &change, ready, ready_arg, job, err);
+  json_decref(events); /* the job holds its own reference */
   return st;
 }

@@ -60,8 +60,9 @@
  */
 #define DB_SQLITE_VFS "unix-excl"
 
-/* One move waiting for a group commit (moves.c): lives on its caller's
- * stack until `done`. */
+/* One move waiting for a group commit (groupcommit.c): on its caller's
+ * stack until `done` when the caller waits (move_append), else allocated
+ * by move_append_async and freed once its `on_done` has been called. */
 struct db_append {
   const char *game_id;
   const struct db_move *move;
@@ -70,7 +71,12 @@ struct db_append {
   enum cairn_status st;        /* the verdict, valid once done */
   uint8_t hash[DB_HASH_BYTES]; /* the row's chain hash, once written */
   bool done;
-  pthread_cond_t wake; /* signalled when done, or when it is to commit next */
+  pthread_cond_t wake; /* a waiting caller's: signalled when done */
+  /* An async caller's verdict callback (NULL for a waiting caller): called
+   * on the committer thread, outside queue_lock. */
+  db_append_done on_done;
+  void *on_done_arg;
+  struct db_move *async_move; /* the async caller's move, which gets the hash */
   struct db_append *next;
 };
 
@@ -85,11 +91,15 @@ struct db_sqlite {
   sqlite3 *rdb;
   pthread_mutex_t rlock; /* serialises every use of rdb */
   char *path;            /* owned: the database file, NULL in memory (backup.c opens it) */
-  /* group commit: appends waiting for the next transaction */
+  /* group commit (groupcommit.c): appends waiting for the next
+   * transaction, and the thread that commits them */
   pthread_mutex_t queue_lock;
   struct db_append *queue; /* FIFO */
   struct db_append **queue_tail;
-  bool committing; /* a committer is at work */
+  pthread_cond_t queued; /* signalled when the queue gains a first append, or at stop */
+  bool stopping;         /* close: the committer drains the queue and ends */
+  pthread_t committer;
+  bool committer_running;
   /* Copies of rows the read slots found (rowcache.c); used under rlock. */
   struct db_rowcache *rows;
   /* db_stats: what the group commit did (moves.c) */
@@ -375,10 +385,22 @@ enum cairn_status db_sqlite_seat_take(void *ctx, const char *game_id, const stru
                                       struct cairn_error *err);
 
 /* moves.c */
+/* Commit `batch` (a list through ->next) in one transaction, setting each
+ * append's st (and hash); under the writer's lock, which it takes. */
+void db_sqlite_commit_batch(struct db_sqlite *c, struct db_append *batch);
 void db_sqlite_stats(void *ctx, struct db_stats *out);
 enum cairn_status db_sqlite_backup_to(void *ctx, const char *path, struct cairn_error *err);
+
+/* groupcommit.c */
+/* Start the committer thread (false when it cannot start); stop it once
+ * every queued append is committed. */
+bool db_sqlite_committer_start(struct db_sqlite *c);
+void db_sqlite_committer_stop(struct db_sqlite *c);
 enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct db_move *move,
                                         const char *result_json, struct cairn_error *err);
+void db_sqlite_move_append_async(void *ctx, const char *game_id, struct db_move *move,
+                                 const char *result_json, struct cairn_error *err,
+                                 db_append_done done, void *arg);
 enum cairn_status db_sqlite_moves_load_lean(void *ctx, const char *game_id, uint32_t from_ord,
                                             db_move_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t from_ord,

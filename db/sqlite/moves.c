@@ -275,7 +275,7 @@ void db_sqlite_stats(void *ctx, struct db_stats *out)
 
 /* Commit a batch of appends in one transaction: one fsync for all of them.
  * Each keeps its own verdict; a failed COMMIT fails every one. */
-static void commit_batch(struct db_sqlite *c, struct db_append *batch)
+void db_sqlite_commit_batch(struct db_sqlite *c, struct db_append *batch)
 {
   struct db_append *a;
   struct cairn_error err = {0};
@@ -318,67 +318,6 @@ static void commit_batch(struct db_sqlite *c, struct db_append *batch)
     db_sqlite_runlock(c);
   }
   db_sqlite_unlock(c);
-}
-
-/*
- * Group commit. A durable commit costs an fsync, which dwarfs the work of
- * an append, so appends arriving while a commit is under way queue up and
- * the next committer takes them all in one transaction. Whoever finds no
- * commit running becomes the committer; the others wait for their own
- * verdict. Nobody returns before the transaction holding its row is durable.
- *
- * Each waiter sleeps on its own condition: when a batch is done the
- * committer wakes exactly its members, plus the head of the queue to commit
- * the next batch. (One shared condition woke every waiter on every batch,
- * and most went back to sleep: bench_load counted two or three moves per
- * batch, so that was several wasted context switches per move.)
- */
-enum cairn_status db_sqlite_move_append(void *ctx, const char *game_id, struct db_move *move,
-                                        const char *result_json, struct cairn_error *err)
-{
-  struct db_sqlite *c = ctx;
-  struct db_append me = {.game_id = game_id, .move = move, .result_json = result_json, .err = err};
-
-  assert(c && game_id && move && move->move_json && move->events_json);
-  assert(move->seat >= 0 && move->seat < ENGINE_MAX_SEATS);
-  pthread_cond_init(&me.wake, NULL);
-  pthread_mutex_lock(&c->queue_lock);
-  *c->queue_tail = &me;
-  c->queue_tail = &me.next;
-  while (!me.done) {
-    if (!c->committing) {
-      struct db_append *batch = c->queue, *a;
-
-      c->committing = true;
-      c->queue = NULL;
-      c->queue_tail = &c->queue;
-      pthread_mutex_unlock(&c->queue_lock);
-      commit_batch(c, batch);
-      pthread_mutex_lock(&c->queue_lock);
-      for (a = batch; a;) {
-        struct db_append *next = a->next;
-
-        /* Under queue_lock: its owner cannot see `done`, return and free
-         * `a` (another thread's stack) before the lock is let go. */
-        a->done = true;
-        if (a != &me)
-          pthread_cond_signal(&a->wake);
-        a = next;
-      }
-      c->committing = false;
-      if (c->queue)
-        pthread_cond_signal(&c->queue->wake); /* the next committer */
-    } else {
-      pthread_cond_wait(&me.wake, &c->queue_lock);
-    }
-  }
-  pthread_mutex_unlock(&c->queue_lock);
-  pthread_cond_destroy(&me.wake);
-  if (me.st == CAIRN_OK) {
-    memcpy(move->hash, me.hash, DB_HASH_BYTES);
-    move->has_hash = true;
-  }
-  return me.st;
 }
 
 /* One visit's rows, copied out of SQLite so the callback can run unlocked.

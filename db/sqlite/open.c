@@ -33,6 +33,7 @@ static struct db_sqlite *new_context(void)
     return NULL;
   }
   pthread_mutex_init(&c->queue_lock, NULL);
+  pthread_cond_init(&c->queued, NULL);
   c->queue_tail = &c->queue;
   return c;
 }
@@ -43,6 +44,7 @@ static void free_context(struct db_sqlite *c)
   pthread_mutex_destroy(&c->lock);
   pthread_mutex_destroy(&c->rlock);
   pthread_mutex_destroy(&c->queue_lock);
+  pthread_cond_destroy(&c->queued);
   db_rowcache_free(c->rows);
   free(c->path);
   free(c);
@@ -69,6 +71,8 @@ static void close_backend(void *ctx)
 
   if (!c)
     return;
+  /* Every queued append is committed and answered first. */
+  db_sqlite_committer_stop(c);
   /* The cached statements (internal.h) go with their connections. */
   db_sqlite_checkpointer_stop(c->db, c->checkpointer);
   db_sqlite_finalize_all(c->rdb);
@@ -277,7 +281,11 @@ enum cairn_status db_sqlite_open(const char *path, void **ctx, struct cairn_erro
   }
   c->db = db;
   db = NULL; /* the backend owns it now */
-
+  if (!db_sqlite_committer_start(c)) {
+    close_backend(c);
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                      "cannot start the group commit's thread");
+  }
   *ctx = c;
 
 cleanup:
@@ -298,6 +306,7 @@ const struct db_methods db_sqlite_methods = {
     .stats = db_sqlite_stats,
     .backup_to = db_sqlite_backup_to,
     .move_append = db_sqlite_move_append,
+    .move_append_async = db_sqlite_move_append_async,
     .moves_load = db_sqlite_moves_load,
     .moves_load_lean = db_sqlite_moves_load_lean,
     .game_import = db_sqlite_game_import,

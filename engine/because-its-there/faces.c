@@ -6,7 +6,54 @@
  */
 #include "engine/because-its-there/state.h"
 
-#include <stdio.h>
+#include <stddef.h>
+
+/*
+ * The texts are assembled with a small appender, not snprintf: every view
+ * writes the face of every card in sight, and formatting them was a tenth
+ * of the server's CPU per move under bench_load (issue 22). Each text fits
+ * its buffer by construction (the longest words and numbers are known); an
+ * overlong one would be cut, never overflow.
+ */
+struct text {
+  char *buf;
+  size_t size, len; /* len < size; buf[len] is NUL */
+};
+
+static void text_start(struct text *t, char *buf, size_t size)
+{
+  t->buf = buf;
+  t->size = size;
+  t->len = 0;
+  buf[0] = '\0';
+}
+
+static void add(struct text *t, const char *s)
+{
+  while (*s && t->len + 1 < t->size)
+    t->buf[t->len++] = *s++;
+  t->buf[t->len] = '\0';
+}
+
+/* `v` in decimal; with `plus`, a "+" before a positive or zero number. */
+static void add_int(struct text *t, int v, bool plus)
+{
+  char digits[16];
+  unsigned int u = v < 0 ? 0u - (unsigned int)v : (unsigned int)v;
+  size_t n = 0;
+
+  if (v < 0)
+    add(t, "-");
+  else if (plus)
+    add(t, "+");
+  do {
+    digits[n++] = (char)('0' + u % 10);
+    u /= 10;
+  } while (u);
+  while (n && t->len + 1 < t->size)
+    t->buf[t->len++] = digits[--n];
+  t->buf[t->len] = '\0';
+}
 
 static const char *const weather_words[] = {"Good", "Fair+", "Poor+", "Storm+"};
 static const char *const skill_words[] = {"Novice+", "Experienced+", "Veteran"};
@@ -30,66 +77,83 @@ static const char *immunity(const struct bit_card *e)
 }
 
 /* The Strength loss as words: "dies" for 99, else "loses N Strength". */
-static void loss(char *buf, size_t n, int amount)
+static void add_loss(struct text *t, int amount)
 {
-  if (amount >= 99)
-    snprintf(buf, n, "dies");
-  else
-    snprintf(buf, n, "loses %d Strength", amount);
+  if (amount >= 99) {
+    add(t, "dies");
+    return;
+  }
+  add(t, "loses ");
+  add_int(t, amount, false);
+  add(t, " Strength");
 }
 
 /* An Event's effect in a sentence (events.c applies exactly this). */
 static void event_effect(const struct bit_card *e, char *buf, size_t n)
 {
-  char l[32];
+  struct text t;
 
-  loss(l, sizeof l, e->amount);
+  text_start(&t, buf, n);
   switch (e->effect) {
   case BIT_FX_RANDOM:
-    if (e->novice)
-      snprintf(buf, n, "One Climber chosen at random %s (a Novice loses %d).", l,
-               e->amount + e->novice);
-    else
-      snprintf(buf, n, "One Climber chosen at random %s.", l);
+    add(&t, "One Climber chosen at random ");
+    add_loss(&t, e->amount);
+    if (e->novice) {
+      add(&t, " (a Novice loses ");
+      add_int(&t, e->amount + e->novice, false);
+      add(&t, ")");
+    }
+    add(&t, ".");
     break;
   case BIT_FX_RANDOM_ANY:
-    snprintf(buf, n,
-             "One Climber or Sherpas chosen at random: a Climber %s, a Sherpas goes to the dead "
-             "pile.",
-             l);
+    add(&t, "One Climber or Sherpas chosen at random: a Climber ");
+    add_loss(&t, e->amount);
+    add(&t, ", a Sherpas goes to the dead pile.");
     break;
   case BIT_FX_ALL:
-    snprintf(buf, n, "ALL Climbers on this Terrain card lose %d Strength.", e->amount);
+    add(&t, "ALL Climbers on this Terrain card lose ");
+    add_int(&t, e->amount, false);
+    add(&t, " Strength.");
     break;
   case BIT_FX_TEAM:
-    snprintf(buf, n, "Each Climber of the Climbing Team %s %d Strength.",
-             e->amount > 0 ? "gains" : "loses", e->amount > 0 ? e->amount : -e->amount);
+    add(&t, e->amount > 0 ? "Each Climber of the Climbing Team gains "
+                          : "Each Climber of the Climbing Team loses ");
+    add_int(&t, e->amount > 0 ? e->amount : -e->amount, false);
+    add(&t, " Strength.");
     break;
   case BIT_FX_TEAM_NONVET:
-    snprintf(buf, n, "Each non-Veteran Climber of the Climbing Team loses %d Strength.", e->amount);
+    add(&t, "Each non-Veteran Climber of the Climbing Team loses ");
+    add_int(&t, e->amount, false);
+    add(&t, " Strength.");
     break;
   case BIT_FX_LOSE_LOADED:
-    snprintf(buf, n, "The Climbing Team's Loaded Supplies are lost (discarded).");
+    add(&t, "The Climbing Team's Loaded Supplies are lost (discarded).");
     break;
   case BIT_FX_DESERT:
-    snprintf(buf, n, "One Sherpas on this Terrain card deserts (dead pile).");
+    add(&t, "One Sherpas on this Terrain card deserts (dead pile).");
     break;
   case BIT_FX_CAMP_LOST:
-    snprintf(buf, n, "A Camp on this Terrain card is lost (discarded).");
+    add(&t, "A Camp on this Terrain card is lost (discarded).");
     break;
   case BIT_FX_WEATHER_WORSE:
-    snprintf(buf, n, "The Weather worsens one step.");
+    add(&t, "The Weather worsens one step.");
     break;
   case BIT_FX_WEATHER_BETTER:
-    snprintf(buf, n, "The Weather improves one step.");
+    add(&t, "The Weather improves one step.");
     break;
   case BIT_FX_STORM:
-    snprintf(buf, n, "The Weather becomes Storm.");
+    add(&t, "The Weather becomes Storm.");
     break;
   default:
-    buf[0] = '\0';
     break;
   }
+}
+
+static const char *terrain_name(int terrain)
+{
+  return terrain == BIT_GLACIER ? "Glacier"
+         : terrain == BIT_HIGH  ? "High Altitude"
+                                : "Extreme Altitude";
 }
 
 /* Event cards: border (terrain), effect, End, oxygen, Immunity, Base
@@ -98,6 +162,7 @@ static void event_face(struct json_writer *w, const struct bit_card *e)
 {
   char effect[160], text[320];
   const char *im = immunity(e);
+  struct text t;
 
   event_effect(e, effect, sizeof effect);
   jw_key_string(w, "terrain", terrain_words[(int)e->terrain]);
@@ -106,12 +171,18 @@ static void event_face(struct json_writer *w, const struct bit_card *e)
   jw_key_bool(w, "oxygen", e->oxygen);
   jw_key_string(w, "immunity", im); /* null for none */
   jw_key_int(w, "recovery", e->bsr);
-  snprintf(text, sizeof text, "%s event. %s%s%s%s Immunity: %s. Recovery %+d.",
-           e->terrain == BIT_GLACIER ? "Glacier"
-           : e->terrain == BIT_HIGH  ? "High Altitude"
-                                     : "Extreme Altitude",
-           effect, effect[0] ? " " : "", e->end ? "The Climbing Team must end movement." : "",
-           e->oxygen ? " (Oxygen-related.)" : "", im ? im : "none", e->bsr);
+  text_start(&t, text, sizeof text);
+  add(&t, terrain_name(e->terrain));
+  add(&t, " event. ");
+  add(&t, effect);
+  add(&t, effect[0] ? " " : "");
+  add(&t, e->end ? "The Climbing Team must end movement." : "");
+  add(&t, e->oxygen ? " (Oxygen-related.)" : "");
+  add(&t, " Immunity: ");
+  add(&t, im ? im : "none");
+  add(&t, ". Recovery ");
+  add_int(&t, e->bsr, true);
+  add(&t, ".");
   jw_key_string(w, "text", text);
 }
 
@@ -138,24 +209,35 @@ static void climber_text(struct json_writer *w, const struct bit_card *c)
 {
   static const char *const skills[] = {"Novice", "Experienced", "Veteran"};
   char text[96];
+  struct text t;
 
-  snprintf(text, sizeof text, "Climber. Strength %d. %s%s%s.", c->strength, skills[(int)c->skill],
-           c->special ? ", " : "", special_words[(int)c->special]);
+  text_start(&t, text, sizeof text);
+  add(&t, "Climber. Strength ");
+  add_int(&t, c->strength, false);
+  add(&t, ". ");
+  add(&t, skills[(int)c->skill]);
+  add(&t, c->special ? ", " : "");
+  add(&t, special_words[(int)c->special]);
+  add(&t, ".");
   jw_key_string(w, "text", text);
 }
 
 static void terrain_text(struct json_writer *w, const struct bit_card *c)
 {
   char text[128];
+  struct text t;
 
-  if (c->terrain == BIT_SUMMIT_TYPE)
-    snprintf(text, sizeof text, "The Summit. No Strength cost to exit; no Event is drawn here.");
-  else
-    snprintf(text, sizeof text, "%s Terrain. Exit up: %d Strength; exit down: %d Strength.",
-             c->terrain == BIT_GLACIER ? "Glacier"
-             : c->terrain == BIT_HIGH  ? "High Altitude"
-                                       : "Extreme Altitude",
-             c->up, c->down);
+  if (c->terrain == BIT_SUMMIT_TYPE) {
+    jw_key_string(w, "text", "The Summit. No Strength cost to exit; no Event is drawn here.");
+    return;
+  }
+  text_start(&t, text, sizeof text);
+  add(&t, terrain_name(c->terrain));
+  add(&t, " Terrain. Exit up: ");
+  add_int(&t, c->up, false);
+  add(&t, " Strength; exit down: ");
+  add_int(&t, c->down, false);
+  add(&t, " Strength.");
   jw_key_string(w, "text", text);
 }
 
