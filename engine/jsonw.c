@@ -312,11 +312,24 @@ static void put_real(struct json_writer *w, const json_t *v)
   free(s);
 }
 
+/* A key of `n` bytes (it may hold a NUL, as jansson's may). */
+static void key_n(struct json_writer *w, const char *key, size_t n)
+{
+  if (w->after_key) {
+    w->failed = true;
+    return;
+  }
+  separate(w);
+  put_string_and(w, key, n, 1);
+  put_char(w, ':');
+  w->after_key = true;
+}
+
 void jw_json(struct json_writer *w, const json_t *v)
 {
   const char *key;
   json_t *item;
-  size_t i;
+  size_t i, len;
 
   if (!v) {
     jw_null(w);
@@ -325,9 +338,9 @@ void jw_json(struct json_writer *w, const json_t *v)
   switch (json_typeof(v)) {
   case JSON_OBJECT:
     jw_object_begin(w);
-    json_object_foreach((json_t *)v, key, item)
+    json_object_keylen_foreach((json_t *)v, key, len, item)
     {
-      jw_key(w, key);
+      key_n(w, key, len);
       jw_json(w, item);
     }
     jw_object_end(w);
@@ -356,6 +369,79 @@ void jw_json(struct json_writer *w, const json_t *v)
     jw_null(w);
     break;
   }
+}
+
+struct sorted_key {
+  const char *key;
+  size_t len;
+  json_t *value;
+};
+
+/* jansson's order for JSON_SORT_KEYS: the bytes, then the shorter first. */
+static int compare_keys(const void *a, const void *b)
+{
+  const struct sorted_key *x = a, *y = b;
+  size_t n = x->len < y->len ? x->len : y->len;
+  int c = memcmp(x->key, y->key, n);
+
+  if (c)
+    return c;
+  return x->len < y->len ? -1 : x->len > y->len;
+}
+
+static void write_sorted(struct json_writer *w, const json_t *v);
+
+static void write_sorted_object(struct json_writer *w, const json_t *v)
+{
+  struct sorted_key few[16], *keys = few;
+  size_t n = json_object_size(v), i = 0, len;
+  const char *key;
+  json_t *item;
+
+  if (n > sizeof(few) / sizeof(few[0]) && !(keys = malloc(n * sizeof(*keys)))) {
+    w->failed = true;
+    return;
+  }
+  json_object_keylen_foreach((json_t *)v, key, len, item)
+  {
+    keys[i++] = (struct sorted_key){.key = key, .len = len, .value = item};
+  }
+  qsort(keys, n, sizeof(*keys), compare_keys);
+  jw_object_begin(w);
+  for (i = 0; i < n; i++) {
+    key_n(w, keys[i].key, keys[i].len);
+    write_sorted(w, keys[i].value);
+  }
+  jw_object_end(w);
+  if (keys != few)
+    free(keys);
+}
+
+static void write_sorted(struct json_writer *w, const json_t *v)
+{
+  json_t *item;
+  size_t i;
+
+  if (json_is_object(v)) {
+    write_sorted_object(w, v);
+  } else if (json_is_array(v)) {
+    jw_array_begin(w);
+    json_array_foreach(v, i, item) write_sorted(w, item);
+    jw_array_end(w);
+  } else {
+    jw_json(w, v);
+  }
+}
+
+char *jw_dumps_sorted(const json_t *v)
+{
+  struct json_writer w;
+
+  if (!json_is_object(v) && !json_is_array(v))
+    return NULL; /* what json_dumps refuses without JSON_ENCODE_ANY */
+  jw_init(&w);
+  write_sorted(&w, v);
+  return jw_finish(&w, NULL);
 }
 
 void jw_key_string(struct json_writer *w, const char *key, const char *s)

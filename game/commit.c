@@ -256,10 +256,10 @@ static enum cairn_status prepare_row(struct game_row_job *job, struct cairn_erro
   row_after(job->row, change, job->next, &job->a, &after);
   judge_owed(svc, &after, job->next, &job->a.turn, job->a.result, &job->b, NULL, &job->owed);
   n_clocks = game_clocks_next(svc, job->row, &job->a.turn, job->clocks);
-  job->move_text = json_dumps(change->move, JSON_COMPACT | JSON_SORT_KEYS);
-  job->events_text = json_dumps(change->events, JSON_COMPACT | JSON_SORT_KEYS);
-  job->result_text =
-      job->a.result ? json_dumps(job->a.result, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  /* The stored form: json_dumps(JSON_COMPACT | JSON_SORT_KEYS)'s bytes. */
+  job->move_text = jw_dumps_sorted(change->move);
+  job->events_text = jw_dumps_sorted(change->events);
+  job->result_text = job->a.result ? jw_dumps_sorted(job->a.result) : NULL;
   job->entry = (struct db_move){.ord = job->row->moves,
                                 .seq = job->next->seq,
                                 .seat = change->seat,

@@ -2,7 +2,9 @@
  * test_json_text.c - api_json_text writes exactly what
  * json_dumps(doc, JSON_COMPACT) writes (api/json_text.c): on hand-made
  * documents covering every type and every escape, and on every view and
- * legal-move list of random games of every registered title.
+ * legal-move list of random games of every registered title; and
+ * jw_dumps_sorted what json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS)
+ * writes, on the same documents and every move and event of those games.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,20 +24,54 @@
 #define GAMES_PER_TITLE 12
 #define MOVE_CAP        400
 
-/* Both writers agree on `doc`, byte for byte. */
+/* Both writers agree on `doc`, byte for byte, in both forms: compact, and
+ * compact with sorted keys (jw_dumps_sorted, the stored form). */
 static void expect_same_text(const json_t *doc)
 {
   char *want = json_dumps(doc, JSON_COMPACT);
+  char *want_sorted = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
   size_t len = 0;
   char *got = api_json_text(doc, &len);
+  char *got_sorted = jw_dumps_sorted(doc);
 
   assert_non_null(want);
   assert_non_null(got);
   if (strcmp(want, got) != 0)
     fail_msg("json_dumps: %s\napi_json_text: %s", want, got);
   assert_int_equal(len, strlen(want));
+  assert_non_null(want_sorted);
+  assert_non_null(got_sorted);
+  if (strcmp(want_sorted, got_sorted) != 0)
+    fail_msg("json_dumps sorted: %s\njw_dumps_sorted: %s", want_sorted, got_sorted);
   free(want);
   free(got);
+  free(want_sorted);
+  free(got_sorted);
+}
+
+/* Keys that sort differently by bytes, by length and by prefix, objects of
+ * more keys than the sorter's stack room, and keys jansson holds with a
+ * NUL inside. */
+static void test_sorted_keys_follow_jansson(void **state)
+{
+  static const char *const keys[] = {"b",   "a",    "ab",  "aa",   "a\xc3\xa9", "A",  "",
+                                     "_",   "z",    "zz",  "\x7f", "\xc3\xa9",  "10", "9",
+                                     "a b", "a\"q", "k17", "k2",   "k1"};
+  json_t *doc = json_object(), *inner = json_object();
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+    json_object_set_new(doc, keys[i], json_integer((json_int_t)i));
+    json_object_set_new(inner, keys[sizeof(keys) / sizeof(keys[0]) - 1 - i], json_string(keys[i]));
+  }
+  json_object_setn_new(doc, "n\0ul", 4, json_true());
+  json_object_setn_new(doc, "n", 1, json_false());
+  json_object_set_new(doc, "inner", json_pack("[O, {s:{s:i, s:i}}]", inner, "y", "b", 2, "a", 1));
+  expect_same_text(doc);
+  expect_same_text(inner);
+  json_decref(inner);
+  json_decref(doc);
 }
 
 static void test_every_type_and_escape_is_written_as_jansson_does(void **state)
@@ -141,6 +177,8 @@ static void test_every_view_and_legal_list_of_random_games(void **state)
         assert_non_null(move);
         assert_int_equal(engine_apply(g, seat, move, &next, &events, NULL), CAIRN_OK);
         expect_same_text(events);
+        if (json_is_object(move))
+          expect_same_text(move);
         json_decref(events);
         json_decref(move);
         engine_free(g);
@@ -157,6 +195,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_type_and_escape_is_written_as_jansson_does),
       cmocka_unit_test(test_only_objects_and_arrays_are_documents),
+      cmocka_unit_test(test_sorted_keys_follow_jansson),
       cmocka_unit_test(test_every_view_and_legal_list_of_random_games),
   };
 
