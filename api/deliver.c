@@ -33,7 +33,8 @@
  * and every address it resolves to must be public (no loopback, private,
  * link-local, multicast or unspecified address) unless the server runs with
  * --allow-private-webhooks; curl then connects to that vetted address
- * (CURLOPT_RESOLVE), never follows a redirect, and gives up quickly.
+ * (CURLOPT_RESOLVE), never follows a redirect, and gives up quickly. An
+ * attempt the guard refused is not retried (vet).
  */
 #include "deliver.h"
 #include "../log/log.h"
@@ -268,18 +269,27 @@ static bool vet(struct api_deliver *d, struct job *j)
   struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL, *ai;
   long port;
   bool ok = false;
+  int rc;
 
+  j->guard = false;
   if (!split_url(j->hook.url, host, sizeof(host), &port, j->error, sizeof(j->error)))
     return false;
-  /* One answer for "does not resolve" and "resolves to a private address":
-   * telling them apart would let a hook owner map our internal names. */
-  if (getaddrinfo(host, NULL, &hints, &res) != 0 || !res) {
+  /* One answer for "does not resolve" and "resolves to a private address",
+   * and one fate: neither is retried (a retry would not pass either, and
+   * retrying only one would let a hook owner tell them apart, mapping our
+   * internal names by the count of attempts). Only the resolver's own
+   * temporary failure (EAI_AGAIN), which says nothing of the name, is
+   * retried like any other failure. */
+  rc = getaddrinfo(host, NULL, &hints, &res);
+  if (rc != 0 || !res) {
     snprintf(j->error, sizeof(j->error), DELIVER_NOT_PUBLIC);
+    j->guard = rc != EAI_AGAIN;
     return false;
   }
   for (ai = res; ai; ai = ai->ai_next)
     if (!d->allow_private && api_address_is_private(ai->ai_addr)) {
       snprintf(j->error, sizeof(j->error), DELIVER_NOT_PUBLIC);
+      j->guard = true;
       goto done;
     }
   if (res->ai_family == AF_INET)

@@ -634,6 +634,74 @@ static void test_ssrf_guard_refuses_loopback_without_the_flag(void **state)
   setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
 }
 
+struct later_attempt {
+  struct harness_server *s;
+  const struct harness_player *owner;
+  const char *id;
+};
+
+static bool a_second_attempt_is_logged(void *arg)
+{
+  struct later_attempt *w = arg;
+  json_t *list = deliveries(w->s, w->owner, w->id), *d;
+  bool found = false;
+  size_t i;
+
+  json_array_foreach(list, i, d) found =
+      found || json_integer_value(json_object_get(d, "attempt")) > 1;
+  json_decref(list);
+  return found;
+}
+
+/* Issue 24: "webhook failures for an address that is not public are
+ * retried 5 times though the document says they are not". The document
+ * is right (a retry cannot pass the guard, and retrying one of "does not
+ * resolve" and "is not public" only would tell them apart): each event is
+ * attempted once. The backoff is 50 ms here, so four retries would all
+ * have been made in the 1.5 s waited for one. */
+static void test_an_address_the_guard_refuses_is_not_retried(void **state)
+{
+  struct harness_server guarded;
+  struct harness_player a, b;
+  struct harness_response r;
+  char body[256], id[64], game[64], self[128] = "";
+  json_t *list, *d;
+  size_t i;
+
+  unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
+  memset(&guarded, 0, sizeof guarded);
+  harness_start(&guarded);
+  harness_new_player(&guarded, "lea", &a);
+  harness_new_player(&guarded, "max", &b);
+  assert_int_equal(gethostname(self, sizeof self - 1), 0); /* resolves to loopback, or not at all */
+  snprintf(body, sizeof body, "{\"url\":\"http://%s:%d/ok\",\"format\":\"json\"}", self, rx.port);
+  harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
+  harness_response_free(&r);
+  start_game(&guarded, &a, &b, game); /* owes start and turn */
+  list = deliveries_holding(&guarded, &a, id, 1);
+  assert_non_null(attempt_of(list, 1));
+  json_decref(list);
+  {
+    struct later_attempt w = {&guarded, &a, id};
+
+    assert_false(harness_wait_every(a_second_attempt_is_logged, &w, 1500, 100));
+  }
+  list = deliveries(&guarded, &a, id);
+  assert_true(json_array_size(list) >= 1);
+  json_array_foreach(list, i, d)
+  {
+    assert_int_equal(json_integer_value(json_object_get(d, "attempt")), 1);
+    assert_true(json_is_false(json_object_get(d, "delivered")));
+    assert_non_null(strstr(harness_str(d, "error"), "not public"));
+  }
+  json_decref(list);
+  assert_int_equal(wait_for("/ok", 1), 0);
+  assert_true(harness_stop(&guarded));
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
+}
+
 /* The address guard judges every literal the same way in every build:
  * make test runs this file against the release (-O2) binary too, where a
  * cast through another sockaddr type once made every IPv6 target private.
@@ -908,6 +976,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_ssrf_guard_refuses_loopback_without_the_flag, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_the_address_guard_judges_every_literal, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_an_address_the_guard_refuses_is_not_retried, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_a_proxy_from_the_environment_is_not_used, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_a_failed_delivery_shows_no_internal_detail, setup,
