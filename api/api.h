@@ -450,6 +450,9 @@ enum cairn_status api_webhooks_delete(struct api_request *, struct api_response 
                                       struct cairn_error *);
 enum cairn_status api_webhooks_deliveries(struct api_request *, struct api_response *,
                                           struct cairn_error *);
+/* POST /v1/webhooks/{id}/test: one marked test delivery, its outcome. */
+enum cairn_status api_webhooks_test(struct api_request *, struct api_response *,
+                                    struct cairn_error *);
 enum cairn_status api_test_clock(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_vacation_get(struct api_request *, struct api_response *,
                                    struct cairn_error *);

@@ -46,6 +46,7 @@ static const struct route routes[] = {
     {"GET", "/v1/webhooks", api_webhooks_list, 0},
     {"DELETE", "/v1/webhooks/*", api_webhooks_delete, 0},
     {"GET", "/v1/webhooks/*/deliveries", api_webhooks_deliveries, 0},
+    {"POST", "/v1/webhooks/*/test", api_webhooks_test, 0},
     {"POST", "/v1/test/clock", api_test_clock, 0},
     {"GET", "/v1/health", api_meta_health, 0},
     {"GET", "/v1/server-key", api_meta_server_key, 0},

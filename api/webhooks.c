@@ -11,7 +11,9 @@
  * fires when it starts or ends and whenever the set of seats to act
  * changes. Formats: discord {content}, slack {text}, matrix {msgtype, body,
  * cairn} and json (the full notification); the owner's mention is put
- * before the text.
+ * before the text. POST /v1/webhooks/{id}/test sends one marked test
+ * event through the same worker (deliver.c, api_deliver_try) and answers
+ * its outcome.
  */
 #include "api.h"
 #include "deliver.h"
@@ -229,6 +231,88 @@ enum cairn_status api_webhooks_deliveries(struct api_request *req, struct api_re
     resp->body = json_pack("{s:O}", "deliveries", list);
   }
   json_decref(list);
+  return st;
+}
+
+/* Finds one of the caller's webhooks, copied whole (its secret too: a
+ * test is signed). */
+struct found_hook {
+  const char *id;
+  struct db_webhook hook;
+  bool found;
+};
+
+static enum cairn_status find_hook(void *arg, const struct db_webhook *h, struct cairn_error *err)
+{
+  struct found_hook *f = arg;
+
+  (void)err;
+  if (!f->found && strcmp(h->id, f->id) == 0) {
+    f->hook = *h;
+    f->found = true;
+  }
+  return CAIRN_OK;
+}
+
+/* New string (free()): the body of a test delivery to `hook`, in its
+ * format, marked as a test in its words and its event; no mention, so a
+ * test pings nobody. */
+static char *test_body(const struct db_webhook *hook)
+{
+  char line[256];
+  json_t *doc, *shaped;
+  char *out;
+
+  snprintf(line, sizeof(line),
+           "Test delivery from Cairn for webhook %s%s%s: it works. Nothing happened in any game.",
+           hook->id, hook->game_id[0] ? ", which follows game " : "",
+           hook->game_id[0] ? hook->game_id : "");
+  doc = json_pack("{s:s, s:s, s:o, s:s, s:b}", "event", "test", "webhook", hook->id, "game",
+                  hook->game_id[0] ? json_string(hook->game_id) : json_null(), "text", line, "test",
+                  1);
+  if (strcmp(hook->format, "discord") == 0)
+    shaped = json_pack("{s:s}", "content", line);
+  else if (strcmp(hook->format, "slack") == 0)
+    shaped = json_pack("{s:s}", "text", line);
+  else if (strcmp(hook->format, "matrix") == 0)
+    shaped = json_pack("{s:s, s:s, s:O}", "msgtype", "m.text", "body", line, "cairn", doc);
+  else
+    shaped = json_incref(doc);
+  out = shaped ? json_dumps(shaped, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  json_decref(shaped);
+  json_decref(doc);
+  return out;
+}
+
+enum cairn_status api_webhooks_test(struct api_request *req, struct api_response *resp,
+                                    struct cairn_error *err)
+{
+  struct found_hook f = {.id = req->id};
+  struct api_deliver_outcome out;
+  char *body = NULL;
+  enum cairn_status st = api_require_player(req, err);
+
+  if (st == CAIRN_OK)
+    st = db_webhooks_of_owner(req->server->db, req->player.id, find_hook, &f, err);
+  if (st == CAIRN_OK && !f.found)
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "you have no webhook %s",
+                    req->id);
+  if (st == CAIRN_OK) {
+    body = test_body(&f.hook);
+    if (!body)
+      st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  }
+  if (st == CAIRN_OK)
+    st = api_deliver_try(req->server->deliver, &f.hook, body, &out, err);
+  if (st == CAIRN_OK) {
+    resp->status = 200;
+    resp->body = json_pack("{s:s, s:s, s:b, s:o, s:o}", "delivery", out.delivery_id, "event",
+                           "test", "delivered", out.delivered, "http_status",
+                           out.http_status ? json_integer(out.http_status) : json_null(), "error",
+                           out.delivered ? json_null() : json_string(out.error));
+  }
+  sodium_memzero(f.hook.secret, sizeof(f.hook.secret));
+  free(body);
   return st;
 }
 

@@ -702,6 +702,126 @@ static void test_an_address_the_guard_refuses_is_not_retried(void **state)
   setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
 }
 
+/* POST /v1/webhooks/{id}/test as `who`; the answer (free with
+ * harness_response_free). */
+static void test_delivery(struct harness_server *s, const struct harness_player *who,
+                          const char *id, struct harness_response *r)
+{
+  harness_call(s, r, "POST", who->token, NULL, "/v1/webhooks/%s/test", id);
+}
+
+/* Issue 24: "a test delivery": one clearly marked test event through the
+ * real delivery path (signed like the others), whose answer says what
+ * happened; at most one per webhook every 10 s; only the owner's. */
+static void test_a_test_delivery_is_signed_marked_and_answers_its_outcome(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  struct harness_response r;
+  char ok_id[64], ok_secret[80], down_id[64], down_secret[80], delivery[32];
+  const struct seen *seen;
+  json_t *body, *list;
+
+  harness_new_player(s, "uma", &a);
+  harness_new_player(s, "vik", &b);
+  add_hook(s, &a, "/test-ok", "json", NULL, ok_id, ok_secret);
+  add_hook(s, &a, "/down", "discord", NULL, down_id, down_secret);
+
+  test_delivery(s, &a, ok_id, &r);
+  HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(json_is_true(json_object_get(r.json, "delivered")));
+  assert_int_equal(harness_int(r.json, "http_status"), 200);
+  assert_true(json_is_null(json_object_get(r.json, "error")));
+  assert_string_equal(harness_str(r.json, "event"), "test");
+  snprintf(delivery, sizeof delivery, "%s", harness_str(r.json, "delivery"));
+  harness_response_free(&r);
+  /* The answer came after the receiver's: it holds the request already. */
+  pthread_mutex_lock(&rx.lock);
+  seen = first_seen("/test-ok", "test");
+  assert_non_null(seen);
+  expect_signed(seen, ok_secret);
+  assert_string_equal(seen->delivery, delivery);
+  body = json_loads(seen->body, 0, NULL);
+  pthread_mutex_unlock(&rx.lock);
+  assert_non_null(body);
+  assert_string_equal(harness_str(body, "event"), "test");
+  assert_true(json_is_true(json_object_get(body, "test")));
+  assert_string_equal(harness_str(body, "webhook"), ok_id);
+  assert_non_null(strstr(harness_str(body, "text"), "Test delivery"));
+  assert_null(strstr(harness_str(body, "text"), "@uma")); /* a test pings nobody */
+  json_decref(body);
+
+  /* Rate-limited per webhook; the other hook is not held up by it. */
+  test_delivery(s, &a, ok_id, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 429, "rate-limited");
+  assert_non_null(strstr(harness_str(r.json, "detail"), "every 10 s"));
+  harness_response_free(&r);
+
+  /* A failure is answered as it was: the receiver's status and why. */
+  pthread_mutex_lock(&rx.lock);
+  rx.down = true;
+  pthread_mutex_unlock(&rx.lock);
+  test_delivery(s, &a, down_id, &r);
+  HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(json_is_false(json_object_get(r.json, "delivered")));
+  assert_int_equal(harness_int(r.json, "http_status"), 503);
+  assert_non_null(strstr(harness_str(r.json, "error"), "did not answer 2xx"));
+  harness_response_free(&r);
+  assert_int_equal(wait_for("/down", 1), 1);
+  body = first_body("/down", "test");
+  assert_non_null(strstr(harness_str(body, "content"), "Test delivery"));
+  json_decref(body);
+
+  /* Only the owner's; another's hook is not found, like a missing one. */
+  test_delivery(s, &b, down_id, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 404, "not-found");
+  harness_response_free(&r);
+  test_delivery(s, &a, "00000000000000000000", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 404, "not-found");
+  harness_response_free(&r);
+
+  /* A test is owed nothing: no retry of the failed one, no entry in the
+   * delivery log (the answer is its record). */
+  list = deliveries(s, &a, down_id);
+  assert_int_equal(json_array_size(list), 0);
+  json_decref(list);
+  {
+    struct arrivals later = {.path = "/down", .want = 2}; /* four retries take 750 ms here */
+
+    assert_false(harness_wait_until(arrived, &later, 1500));
+    assert_int_equal(later.count, 1);
+  }
+}
+
+/* The test delivery meets the address guard as any delivery does. */
+static void test_a_test_delivery_meets_the_address_guard(void **state)
+{
+  struct harness_server guarded;
+  struct harness_player a;
+  struct harness_response r;
+  char body[256], id[64], self[128] = "";
+
+  unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
+  memset(&guarded, 0, sizeof guarded);
+  harness_start(&guarded);
+  harness_new_player(&guarded, "wyn", &a);
+  assert_int_equal(gethostname(self, sizeof self - 1), 0);
+  snprintf(body, sizeof body, "{\"url\":\"http://%s:%d/ok\",\"format\":\"slack\"}", self, rx.port);
+  harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
+  harness_response_free(&r);
+  test_delivery(&guarded, &a, id, &r);
+  HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(json_is_false(json_object_get(r.json, "delivered")));
+  assert_true(json_is_null(json_object_get(r.json, "http_status")));
+  assert_non_null(strstr(harness_str(r.json, "error"), "not public"));
+  harness_response_free(&r);
+  assert_int_equal(wait_for("/ok", 1), 0);
+  assert_true(harness_stop(&guarded));
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
+}
+
 /* The address guard judges every literal the same way in every build:
  * make test runs this file against the release (-O2) binary too, where a
  * cast through another sockaddr type once made every IPv6 target private.
@@ -977,6 +1097,10 @@ int main(void)
                                       teardown),
       cmocka_unit_test_setup_teardown(test_the_address_guard_judges_every_literal, setup, teardown),
       cmocka_unit_test_setup_teardown(test_an_address_the_guard_refuses_is_not_retried, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_a_test_delivery_is_signed_marked_and_answers_its_outcome,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_test_delivery_meets_the_address_guard, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_a_proxy_from_the_environment_is_not_used, setup,
                                       teardown),
