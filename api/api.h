@@ -453,6 +453,12 @@ enum cairn_status api_webhooks_deliveries(struct api_request *, struct api_respo
 /* POST /v1/webhooks/{id}/test: one marked test delivery, its outcome. */
 enum cairn_status api_webhooks_test(struct api_request *, struct api_response *,
                                     struct cairn_error *);
+/* PUT and DELETE /v1/webhooks/{id}/mentions/me: the caller's handle for
+ * a webhook that follows a game the caller sits in. */
+enum cairn_status api_webhooks_mention_put(struct api_request *, struct api_response *,
+                                           struct cairn_error *);
+enum cairn_status api_webhooks_mention_delete(struct api_request *, struct api_response *,
+                                              struct cairn_error *);
 enum cairn_status api_test_clock(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_vacation_get(struct api_request *, struct api_response *,
                                    struct cairn_error *);

@@ -702,6 +702,173 @@ static void test_an_address_the_guard_refuses_is_not_retried(void **state)
   setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
 }
 
+/* PUT /v1/webhooks/{id}/mentions/me {"handle": handle} as `who`: the status. */
+static long put_handle(struct harness_server *s, const struct harness_player *who, const char *id,
+                       const char *handle)
+{
+  struct harness_response r;
+  json_t *body = json_pack("{s:s}", "handle", handle);
+  char *text = json_dumps(body, JSON_COMPACT);
+  long status;
+
+  harness_call(s, &r, "PUT", who->token, text, "/v1/webhooks/%s/mentions/me", id);
+  status = r.status;
+  if (status == 200)
+    assert_string_equal(harness_str(r.json, "handle"), handle);
+  else
+    assert_non_null(harness_str(r.json, "detail"));
+  harness_response_free(&r);
+  free(text);
+  json_decref(body);
+  return status;
+}
+
+/* Seat 0 of `game` plays until seat 1 is to act. */
+static void play_until_seat_1_acts(struct harness_server *s, const struct harness_player *a,
+                                   const char *game)
+{
+  struct harness_rng rng = {11};
+
+  for (int moves = 0;; moves++) {
+    json_t *g = harness_get_game(s, a->token, game);
+    struct harness_response r;
+    json_t *move;
+
+    assert_true(moves < 50);
+    if (harness_may_act(g, 1) || !harness_may_act(g, 0)) {
+      json_decref(g);
+      return;
+    }
+    move = harness_choose_move(g, &rng);
+    harness_post_move(s, &r, a->token, game, harness_int(g, "seq"), move);
+    HARNESS_EXPECT_STATUS(&r, 200);
+    harness_response_free(&r);
+    json_decref(move);
+    json_decref(g);
+  }
+}
+
+/* The text of the last `turn` delivery to `path` (copied into out). */
+static void last_turn_text(const char *path, const char *member, char *out, size_t size)
+{
+  json_t *body = NULL;
+  int i;
+
+  pthread_mutex_lock(&rx.lock);
+  for (i = rx.n - 1; i >= 0 && !body; i--)
+    if (strcmp(rx.seen[i].path, path) == 0 && strcmp(rx.seen[i].event, "turn") == 0)
+      body = json_loads(rx.seen[i].body, 0, NULL);
+  pthread_mutex_unlock(&rx.lock);
+  assert_non_null(body);
+  snprintf(out, size, "%s", harness_str(body, member));
+  json_decref(body);
+}
+
+/* Has "/channel" received the turn that calls seat 1? */
+static bool seat_1_called(void *arg)
+{
+  bool found = false;
+  int i;
+
+  (void)arg;
+  pthread_mutex_lock(&rx.lock);
+  for (i = 0; i < rx.n && !found; i++)
+    found = strcmp(rx.seen[i].path, "/channel") == 0 && strcmp(rx.seen[i].event, "turn") == 0 &&
+            strstr(rx.seen[i].body, "(seat 1) to act");
+  pthread_mutex_unlock(&rx.lock);
+  return found;
+}
+
+/* Issue 24: "a per-player mention (each player may register the handle a
+ * channel should ping)": a seated player's handle for a channel webhook
+ * stands in its lines, instead of the hook's own mention, when that
+ * player's seat is to act; only a handle of the chat's own form for one
+ * person is taken; only a player seated in the hook's game may set one,
+ * and every other case is one not-found; removable. */
+static void test_a_player_registers_the_handle_a_channel_pings(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b, owner, outsider;
+  struct harness_response r;
+  char hook[64], secret[80], mine[64], game[64], text[2048];
+  static const char *refused[] = {
+      "@everyone", "<@&123>", "<#123>",
+      "<@1> <@2>", "<@12>x",  "<@>",
+      "@ana",      "<@1**>",  "<@123456789012345678901234567890123456789012345678901234567890123>",
+      "",          "<@!>",
+  };
+
+  harness_new_player(s, "ana", &a);
+  harness_new_player(s, "bo", &b);
+  harness_new_player(s, "cy", &owner);
+  harness_new_player(s, "di", &outsider);
+  start_game(s, &a, &b, game);
+  add_hook(s, &owner, "/channel", "discord", game, hook, secret); /* mention "@cy" */
+  add_hook(s, &a, "/mine", "discord", NULL, mine, secret);
+
+  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+    if (put_handle(s, &b, hook, refused[i]) != 400)
+      fail_msg("handle \"%s\" was not refused", refused[i]);
+  assert_int_equal(put_handle(s, &b, hook, "<@222>"), 200);
+  assert_int_equal(put_handle(s, &b, hook, "<@!2222>"), 200); /* replaces */
+  /* One not-found for: a spectator (the hook's owner too), a hook that
+   * follows its owner, no such hook. */
+  assert_int_equal(put_handle(s, &outsider, hook, "<@444>"), 404);
+  assert_int_equal(put_handle(s, &owner, hook, "<@333>"), 404);
+  assert_int_equal(put_handle(s, &a, mine, "<@111>"), 404);
+  assert_int_equal(put_handle(s, &a, "00000000000000000000", "<@111>"), 404);
+  harness_call(s, &r, "PUT", b.token, "{\"handle\":\"<@1>\",\"extra\":1}",
+               "/v1/webhooks/%s/mentions/me", hook);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "unknown-field");
+  harness_response_free(&r);
+
+  /* Seat 0 (ana, no handle) acts first; the channel's turn after the
+   * hook's registration pings the hook's mention. Then bo's turn pings
+   * bo's handle, and not the hook's mention. */
+  play_until_seat_1_acts(s, &a, game);
+  assert_true(harness_wait_until(seat_1_called, NULL, DELIVERY_WAIT_MS));
+  last_turn_text("/channel", "content", text, sizeof text);
+  if (strncmp(text, "<@!2222> ", 9) != 0 || strstr(text, "@cy"))
+    fail_msg("seat 1's turn: %s", text);
+  assert_non_null(strstr(text, "(seat 1) to act"));
+
+  /* Removed: the next turn of bo's would ping the hook's mention again. */
+  harness_call(s, &r, "DELETE", b.token, NULL, "/v1/webhooks/%s/mentions/me", hook);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  harness_call(s, &r, "DELETE", b.token, NULL, "/v1/webhooks/%s/mentions/me", hook);
+  HARNESS_EXPECT_PROBLEM(&r, 404, "not-found");
+  harness_response_free(&r);
+}
+
+/* The handle's form follows the hook's format: Slack's user ping, a
+ * Matrix user id, a plain @name for json. */
+static void test_a_handle_takes_the_form_of_its_chat(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  char slack[64], matrix[64], json[64], secret[80], game[64];
+
+  harness_new_player(s, "eve", &a);
+  harness_new_player(s, "fay", &b);
+  start_game(s, &a, &b, game);
+  add_hook(s, &a, "/s", "slack", game, slack, secret);
+  add_hook(s, &a, "/m", "matrix", game, matrix, secret);
+  add_hook(s, &a, "/j", "json", game, json, secret);
+  assert_int_equal(put_handle(s, &b, slack, "<@U024BE7LH>"), 200);
+  assert_int_equal(put_handle(s, &b, slack, "<!channel>"), 400);
+  assert_int_equal(put_handle(s, &b, slack, "<@u024>"), 400);
+  assert_int_equal(put_handle(s, &b, matrix, "@fay:matrix.example.org"), 200);
+  assert_int_equal(put_handle(s, &b, matrix, "@room:matrix.example.org"), 400);
+  assert_int_equal(put_handle(s, &b, matrix, "@fay"), 400);
+  assert_int_equal(put_handle(s, &b, matrix, "@f<a>y:x.org"), 400);
+  assert_int_equal(put_handle(s, &b, json, "@fay.b-2"), 200);
+  assert_int_equal(put_handle(s, &b, json, "@Here"), 400);
+  assert_int_equal(put_handle(s, &b, json, "@fay_*x*"), 400);
+  assert_int_equal(put_handle(s, &b, json, "@fay @gus"), 400);
+  assert_int_equal(put_handle(s, &a, json, "@eve"), 200); /* the owner, seated: yes */
+}
+
 /* POST /v1/webhooks/{id}/test as `who`; the answer (free with
  * harness_response_free). */
 static void test_delivery(struct harness_server *s, const struct harness_player *who,
@@ -1102,6 +1269,9 @@ int main(void)
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(test_a_test_delivery_meets_the_address_guard, setup,
                                       teardown),
+      cmocka_unit_test_setup_teardown(test_a_player_registers_the_handle_a_channel_pings, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_a_handle_takes_the_form_of_its_chat, setup, teardown),
       cmocka_unit_test_setup_teardown(test_a_proxy_from_the_environment_is_not_used, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_a_failed_delivery_shows_no_internal_detail, setup,
