@@ -53,6 +53,8 @@ static const struct route routes[] = {
     {"GET", "/v1/health", api_meta_health, 0},
     {"GET", "/v1/server-key", api_meta_server_key, 0},
     {"GET", "/v1/openapi.yaml", api_meta_openapi, 0},
+    /* The same document rendered for people (docs.c). */
+    {"GET", "/docs", api_docs_get, 0},
     /* For operators and load balancers, at the paths their tools expect,
      * outside the versioned API (metrics.c, meta.c). */
     {"GET", "/metrics", api_metrics_get, 0},
