@@ -4,7 +4,8 @@
  * CAIRN_ALLOW_PRIVATE_WEBHOOKS=1, except where the SSRF guard itself is
  * tested): signatures, the body of each format, a retry after a 500, a
  * redirect that is not followed, the delivery log, a retry owed across a
- * restart, and the guard refusing loopback without the flag.
+ * restart, the guard refusing loopback without the flag (and not retrying
+ * what it refused), test deliveries and per-player mentions (issue 24).
  */
 #include <setjmp.h>
 #include <stdarg.h>
