@@ -484,6 +484,8 @@ enum cairn_status api_takeback_decline(struct api_request *, struct api_response
 enum cairn_status api_games_resign(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_static_get(struct api_request *, struct api_response *, struct cairn_error *);
+/* GET /docs: the API document as one HTML page (docs.c). */
+enum cairn_status api_docs_get(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_players_my_games(struct api_request *, struct api_response *,
                                        struct cairn_error *);
 enum cairn_status api_games_wait(struct api_request *, struct api_response *, struct cairn_error *);
@@ -499,6 +501,15 @@ enum cairn_status api_webhooks_delete(struct api_request *, struct api_response 
                                       struct cairn_error *);
 enum cairn_status api_webhooks_deliveries(struct api_request *, struct api_response *,
                                           struct cairn_error *);
+/* POST /v1/webhooks/{id}/test: one marked test delivery, its outcome. */
+enum cairn_status api_webhooks_test(struct api_request *, struct api_response *,
+                                    struct cairn_error *);
+/* PUT and DELETE /v1/webhooks/{id}/mentions/me: the caller's handle for
+ * a webhook that follows a game the caller sits in. */
+enum cairn_status api_webhooks_mention_put(struct api_request *, struct api_response *,
+                                           struct cairn_error *);
+enum cairn_status api_webhooks_mention_delete(struct api_request *, struct api_response *,
+                                              struct cairn_error *);
 enum cairn_status api_test_clock(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_vacation_get(struct api_request *, struct api_response *,
                                    struct cairn_error *);

@@ -33,7 +33,8 @@
  * and every address it resolves to must be public (no loopback, private,
  * link-local, multicast or unspecified address) unless the server runs with
  * --allow-private-webhooks; curl then connects to that vetted address
- * (CURLOPT_RESOLVE), never follows a redirect, and gives up quickly.
+ * (CURLOPT_RESOLVE), never follows a redirect, and gives up quickly. An
+ * attempt the guard refused is not retried (vet).
  */
 #include "deliver.h"
 #include "../log/log.h"
@@ -71,6 +72,15 @@
 #define CLAIM_BATCH      64
 
 #define DELIVER_NOT_PUBLIC "the receiver's address is not public or does not resolve"
+/* A test delivery's event (X-Cairn-Event), and what its asker is told when
+ * the attempt has not ended by the time the answer is due: curl gives up
+ * after DELIVER_TIMEOUT_MS, so only a queue held up by the limits on
+ * requests in flight takes longer. */
+#define DELIVER_TEST_EVENT     "test"
+#define DELIVER_TRIAL_SLACK_MS 3000
+#define DELIVER_NO_OUTCOME                                                                         \
+  "no outcome: the attempt had not ended when this answer was due (held up behind other "          \
+  "deliveries, or the server is stopping)"
 
 struct job {
   char
@@ -86,10 +96,19 @@ struct job {
   char host[256]; /* the URL's host, for the per-host limit; "" until known */
   CURL *easy;     /* while in flight */
   struct curl_slist *headers, *resolve;
+  struct trial *trial;               /* a test delivery's waiter (shared: trial_let_go), or NULL */
   char error[CURL_ERROR_SIZE];       /* what the hook's owner is shown */
   char curl_detail[CURL_ERROR_SIZE]; /* curl's own words: the operator's log only */
   struct job *next;
 };
+
+/* Test deliveries (api_deliver_try): at most one per webhook every
+ * DELIVER_TEST_EVERY_MS, so a test cannot turn the server into a request
+ * cannon aimed at a third party. The last test's time is kept in a slot
+ * chosen by the hook's id; hooks that share a slot share the limit (it
+ * only gets stricter), so a fixed table suffices. */
+#define DELIVER_TEST_EVERY_MS 10000
+#define DELIVER_TEST_SLOTS    1024
 
 struct api_deliver {
   struct db *db;
@@ -110,10 +129,23 @@ struct api_deliver {
   atomic_long delivered, failed;
   /* Leases (the worker's alone after start, but node and lease_ms, which
    * api_deliver_claim_owed reads, never change). */
-  char node[DB_NODE_ID_MAX + 1]; /* this node's id: random hex, drawn at start */
-  int64_t lease_ms;              /* how long a claim holds without renewal */
-  int64_t next_claim_ms;         /* real time of the next claim of expired leases */
-  int64_t next_renew_ms;         /* real time of the next renewal */
+  char node[DB_NODE_ID_MAX + 1];         /* this node's id: random hex, drawn at start */
+  int64_t lease_ms;                      /* how long a claim holds without renewal */
+  int64_t next_claim_ms;                 /* real time of the next claim of expired leases */
+  int64_t next_renew_ms;                 /* real time of the next renewal */
+  int64_t tested_ms[DELIVER_TEST_SLOTS]; /* under lock: the last test of the hooks of each slot */
+};
+
+/* A test delivery (api_deliver_try): its outcome, and the asking thread's
+ * wait for it. Shared by that thread and the job, each holding a
+ * reference; whichever lets go last frees it, so a wait that ran out
+ * leaves nothing dangling. */
+struct trial {
+  pthread_mutex_t lock;
+  pthread_cond_t settled;
+  int refs;
+  bool done;
+  struct api_deliver_outcome out;
 };
 
 /* The leases' clock: real time, ms since the epoch. Leases are shared by
@@ -268,18 +300,27 @@ static bool vet(struct api_deliver *d, struct job *j)
   struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL, *ai;
   long port;
   bool ok = false;
+  int rc;
 
+  j->guard = false;
   if (!split_url(j->hook.url, host, sizeof(host), &port, j->error, sizeof(j->error)))
     return false;
-  /* One answer for "does not resolve" and "resolves to a private address":
-   * telling them apart would let a hook owner map our internal names. */
-  if (getaddrinfo(host, NULL, &hints, &res) != 0 || !res) {
+  /* One answer for "does not resolve" and "resolves to a private address",
+   * and one fate: neither is retried (a retry would not pass either, and
+   * retrying only one would let a hook owner tell them apart, mapping our
+   * internal names by the count of attempts). Only the resolver's own
+   * temporary failure (EAI_AGAIN), which says nothing of the name, is
+   * retried like any other failure. */
+  rc = getaddrinfo(host, NULL, &hints, &res);
+  if (rc != 0 || !res) {
     snprintf(j->error, sizeof(j->error), DELIVER_NOT_PUBLIC);
+    j->guard = rc != EAI_AGAIN;
     return false;
   }
   for (ai = res; ai; ai = ai->ai_next)
     if (!d->allow_private && api_address_is_private(ai->ai_addr)) {
       snprintf(j->error, sizeof(j->error), DELIVER_NOT_PUBLIC);
+      j->guard = true;
       goto done;
     }
   if (res->ai_family == AF_INET)
@@ -389,8 +430,12 @@ static void describe_failure(struct job *j, CURLcode code)
   snprintf(j->error, sizeof(j->error), "%s", kind);
 }
 
+static void trial_let_go(struct trial *t);
+
 static void free_job(struct job *j)
 {
+  if (j->trial)
+    trial_let_go(j->trial); /* a stop dropped it unsent: the outcome says so */
   curl_slist_free_all(j->headers);
   curl_slist_free_all(j->resolve);
   if (j->easy)
@@ -456,6 +501,31 @@ static void settle(struct api_deliver *d, const struct job *j)
 /* Requeue the attempt's job with backoff or let it go, then record the
  * attempt. The outbox moves first, so once an attempt is in the log a
  * restart resumes from the next one. */
+/* What a failed attempt's owner reads, in our words. */
+static const char *failure_text(const struct job *j, long status)
+{
+  return j->error[0]                     ? j->error
+         : status >= 300 && status < 400 ? "redirects are not followed"
+                                         : "the receiver did not answer 2xx";
+}
+
+/* A test delivery's one attempt is over: its outcome goes to the waiting
+ * request, not to the outbox or the delivery log (it is owed nothing, and
+ * belongs to no game), and it is never retried. */
+static void finish_trial(struct job *j, long status)
+{
+  struct trial *t = j->trial;
+
+  pthread_mutex_lock(&t->lock);
+  t->out.done = true;
+  t->out.delivered = status >= 200 && status < 300;
+  t->out.http_status = (int)status;
+  snprintf(t->out.error, sizeof(t->out.error), "%.150s",
+           t->out.delivered ? "" : failure_text(j, status));
+  pthread_mutex_unlock(&t->lock);
+  free_job(j); /* lets the trial go: done */
+}
+
 static void finish(struct api_deliver *d, struct job *j, long status, bool retryable)
 {
   struct db_delivery rec = {
@@ -464,6 +534,10 @@ static void finish(struct api_deliver *d, struct job *j, long status, bool retry
   bool delivered = status >= 200 && status < 300;
   bool again = !delivered && retryable && j->attempt < DELIVER_ATTEMPTS;
 
+  if (j->trial) {
+    finish_trial(j, status);
+    return;
+  }
   atomic_fetch_add(delivered ? &d->delivered : &d->failed, 1);
 
   snprintf(rec.webhook_id, sizeof(rec.webhook_id), "%s", j->hook.id);
@@ -471,10 +545,7 @@ static void finish(struct api_deliver *d, struct job *j, long status, bool retry
   snprintf(rec.game_id, sizeof(rec.game_id), "%s", j->game_id);
   rec.delivered = delivered;
   if (!delivered)
-    snprintf(rec.error, sizeof(rec.error), "%.150s",
-             j->error[0]                     ? j->error
-             : status >= 300 && status < 400 ? "redirects are not followed"
-                                             : "the receiver did not answer 2xx");
+    snprintf(rec.error, sizeof(rec.error), "%.150s", failure_text(j, status));
   if (again) {
     j->due_ms = d->now_ms() + d->backoff_ms * (1LL << (j->attempt - 1));
     j->attempt++;
@@ -823,4 +894,110 @@ void api_deliver_counts(struct api_deliver *d, struct api_deliver_counts *out)
   out->owed = atomic_load(&d->owed_now);
   out->delivered = atomic_load(&d->delivered);
   out->failed = atomic_load(&d->failed);
+}
+
+/* ---- test deliveries ---- */
+
+static void trial_let_go(struct trial *t)
+{
+  bool last;
+
+  pthread_mutex_lock(&t->lock);
+  t->done = true;
+  last = --t->refs == 0;
+  pthread_cond_broadcast(&t->settled);
+  pthread_mutex_unlock(&t->lock);
+  if (last) {
+    pthread_cond_destroy(&t->settled);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+  }
+}
+
+static struct trial *trial_new(void)
+{
+  struct trial *t = calloc(1, sizeof(*t));
+  pthread_condattr_t attr;
+
+  if (!t)
+    return NULL;
+  pthread_mutex_init(&t->lock, NULL);
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr,
+                            CLOCK_MONOTONIC); /* the wait is real time, whatever the game clock */
+  pthread_cond_init(&t->settled, &attr);
+  pthread_condattr_destroy(&attr);
+  t->refs = 2; /* the asking thread's and the job's */
+  snprintf(t->out.error, sizeof(t->out.error), "%s", DELIVER_NO_OUTCOME);
+  return t;
+}
+
+/* Wait (real time, bounded) for the trial's outcome; copies what is known
+ * by then into *out. */
+static void trial_wait(struct trial *t, int64_t wait_ms, struct api_deliver_outcome *out)
+{
+  struct timespec until;
+
+  clock_gettime(CLOCK_MONOTONIC, &until);
+  until.tv_sec += wait_ms / 1000;
+  until.tv_nsec += (wait_ms % 1000) * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  pthread_mutex_lock(&t->lock);
+  while (!t->done && pthread_cond_timedwait(&t->settled, &t->lock, &until) == 0)
+    ;
+  *out = t->out;
+  pthread_mutex_unlock(&t->lock);
+}
+
+/* May `hook` be tested now? If so the test is counted; if not, *wait_s
+ * says in how many seconds it may. */
+static bool may_test(struct api_deliver *d, const struct db_webhook *hook, int *wait_s)
+{
+  int64_t *last = &d->tested_ms[db_id_hash(hook->id) % DELIVER_TEST_SLOTS];
+  int64_t now = d->now_ms(), left;
+
+  pthread_mutex_lock(&d->lock);
+  left = *last ? *last + DELIVER_TEST_EVERY_MS - now : 0;
+  if (left <= 0)
+    *last = now;
+  pthread_mutex_unlock(&d->lock);
+  *wait_s = left > 0 ? (int)((left + 999) / 1000) : 0;
+  return left <= 0;
+}
+
+enum cairn_status api_deliver_try(struct api_deliver *d, const struct db_webhook *hook,
+                                  const char *body, struct api_deliver_outcome *out,
+                                  struct cairn_error *err)
+{
+  struct trial *t;
+  struct job *j;
+  int wait_s;
+
+  memset(out, 0, sizeof(*out));
+  if (!d)
+    return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
+                      "the webhook worker is not running");
+  if (!may_test(d, hook, &wait_s))
+    return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
+                      "one test delivery per webhook every %d s; retry in %d s",
+                      DELIVER_TEST_EVERY_MS / 1000, wait_s);
+  t = trial_new();
+  j = t ? new_job(hook, DELIVER_TEST_EVENT, "", body) : NULL;
+  if (!j) {
+    free(t);
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  }
+  api_deliver_new_id(j->delivery_id);
+  snprintf(t->out.delivery_id, sizeof(t->out.delivery_id), "%s", j->delivery_id);
+  j->owed = true; /* never written to the outbox: a test is owed nothing */
+  j->trial = t;
+  j->due_ms = d->now_ms();
+  queue_job(d, j);
+  curl_multi_wakeup(d->multi);
+  trial_wait(t, DELIVER_TIMEOUT_MS + DELIVER_TRIAL_SLACK_MS, out);
+  trial_let_go(t);
+  return CAIRN_OK;
 }

@@ -39,6 +39,27 @@ void api_deliver_new_id(char out[17]);
 void api_deliver_enqueue(struct api_deliver *d, const struct db_webhook *hook,
                          const struct db_outbox *owed, bool stored);
 
+/* A test delivery's outcome (api_deliver_try). */
+struct api_deliver_outcome {
+  char delivery_id[17]; /* X-Cairn-Delivery of the request sent */
+  bool done;            /* the attempt ended before the answer was due */
+  bool delivered;       /* the receiver answered 2xx */
+  int http_status;      /* the receiver's status; 0 when it did not answer */
+  char error[160];      /* why it failed, in our words; "" when delivered */
+};
+
+/* Send `body` (copied) to `hook` once, as event "test", through the
+ * worker like any delivery (signed, the address guard, the limits on
+ * requests in flight), and wait for the attempt's outcome: at most the
+ * delivery timeout and a few seconds more (out->done false when that ran
+ * out). A test is never retried, never written to the outbox and not
+ * recorded in the delivery log: the answer is its record. Blocks the
+ * calling thread meanwhile. One test per hook every 10 s (of the server's
+ * clock): a sooner one is refused, CAIRN_ETOOLARGE code rate-limited. */
+enum cairn_status api_deliver_try(struct api_deliver *d, const struct db_webhook *hook,
+                                  const char *body, struct api_deliver_outcome *out,
+                                  struct cairn_error *err);
+
 /* What GET /metrics shows of the webhook worker: deliveries owed now
  * (queued, in flight or waiting for a retry: the backlog) and attempts
  * since start by outcome. A NULL worker has none. */

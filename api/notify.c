@@ -19,6 +19,12 @@
  *              than the ring reaches gets a "resync" event.
  * A timer thread resumes long-polls whose time is up and sends SSE
  * keep-alive comments, which is also how dead SSE clients are noticed.
+ *
+ * On request (?view=1, issue 24) a stream's events also carry the game as
+ * its subscriber may see it (`state`), rendered per stream through the
+ * same sanitising path as GET /v1/games/{id} (api_write_game: the
+ * subscriber's seat's view, or a spectator's), never from anything the
+ * hub holds, so the ring itself still carries nothing secret.
  */
 #include "api.h"
 #include "notify.h"
@@ -71,6 +77,14 @@ struct api_stream {
   int64_t last_write_ms;
   bool suspended;
   bool resync; /* the client asked for events the ring no longer has */
+  /* With a view (?view=1): events are rendered outside the hub's lock,
+   * one at a time, into `pending`, which may be longer than a write
+   * buffer and is sent over as many reads as it takes. Only the stream's
+   * own reads touch these. */
+  bool with_view;
+  struct api_stream_view view;
+  char *pending;      /* owned: the rest of an event to send, or NULL */
+  size_t pending_off; /* bytes of it sent */
   struct api_stream *next, *prev;
 };
 
@@ -403,12 +417,16 @@ bool api_notify_settled(struct api_notify *hub)
 /* ---- SSE streams ---- */
 
 struct api_stream *api_stream_open(struct api_notify *hub, struct MHD_Connection *conn,
-                                   const char *game, const char *player, uint64_t last_id)
+                                   const char *game, const char *player, uint64_t last_id,
+                                   const struct api_stream_view *view)
 {
   struct api_stream *s = calloc(1, sizeof(*s));
 
   if (!s)
     return NULL;
+  s->with_view = view != NULL;
+  if (view)
+    s->view = *view;
   s->hub = hub;
   s->conn = conn;
   snprintf(s->game, sizeof(s->game), "%s", game ? game : "");
@@ -449,6 +467,7 @@ void api_stream_close(struct api_stream *s)
     s->next->prev = s->prev;
   hub->player_streams -= !s->game[0];
   pthread_mutex_unlock(&hub->lock);
+  free(s->pending);
   free(s);
 }
 
@@ -495,12 +514,59 @@ static void give_back_pages(char *buf, size_t max)
     (void)madvise((void *)from, to - from, MADV_DONTNEED);
 }
 
+/* Send what fits of the stream's pending event; frees it once sent. */
+static size_t flush_pending(struct api_stream *s, char *buf, size_t max)
+{
+  size_t left = strlen(s->pending + s->pending_off);
+  size_t n = left < max ? left : max;
+
+  memcpy(buf, s->pending + s->pending_off, n);
+  s->pending_off += n;
+  if (n == left) {
+    free(s->pending);
+    s->pending = NULL;
+    s->pending_off = 0;
+  }
+  return n;
+}
+
+/* Make `n` with its subscriber's view the stream's pending event. The
+ * view is rendered now, under the game's lock, never the hub's: it is the
+ * game as it stands (its own seq may be past the event's), as GET
+ * /v1/games/{id} would answer the subscriber. A game that cannot be
+ * rendered gets `state: null`: the event itself is never lost. */
+static void render_pending(struct api_stream *s, const struct notice *n)
+{
+  json_t *body = api_notice_json(n->game, n->seq, n->status, n->to_act, n->n_to_act);
+  char *notice = api_json_text(body, NULL);
+  char *state = s->view.render(s->view.ctx, n->game, s->view.viewer);
+  size_t cap;
+
+  json_decref(body);
+  if (notice) {
+    /* The notice's closing brace gives way to the state member. */
+    notice[strlen(notice) - 1] = '\0';
+    cap = strlen(notice) + (state ? strlen(state) : 4) + 96;
+    s->pending = malloc(cap);
+    if (s->pending)
+      snprintf(s->pending, cap, "id: %llu\nevent: game\ndata: %s,\"state\":%s}\n\n",
+               (unsigned long long)n->id, notice, state ? state : "null");
+  }
+  s->pending_off = 0;
+  free(notice);
+  free(state);
+}
+
 ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
   struct api_stream *s = cls;
   struct api_notify *hub = s->hub;
+  struct notice taken; /* with a view: the one event to render after unlocking */
+  bool have = false;
   size_t used = 0, len;
 
+  if (s->pending)
+    return (ssize_t)flush_pending(s, buf, max);
   pthread_mutex_lock(&hub->lock);
   if (hub->stopping) {
     pthread_mutex_unlock(&hub->lock);
@@ -522,6 +588,12 @@ ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
       used += len < max - used ? len : 0;
       break;
     }
+    if (stream_wants(s, n) && s->with_view) {
+      taken = *n;
+      have = true;
+      s->cursor++;
+      break;
+    }
     if (stream_wants(s, n)) {
       len = format_event(n, buf + used, max - used);
       if (!len)
@@ -530,11 +602,11 @@ ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     }
     s->cursor++;
   }
-  if (!used && hub->now_ms() - s->last_write_ms >= KEEPALIVE_MS) {
+  if (!used && !have && hub->now_ms() - s->last_write_ms >= KEEPALIVE_MS) {
     len = (size_t)snprintf(buf, max, ": keep-alive\n\n");
     used = len < max ? len : 0;
   }
-  if (used) {
+  if (used || have) {
     s->last_write_ms = hub->now_ms();
   } else {
     /* Nothing to say: park the connection until a publish or the timer
@@ -543,10 +615,15 @@ ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     MHD_suspend_connection(s->conn);
   }
   pthread_mutex_unlock(&hub->lock);
+  if (have) {
+    render_pending(s, &taken);
+    if (s->pending)
+      used += flush_pending(s, buf + used, max - used);
+  }
   /* The connection is ours until we return (its polling thread runs this
    * call), so a publish that resumes it meanwhile cannot have libmicrohttpd
    * write into `buf` before we are done with it. */
-  if (!used)
+  if (!used && !have)
     give_back_pages(buf, max);
   return (ssize_t)used;
 }

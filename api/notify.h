@@ -65,11 +65,26 @@ bool api_notify_settled(struct api_notify *hub);
  * GET /metrics). A NULL hub has none. */
 void api_notify_counts(struct api_notify *hub, int *long_polls, int *streams);
 
+/* What a stream that carries its subscriber's view renders with
+ * (?view=1, issue 24): render(ctx, game, viewer) gives a new string
+ * (free()), the game object GET /v1/games/{id} answers `viewer` (a player
+ * id; "" for a spectator) as the game stands, or NULL when it cannot. It
+ * is called with no lock of the hub held, on the stream's polling thread. */
+typedef char *(*api_view_fn)(void *ctx, const char *game, const char *viewer);
+struct api_stream_view {
+  api_view_fn render;
+  void *ctx;                  /* borrowed for the stream's life */
+  char viewer[DB_ID_MAX + 1]; /* the subscriber: a player id, or "" */
+};
+
 /* An SSE stream of one game (`game`) or of a player's games (`player`),
- * resuming after event `last_id` (0: from now). Closed by api_stream_close,
- * which the response's free callback calls. */
+ * resuming after event `last_id` (0: from now). With `view` (copied; NULL
+ * for none) each event also carries, as `state`, the game as its
+ * subscriber may see it (render). Closed by api_stream_close, which the
+ * response's free callback calls. */
 struct api_stream *api_stream_open(struct api_notify *hub, struct MHD_Connection *conn,
-                                   const char *game, const char *player, uint64_t last_id);
+                                   const char *game, const char *player, uint64_t last_id,
+                                   const struct api_stream_view *view);
 void api_stream_close(struct api_stream *stream);
 
 /* libmicrohttpd content reader for a stream. */

@@ -46,10 +46,15 @@ static const struct route routes[] = {
     {"GET", "/v1/webhooks", api_webhooks_list, 0},
     {"DELETE", "/v1/webhooks/*", api_webhooks_delete, 0},
     {"GET", "/v1/webhooks/*/deliveries", api_webhooks_deliveries, 0},
+    {"POST", "/v1/webhooks/*/test", api_webhooks_test, 0},
+    {"PUT", "/v1/webhooks/*/mentions/me", api_webhooks_mention_put, 0},
+    {"DELETE", "/v1/webhooks/*/mentions/me", api_webhooks_mention_delete, 0},
     {"POST", "/v1/test/clock", api_test_clock, 0},
     {"GET", "/v1/health", api_meta_health, 0},
     {"GET", "/v1/server-key", api_meta_server_key, 0},
     {"GET", "/v1/openapi.yaml", api_meta_openapi, 0},
+    /* The same document rendered for people (docs.c). */
+    {"GET", "/docs", api_docs_get, 0},
     /* For operators and load balancers, at the paths their tools expect,
      * outside the versioned API (metrics.c, meta.c). */
     {"GET", "/metrics", api_metrics_get, 0},

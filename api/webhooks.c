@@ -11,7 +11,11 @@
  * fires when it starts or ends and whenever the set of seats to act
  * changes. Formats: discord {content}, slack {text}, matrix {msgtype, body,
  * cairn} and json (the full notification); the owner's mention is put
- * before the text.
+ * before the text; on a channel's turn, the handles the players to act
+ * registered for the hook instead (PUT /v1/webhooks/{id}/mentions/me).
+ * POST /v1/webhooks/{id}/test sends one marked test
+ * event through the same worker (deliver.c, api_deliver_try) and answers
+ * its outcome.
  */
 #include "api.h"
 #include "deliver.h"
@@ -21,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static const struct api_field hook_fields[] = {
     {"url", API_STRING, true},
@@ -232,6 +237,88 @@ enum cairn_status api_webhooks_deliveries(struct api_request *req, struct api_re
   return st;
 }
 
+/* Finds one of the caller's webhooks, copied whole (its secret too: a
+ * test is signed). */
+struct found_hook {
+  const char *id;
+  struct db_webhook hook;
+  bool found;
+};
+
+static enum cairn_status find_hook(void *arg, const struct db_webhook *h, struct cairn_error *err)
+{
+  struct found_hook *f = arg;
+
+  (void)err;
+  if (!f->found && strcmp(h->id, f->id) == 0) {
+    f->hook = *h;
+    f->found = true;
+  }
+  return CAIRN_OK;
+}
+
+/* New string (free()): the body of a test delivery to `hook`, in its
+ * format, marked as a test in its words and its event; no mention, so a
+ * test pings nobody. */
+static char *test_body(const struct db_webhook *hook)
+{
+  char line[256];
+  json_t *doc, *shaped;
+  char *out;
+
+  snprintf(line, sizeof(line),
+           "Test delivery from Cairn for webhook %s%s%s: it works. Nothing happened in any game.",
+           hook->id, hook->game_id[0] ? ", which follows game " : "",
+           hook->game_id[0] ? hook->game_id : "");
+  doc = json_pack("{s:s, s:s, s:o, s:s, s:b}", "event", "test", "webhook", hook->id, "game",
+                  hook->game_id[0] ? json_string(hook->game_id) : json_null(), "text", line, "test",
+                  1);
+  if (strcmp(hook->format, "discord") == 0)
+    shaped = json_pack("{s:s}", "content", line);
+  else if (strcmp(hook->format, "slack") == 0)
+    shaped = json_pack("{s:s}", "text", line);
+  else if (strcmp(hook->format, "matrix") == 0)
+    shaped = json_pack("{s:s, s:s, s:O}", "msgtype", "m.text", "body", line, "cairn", doc);
+  else
+    shaped = json_incref(doc);
+  out = shaped ? json_dumps(shaped, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  json_decref(shaped);
+  json_decref(doc);
+  return out;
+}
+
+enum cairn_status api_webhooks_test(struct api_request *req, struct api_response *resp,
+                                    struct cairn_error *err)
+{
+  struct found_hook f = {.id = req->id};
+  struct api_deliver_outcome out;
+  char *body = NULL;
+  enum cairn_status st = api_require_player(req, err);
+
+  if (st == CAIRN_OK)
+    st = db_webhooks_of_owner(req->server->db, req->player.id, find_hook, &f, err);
+  if (st == CAIRN_OK && !f.found)
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "you have no webhook %s",
+                    req->id);
+  if (st == CAIRN_OK) {
+    body = test_body(&f.hook);
+    if (!body)
+      st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  }
+  if (st == CAIRN_OK)
+    st = api_deliver_try(req->server->deliver, &f.hook, body, &out, err);
+  if (st == CAIRN_OK) {
+    resp->status = 200;
+    resp->body = json_pack("{s:s, s:s, s:b, s:o, s:o}", "delivery", out.delivery_id, "event",
+                           "test", "delivered", out.delivered, "http_status",
+                           out.http_status ? json_integer(out.http_status) : json_null(), "error",
+                           out.delivered ? json_null() : json_string(out.error));
+  }
+  sodium_memzero(f.hook.secret, sizeof(f.hook.secret));
+  free(body);
+  return st;
+}
+
 /* ---- what to send ---- */
 
 struct change {
@@ -253,6 +340,179 @@ static int owner_seat(const struct db_game *row, const char *owner)
     if (strcmp(row->seat_player[i], owner) == 0)
       return i;
   return -1;
+}
+
+/* ---- per-player mentions ---- */
+
+static const struct api_field mention_fields[] = {
+    {"handle", API_STRING, true},
+    {NULL, 0, false},
+};
+
+/* Does [p, p+n) hold only characters of `set` (and at least one)? */
+static bool all_of(const char *p, size_t n, const char *set)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++)
+    if (!p[i] || !strchr(set, p[i]))
+      return false;
+  return n > 0;
+}
+
+#define DIGITS "0123456789"
+#define UPPER  "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+#define LOWER  "abcdefghijklmnopqrstuvwxyz"
+
+/* `<@ID>`: Discord's user ping (ID digits; `<@!ID>` too) or Slack's
+ * (uppercase letters and digits). Not a role (`<@&`), a channel or a
+ * special mention (`<!here>`). */
+static bool user_ping(const char *h, size_t n, const char *id_chars, bool bang)
+{
+  size_t start = bang && n > 3 && h[2] == '!' ? 3 : 2;
+
+  return n > start + 1 && h[0] == '<' && h[1] == '@' && h[n - 1] == '>' &&
+         all_of(h + start, n - 1 - start, id_chars);
+}
+
+/* Is `name` (n bytes, after the "@") what chats read as the whole
+ * channel? */
+static bool whole_channel(const char *name, size_t n)
+{
+  static const char *const words[] = {"everyone", "here", "channel", "room", "all", NULL};
+
+  for (int i = 0; words[i]; i++)
+    if (strlen(words[i]) == n && strncasecmp(name, words[i], n) == 0)
+      return true;
+  return false;
+}
+
+/* `@name` or Matrix's `@local:server`: a name of plain characters, never
+ * a whole channel's (`@everyone`, `@here`, ...). */
+static bool plain_ping(const char *h, size_t n, bool matrix)
+{
+  const char *colon = memchr(h, ':', n);
+  size_t local = colon ? (size_t)(colon - h) : n;
+
+  if (n < 2 || h[0] != '@' || whole_channel(h + 1, local - 1))
+    return false;
+  if (!matrix)
+    return !colon && all_of(h + 1, n - 1, LOWER UPPER DIGITS ".-");
+  return colon && all_of(h + 1, local - 1, LOWER DIGITS "._=/-") &&
+         all_of(colon + 1, n - local - 1, LOWER UPPER DIGITS ".-:");
+}
+
+/* May `handle` stand in a line of a `format` webhook as one person's
+ * ping? Only that person's ping, in the chat's own form: nothing that
+ * pings a whole channel or another person too, and no markup (a handle is
+ * the player's own text, put unescaped where a name is defused). */
+static bool handle_ok(const char *format, const char *h, char *why, size_t size)
+{
+  size_t n = strlen(h);
+  bool ok;
+
+  if (n == 0 || n > DB_HANDLE_MAX) {
+    snprintf(why, size, "handle: 1 to %d bytes", DB_HANDLE_MAX);
+    return false;
+  }
+  if (strcmp(format, "discord") == 0)
+    ok = user_ping(h, n, DIGITS, true);
+  else if (strcmp(format, "slack") == 0)
+    ok = user_ping(h, n, UPPER DIGITS, false);
+  else
+    ok = plain_ping(h, n, strcmp(format, "matrix") == 0);
+  if (!ok)
+    snprintf(why, size, "handle: a %s webhook takes %s", format,
+             strcmp(format, "discord") == 0 ? "a user's ping, <@digits>"
+             : strcmp(format, "slack") == 0 ? "a user's ping, <@U123ABC>"
+             : strcmp(format, "matrix") == 0
+                 ? "a user id, @name:server (lowercase letters, digits, . _ = / -)"
+                 : "@name (letters, digits, . -), not a whole channel's");
+  return ok;
+}
+
+/* The webhook `id` if it follows a game the caller sits in; one answer,
+ * not-found, for every other case (no such hook, one that follows its
+ * owner, a game the caller does not sit in), so the route tells nobody
+ * which games a hook id they hold belongs to. */
+static enum cairn_status channel_of_caller(struct api_request *req, struct db_webhook *hook,
+                                           struct cairn_error *err)
+{
+  struct db_game row = {0};
+  bool seated = false;
+  enum cairn_status st;
+
+  st = db_webhook_get(req->server->db, req->id, hook, err);
+  if (st == CAIRN_OK && hook->game_id[0])
+    st = db_game_load(req->server->db, hook->game_id, &row, err);
+  if (st == CAIRN_OK && hook->game_id[0])
+    seated = owner_seat(&row, req->player.id) >= 0;
+  db_game_clear(&row);
+  sodium_memzero(hook->secret, sizeof(hook->secret)); /* not needed here */
+  if (st == CAIRN_OK && !seated)
+    st = CAIRN_ENOTFOUND;
+  if (st == CAIRN_ENOTFOUND)
+    return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                      "no webhook %s follows a game you sit in", req->id);
+  return st;
+}
+
+enum cairn_status api_webhooks_mention_put(struct api_request *req, struct api_response *resp,
+                                           struct cairn_error *err)
+{
+  struct db_webhook hook;
+  struct db_mention m = {0};
+  json_t *doc = NULL;
+  const char *handle = NULL;
+  char why[160];
+  enum cairn_status st = api_require_player(req, err);
+
+  if (st == CAIRN_OK)
+    st = api_body_object(req, mention_fields, false, &doc, err);
+  if (st == CAIRN_OK)
+    st = channel_of_caller(req, &hook, err);
+  if (st == CAIRN_OK) {
+    handle = json_string_value(json_object_get(doc, "handle"));
+    if (!handle_ok(hook.format, handle, why, sizeof(why)))
+      st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "%s", why);
+  }
+  if (st == CAIRN_OK) {
+    snprintf(m.webhook_id, sizeof(m.webhook_id), "%s", hook.id);
+    snprintf(m.player_id, sizeof(m.player_id), "%s", req->player.id);
+    snprintf(m.handle, sizeof(m.handle), "%s", handle);
+    st = db_mention_put(req->server->db, &m, err);
+  }
+  if (st == CAIRN_OK) {
+    resp->status = 200;
+    resp->body = json_pack("{s:s, s:s, s:s}", "webhook", m.webhook_id, "game", hook.game_id,
+                           "handle", m.handle);
+  }
+  json_decref(doc);
+  return st;
+}
+
+enum cairn_status api_webhooks_mention_delete(struct api_request *req, struct api_response *resp,
+                                              struct cairn_error *err)
+{
+  struct db_webhook hook;
+  struct db_mention m = {0};
+  enum cairn_status st = api_require_player(req, err);
+
+  if (st == CAIRN_OK)
+    st = channel_of_caller(req, &hook, err);
+  if (st == CAIRN_OK) {
+    snprintf(m.webhook_id, sizeof(m.webhook_id), "%s", hook.id);
+    snprintf(m.player_id, sizeof(m.player_id), "%s", req->player.id);
+    st = db_mention_put(req->server->db, &m, err); /* handle "": remove */
+    if (st == CAIRN_ENOTFOUND)
+      st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                      "you have no mention for webhook %s", req->id);
+  }
+  if (st == CAIRN_OK) {
+    resp->status = 200;
+    resp->body = json_pack("{s:s}", "deleted", m.webhook_id);
+  }
+  return st;
 }
 
 /* Append printf-style to text[size], never past it. */
@@ -331,23 +591,32 @@ static void describe(const struct change *c, const struct db_webhook *hook, int 
     append(text, size, " %s/#/game/%s", c->server->public_url, c->row->id);
 }
 
-/* New string (free()): the body of `hook` for this change. */
-static char *body_for(const struct change *c, const struct db_webhook *hook, int seat)
+/* Gathers the handles of the seats to act (mentions_of's callback). */
+struct pings {
+  const struct change *c;
+  char text[ENGINE_MAX_SEATS * (DB_HANDLE_MAX + 1) + 1];
+};
+
+/* New string (free()): the body of `hook` for this change, its line
+ * after `ping` (the hook's mention, or the handles of those to act). */
+static char *body_for(const struct change *c, const struct db_webhook *hook, int seat,
+                      const char *ping)
 {
-  char text[1536], line[1700];
+  char text[1536], line[1536 + sizeof(((struct pings *)0)->text) + 1];
   json_t *to_act = json_array();
   json_t *doc, *shaped;
   char *out;
   int i;
 
   describe(c, hook, seat, text, sizeof(text));
-  snprintf(line, sizeof(line), "%s%s%s", hook->mention, hook->mention[0] ? " " : "", text);
+  snprintf(line, sizeof(line), "%s%s%s", ping, ping[0] ? " " : "", text);
   for (i = 0; i < c->n; i++)
     json_array_append_new(to_act, json_integer(c->to_act[i]));
   doc = json_pack("{s:s, s:s, s:s, s:I, s:s, s:o, s:O?, s:s}", "event", c->event, "game",
                   c->row->id, "title", c->row->title, "seq", (json_int_t)c->row->seq, "status",
                   c->row->status, "to_act", to_act, "result", c->result, "text", line);
   json_object_set_new(doc, "url", json_sprintf("/v1/games/%s", c->row->id));
+  json_object_set_new(doc, "webhook", json_string(hook->id));
   if (c->server->public_url[0])
     json_object_set_new(doc, "page",
                         json_sprintf("%s/#/game/%s", c->server->public_url, c->row->id));
@@ -412,17 +681,50 @@ static enum cairn_status owe(const struct change *c, const struct db_webhook *ho
   return CAIRN_OK;
 }
 
+static enum cairn_status add_ping(void *arg, const struct db_mention *m, struct cairn_error *err)
+{
+  struct pings *p = arg;
+  int i;
+
+  (void)err;
+  for (i = 0; i < p->c->n; i++)
+    if (strcmp(p->c->row->seat_player[p->c->to_act[i]], m->player_id) == 0) {
+      append(p->text, sizeof(p->text), "%s%s", p->text[0] ? " " : "", m->handle);
+      break;
+    }
+  return CAIRN_OK;
+}
+
+/* What a line of `hook` begins with: on a channel's turn, the handles the
+ * players to act registered for it (api_webhooks_mention_put), instead of
+ * the hook's own mention, so the channel pings whoever is to act; the
+ * hook's mention otherwise, or when none of them registered one (or the
+ * handles cannot be read: the line still goes, as it did before). */
+static void ping_for(const struct change *c, const struct db_webhook *hook, char *out, size_t size)
+{
+  struct pings p = {.c = c};
+  struct cairn_error err = {0};
+
+  snprintf(out, size, "%s", hook->mention);
+  if (!hook->game_id[0] || strcmp(c->event, "turn") != 0 || c->n == 0)
+    return;
+  if (db_mentions_of(c->server->db, hook->id, add_ping, &p, &err) == CAIRN_OK && p.text[0])
+    snprintf(out, size, "%s", p.text);
+}
+
 static enum cairn_status consider(void *arg, const struct db_webhook *hook, struct cairn_error *err)
 {
   const struct change *c = arg;
   int seat = hook->game_id[0] ? -1 : owner_seat(c->row, hook->owner);
+  char ping[sizeof(((struct pings *)0)->text)];
   char *body;
 
   if (strcmp(c->event, "turn") == 0) {
     if (hook->game_id[0] ? !c->changed || c->n == 0 : seat < 0 || !c->newly[seat])
       return CAIRN_OK;
   }
-  body = body_for(c, hook, seat);
+  ping_for(c, hook, ping, sizeof(ping));
+  body = body_for(c, hook, seat, ping);
   return body ? owe(c, hook, body, err) : CAIRN_OK;
 }
 

@@ -57,6 +57,7 @@ static const struct copied_table {
     {"webhook_outbox", "delivery_id, webhook_id, event, game_id, body, attempt, due_ms", "due_ms"},
     {"tokens", "token_hash, player_id, created_ms", "rowid"},
     {"sign_in_codes", "code_hash, player_id, expires_ms", "rowid"},
+    {"webhook_mentions", "webhook_id, player_id, handle", "webhook_id, player_id"},
 };
 
 /* A COPY stream's pending bytes: rows are sent a block at a time. */

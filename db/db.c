@@ -433,3 +433,21 @@ enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_
     return CAIRN_OK;
   return db->methods->games_bots_idle(db->ctx, from_ms, to_ms, cb, arg, err);
 }
+
+enum cairn_status db_mention_put(struct db *db, const struct db_mention *mention,
+                                 struct cairn_error *err)
+{
+  return db->methods->mention_put(db->ctx, mention, err);
+}
+
+enum cairn_status db_mentions_of(struct db *db, const char *webhook_id, db_mention_cb cb, void *arg,
+                                 struct cairn_error *err)
+{
+  return db->methods->mentions_of(db->ctx, webhook_id, cb, arg, err);
+}
+
+enum cairn_status db_webhook_get(struct db *db, const char *id, struct db_webhook *out,
+                                 struct cairn_error *err)
+{
+  return db->methods->webhook_get(db->ctx, id, out, err);
+}

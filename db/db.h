@@ -192,6 +192,20 @@ struct db_webhook {
   int64_t created_ms;
 };
 
+/* A player's handle for a webhook that follows a game (issue 24): what
+ * that hook's lines ping when the player's seat is to act. api/webhooks.c
+ * checks its shape; storage keeps it as given. */
+#define DB_HANDLE_MAX 64
+struct db_mention {
+  char webhook_id[DB_ID_MAX + 1];
+  char player_id[DB_ID_MAX + 1];
+  char handle[DB_HANDLE_MAX + 1]; /* "" in mention_put: remove */
+};
+
+/* One mention; borrowed for the call. */
+typedef enum cairn_status (*db_mention_cb)(void *arg, const struct db_mention *mention,
+                                           struct cairn_error *err);
+
 /* One delivery attempt of a webhook. */
 struct db_delivery {
   int64_t id; /* assigned by the store */
@@ -556,6 +570,20 @@ struct db_methods {
    * window. Ids are read up front. */
   enum cairn_status (*games_bots_idle)(void *ctx, int64_t from_ms, int64_t to_ms, db_game_id_cb cb,
                                        void *arg, struct cairn_error *err);
+
+  /* The webhook `id` into *out (its secret too), whoever owns it;
+   * CAIRN_ENOTFOUND when there is none. */
+  enum cairn_status (*webhook_get)(void *ctx, const char *id, struct db_webhook *out,
+                                   struct cairn_error *err);
+  /* Per-player mentions (issue 24). mention_put sets the player's handle
+   * for the webhook, replacing any; with handle "" it removes it
+   * (CAIRN_ENOTFOUND when there was none). CAIRN_ENOTFOUND too when the
+   * webhook is gone; deleting a webhook deletes its mentions. */
+  enum cairn_status (*mention_put)(void *ctx, const struct db_mention *mention,
+                                   struct cairn_error *err);
+  /* The mentions registered for `webhook_id`, by player id. */
+  enum cairn_status (*mentions_of)(void *ctx, const char *webhook_id, db_mention_cb cb, void *arg,
+                                   struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -583,7 +611,7 @@ enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *
 bool db_local_file(const char *url, char *out, size_t size);
 
 /* What db_copy_store copied: rows[i] of table[i], in the order copied. */
-#define DB_COPY_TABLES 12
+#define DB_COPY_TABLES 13
 struct db_copy_counts {
   const char *table[DB_COPY_TABLES]; /* static names */
   long rows[DB_COPY_TABLES];
@@ -709,6 +737,12 @@ enum cairn_status db_outbox_renew(struct db *db, const char *node, int64_t until
 enum cairn_status db_outbox_release(struct db *db, const char *node, struct cairn_error *err);
 enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_ms,
                                      db_game_id_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_webhook_get(struct db *db, const char *id, struct db_webhook *out,
+                                 struct cairn_error *err);
+enum cairn_status db_mention_put(struct db *db, const struct db_mention *mention,
+                                 struct cairn_error *err);
+enum cairn_status db_mentions_of(struct db *db, const char *webhook_id, db_mention_cb cb, void *arg,
+                                 struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

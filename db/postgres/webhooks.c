@@ -376,3 +376,87 @@ enum cairn_status db_pg_outbox_release(void *ctx, const char *node, struct cairn
                      " WHERE claimed_by = $1",
                      &p, NULL, NULL, "releasing webhook delivery leases", err);
 }
+
+/* webhook_get's callback: the one row, copied out. */
+static enum cairn_status copy_hook(void *arg, const struct db_webhook *hook,
+                                   struct cairn_error *err)
+{
+  struct db_webhook *out = arg;
+
+  (void)err;
+  *out = *hook;
+  return CAIRN_OK;
+}
+
+enum cairn_status db_pg_webhook_get(void *ctx, const char *id, struct db_webhook *out,
+                                    struct cairn_error *err)
+{
+  enum cairn_status st;
+
+  memset(out, 0, sizeof(*out));
+  st = each_hook(ctx, "SELECT " HOOK_COLUMNS " FROM webhooks w WHERE id = $1", id, copy_hook, out,
+                 err);
+  if (st == CAIRN_OK && !out->id[0])
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no webhook %s", id);
+  return st;
+}
+
+/* ---- per-player mentions ---- */
+
+enum cairn_status db_pg_mention_put(void *ctx, const struct db_mention *m, struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+  PGresult *res = NULL;
+  bool removing = m->handle[0] == '\0';
+  char state[6];
+  enum cairn_status st;
+
+  db_pg_text(&p, m->webhook_id);
+  db_pg_text(&p, m->player_id);
+  if (!removing)
+    db_pg_text(&p, m->handle);
+  st =
+      db_pg_write(ctx,
+                  removing ? "DELETE FROM webhook_mentions WHERE webhook_id = $1 AND player_id = $2"
+                           : "INSERT INTO webhook_mentions (webhook_id, player_id, handle)"
+                             " VALUES ($1, $2, $3) ON CONFLICT (webhook_id, player_id)"
+                             " DO UPDATE SET handle = excluded.handle",
+                  &p, &res, state, "registering a mention", err);
+  if (st != CAIRN_OK && db_pg_state_is(state, DB_PG_FOREIGN_KEY_VIOLATION))
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no webhook %s",
+                    m->webhook_id);
+  else if (st == CAIRN_OK && strcmp(PQcmdTuples(res), "0") == 0)
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                    "no mention of %s for webhook %s", m->player_id, m->webhook_id);
+  PQclear(res);
+  return st;
+}
+
+enum cairn_status db_pg_mentions_of(void *ctx, const char *webhook_id, db_mention_cb cb, void *arg,
+                                    struct cairn_error *err)
+{
+  static const char what[] = "loading mentions";
+  struct db_pg_params p = {0};
+  struct db_mention m;
+  PGresult *res = NULL;
+  enum cairn_status st;
+  int row;
+
+  db_pg_text(&p, webhook_id);
+  st = db_pg_read(ctx,
+                  "SELECT webhook_id, player_id, handle FROM webhook_mentions"
+                  " WHERE webhook_id = $1 ORDER BY player_id",
+                  &p, &res, what, err);
+  for (row = 0; st == CAIRN_OK && row < PQntuples(res); row++) {
+    memset(&m, 0, sizeof(m));
+    st = db_pg_copy(res, row, 0, m.webhook_id, sizeof(m.webhook_id), what, err);
+    if (st == CAIRN_OK)
+      st = db_pg_copy(res, row, 1, m.player_id, sizeof(m.player_id), what, err);
+    if (st == CAIRN_OK)
+      st = db_pg_copy(res, row, 2, m.handle, sizeof(m.handle), what, err);
+    if (st == CAIRN_OK)
+      st = cb(arg, &m, err);
+  }
+  PQclear(res);
+  return st;
+}

@@ -327,6 +327,12 @@ enum cairn_status db_sqlite_webhook_delete(void *ctx, const char *id, const char
                                            struct cairn_error *err);
 enum cairn_status db_sqlite_delivery_record(void *ctx, const struct db_delivery *delivery,
                                             struct cairn_error *err);
+enum cairn_status db_sqlite_webhook_get(void *ctx, const char *id, struct db_webhook *out,
+                                        struct cairn_error *err);
+enum cairn_status db_sqlite_mention_put(void *ctx, const struct db_mention *mention,
+                                        struct cairn_error *err);
+enum cairn_status db_sqlite_mentions_of(void *ctx, const char *webhook_id, db_mention_cb cb,
+                                        void *arg, struct cairn_error *err);
 enum cairn_status db_sqlite_deliveries_of(void *ctx, const char *webhook_id, int limit,
                                           db_delivery_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_sqlite_outbox_put(void *ctx, const struct db_outbox *owed,

@@ -612,3 +612,113 @@ enum cairn_status db_sqlite_outbox_unclaim_all(sqlite3 *db, struct cairn_error *
   return rc == SQLITE_OK ? CAIRN_OK
                          : db_sqlite_fail(db, rc, "releasing webhook delivery leases", err);
 }
+
+/* webhook_get's callback: the one row, copied out. */
+static enum cairn_status copy_hook(void *arg, const struct db_webhook *hook,
+                                   struct cairn_error *err)
+{
+  struct db_webhook *out = arg;
+
+  (void)err;
+  *out = *hook;
+  return CAIRN_OK;
+}
+
+enum cairn_status db_sqlite_webhook_get(void *ctx, const char *id, struct db_webhook *out,
+                                        struct cairn_error *err)
+{
+  enum cairn_status st;
+
+  memset(out, 0, sizeof(*out));
+  st = each_hook(ctx, "SELECT " HOOK_COLUMNS " FROM webhooks w WHERE id = ?1", id, copy_hook, out,
+                 err);
+  if (st == CAIRN_OK && !out->id[0])
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no webhook %s", id);
+  return st;
+}
+
+/* ---- per-player mentions ---- */
+
+enum cairn_status db_sqlite_mention_put(void *ctx, const struct db_mention *m,
+                                        struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  bool removing = m->handle[0] == '\0';
+  enum cairn_status st;
+  int rc;
+
+  assert(c && m);
+  db_sqlite_lock(c);
+  st = db_sqlite_prepare(c->db,
+                         removing ? "DELETE FROM webhook_mentions WHERE webhook_id = ?1 AND"
+                                    " player_id = ?2"
+                                  : "INSERT INTO webhook_mentions (webhook_id, player_id, handle)"
+                                    " VALUES (?1, ?2, ?3) ON CONFLICT (webhook_id, player_id)"
+                                    " DO UPDATE SET handle = excluded.handle",
+                         &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, m->webhook_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(stmt, 2, m->player_id, -1, SQLITE_STATIC);
+    if (!removing)
+      sqlite3_bind_text(stmt, 3, m->handle, -1, SQLITE_STATIC);
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+      st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no webhook %s",
+                      m->webhook_id);
+    else if (rc == SQLITE_DONE && removing && sqlite3_changes(c->db) == 0)
+      st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                      "no mention of %s for webhook %s", m->player_id, m->webhook_id);
+    else if (rc != SQLITE_DONE)
+      st = db_sqlite_fail(c->db, rc, "registering a mention", err);
+  }
+  db_sqlite_release(stmt);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+enum cairn_status db_sqlite_mentions_of(void *ctx, const char *webhook_id, db_mention_cb cb,
+                                        void *arg, struct cairn_error *err)
+{
+  static const char what[] = "loading mentions";
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  struct db_mention *list = NULL, *grown;
+  size_t n = 0, cap = 0, i;
+  enum cairn_status st;
+  int rc = SQLITE_DONE;
+
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(c->rdb,
+                         "SELECT webhook_id, player_id, handle FROM webhook_mentions"
+                         " WHERE webhook_id = ?1 ORDER BY player_id",
+                         &stmt, err);
+  if (st == CAIRN_OK)
+    sqlite3_bind_text(stmt, 1, webhook_id, -1, SQLITE_STATIC);
+  while (st == CAIRN_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    if (n == cap) {
+      cap = cap ? 2 * cap : 8;
+      grown = realloc(list, cap * sizeof(*grown));
+      if (!grown) {
+        st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+        break;
+      }
+      list = grown;
+    }
+    memset(&list[n], 0, sizeof(list[n]));
+    st = db_sqlite_column_copy(stmt, 0, list[n].webhook_id, sizeof(list[n].webhook_id), what, err);
+    if (st == CAIRN_OK)
+      st = db_sqlite_column_copy(stmt, 1, list[n].player_id, sizeof(list[n].player_id), what, err);
+    if (st == CAIRN_OK)
+      st = db_sqlite_column_copy(stmt, 2, list[n].handle, sizeof(list[n].handle), what, err);
+    n++;
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE)
+    st = db_sqlite_fail(c->rdb, rc, what, err);
+  db_sqlite_release(stmt);
+  db_sqlite_runlock(c);
+  for (i = 0; st == CAIRN_OK && i < n; i++) /* unlocked: cb may use other slots */
+    st = cb(arg, &list[i], err);
+  free(list);
+  return st;
+}

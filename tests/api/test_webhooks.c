@@ -4,7 +4,8 @@
  * CAIRN_ALLOW_PRIVATE_WEBHOOKS=1, except where the SSRF guard itself is
  * tested): signatures, the body of each format, a retry after a 500, a
  * redirect that is not followed, the delivery log, a retry owed across a
- * restart, and the guard refusing loopback without the flag.
+ * restart, the guard refusing loopback without the flag (and not retrying
+ * what it refused), test deliveries and per-player mentions (issue 24).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -634,6 +635,361 @@ static void test_ssrf_guard_refuses_loopback_without_the_flag(void **state)
   setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
 }
 
+struct later_attempt {
+  struct harness_server *s;
+  const struct harness_player *owner;
+  const char *id;
+};
+
+static bool a_second_attempt_is_logged(void *arg)
+{
+  struct later_attempt *w = arg;
+  json_t *list = deliveries(w->s, w->owner, w->id), *d;
+  bool found = false;
+  size_t i;
+
+  json_array_foreach(list, i, d) found =
+      found || json_integer_value(json_object_get(d, "attempt")) > 1;
+  json_decref(list);
+  return found;
+}
+
+/* Issue 24: "webhook failures for an address that is not public are
+ * retried 5 times though the document says they are not". The document
+ * is right (a retry cannot pass the guard, and retrying one of "does not
+ * resolve" and "is not public" only would tell them apart): each event is
+ * attempted once. The backoff is 50 ms here, so four retries would all
+ * have been made in the 1.5 s waited for one. */
+static void test_an_address_the_guard_refuses_is_not_retried(void **state)
+{
+  struct harness_server guarded;
+  struct harness_player a, b;
+  struct harness_response r;
+  char body[256], id[64], game[64], self[128] = "";
+  json_t *list, *d;
+  size_t i;
+
+  unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
+  memset(&guarded, 0, sizeof guarded);
+  harness_start(&guarded);
+  harness_new_player(&guarded, "lea", &a);
+  harness_new_player(&guarded, "max", &b);
+  assert_int_equal(gethostname(self, sizeof self - 1), 0); /* resolves to loopback, or not at all */
+  snprintf(body, sizeof body, "{\"url\":\"http://%s:%d/ok\",\"format\":\"json\"}", self, rx.port);
+  harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
+  harness_response_free(&r);
+  start_game(&guarded, &a, &b, game); /* owes start and turn */
+  list = deliveries_holding(&guarded, &a, id, 1);
+  assert_non_null(attempt_of(list, 1));
+  json_decref(list);
+  {
+    struct later_attempt w = {&guarded, &a, id};
+
+    assert_false(harness_wait_every(a_second_attempt_is_logged, &w, 1500, 100));
+  }
+  list = deliveries(&guarded, &a, id);
+  assert_true(json_array_size(list) >= 1);
+  json_array_foreach(list, i, d)
+  {
+    assert_int_equal(json_integer_value(json_object_get(d, "attempt")), 1);
+    assert_true(json_is_false(json_object_get(d, "delivered")));
+    assert_non_null(strstr(harness_str(d, "error"), "not public"));
+  }
+  json_decref(list);
+  assert_int_equal(wait_for("/ok", 1), 0);
+  assert_true(harness_stop(&guarded));
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
+}
+
+/* PUT /v1/webhooks/{id}/mentions/me {"handle": handle} as `who`: the status. */
+static long put_handle(struct harness_server *s, const struct harness_player *who, const char *id,
+                       const char *handle)
+{
+  struct harness_response r;
+  json_t *body = json_pack("{s:s}", "handle", handle);
+  char *text = json_dumps(body, JSON_COMPACT);
+  long status;
+
+  harness_call(s, &r, "PUT", who->token, text, "/v1/webhooks/%s/mentions/me", id);
+  status = r.status;
+  if (status == 200)
+    assert_string_equal(harness_str(r.json, "handle"), handle);
+  else
+    assert_non_null(harness_str(r.json, "detail"));
+  harness_response_free(&r);
+  free(text);
+  json_decref(body);
+  return status;
+}
+
+/* Seat 0 of `game` plays until seat 1 is to act. */
+static void play_until_seat_1_acts(struct harness_server *s, const struct harness_player *a,
+                                   const char *game)
+{
+  struct harness_rng rng = {11};
+
+  for (int moves = 0;; moves++) {
+    json_t *g = harness_get_game(s, a->token, game);
+    struct harness_response r;
+    json_t *move;
+
+    assert_true(moves < 50);
+    if (harness_may_act(g, 1) || !harness_may_act(g, 0)) {
+      json_decref(g);
+      return;
+    }
+    move = harness_choose_move(g, &rng);
+    harness_post_move(s, &r, a->token, game, harness_int(g, "seq"), move);
+    HARNESS_EXPECT_STATUS(&r, 200);
+    harness_response_free(&r);
+    json_decref(move);
+    json_decref(g);
+  }
+}
+
+/* The text of the last `turn` delivery to `path` (copied into out). */
+static void last_turn_text(const char *path, const char *member, char *out, size_t size)
+{
+  json_t *body = NULL;
+  int i;
+
+  pthread_mutex_lock(&rx.lock);
+  for (i = rx.n - 1; i >= 0 && !body; i--)
+    if (strcmp(rx.seen[i].path, path) == 0 && strcmp(rx.seen[i].event, "turn") == 0)
+      body = json_loads(rx.seen[i].body, 0, NULL);
+  pthread_mutex_unlock(&rx.lock);
+  assert_non_null(body);
+  snprintf(out, size, "%s", harness_str(body, member));
+  json_decref(body);
+}
+
+/* Has "/channel" received the turn that calls seat 1? */
+static bool seat_1_called(void *arg)
+{
+  bool found = false;
+  int i;
+
+  (void)arg;
+  pthread_mutex_lock(&rx.lock);
+  for (i = 0; i < rx.n && !found; i++)
+    found = strcmp(rx.seen[i].path, "/channel") == 0 && strcmp(rx.seen[i].event, "turn") == 0 &&
+            strstr(rx.seen[i].body, "(seat 1) to act");
+  pthread_mutex_unlock(&rx.lock);
+  return found;
+}
+
+/* Issue 24: "a per-player mention (each player may register the handle a
+ * channel should ping)": a seated player's handle for a channel webhook
+ * stands in its lines, instead of the hook's own mention, when that
+ * player's seat is to act; only a handle of the chat's own form for one
+ * person is taken; only a player seated in the hook's game may set one,
+ * and every other case is one not-found; removable. */
+static void test_a_player_registers_the_handle_a_channel_pings(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b, owner, outsider;
+  struct harness_response r;
+  char hook[64], secret[80], mine[64], game[64], text[2048];
+  static const char *refused[] = {
+      "@everyone", "<@&123>", "<#123>",
+      "<@1> <@2>", "<@12>x",  "<@>",
+      "@ana",      "<@1**>",  "<@123456789012345678901234567890123456789012345678901234567890123>",
+      "",          "<@!>",
+  };
+
+  harness_new_player(s, "ana", &a);
+  harness_new_player(s, "bo", &b);
+  harness_new_player(s, "cy", &owner);
+  harness_new_player(s, "di", &outsider);
+  start_game(s, &a, &b, game);
+  add_hook(s, &owner, "/channel", "discord", game, hook, secret); /* mention "@cy" */
+  add_hook(s, &a, "/mine", "discord", NULL, mine, secret);
+
+  for (size_t i = 0; i < sizeof refused / sizeof *refused; i++)
+    if (put_handle(s, &b, hook, refused[i]) != 400)
+      fail_msg("handle \"%s\" was not refused", refused[i]);
+  assert_int_equal(put_handle(s, &b, hook, "<@222>"), 200);
+  assert_int_equal(put_handle(s, &b, hook, "<@!2222>"), 200); /* replaces */
+  /* One not-found for: a spectator (the hook's owner too), a hook that
+   * follows its owner, no such hook. */
+  assert_int_equal(put_handle(s, &outsider, hook, "<@444>"), 404);
+  assert_int_equal(put_handle(s, &owner, hook, "<@333>"), 404);
+  assert_int_equal(put_handle(s, &a, mine, "<@111>"), 404);
+  assert_int_equal(put_handle(s, &a, "00000000000000000000", "<@111>"), 404);
+  harness_call(s, &r, "PUT", b.token, "{\"handle\":\"<@1>\",\"extra\":1}",
+               "/v1/webhooks/%s/mentions/me", hook);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "unknown-field");
+  harness_response_free(&r);
+
+  /* Seat 0 (ana, no handle) acts first; the channel's turn after the
+   * hook's registration pings the hook's mention. Then bo's turn pings
+   * bo's handle, and not the hook's mention. */
+  play_until_seat_1_acts(s, &a, game);
+  assert_true(harness_wait_until(seat_1_called, NULL, DELIVERY_WAIT_MS));
+  last_turn_text("/channel", "content", text, sizeof text);
+  if (strncmp(text, "<@!2222> ", 9) != 0 || strstr(text, "@cy"))
+    fail_msg("seat 1's turn: %s", text);
+  assert_non_null(strstr(text, "(seat 1) to act"));
+
+  /* Removed: the next turn of bo's would ping the hook's mention again. */
+  harness_call(s, &r, "DELETE", b.token, NULL, "/v1/webhooks/%s/mentions/me", hook);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  harness_call(s, &r, "DELETE", b.token, NULL, "/v1/webhooks/%s/mentions/me", hook);
+  HARNESS_EXPECT_PROBLEM(&r, 404, "not-found");
+  harness_response_free(&r);
+}
+
+/* The handle's form follows the hook's format: Slack's user ping, a
+ * Matrix user id, a plain @name for json. */
+static void test_a_handle_takes_the_form_of_its_chat(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  char slack[64], matrix[64], json[64], secret[80], game[64];
+
+  harness_new_player(s, "eve", &a);
+  harness_new_player(s, "fay", &b);
+  start_game(s, &a, &b, game);
+  add_hook(s, &a, "/s", "slack", game, slack, secret);
+  add_hook(s, &a, "/m", "matrix", game, matrix, secret);
+  add_hook(s, &a, "/j", "json", game, json, secret);
+  assert_int_equal(put_handle(s, &b, slack, "<@U024BE7LH>"), 200);
+  assert_int_equal(put_handle(s, &b, slack, "<!channel>"), 400);
+  assert_int_equal(put_handle(s, &b, slack, "<@u024>"), 400);
+  assert_int_equal(put_handle(s, &b, matrix, "@fay:matrix.example.org"), 200);
+  assert_int_equal(put_handle(s, &b, matrix, "@room:matrix.example.org"), 400);
+  assert_int_equal(put_handle(s, &b, matrix, "@fay"), 400);
+  assert_int_equal(put_handle(s, &b, matrix, "@f<a>y:x.org"), 400);
+  assert_int_equal(put_handle(s, &b, json, "@fay.b-2"), 200);
+  assert_int_equal(put_handle(s, &b, json, "@Here"), 400);
+  assert_int_equal(put_handle(s, &b, json, "@fay_*x*"), 400);
+  assert_int_equal(put_handle(s, &b, json, "@fay @gus"), 400);
+  assert_int_equal(put_handle(s, &a, json, "@eve"), 200); /* the owner, seated: yes */
+}
+
+/* POST /v1/webhooks/{id}/test as `who`; the answer (free with
+ * harness_response_free). */
+static void test_delivery(struct harness_server *s, const struct harness_player *who,
+                          const char *id, struct harness_response *r)
+{
+  harness_call(s, r, "POST", who->token, NULL, "/v1/webhooks/%s/test", id);
+}
+
+/* Issue 24: "a test delivery": one clearly marked test event through the
+ * real delivery path (signed like the others), whose answer says what
+ * happened; at most one per webhook every 10 s; only the owner's. */
+static void test_a_test_delivery_is_signed_marked_and_answers_its_outcome(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  struct harness_response r;
+  char ok_id[64], ok_secret[80], down_id[64], down_secret[80], delivery[32];
+  const struct seen *seen;
+  json_t *body, *list;
+
+  harness_new_player(s, "uma", &a);
+  harness_new_player(s, "vik", &b);
+  add_hook(s, &a, "/test-ok", "json", NULL, ok_id, ok_secret);
+  add_hook(s, &a, "/down", "discord", NULL, down_id, down_secret);
+
+  test_delivery(s, &a, ok_id, &r);
+  HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(json_is_true(json_object_get(r.json, "delivered")));
+  assert_int_equal(harness_int(r.json, "http_status"), 200);
+  assert_true(json_is_null(json_object_get(r.json, "error")));
+  assert_string_equal(harness_str(r.json, "event"), "test");
+  snprintf(delivery, sizeof delivery, "%s", harness_str(r.json, "delivery"));
+  harness_response_free(&r);
+  /* The answer came after the receiver's: it holds the request already. */
+  pthread_mutex_lock(&rx.lock);
+  seen = first_seen("/test-ok", "test");
+  assert_non_null(seen);
+  expect_signed(seen, ok_secret);
+  assert_string_equal(seen->delivery, delivery);
+  body = json_loads(seen->body, 0, NULL);
+  pthread_mutex_unlock(&rx.lock);
+  assert_non_null(body);
+  assert_string_equal(harness_str(body, "event"), "test");
+  assert_true(json_is_true(json_object_get(body, "test")));
+  assert_string_equal(harness_str(body, "webhook"), ok_id);
+  assert_non_null(strstr(harness_str(body, "text"), "Test delivery"));
+  assert_null(strstr(harness_str(body, "text"), "@uma")); /* a test pings nobody */
+  json_decref(body);
+
+  /* Rate-limited per webhook; the other hook is not held up by it. */
+  test_delivery(s, &a, ok_id, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 429, "rate-limited");
+  assert_non_null(strstr(harness_str(r.json, "detail"), "every 10 s"));
+  harness_response_free(&r);
+
+  /* A failure is answered as it was: the receiver's status and why. */
+  pthread_mutex_lock(&rx.lock);
+  rx.down = true;
+  pthread_mutex_unlock(&rx.lock);
+  test_delivery(s, &a, down_id, &r);
+  HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(json_is_false(json_object_get(r.json, "delivered")));
+  assert_int_equal(harness_int(r.json, "http_status"), 503);
+  assert_non_null(strstr(harness_str(r.json, "error"), "did not answer 2xx"));
+  harness_response_free(&r);
+  assert_int_equal(wait_for("/down", 1), 1);
+  body = first_body("/down", "test");
+  assert_non_null(strstr(harness_str(body, "content"), "Test delivery"));
+  json_decref(body);
+
+  /* Only the owner's; another's hook is not found, like a missing one. */
+  test_delivery(s, &b, down_id, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 404, "not-found");
+  harness_response_free(&r);
+  test_delivery(s, &a, "00000000000000000000", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 404, "not-found");
+  harness_response_free(&r);
+
+  /* A test is owed nothing: no retry of the failed one, no entry in the
+   * delivery log (the answer is its record). */
+  list = deliveries(s, &a, down_id);
+  assert_int_equal(json_array_size(list), 0);
+  json_decref(list);
+  {
+    struct arrivals later = {.path = "/down", .want = 2}; /* four retries take 750 ms here */
+
+    assert_false(harness_wait_until(arrived, &later, 1500));
+    assert_int_equal(later.count, 1);
+  }
+}
+
+/* The test delivery meets the address guard as any delivery does. */
+static void test_a_test_delivery_meets_the_address_guard(void **state)
+{
+  struct harness_server guarded;
+  struct harness_player a;
+  struct harness_response r;
+  char body[256], id[64], self[128] = "";
+
+  unsetenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS");
+  memset(&guarded, 0, sizeof guarded);
+  harness_start(&guarded);
+  harness_new_player(&guarded, "wyn", &a);
+  assert_int_equal(gethostname(self, sizeof self - 1), 0);
+  snprintf(body, sizeof body, "{\"url\":\"http://%s:%d/ok\",\"format\":\"slack\"}", self, rx.port);
+  harness_call(&guarded, &r, "POST", a.token, body, "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_str(r.json, "id"));
+  harness_response_free(&r);
+  test_delivery(&guarded, &a, id, &r);
+  HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(json_is_false(json_object_get(r.json, "delivered")));
+  assert_true(json_is_null(json_object_get(r.json, "http_status")));
+  assert_non_null(strstr(harness_str(r.json, "error"), "not public"));
+  harness_response_free(&r);
+  assert_int_equal(wait_for("/ok", 1), 0);
+  assert_true(harness_stop(&guarded));
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
+}
+
 /* The address guard judges every literal the same way in every build:
  * make test runs this file against the release (-O2) binary too, where a
  * cast through another sockaddr type once made every IPv6 target private.
@@ -908,6 +1264,15 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_ssrf_guard_refuses_loopback_without_the_flag, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_the_address_guard_judges_every_literal, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_an_address_the_guard_refuses_is_not_retried, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_a_test_delivery_is_signed_marked_and_answers_its_outcome,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_test_delivery_meets_the_address_guard, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_a_player_registers_the_handle_a_channel_pings, setup,
+                                      teardown),
+      cmocka_unit_test_setup_teardown(test_a_handle_takes_the_form_of_its_chat, setup, teardown),
       cmocka_unit_test_setup_teardown(test_a_proxy_from_the_environment_is_not_used, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_a_failed_delivery_shows_no_internal_detail, setup,

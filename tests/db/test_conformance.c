@@ -405,6 +405,82 @@ static void test_the_outbox_keeps_what_is_owed(void **state)
   assert_int_equal(db_outbox_put(f->db, &owed, &err), CAIRN_ENOTFOUND);
 }
 
+/* ---- per-player mentions ---- */
+
+struct mentions_seen {
+  int n;
+  struct db_mention at[4];
+};
+
+static enum cairn_status see_mention(void *arg, const struct db_mention *m, struct cairn_error *err)
+{
+  struct mentions_seen *seen = arg;
+
+  (void)err;
+  if (seen->n < 4)
+    seen->at[seen->n] = *m;
+  seen->n++;
+  return CAIRN_OK;
+}
+
+/* Issue 24, a per-player mention: the webhook read by its id alone; set, replaced, listed by
+ * player, removed (a second removal is not found), refused for a webhook that is gone, and deleted
+ * with its webhook. */
+static void test_mentions_are_kept_per_player_and_hook(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_webhook hook = {.id = "hook1",
+                            .owner = "g1-p0",
+                            .game_id = "g1",
+                            .url = "https://example.org/h",
+                            .format = "discord",
+                            .created_ms = 1};
+  struct db_mention m = {.webhook_id = "hook1", .player_id = "g1-p1", .handle = "<@111>"};
+  struct mentions_seen seen = {0};
+
+  struct db_webhook got;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  assert_int_equal(db_webhook_get(f->db, "hook1", &got, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_webhook_create(f->db, &hook, &err), CAIRN_OK);
+  assert_int_equal(db_webhook_get(f->db, "hook1", &got, &err), CAIRN_OK);
+  assert_string_equal(got.id, "hook1");
+  assert_string_equal(got.owner, "g1-p0");
+  assert_string_equal(got.game_id, "g1");
+  assert_string_equal(got.format, "discord");
+  assert_int_equal(db_mention_put(f->db, &m, &err), CAIRN_OK);
+  snprintf(m.handle, sizeof m.handle, "<@222>"); /* replaces */
+  assert_int_equal(db_mention_put(f->db, &m, &err), CAIRN_OK);
+  snprintf(m.player_id, sizeof m.player_id, "g1-p0");
+  snprintf(m.handle, sizeof m.handle, "<@333>");
+  assert_int_equal(db_mention_put(f->db, &m, &err), CAIRN_OK);
+  assert_int_equal(db_mentions_of(f->db, "hook1", see_mention, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 2);
+  assert_string_equal(seen.at[0].player_id, "g1-p0");
+  assert_string_equal(seen.at[0].handle, "<@333>");
+  assert_string_equal(seen.at[1].player_id, "g1-p1");
+  assert_string_equal(seen.at[1].handle, "<@222>");
+  assert_string_equal(seen.at[1].webhook_id, "hook1");
+
+  m.handle[0] = '\0'; /* removes g1-p0's */
+  assert_int_equal(db_mention_put(f->db, &m, &err), CAIRN_OK);
+  assert_int_equal(db_mention_put(f->db, &m, &err), CAIRN_ENOTFOUND);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(db_mentions_of(f->db, "hook1", see_mention, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.at[0].player_id, "g1-p1");
+
+  snprintf(m.webhook_id, sizeof m.webhook_id, "gone");
+  snprintf(m.handle, sizeof m.handle, "<@444>");
+  assert_int_equal(db_mention_put(f->db, &m, &err), CAIRN_ENOTFOUND);
+
+  assert_int_equal(db_webhook_delete(f->db, "hook1", "g1-p0", &err), CAIRN_OK);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(db_mentions_of(f->db, "hook1", see_mention, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+}
+
 /* The webhook deliveries a move owes are written in the move's own
  * transaction: both or neither, so a crash after the acknowledgement can
  * never lose what the move owes (issue 21). A row for a webhook deleted
@@ -1559,6 +1635,7 @@ int main(void)
       T(test_a_move_and_its_clocks_commit_together),
       T(test_a_resignation_and_its_seat_commit_together),
       T(test_the_outbox_keeps_what_is_owed),
+      T(test_mentions_are_kept_per_player_and_hook),
       T(test_a_move_and_its_outbox_commit_together),
       T(test_filling_the_last_seat_makes_the_game_active),
       T(test_taken_seat_is_seat_taken),
