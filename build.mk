@@ -7,12 +7,9 @@
 MODE ?= release
 OUT  ?= build/$(MODE)
 
-<<<<<<< HEAD
-PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium zlib libxxhash
-=======
 # libyaml: GET /docs renders the API document it reads (api/docs.c).
-PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium zlib yaml-0.1
->>>>>>> hooks
+# libxxhash: the entity tags of answers (api/representation.c).
+PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium zlib yaml-0.1 libxxhash
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
@@ -189,12 +186,8 @@ OPENAPI_ENV := CAIRN_OPENAPI=$(abspath $(OPENAPI_DOC)) CAIRN_OPENAPI_TRACKED=$(a
 RELEASE_SERVER   := $(abspath build/release/cairn)
 RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records test_pages \
                       test_limits test_errors test_resign test_operations test_backup \
-<<<<<<< HEAD
                       test_http_extras test_pg_nodes test_devices test_updates test_parked_moves \
-                      test_race)
-=======
-                      test_http_extras test_pg_nodes test_devices test_updates test_stream_views)
->>>>>>> hooks
+                      test_race test_stream_views)
 # The property tests play thousands of random games per title. Under the
 # sanitizers a game costs about ten times what it costs at -O2, so that pass
 # plays the first CAIRN_PROPERTY_GAMES of each loop (every path the checks
