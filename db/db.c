@@ -417,3 +417,9 @@ enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_
     return CAIRN_OK;
   return db->methods->games_bots_idle(db->ctx, from_ms, to_ms, cb, arg, err);
 }
+
+enum cairn_status db_games_lobby(struct db *db, const struct db_lobby_query *query,
+                                 db_game_id_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->games_lobby(db->ctx, query, cb, arg, err);
+}

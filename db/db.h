@@ -272,6 +272,26 @@ struct db_stats {
   double commit_seconds; /* time spent in those COMMITs: the fsync, mostly */
 };
 
+/* The lobby (issue 25): one page of the open games (seats to take) or the
+ * active ones (to watch), newest first, narrowed by what a player looking
+ * for a game asks. Everything is borrowed for the call. */
+#define DB_CLOCK_ANY  0 /* any time control, or none */
+#define DB_CLOCK_NONE 1 /* no time control */
+#define DB_CLOCK_MOVE 2 /* a per-move control (move_ms) */
+#define DB_CLOCK_PACE 3 /* a pace control (base_ms) */
+struct db_lobby_query {
+  const char *status; /* DB_STATUS_OPEN or DB_STATUS_ACTIVE */
+  const char *title;  /* a title's id, NULL for every title */
+  int seats;          /* games of this many seats, 0 for any */
+  int clock;          /* DB_CLOCK_* */
+  /* The page starts strictly after the game (after_ms, after_id) in the
+   * order (created_ms, id) descending: the last game of the previous page,
+   * which may have left the listing since. after_id NULL: the first page. */
+  int64_t after_ms;
+  const char *after_id;
+  int limit; /* at most this many games, 1 or more */
+};
+
 /* A backend's methods: one const table per backend. Each slot receives the
  * backend's own state (`ctx`) first; its contract is beside it, and the
  * db_* function of the same name (below) is the only way to call it. */
@@ -539,6 +559,14 @@ struct db_methods {
    * window. Ids are read up front. */
   enum cairn_status (*games_bots_idle)(void *ctx, int64_t from_ms, int64_t to_ms, db_game_id_cb cb,
                                        void *arg, struct cairn_error *err);
+  /* The lobby (issue 25): call `cb` with the id of each game `query`
+   * selects, at most query->limit, in its order (created_ms, id)
+   * descending; ids are read up front, so `cb` may call other slots. A
+   * game's creation fields never change, so a page boundary stays put
+   * while games come and go: paging never shows one game twice. Served
+   * from a partial index of the status listed (games_open, games_active). */
+  enum cairn_status (*games_lobby)(void *ctx, const struct db_lobby_query *query, db_game_id_cb cb,
+                                   void *arg, struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -684,6 +712,8 @@ enum cairn_status db_outbox_renew(struct db *db, const char *node, int64_t until
 enum cairn_status db_outbox_release(struct db *db, const char *node, struct cairn_error *err);
 enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_ms,
                                      db_game_id_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_games_lobby(struct db *db, const struct db_lobby_query *query,
+                                 db_game_id_cb cb, void *arg, struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

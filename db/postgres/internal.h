@@ -280,6 +280,10 @@ enum cairn_status db_pg_outbox_release(void *ctx, const char *node, struct cairn
 enum cairn_status db_pg_games_bots_idle(void *ctx, int64_t from_ms, int64_t to_ms, db_game_id_cb cb,
                                         void *arg, struct cairn_error *err);
 
+/* lobby.c */
+enum cairn_status db_pg_games_lobby(void *ctx, const struct db_lobby_query *query, db_game_id_cb cb,
+                                    void *arg, struct cairn_error *err);
+
 /* tokens.c */
 enum cairn_status db_pg_token_add(void *ctx, const char *player_id,
                                   const uint8_t token_hash[DB_HASH_BYTES], int64_t at_ms,

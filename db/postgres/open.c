@@ -137,4 +137,5 @@ const struct db_methods db_postgres_methods = {
     .outbox_renew = db_pg_outbox_renew,
     .outbox_release = db_pg_outbox_release,
     .games_bots_idle = db_pg_games_bots_idle,
+    .games_lobby = db_pg_games_lobby,
 };

@@ -334,6 +334,10 @@ enum cairn_status db_sqlite_outbox_release(void *ctx, const char *node, struct c
 enum cairn_status db_sqlite_outbox_unclaim_all(sqlite3 *db, struct cairn_error *err);
 enum cairn_status db_sqlite_games_bots_idle(void *ctx, int64_t from_ms, int64_t to_ms,
                                             db_game_id_cb cb, void *arg, struct cairn_error *err);
+/* lobby.c */
+enum cairn_status db_sqlite_games_lobby(void *ctx, const struct db_lobby_query *query,
+                                        db_game_id_cb cb, void *arg, struct cairn_error *err);
+
 enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
                                         struct cairn_error *err);
 /* tokens.c */

@@ -328,4 +328,5 @@ const struct db_methods db_sqlite_methods = {
     .outbox_renew = db_sqlite_outbox_renew,
     .outbox_release = db_sqlite_outbox_release,
     .games_bots_idle = db_sqlite_games_bots_idle,
+    .games_lobby = db_sqlite_games_lobby,
 };

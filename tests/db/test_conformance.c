@@ -1441,6 +1441,112 @@ static void test_games_with_idle_bots_are_listed_by_their_last_change(void **sta
   assert_int_equal(got.n, 0);
 }
 
+/* ---- the lobby (issue 25) ---- */
+
+/* An open game `id` as tmpdb_add_game's, but with its own title, seats,
+ * creation time and per-move control (0: none). */
+static void add_lobby_game(struct db *db, const char *id, const char *title, int seats,
+                           int64_t created_ms, int64_t move_ms)
+{
+  struct db_game g = {0};
+  struct cairn_error err = {0};
+
+  snprintf(g.id, sizeof(g.id), "%s", id);
+  snprintf(g.title, sizeof(g.title), "%s", title);
+  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
+  snprintf(g.creator, sizeof(g.creator), "alice");
+  g.seats = seats;
+  g.options_json = "{}";
+  g.created_ms = created_ms;
+  g.move_ms = move_ms;
+  assert_int_equal(db_game_create(db, &g, &err), CAIRN_OK);
+}
+
+static struct listed_ids lobby_page(struct db *db, struct db_lobby_query q)
+{
+  struct cairn_error err = {0};
+  struct listed_ids got = {0};
+
+  assert_int_equal(db_games_lobby(db, &q, note_id, &got, &err), CAIRN_OK);
+  return got;
+}
+
+static void test_the_lobby_lists_open_games_newest_first_by_filter(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct listed_ids got;
+  struct db_lobby_query open = {.status = DB_STATUS_OPEN, .limit = 10};
+  struct db_lobby_query q;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  /* b and c share a creation time: the id breaks the tie. */
+  add_lobby_game(f->db, "a", "himalaya", 2, 100, 0);
+  add_lobby_game(f->db, "b", "everest", 3, 200, 3600000);
+  add_lobby_game(f->db, "c", "himalaya", 3, 200, 0);
+  add_lobby_game(f->db, "d", "himalaya", 2, 300, 0);
+  /* d starts: it leaves the open listing for the active one. */
+  assert_int_equal(db_seat_take(f->db, "d", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "d", 1, "bob", &err), CAIRN_OK);
+
+  got = lobby_page(f->db, open);
+  assert_int_equal(got.n, 3);
+  assert_string_equal(got.ids[0], "c");
+  assert_string_equal(got.ids[1], "b");
+  assert_string_equal(got.ids[2], "a");
+  q = open;
+  q.title = "himalaya";
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "c");
+  assert_string_equal(got.ids[1], "a");
+  q = open;
+  q.seats = 3;
+  q.clock = DB_CLOCK_MOVE;
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "b");
+  q.clock = DB_CLOCK_NONE;
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "c");
+  q = open;
+  q.status = DB_STATUS_ACTIVE;
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "d");
+}
+
+static void test_lobby_pages_follow_their_cursor(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct listed_ids got;
+  struct db_lobby_query q = {.status = DB_STATUS_OPEN, .limit = 2};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  add_lobby_game(f->db, "a", "himalaya", 2, 100, 0);
+  add_lobby_game(f->db, "b", "himalaya", 2, 200, 0);
+  add_lobby_game(f->db, "c", "himalaya", 2, 200, 0);
+  add_lobby_game(f->db, "d", "himalaya", 2, 300, 0);
+
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "d");
+  assert_string_equal(got.ids[1], "c");
+  /* After c (200): b, at the same time but a lower id, then a. */
+  q.after_ms = 200;
+  q.after_id = "c";
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "b");
+  assert_string_equal(got.ids[1], "a");
+  q.after_ms = 100;
+  q.after_id = "a";
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 0);
+}
+
 /* ---- one player on several devices (issue 24) ---- */
 
 /* Who `seed`'s token hash names: the player's id into id[], or "" when
@@ -1589,6 +1695,8 @@ int main(void)
       T(test_an_expired_lease_is_claimable_by_another),
       T(test_a_released_row_is_claimable),
       T(test_games_with_idle_bots_are_listed_by_their_last_change),
+      T(test_the_lobby_lists_open_games_newest_first_by_filter),
+      T(test_lobby_pages_follow_their_cursor),
       T(test_further_tokens_name_their_player_until_replaced),
       T(test_a_sign_in_code_is_taken_once_before_it_expires),
   };
