@@ -467,5 +467,10 @@ enum cairn_status api_meta_server_key(struct api_request *, struct api_response 
                                       struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,
                                    struct cairn_error *);
+/* The lobby, invitations and the archive (issue 25). */
+/* The game's time control as its answers show it (new reference): {move_hours},
+ * {base_hours, increment_hours, cap_hours} or null; NULL when out of memory. */
+json_t *api_time_control_json(const struct db_game *row);
+enum cairn_status api_lobby_list(struct api_request *, struct api_response *, struct cairn_error *);
 
 #endif

@@ -156,16 +156,21 @@ static void write_result(struct json_writer *w, const struct db_game *row,
   json_decref(adjudicated);
 }
 
+json_t *api_time_control_json(const struct db_game *row)
+{
+  return row->move_ms ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
+         : row->base_ms
+             ? json_pack("{s:f, s:f, s:f}", "base_hours", (double)row->base_ms / 3600000.0,
+                         "increment_hours", (double)row->increment_ms / 3600000.0, "cap_hours",
+                         (double)row->cap_ms / 3600000.0)
+             : json_null();
+}
+
 static void write_time_control(struct json_writer *w, const struct db_game *row)
 {
-  json_t *tc = row->move_ms ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
-               : row->base_ms
-                   ? json_pack("{s:f, s:f, s:f}", "base_hours", (double)row->base_ms / 3600000.0,
-                               "increment_hours", (double)row->increment_ms / 3600000.0,
-                               "cap_hours", (double)row->cap_ms / 3600000.0)
-                   : NULL;
+  json_t *tc = api_time_control_json(row);
 
-  if ((row->move_ms || row->base_ms) && !tc)
+  if (!tc)
     w->failed = true;
   jw_json(w, tc);
   json_decref(tc);
@@ -289,8 +294,51 @@ static const struct api_field create_fields[] = {
     {"bots", API_ANY, false},
     {"time_control", API_OBJECT, false},
     {"on_timeout", API_STRING, false},
+    {"seat", API_INT, false},
     {NULL, 0, false},
 };
+
+/* `seat` (issue 25): the seat the creator takes in the same call, one of
+ * the game's and not a bot's; -1 when absent. */
+static enum cairn_status read_own_seat(const json_t *doc, const struct db_game *row,
+                                       const bool bot[ENGINE_MAX_SEATS], int *seat,
+                                       struct cairn_error *err)
+{
+  const json_t *v = json_object_get(doc, "seat");
+  json_int_t wanted;
+
+  *seat = -1;
+  if (!v)
+    return CAIRN_OK;
+  wanted = json_integer_value(v);
+  if (wanted < 0 || wanted >= row->seats || bot[wanted])
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "seat must be 0 to %d and not one of bots", row->seats - 1);
+  *seat = (int)wanted;
+  return CAIRN_OK;
+}
+
+/* The creator takes `seat` of the game just created: a join like any other
+ * (game_join), its own commit, since a join that fills the last seat
+ * starts the game with its clocks, webhooks and bots (game_commit); then
+ * the row as the join left it. Between the two commits another player who
+ * found the game in the lobby may take that very seat: the creator is then
+ * answered seat-taken like any joiner, and the game stays open. */
+static enum cairn_status take_own_seat(struct api_request *req, struct db_game *row, int seat,
+                                       struct cairn_error *err)
+{
+  json_int_t wanted = seat;
+  char id[DB_ID_MAX + 1];
+  int taken = -1;
+  enum cairn_status st;
+
+  snprintf(id, sizeof(id), "%s", row->id);
+  st = game_join(req->server->game, id, &req->player, &wanted, &taken, err);
+  if (st != CAIRN_OK)
+    return st;
+  db_game_clear(row);
+  return game_load(req->server->game, id, row, err);
+}
 
 /* `bots`: distinct seats of this game, leaving at least one for a person. */
 static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[ENGINE_MAX_SEATS],
@@ -395,6 +443,7 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   struct engine_game *state = NULL;
   const struct engine_game *start = NULL;
   json_t *doc = NULL;
+  int own_seat = -1;
   enum cairn_status st;
 
   st = api_require_player(req, err);
@@ -413,6 +462,8 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   st = read_bot_seats(doc, row.seats, bot, err);
   if (st == CAIRN_OK)
     st = read_time_control(doc, &row, err);
+  if (st == CAIRN_OK)
+    st = read_own_seat(doc, &row, bot, &own_seat, err);
   if (st != CAIRN_OK)
     goto cleanup;
   /* The cap is counted and the game stored under one lock: 50 concurrent
@@ -424,6 +475,8 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
     state = NULL; /* taken */
   }
   pthread_mutex_unlock(&req->server->caps_lock);
+  if (st == CAIRN_OK && own_seat >= 0)
+    st = take_own_seat(req, &row, own_seat, err);
   if (st != CAIRN_OK)
     goto cleanup;
   /* The start position is the cache's now; the answer reads it under the

@@ -1,0 +1,284 @@
+/*
+ * test_lobby.c - the lobby through the real server (api/lobby.c, issue
+ * 25): GET /v1/lobby lists the open games with a seat to take, or the
+ * active ones to watch, newest first, narrowed by title, seats and time
+ * control, a page at a time from an opaque cursor, showing only what
+ * anyone may see; and POST /v1/games with `seat` creates a game and seats
+ * its creator in one call.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tests/order.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+
+/* POST /v1/games with `body` (JSON text) as `token`; expects `status`.
+ * New reference: the answer. */
+static json_t *create(struct harness_server *s, const char *token, const char *body, long status)
+{
+  struct harness_response r;
+  json_t *game;
+
+  harness_call(s, &r, "POST", token, body, "/v1/games");
+  HARNESS_EXPECT_JSON(&r, status);
+  game = json_incref(r.json);
+  harness_response_free(&r);
+  return game;
+}
+
+/* The id of a new game created by `token` from `body`, into id[64]. The
+ * lobby orders by creation time, then id; a pause of 2 ms makes each game
+ * of a test newer than the one before, so the order a test expects is the
+ * order it created them in, not a tie broken by random ids. */
+static void create_id(struct harness_server *s, const char *token, const char *body, char id[64])
+{
+  json_t *game = create(s, token, body, 201);
+
+  snprintf(id, 64, "%s", harness_game_id(game));
+  json_decref(game);
+  usleep(2000);
+}
+
+/* GET /v1/lobby`query` anonymously. New reference: the page. */
+static json_t *lobby(struct harness_server *s, const char *query)
+{
+  return harness_get_json(s, NULL, "/v1/lobby%s", query);
+}
+
+/* The ids a page lists, in order, as "a,b,c" into out[size]. */
+static void page_ids(const json_t *page, char *out, size_t size)
+{
+  const json_t *g;
+  size_t i, used = 0;
+
+  out[0] = '\0';
+  json_array_foreach(json_object_get(page, "games"), i, g)
+  {
+    used += (size_t)snprintf(out + used, size - used, "%s%s", i ? "," : "", harness_game_id(g));
+    assert_true(used < size);
+  }
+}
+
+static void expect_lobby(struct harness_server *s, const char *query, const char *ids)
+{
+  json_t *page = lobby(s, query);
+  char got[1024];
+
+  page_ids(page, got, sizeof got);
+  assert_string_equal(got, ids);
+  json_decref(page);
+}
+
+static void test_the_lobby_shows_open_games_and_only_public_facts(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob;
+  char first[64], second[64], want[200];
+  json_t *page, *entry, *seat0;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  create_id(s, alice.token, "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0}", first);
+  create_id(s, bob.token, "{\"title\":\"himalaya\",\"seats\":3}", second);
+
+  page = lobby(s, "");
+  assert_int_equal(json_array_size(json_object_get(page, "games")), 2);
+  assert_true(json_is_null(json_object_get(page, "next")));
+  /* Newest first: bob's game, then alice's with alice seated. */
+  entry = json_array_get(json_object_get(page, "games"), 1);
+  assert_string_equal(harness_str(entry, "id"), first);
+  assert_string_equal(harness_str(entry, "status"), "open");
+  assert_int_equal(harness_int(entry, "seats"), 2);
+  assert_int_equal(harness_int(entry, "free_seats"), 1);
+  seat0 = json_object_get(json_array_get(json_object_get(entry, "players"), 0), "player");
+  assert_string_equal(harness_str(seat0, "id"), alice.id);
+  assert_string_equal(harness_str(seat0, "name"), "alice");
+  assert_true(json_is_null(
+      json_object_get(json_array_get(json_object_get(entry, "players"), 1), "player")));
+  /* Nothing a spectator of the game itself could not see, and less. */
+  assert_null(json_object_get(entry, "seed"));
+  assert_null(json_object_get(entry, "view"));
+  assert_null(json_object_get(entry, "legal"));
+  json_decref(page);
+
+  /* bob fills alice's game: it leaves the open games for the live ones. */
+  harness_join(s, bob.token, first, 1);
+  expect_lobby(s, "", second);
+  expect_lobby(s, "?status=active", first);
+  page = lobby(s, "?status=active");
+  entry = json_array_get(json_object_get(page, "games"), 0);
+  assert_string_equal(harness_str(entry, "status"), "active");
+  assert_int_equal(harness_int(entry, "free_seats"), 0);
+  assert_true(json_array_size(json_object_get(entry, "to_act")) > 0);
+  json_decref(page);
+  snprintf(want, sizeof want, "%s", second);
+  expect_lobby(s, "?status=open&seats=3", want);
+}
+
+static void test_the_lobby_filters_by_title_seats_and_time_control(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player p;
+  char plain[64], per_move[64], paced[64], other[64], want[300];
+
+  harness_new_player(s, "carol", &p);
+  create_id(s, p.token, "{\"title\":\"himalaya\",\"seats\":2}", plain);
+  create_id(s, p.token, "{\"title\":\"himalaya\",\"seats\":3,\"time_control\":{\"move_hours\":24}}",
+            per_move);
+  create_id(s, p.token,
+            "{\"title\":\"himalaya\",\"seats\":2,\"time_control\":{\"base_hours\":48,"
+            "\"cap_hours\":72}}",
+            paced);
+  create_id(s, p.token, "{\"title\":\"everest-piecepack\",\"seats\":2}", other);
+
+  snprintf(want, sizeof want, "%s,%s,%s", paced, per_move, plain);
+  expect_lobby(s, "?title=himalaya", want);
+  expect_lobby(s, "?title=everest-piecepack", other);
+  snprintf(want, sizeof want, "%s,%s", other, plain);
+  expect_lobby(s, "?clock=none", want);
+  expect_lobby(s, "?clock=move", per_move);
+  expect_lobby(s, "?clock=pace", paced);
+  expect_lobby(s, "?seats=3", per_move);
+  snprintf(want, sizeof want, "%s,%s", paced, plain);
+  expect_lobby(s, "?title=himalaya&seats=2", want);
+  expect_lobby(s, "?title=everest-piecepack&clock=move", "");
+  expect_lobby(s, "?status=active", "");
+}
+
+/* Walk every page of `query` (limit 3), appending each id to all[]; a new
+ * game is created after the first page, which must not show up later
+ * (it is newer than the cursor), and no game may show twice. */
+static int walk_pages(struct harness_server *s, const char *token, char all[][64], int max)
+{
+  char path[512], late[64];
+  json_t *page = lobby(s, "?limit=3");
+  const json_t *g;
+  size_t i;
+  int n = 0, pages = 0;
+
+  for (;;) {
+    pages++;
+    assert_true(json_array_size(json_object_get(page, "games")) <= 3);
+    json_array_foreach(json_object_get(page, "games"), i, g)
+    {
+      assert_true(n < max);
+      snprintf(all[n++], 64, "%s", harness_game_id(g));
+    }
+    if (pages == 1)
+      create_id(s, token, "{\"title\":\"himalaya\",\"seats\":2}", late);
+    if (json_is_null(json_object_get(page, "next")))
+      break;
+    snprintf(path, sizeof path, "?limit=3&cursor=%s", harness_str(page, "next"));
+    json_decref(page);
+    page = lobby(s, path);
+  }
+  json_decref(page);
+  for (i = 0; i < (size_t)n; i++)
+    assert_string_not_equal(all[i], late);
+  return n;
+}
+
+static void test_lobby_pages_follow_a_cursor_without_repeats(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player p;
+  char made[8][64], seen[16][64];
+  int i, j, n;
+
+  harness_new_player(s, "dave", &p);
+  for (i = 0; i < 8; i++)
+    create_id(s, p.token, "{\"title\":\"himalaya\",\"seats\":2}", made[i]);
+  n = walk_pages(s, p.token, seen, 16);
+  assert_int_equal(n, 8);
+  /* Newest first, each once. */
+  for (i = 0; i < 8; i++)
+    assert_string_equal(seen[i], made[7 - i]);
+  for (i = 0; i < n; i++)
+    for (j = i + 1; j < n; j++)
+      assert_string_not_equal(seen[i], seen[j]);
+}
+
+static void expect_bad_query(struct harness_server *s, const char *query)
+{
+  struct harness_response r;
+
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/lobby%s", query);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-query");
+  harness_response_free(&r);
+}
+
+static void test_bad_lobby_queries_are_refused_by_name(void **state)
+{
+  struct harness_server *s = *state;
+
+  expect_bad_query(s, "?status=finished");
+  expect_bad_query(s, "?clock=fast");
+  expect_bad_query(s, "?seats=0");
+  expect_bad_query(s, "?seats=9");
+  expect_bad_query(s, "?seats=two");
+  expect_bad_query(s, "?limit=0");
+  expect_bad_query(s, "?limit=51");
+  expect_bad_query(s, "?title=chess");
+  expect_bad_query(s, "?cursor=not-a-cursor");
+  /* Base64url of a text without the separator. */
+  expect_bad_query(s, "?cursor=MTIz");
+}
+
+static void test_creating_a_game_can_take_a_seat(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player p;
+  struct harness_response r;
+  json_t *game;
+
+  harness_new_player(s, "erin", &p);
+  game = create(s, p.token, "{\"title\":\"himalaya\",\"seats\":3,\"seat\":2}", 201);
+  assert_int_equal(harness_int(game, "your_seat"), 2);
+  assert_string_equal(harness_str(game, "status"), "open");
+  json_decref(game);
+  /* Against a bot: the creator's seat fills the game, which starts. */
+  game = create(s, p.token, "{\"title\":\"himalaya\",\"seats\":2,\"bots\":[1],\"seat\":0}", 201);
+  assert_int_equal(harness_int(game, "your_seat"), 0);
+  assert_string_equal(harness_str(game, "status"), "active");
+  json_decref(game);
+  /* A seat outside the game, or a bot's, is refused and nothing made. */
+  harness_call(s, &r, "POST", p.token, "{\"title\":\"himalaya\",\"seats\":2,\"seat\":2}",
+               "/v1/games");
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  harness_call(s, &r, "POST", p.token,
+               "{\"title\":\"himalaya\",\"seats\":2,\"bots\":[0],\"seat\":0}", "/v1/games");
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  expect_lobby(s, "?seats=2", "");
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_the_lobby_shows_open_games_and_only_public_facts,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_the_lobby_filters_by_title_seats_and_time_control,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_lobby_pages_follow_a_cursor_without_repeats,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_bad_lobby_queries_are_refused_by_name, harness_setup,
+                                      harness_teardown),
+      cmocka_unit_test_setup_teardown(test_creating_a_game_can_take_a_seat, harness_setup,
+                                      harness_teardown),
+  };
+
+  harness_global_init();
+  int rc = order_run_group_tests_name("api/lobby", tests, NULL, NULL);
+  harness_global_cleanup();
+  return rc;
+}
