@@ -423,3 +423,15 @@ enum cairn_status db_games_lobby(struct db *db, const struct db_lobby_query *que
 {
   return db->methods->games_lobby(db->ctx, query, cb, arg, err);
 }
+
+enum cairn_status db_invitations_of(struct db *db, const char *player_id, db_game_seat_cb cb,
+                                    void *arg, struct cairn_error *err)
+{
+  return db->methods->invitations_of(db->ctx, player_id, cb, arg, err);
+}
+
+enum cairn_status db_invitation_decline(struct db *db, const char *game_id, const char *player_id,
+                                        struct cairn_error *err)
+{
+  return db->methods->invitation_decline(db->ctx, game_id, player_id, err);
+}

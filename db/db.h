@@ -87,6 +87,10 @@ struct db_game {
   /* seat_resigned[i]: seat i's player resigned (a {"cairn":"resign"} row);
    * in a game that goes on, the server's bot plays the seat from then on */
   bool seat_resigned[ENGINE_MAX_SEATS];
+  /* seat_invited[i] is the player seat i is kept for (an invitation, issue
+   * 25), "" for none: game_create stores them, game_load reads them, and
+   * the join that seats that player (or their decline) removes theirs */
+  char seat_invited[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
   /* the chain hash of the last log row; all zero while there is none */
   uint8_t log_head[DB_HASH_BYTES];
   int64_t updated_ms;   /* ms since the epoch: creation, the start, or the last move */
@@ -279,6 +283,11 @@ struct db_stats {
 #define DB_CLOCK_NONE 1 /* no time control */
 #define DB_CLOCK_MOVE 2 /* a per-move control (move_ms) */
 #define DB_CLOCK_PACE 3 /* a pace control (base_ms) */
+/* The invitations a listing shows at most (invitations_of): a player
+ * cannot be made to page through what others piled on them. */
+#define DB_INVITATIONS_MAX      100
+#define DB_INVITATIONS_MAX_TEXT "100"
+
 struct db_lobby_query {
   const char *status; /* DB_STATUS_OPEN or DB_STATUS_ACTIVE */
   const char *title;  /* a title's id, NULL for every title */
@@ -567,6 +576,25 @@ struct db_methods {
    * from a partial index of the status listed (games_open, games_active). */
   enum cairn_status (*games_lobby)(void *ctx, const struct db_lobby_query *query, db_game_id_cb cb,
                                    void *arg, struct cairn_error *err);
+
+  /* Invitations (issue 25): a seat of an open game kept for a named player
+   * (db_game.seat_invited, stored by game_create). seat_take refuses
+   * anyone else that seat (CAIRN_ECONFLICT seat-reserved, checked in its
+   * transaction) and, seating a player, deletes that player's invitation
+   * to the game in the same transaction. */
+
+  /* Call `cb` with each open game `player_id` is invited to and the seat
+   * kept for them, at most DB_INVITATIONS_MAX, by game id. Read up front,
+   * so `cb` may call other slots. */
+  enum cairn_status (*invitations_of)(void *ctx, const char *player_id, db_game_seat_cb cb,
+                                      void *arg, struct cairn_error *err);
+
+  /* Delete `player_id`'s invitation to `game_id`, while the game is open:
+   * the seat is free for anyone from then on. CAIRN_ENOTFOUND if there is
+   * none (never invited, declined already, seated, or the game is no
+   * longer open). */
+  enum cairn_status (*invitation_decline)(void *ctx, const char *game_id, const char *player_id,
+                                          struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -594,7 +622,7 @@ enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *
 bool db_local_file(const char *url, char *out, size_t size);
 
 /* What db_copy_store copied: rows[i] of table[i], in the order copied. */
-#define DB_COPY_TABLES 12
+#define DB_COPY_TABLES 13
 struct db_copy_counts {
   const char *table[DB_COPY_TABLES]; /* static names */
   long rows[DB_COPY_TABLES];
@@ -605,7 +633,7 @@ struct db_copy_counts {
  * player and no game: ids, token hashes, seeds, log rows and their chain
  * hashes, seats, clocks, vacations, webhooks with their secrets and
  * deliveries, the deliveries still owed, players' further tokens and
- * sign-in codes, as stored (db/copy.c). Each
+ * sign-in codes, the invitations still open, as stored (db/copy.c). Each
  * store's migrations are applied first. All or nothing: on failure the
  * target is left as it was. CAIRN_EINVAL for a source that is not an
  * SQLite file or a target that is not PostgreSQL, CAIRN_ECONFLICT when the
@@ -714,6 +742,10 @@ enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_
                                      db_game_id_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_games_lobby(struct db *db, const struct db_lobby_query *query,
                                  db_game_id_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_invitations_of(struct db *db, const char *player_id, db_game_seat_cb cb,
+                                    void *arg, struct cairn_error *err);
+enum cairn_status db_invitation_decline(struct db *db, const char *game_id, const char *player_id,
+                                        struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

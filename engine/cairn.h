@@ -53,6 +53,7 @@ enum cairn_status {
 #define CAIRN_CODE_GAME_NOT_ACTIVE  "game-not-active"
 #define CAIRN_CODE_GAME_NOT_OPEN    "game-not-open"
 #define CAIRN_CODE_SEAT_TAKEN       "seat-taken"
+#define CAIRN_CODE_SEAT_RESERVED    "seat-reserved" /* kept for an invited player */
 #define CAIRN_CODE_ALREADY_SEATED   "already-seated"
 #define CAIRN_CODE_ALREADY_RESIGNED "already-resigned" /* a resigned seat acts */
 #define CAIRN_CODE_BODY_TOO_LARGE   "body-too-large"

@@ -1,6 +1,7 @@
 /*
  * lobby.c - the lobby's listing for the PostgreSQL backend (issue 25): a
- * page of the open or the active games, newest first, from a keyset cursor.
+ * page of the open or the active games, newest first, from a keyset cursor;
+ * and invitations, the seats kept for named players.
  */
 #include "internal.h"
 
@@ -18,23 +19,30 @@ static const char *const clock_terms[] = {
     [DB_CLOCK_PACE] = " AND base_ms > 0",
 };
 
+/* An open game is listed only while a seat is free for anyone (as
+ * SQLite's lobby.c). */
+#define FREE_FOR_ANYONE                                                                            \
+  " AND (SELECT count(*) FROM seats s WHERE s.game_id = games.id)"                                 \
+  " + (SELECT count(*) FROM invitations i WHERE i.game_id = games.id) < seats"
+
 enum cairn_status db_pg_games_lobby(void *ctx, const struct db_lobby_query *query, db_game_id_cb cb,
                                     void *arg, struct cairn_error *err)
 {
+  bool open = strcmp(query->status, DB_STATUS_OPEN) == 0;
   struct db_pg_params p = {0};
   PGresult *res = NULL;
-  char sql[512];
+  char sql[768];
   char(*ids)[DB_ID_MAX + 1] = NULL;
   int n = 0, i;
   enum cairn_status st;
 
   snprintf(sql, sizeof(sql),
            "SELECT id FROM games WHERE status = '%s'"
-           " AND ($1::text IS NULL OR title = $1) AND ($2::int = 0 OR seats = $2)%s"
+           " AND ($1::text IS NULL OR title = $1) AND ($2::int = 0 OR seats = $2)%s%s"
            " AND (created_ms, id) < ($3::bigint, $4::text COLLATE \"C\")"
            " ORDER BY created_ms DESC, id DESC LIMIT $5",
-           strcmp(query->status, DB_STATUS_OPEN) == 0 ? DB_STATUS_OPEN : DB_STATUS_ACTIVE,
-           clock_terms[query->clock]);
+           open ? DB_STATUS_OPEN : DB_STATUS_ACTIVE, clock_terms[query->clock],
+           open ? FREE_FOR_ANYONE : "");
   db_pg_text(&p, query->title);
   db_pg_int(&p, query->seats);
   db_pg_int(&p, query->after_id ? query->after_ms : INT64_MAX);
@@ -55,5 +63,99 @@ enum cairn_status db_pg_games_lobby(void *ctx, const struct db_lobby_query *quer
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, ids[i], err);
   free(ids);
+  return st;
+}
+
+/* ---- invitations ---- */
+
+enum cairn_status db_pg_insert_invitation(PGconn *conn, const char *game_id, int seat,
+                                          const char *player_id, struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+  PGresult *res = NULL;
+  char sqlstate[6] = "";
+  enum cairn_status st;
+
+  db_pg_text(&p, game_id);
+  db_pg_int(&p, seat);
+  db_pg_text(&p, player_id);
+  st = db_pg_exec(conn, "INSERT INTO invitations (game_id, seat, player_id) VALUES ($1, $2, $3)",
+                  &p, &res, sqlstate, "inviting a player", err);
+  PQclear(res);
+  if (st != CAIRN_OK && db_pg_state_is(sqlstate, DB_PG_FOREIGN_KEY_VIOLATION))
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no player %s", player_id);
+  return st;
+}
+
+enum cairn_status db_pg_uninvite(PGconn *conn, const char *game_id, const char *player_id,
+                                 bool *deleted, struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+  PGresult *res = NULL;
+  enum cairn_status st;
+
+  db_pg_text(&p, game_id);
+  db_pg_text(&p, player_id);
+  st = db_pg_exec(conn, "DELETE FROM invitations WHERE game_id = $1 AND player_id = $2", &p, &res,
+                  NULL, "withdrawing an invitation", err);
+  if (st == CAIRN_OK && deleted)
+    *deleted = atoi(PQcmdTuples(res)) > 0;
+  PQclear(res);
+  return st;
+}
+
+/* Under the game's row lock, as a join: a decline and a join of the same
+ * invitee meet one at a time, and only an open game's invitation goes. */
+enum cairn_status db_pg_invitation_decline(void *ctx, const char *game_id, const char *player_id,
+                                           struct cairn_error *err)
+{
+  struct db_pg *c = ctx;
+  PGconn *conn = NULL;
+  char status[DB_STATUS_MAX + 1] = "";
+  bool deleted = false;
+  int seats = 0;
+  enum cairn_status st;
+
+  st = db_pg_acquire(c, &conn, err);
+  if (st != CAIRN_OK)
+    return st;
+  st = db_pg_begin(conn, err);
+  if (st == CAIRN_OK)
+    st = db_pg_lock_game(conn, game_id, status, sizeof(status), &seats, NULL, err);
+  if (st == CAIRN_OK && strcmp(status, DB_STATUS_OPEN) == 0)
+    st = db_pg_uninvite(conn, game_id, player_id, &deleted, err);
+  if (st == CAIRN_OK && !deleted)
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                    "no invitation of %s to game %s is open", player_id, game_id);
+  if (st == CAIRN_OK)
+    st = db_pg_commit(conn, err);
+  db_pg_release(c, conn); /* rolls back what did not commit */
+  return st;
+}
+
+enum cairn_status db_pg_invitations_of(void *ctx, const char *player_id, db_game_seat_cb cb,
+                                       void *arg, struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+  PGresult *res = NULL;
+  char ids[DB_INVITATIONS_MAX][DB_ID_MAX + 1];
+  int seats[DB_INVITATIONS_MAX];
+  int n = 0, i;
+  enum cairn_status st;
+
+  db_pg_text(&p, player_id);
+  st = db_pg_read(ctx,
+                  "SELECT game_id, seat FROM invitations WHERE player_id = $1"
+                  " ORDER BY game_id LIMIT " DB_INVITATIONS_MAX_TEXT,
+                  &p, &res, "listing invitations", err);
+  for (i = 0; st == CAIRN_OK && i < PQntuples(res) && i < DB_INVITATIONS_MAX; i++, n++) {
+    seats[i] = (int)db_pg_int64(res, i, 1);
+    st = db_pg_copy(res, i, 0, ids[i], sizeof(ids[i]), "listing invitations", err);
+  }
+  PQclear(res);
+  /* Called with the result cleared and the connection back: `cb` may call
+   * other slots. */
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, ids[i], seats[i], err);
   return st;
 }

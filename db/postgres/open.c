@@ -138,4 +138,6 @@ const struct db_methods db_postgres_methods = {
     .outbox_release = db_pg_outbox_release,
     .games_bots_idle = db_pg_games_bots_idle,
     .games_lobby = db_pg_games_lobby,
+    .invitations_of = db_pg_invitations_of,
+    .invitation_decline = db_pg_invitation_decline,
 };

@@ -1,8 +1,10 @@
 /*
  * lobby.c - the lobby's listing for the SQLite backend (issue 25): a page
- * of the open or the active games, newest first, from a keyset cursor.
+ * of the open or the active games, newest first, from a keyset cursor;
+ * and invitations, the seats kept for named players.
  */
 #include "internal.h"
+#include "../verdict.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +21,13 @@ static const char *const clock_terms[] = {
     [DB_CLOCK_PACE] = " AND base_ms > 0",
 };
 
+/* An open game is listed only while a seat is free for anyone: neither
+ * taken nor kept for an invited player (an invitation's row lives only
+ * while its seat is free, so the two counts never overlap). */
+#define FREE_FOR_ANYONE                                                                            \
+  " AND (SELECT count(*) FROM seats s WHERE s.game_id = games.id)"                                 \
+  " + (SELECT count(*) FROM invitations i WHERE i.game_id = games.id) < seats"
+
 static void lobby_sql(const struct db_lobby_query *q, char *sql, size_t size)
 {
   bool open = strcmp(q->status, DB_STATUS_OPEN) == 0;
@@ -27,9 +36,10 @@ static void lobby_sql(const struct db_lobby_query *q, char *sql, size_t size)
    * the index: a later page costs what the first does. */
   snprintf(sql, size,
            "SELECT id FROM games WHERE status = '%s'"
-           " AND (?1 IS NULL OR title = ?1) AND (?2 = 0 OR seats = ?2)%s"
+           " AND (?1 IS NULL OR title = ?1) AND (?2 = 0 OR seats = ?2)%s%s"
            " AND (created_ms, id) < (?3, ?4) ORDER BY created_ms DESC, id DESC LIMIT ?5",
-           open ? DB_STATUS_OPEN : DB_STATUS_ACTIVE, clock_terms[q->clock]);
+           open ? DB_STATUS_OPEN : DB_STATUS_ACTIVE, clock_terms[q->clock],
+           open ? FREE_FOR_ANYONE : "");
 }
 
 /* OUT ids[0..*n), caller frees with free(); read under the lock. */
@@ -75,5 +85,121 @@ enum cairn_status db_sqlite_games_lobby(void *ctx, const struct db_lobby_query *
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, ids[i], err);
   free(ids);
+  return st;
+}
+
+/* ---- invitations ---- */
+
+enum cairn_status db_sqlite_insert_invitation(sqlite3 *db, const char *game_id, int seat,
+                                              const char *player_id, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(
+      db, "INSERT INTO invitations (game_id, seat, player_id) VALUES (?1, ?2, ?3)", &stmt, err);
+  if (st != CAIRN_OK)
+    return st;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 2, seat);
+  sqlite3_bind_text(stmt, 3, player_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no player %s", player_id);
+  else if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "inviting a player", err);
+  db_sqlite_release(stmt);
+  return st;
+}
+
+enum cairn_status db_sqlite_uninvite(sqlite3 *db, const char *game_id, const char *player_id,
+                                     bool *deleted, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "DELETE FROM invitations WHERE game_id = ?1 AND player_id = ?2", &stmt,
+                         err);
+  if (st != CAIRN_OK)
+    return st;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_text(stmt, 2, player_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "withdrawing an invitation", err);
+  else if (deleted)
+    *deleted = sqlite3_changes(db) > 0;
+  db_sqlite_release(stmt);
+  return st;
+}
+
+/* An invitation is declined only while its game is open: once the game
+ * starts there is none left (the join deleted it), and a decline of a game
+ * that moved on is a plain not-found. */
+enum cairn_status db_sqlite_invitation_decline(void *ctx, const char *game_id,
+                                               const char *player_id, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  char status[DB_STATUS_MAX + 1];
+  bool deleted = false;
+  int seats = 0;
+  enum cairn_status st;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_game_status(c->db, game_id, status, sizeof(status), &seats, NULL, err);
+  if (st == CAIRN_OK && strcmp(status, DB_STATUS_OPEN) == 0)
+    st = db_sqlite_uninvite(c->db, game_id, player_id, &deleted, err);
+  if (st == CAIRN_OK && !deleted)
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                    "no invitation of %s to game %s is open", player_id, game_id);
+  if (st == CAIRN_OK)
+    st = db_sqlite_commit(c->db, err);
+  if (st != CAIRN_OK)
+    db_sqlite_rollback(c->db);
+  else
+    db_sqlite_forget_game(c, game_id);
+  db_sqlite_unlock(c);
+  return st;
+}
+
+/* One (game, seat) of a player's invitations. */
+struct invited {
+  char game_id[DB_ID_MAX + 1];
+  int seat;
+};
+
+enum cairn_status db_sqlite_invitations_of(void *ctx, const char *player_id, db_game_seat_cb cb,
+                                           void *arg, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  struct invited rows[DB_INVITATIONS_MAX];
+  int n = 0, i, rc = SQLITE_DONE;
+  enum cairn_status st;
+
+  /* Read under the lock, called without it: `cb` may call other slots. */
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(c->rdb,
+                         "SELECT game_id, seat FROM invitations WHERE player_id = ?1"
+                         " ORDER BY game_id LIMIT " DB_INVITATIONS_MAX_TEXT,
+                         &stmt, err);
+  if (st == CAIRN_OK)
+    sqlite3_bind_text(stmt, 1, player_id, -1, SQLITE_STATIC);
+  while (st == CAIRN_OK && n < DB_INVITATIONS_MAX && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    rows[n].seat = sqlite3_column_int(stmt, 1);
+    st = db_sqlite_column_copy(stmt, 0, rows[n].game_id, sizeof(rows[n].game_id),
+                               "listing invitations", err);
+    n++;
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+    st = db_sqlite_fail(c->rdb, rc, "listing invitations", err);
+  db_sqlite_release(stmt);
+  db_sqlite_runlock(c);
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, rows[i].game_id, rows[i].seat, err);
   return st;
 }

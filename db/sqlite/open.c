@@ -329,4 +329,6 @@ const struct db_methods db_sqlite_methods = {
     .outbox_release = db_sqlite_outbox_release,
     .games_bots_idle = db_sqlite_games_bots_idle,
     .games_lobby = db_sqlite_games_lobby,
+    .invitations_of = db_sqlite_invitations_of,
+    .invitation_decline = db_sqlite_invitation_decline,
 };

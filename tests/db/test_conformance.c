@@ -1547,6 +1547,124 @@ static void test_lobby_pages_follow_their_cursor(void **state)
   assert_int_equal(got.n, 0);
 }
 
+/* An open game `id` of `seats` seats created by alice, `invited`'s seat
+ * `seat` kept for them. */
+static void add_invited_game(struct db *db, const char *id, int seats, int seat,
+                             const char *invited, enum cairn_status want)
+{
+  struct db_game g = {0};
+  struct cairn_error err = {0};
+
+  snprintf(g.id, sizeof(g.id), "%s", id);
+  snprintf(g.title, sizeof(g.title), "himalaya");
+  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
+  snprintf(g.creator, sizeof(g.creator), "alice");
+  g.seats = seats;
+  g.options_json = "{}";
+  g.created_ms = 1000;
+  snprintf(g.seat_invited[seat], sizeof(g.seat_invited[seat]), "%s", invited);
+  assert_int_equal(db_game_create(db, &g, &err), want);
+}
+
+struct seen_invitations {
+  char ids[4][DB_ID_MAX + 1];
+  int seats[4];
+  int n;
+};
+
+static enum cairn_status note_invitation(void *arg, const char *game_id, int seat,
+                                         struct cairn_error *err)
+{
+  struct seen_invitations *l = arg;
+
+  (void)err;
+  if (l->n < 4) {
+    snprintf(l->ids[l->n], sizeof l->ids[0], "%s", game_id);
+    l->seats[l->n] = seat;
+  }
+  l->n++;
+  return CAIRN_OK;
+}
+
+static void test_an_invited_seat_is_kept_for_its_player(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct seen_invitations seen = {0};
+  struct listed_ids open = {0};
+  struct db_lobby_query q = {.status = DB_STATUS_OPEN, .limit = 10};
+  struct db_game g;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  add_invited_game(f->db, "g1", 2, 1, "bob", CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.seat_invited[1], "bob");
+  assert_string_equal(g.seat_invited[0], "");
+  db_game_clear(&g);
+  assert_int_equal(db_invitations_of(f->db, "bob", note_invitation, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.ids[0], "g1");
+  assert_int_equal(seen.seats[0], 1);
+
+  /* Nobody else takes the kept seat; the free one is anyone's. */
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "carol", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_SEAT_RESERVED);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
+  /* alice holds seat 0 and bob's is kept: no seat is free for anyone. */
+  assert_int_equal(db_games_lobby(f->db, &q, note_id, &open, &err), CAIRN_OK);
+  assert_int_equal(open.n, 0);
+  /* bob takes it: the game starts and the invitation is gone. */
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  assert_string_equal(g.seat_invited[1], "");
+  db_game_clear(&g);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(db_invitations_of(f->db, "bob", note_invitation, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+  assert_int_equal(db_invitation_decline(f->db, "g1", "bob", &err), CAIRN_ENOTFOUND);
+}
+
+static void test_a_declined_invitation_frees_its_seat(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct seen_invitations seen = {0};
+  struct listed_ids open = {0};
+  struct db_lobby_query q = {.status = DB_STATUS_OPEN, .limit = 10};
+  struct db_game g;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  add_invited_game(f->db, "g1", 2, 0, "bob", CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_invitation_decline(f->db, "g1", "carol", &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_invitation_decline(f->db, "g1", "bob", &err), CAIRN_OK);
+  assert_int_equal(db_invitation_decline(f->db, "g1", "bob", &err), CAIRN_ENOTFOUND);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.seat_invited[0], "");
+  db_game_clear(&g);
+  assert_int_equal(db_invitations_of(f->db, "bob", note_invitation, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+  assert_int_equal(db_games_lobby(f->db, &q, note_id, &open, &err), CAIRN_OK);
+  assert_int_equal(open.n, 1);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "carol", &err), CAIRN_OK);
+}
+
+static void test_an_invitation_of_nobody_stores_no_game(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  add_invited_game(f->db, "g1", 2, 1, "ghost", CAIRN_ENOTFOUND);
+  assert_int_equal(db_game_load(f->db, "g1", &g, &err), CAIRN_ENOTFOUND);
+}
+
 /* ---- one player on several devices (issue 24) ---- */
 
 /* Who `seed`'s token hash names: the player's id into id[], or "" when
@@ -1697,6 +1815,9 @@ int main(void)
       T(test_games_with_idle_bots_are_listed_by_their_last_change),
       T(test_the_lobby_lists_open_games_newest_first_by_filter),
       T(test_lobby_pages_follow_their_cursor),
+      T(test_an_invited_seat_is_kept_for_its_player),
+      T(test_a_declined_invitation_frees_its_seat),
+      T(test_an_invitation_of_nobody_stores_no_game),
       T(test_further_tokens_name_their_player_until_replaced),
       T(test_a_sign_in_code_is_taken_once_before_it_expires),
   };
