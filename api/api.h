@@ -472,5 +472,9 @@ enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,
  * {base_hours, increment_hours, cap_hours} or null; NULL when out of memory. */
 json_t *api_time_control_json(const struct db_game *row);
 enum cairn_status api_lobby_list(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_invitation_accept(struct api_request *, struct api_response *,
+                                        struct cairn_error *);
+enum cairn_status api_invitation_decline(struct api_request *, struct api_response *,
+                                         struct cairn_error *);
 
 #endif

@@ -295,6 +295,7 @@ static const struct api_field create_fields[] = {
     {"time_control", API_OBJECT, false},
     {"on_timeout", API_STRING, false},
     {"seat", API_INT, false},
+    {"invite", API_ANY, false},
     {NULL, 0, false},
 };
 
@@ -316,6 +317,78 @@ static enum cairn_status read_own_seat(const json_t *doc, const struct db_game *
                       "seat must be 0 to %d and not one of bots", row->seats - 1);
   *seat = (int)wanted;
   return CAIRN_OK;
+}
+
+/* One `invite` entry {seat, player}: a seat of the game that is neither a
+ * bot's nor the creator's nor kept already, for a player other than the
+ * creator not invited already. Storage checks the player exists. */
+static enum cairn_status read_invitation(const json_t *entry, const char *creator,
+                                         const bool bot[ENGINE_MAX_SEATS], int own_seat,
+                                         struct db_game *row, struct cairn_error *err)
+{
+  const json_t *seat_v = json_object_get(entry, "seat");
+  const char *player = json_string_value(json_object_get(entry, "player"));
+  json_int_t seat = json_integer_value(seat_v);
+  int i;
+
+  if (!json_is_object(entry) || !json_is_integer(seat_v) || !player || json_object_size(entry) != 2)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "invite: each entry must be {\"seat\": n, \"player\": \"id\"}");
+  if (seat < 0 || seat >= row->seats || bot[seat] || seat == own_seat || row->seat_invited[seat][0])
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "invite: seat %lld is not a free seat of this game (0 to %d, not a bot's, "
+                      "not yours, not kept already)",
+                      (long long)seat, row->seats - 1);
+  if (!player[0] || strlen(player) > DB_ID_MAX || strcmp(player, creator) == 0)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "invite: player must be another player's id");
+  for (i = 0; i < row->seats; i++)
+    if (strcmp(row->seat_invited[i], player) == 0)
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                        "invite: player %s is invited twice", player);
+  snprintf(row->seat_invited[seat], sizeof(row->seat_invited[seat]), "%s", player);
+  return CAIRN_OK;
+}
+
+/* `invite` (issue 25): seats kept for named players, [{seat, player}...],
+ * into row->seat_invited. */
+static enum cairn_status read_invitations(const json_t *doc, const char *creator,
+                                          const bool bot[ENGINE_MAX_SEATS], int own_seat,
+                                          struct db_game *row, struct cairn_error *err)
+{
+  const json_t *list = json_object_get(doc, "invite");
+  const json_t *entry;
+  enum cairn_status st = CAIRN_OK;
+  size_t i;
+
+  if (!list)
+    return CAIRN_OK;
+  if (!json_is_array(list))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "field \"invite\" must be an array of {seat, player}");
+  json_array_foreach(list, i, entry)
+  {
+    if (st == CAIRN_OK)
+      st = read_invitation(entry, creator, bot, own_seat, row, err);
+  }
+  return st;
+}
+
+/* Storage refuses an invitation of a player it does not know (it names
+ * them): the client's bad value. */
+static enum cairn_status unknown_invitee(enum cairn_status st, const struct db_game *row,
+                                         struct cairn_error *err)
+{
+  char said[sizeof(err->detail)];
+  bool invites = false;
+  int i;
+
+  for (i = 0; i < row->seats; i++)
+    invites = invites || row->seat_invited[i][0];
+  if (st != CAIRN_ENOTFOUND || !invites)
+    return st;
+  snprintf(said, sizeof(said), "%s", err->detail);
+  return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "invite: %s", said);
 }
 
 /* The creator takes `seat` of the game just created: a join like any other
@@ -464,6 +537,8 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
     st = read_time_control(doc, &row, err);
   if (st == CAIRN_OK)
     st = read_own_seat(doc, &row, bot, &own_seat, err);
+  if (st == CAIRN_OK)
+    st = read_invitations(doc, req->player.id, bot, own_seat, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
   /* The cap is counted and the game stored under one lock: 50 concurrent
@@ -471,7 +546,7 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   pthread_mutex_lock(&req->server->caps_lock);
   st = check_game_cap(req, err);
   if (st == CAIRN_OK) {
-    st = game_create(req->server->game, &row, bot, state, err);
+    st = unknown_invitee(game_create(req->server->game, &row, bot, state, err), &row, err);
     state = NULL; /* taken */
   }
   pthread_mutex_unlock(&req->server->caps_lock);

@@ -63,8 +63,9 @@ static json_t *lobby_entry(const struct db_game *row, const int *to_act, int n_t
 
   for (i = 0; i < n_to_act; i++)
     json_array_append_new(acting, json_integer(to_act[i]));
+  /* A seat kept for an invited player is not free for the lobby. */
   for (i = 0; i < row->seats; i++)
-    free_seats += !row->seat_player[i][0];
+    free_seats += !row->seat_player[i][0] && !row->seat_invited[i][0];
   return json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:I, s:o}", "id", row->id,
                    "title", row->title, "status", row->status, "seats", row->seats, "free_seats",
                    free_seats, "players", seats_json(row), "options",

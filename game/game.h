@@ -338,6 +338,23 @@ enum cairn_status game_join(struct game_service *svc, const char *game_id,
                             const struct db_player *player, const json_int_t *wanted, int *taken,
                             struct cairn_error *err);
 
+/* Invitations (issue 25): a seat kept for a named player
+ * (db_game.seat_invited, set before game_create). */
+
+/* `player` takes the seat kept for them in `game_id`, as game_join does
+ * (one change, under the game lock; the store deletes the invitation in
+ * the join's transaction). CAIRN_ENOTFOUND when no seat is kept for them:
+ * never invited, declined, or seated already, so of two racing accepts
+ * one takes the seat and the other hears not-found. *taken gets the seat. */
+enum cairn_status game_accept(struct game_service *svc, const char *game_id,
+                              const struct db_player *player, int *taken, struct cairn_error *err);
+
+/* `player` declines their invitation to `game_id`: the seat is free for
+ * anyone from then on and the game stays open (nothing is logged: no
+ * seat changed). CAIRN_ENOTFOUND when there is none to decline. */
+enum cairn_status game_decline(struct game_service *svc, const char *game_id,
+                               const struct db_player *player, struct cairn_error *err);
+
 /* ---- bots.c ---- */
 
 /* True when the player in `seat` of `row` is a built-in bot. */

@@ -3,8 +3,10 @@
  * 25): GET /v1/lobby lists the open games with a seat to take, or the
  * active ones to watch, newest first, narrowed by title, seats and time
  * control, a page at a time from an opaque cursor, showing only what
- * anyone may see; and POST /v1/games with `seat` creates a game and seats
- * its creator in one call.
+ * anyone may see; POST /v1/games with `seat` creates a game and seats
+ * its creator in one call; and invitations (api/invitations.c): seats
+ * kept for named players, who find them in "my games" and accept or
+ * decline them, two racing accepts seating one player.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +14,8 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+
+#include <pthread.h>
 
 #include "tests/order.h"
 #include <stdio.h>
@@ -262,6 +266,274 @@ static void test_creating_a_game_can_take_a_seat(void **state)
   expect_lobby(s, "?seats=2", "");
 }
 
+/* ---- invitations ---- */
+
+/* A game of `seats` himalaya seats by `creator` in seat 0, seat 1 kept for
+ * `invitee`; its id into id[64]. */
+static void invite_game(struct harness_server *s, const struct harness_player *creator,
+                        const struct harness_player *invitee, int seats, char id[64])
+{
+  char body[256];
+
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":%d,\"seat\":0,"
+           "\"invite\":[{\"seat\":1,\"player\":\"%s\"}]}",
+           seats, invitee->id);
+  create_id(s, creator->token, body, id);
+}
+
+static void answer(struct harness_server *s, const char *token, const char *id, const char *verb,
+                   long status, const char *code)
+{
+  struct harness_response r;
+
+  harness_call(s, &r, "POST", token, NULL, "/v1/games/%s/invitation/%s", id, verb);
+  if (code)
+    HARNESS_EXPECT_PROBLEM(&r, status, code);
+  else
+    HARNESS_EXPECT_JSON(&r, status);
+  harness_response_free(&r);
+}
+
+/* The entry for `id` in `token`'s GET /v1/players/me/games, or NULL. New
+ * reference. */
+static json_t *my_entry(struct harness_server *s, const char *token, const char *id)
+{
+  json_t *mine = harness_get_json(s, token, "/v1/players/me/games");
+  json_t *g, *found = NULL;
+  size_t i;
+
+  json_array_foreach(json_object_get(mine, "games"), i, g)
+  {
+    if (strcmp(harness_str(g, "id"), id) == 0)
+      found = json_incref(g);
+  }
+  json_decref(mine);
+  return found;
+}
+
+static void test_an_invited_seat_is_kept_listed_and_accepted(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob, carol;
+  struct harness_response r;
+  char id[64];
+  json_t *entry, *game;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  harness_new_player(s, "carol", &carol);
+  invite_game(s, &alice, &bob, 3, id);
+
+  /* bob sees the invitation among his games. */
+  entry = my_entry(s, bob.token, id);
+  assert_non_null(entry);
+  assert_true(json_is_true(json_object_get(entry, "invitation")));
+  assert_int_equal(harness_int(entry, "my_seat"), 1);
+  assert_string_equal(harness_str(entry, "status"), "open");
+  json_decref(entry);
+  /* The lobby counts only seat 2 as free. */
+  game = lobby(s, "");
+  assert_int_equal(harness_int(json_array_get(json_object_get(game, "games"), 0), "free_seats"), 1);
+  json_decref(game);
+
+  /* carol may not take bob's seat; asking for any seat gives her seat 2. */
+  harness_call(s, &r, "POST", carol.token, "{\"seat\":1}", "/v1/games/%s/join", id);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "seat-reserved");
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, carol.token, id, -1), 2);
+  /* No seat is free for anyone now: the game leaves the lobby. */
+  expect_lobby(s, "", "");
+
+  answer(s, bob.token, id, "accept", 200, NULL);
+  game = harness_get_game(s, bob.token, id);
+  assert_string_equal(harness_str(game, "status"), "active");
+  assert_int_equal(harness_int(game, "your_seat"), 1);
+  json_decref(game);
+  entry = my_entry(s, bob.token, id);
+  assert_true(json_is_false(json_object_get(entry, "invitation")));
+  json_decref(entry);
+  /* Answered: nothing left to accept or decline. */
+  answer(s, bob.token, id, "accept", 404, "not-found");
+  answer(s, bob.token, id, "decline", 404, "not-found");
+}
+
+static void test_a_declined_invitation_frees_the_seat(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob, carol;
+  char id[64];
+  json_t *entry;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  harness_new_player(s, "carol", &carol);
+  invite_game(s, &alice, &bob, 2, id);
+  expect_lobby(s, "", "");
+  /* Only the invitee answers an invitation. */
+  answer(s, carol.token, id, "decline", 404, "not-found");
+  answer(s, carol.token, id, "accept", 404, "not-found");
+  answer(s, NULL, id, "decline", 401, "missing-token");
+
+  answer(s, bob.token, id, "decline", 200, NULL);
+  entry = my_entry(s, bob.token, id);
+  assert_null(entry);
+  answer(s, bob.token, id, "decline", 404, "not-found");
+  /* The seat is anyone's: the game is back in the lobby, and carol's. */
+  expect_lobby(s, "", id);
+  assert_int_equal(harness_join(s, carol.token, id, 1), 1);
+  answer(s, bob.token, id, "accept", 404, "not-found");
+}
+
+struct accepter {
+  struct harness_client client;
+  pthread_barrier_t *start;
+  const char *token;
+  char path[160];
+  char body[32];
+  struct harness_response r;
+  bool answered;
+};
+
+static void *accept_now(void *arg)
+{
+  struct accepter *x = arg;
+  struct harness_request req = {.method = "POST",
+                                .path = x->path,
+                                .token = x->token,
+                                .body = x->body,
+                                .body_len = strlen(x->body)};
+
+  pthread_barrier_wait(x->start);
+  x->answered = harness_send(&x->client, &req, &x->r);
+  return NULL;
+}
+
+/* Two racers at once on one game: `a` POSTs `path_a`, `b` `path_b`. */
+static void race_pair(struct accepter x[2], const char *const paths[2], const char *const bodies[2])
+{
+  pthread_t threads[2];
+  int i;
+
+  for (i = 0; i < 2; i++) {
+    snprintf(x[i].path, sizeof x[i].path, "%s", paths[i]);
+    snprintf(x[i].body, sizeof x[i].body, "%s", bodies[i]);
+    memset(&x[i].r, 0, sizeof x[i].r);
+    assert_int_equal(pthread_create(&threads[i], NULL, accept_now, &x[i]), 0);
+  }
+  for (i = 0; i < 2; i++) {
+    pthread_join(threads[i], NULL);
+    assert_true(x[i].answered);
+  }
+}
+
+/* bob accepts one invitation from two connections at once, ten times; then
+ * carol races bob's accept for his seat, ten times. Each time bob holds
+ * the seat and exactly one accept succeeds. */
+static void test_racing_accepts_of_one_invitation_seat_one_player(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob, carol;
+  struct accepter x[2];
+  pthread_barrier_t start;
+  char id[64], accept_path[160], join_path[160];
+  json_t *game, *seat1;
+  int round, i, won;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  harness_new_player(s, "carol", &carol);
+  pthread_barrier_init(&start, NULL, 2);
+  for (i = 0; i < 2; i++) {
+    memset(&x[i], 0, sizeof x[i]);
+    harness_client_init(&x[i].client, s);
+    x[i].start = &start;
+  }
+  for (round = 0; round < 20; round++) {
+    invite_game(s, &alice, &bob, 2, id);
+    snprintf(accept_path, sizeof accept_path, "/v1/games/%s/invitation/accept", id);
+    snprintf(join_path, sizeof join_path, "/v1/games/%s/join", id);
+    x[0].token = bob.token;
+    x[1].token = round < 10 ? bob.token : carol.token;
+    race_pair(x, (const char *const[]){accept_path, round < 10 ? accept_path : join_path},
+              (const char *const[]){"", round < 10 ? "" : "{\"seat\":1}"});
+    won = 0;
+    for (i = 0; i < 2; i++) {
+      if (x[i].r.status == 200)
+        won++;
+      else
+        assert_true(x[i].r.status == 404 || x[i].r.status == 409);
+      harness_response_free(&x[i].r);
+    }
+    assert_int_equal(won, 1);
+    game = harness_get_game(s, NULL, id);
+    assert_string_equal(harness_str(game, "status"), "active");
+    seat1 = json_object_get(json_array_get(json_object_get(game, "seats"), 1), "player");
+    assert_string_equal(harness_str(seat1, "id"), bob.id);
+    json_decref(game);
+  }
+  for (i = 0; i < 2; i++)
+    harness_client_cleanup(&x[i].client);
+  pthread_barrier_destroy(&start);
+}
+
+static void expect_create_problem(struct harness_server *s, const char *token, const char *body,
+                                  const char *code)
+{
+  struct harness_response r;
+
+  harness_call(s, &r, "POST", token, body, "/v1/games");
+  HARNESS_EXPECT_PROBLEM(&r, 400, code);
+  harness_response_free(&r);
+}
+
+static void test_bad_invitations_are_refused_and_store_nothing(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob;
+  char body[512];
+  json_t *mine;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  expect_create_problem(s, alice.token, "{\"title\":\"himalaya\",\"seats\":2,\"invite\":{}}",
+                        "wrong-type");
+  expect_create_problem(s, alice.token, "{\"title\":\"himalaya\",\"seats\":2,\"invite\":[1]}",
+                        "wrong-type");
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":2,\"invite\":[{\"seat\":2,\"player\":\"%s\"}]}",
+           bob.id);
+  expect_create_problem(s, alice.token, body, "bad-value");
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0,"
+           "\"invite\":[{\"seat\":0,\"player\":\"%s\"}]}",
+           bob.id);
+  expect_create_problem(s, alice.token, body, "bad-value");
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":3,\"invite\":[{\"seat\":0,\"player\":\"%s\"},"
+           "{\"seat\":1,\"player\":\"%s\"}]}",
+           bob.id, bob.id);
+  expect_create_problem(s, alice.token, body, "bad-value");
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":2,\"invite\":[{\"seat\":1,\"player\":\"%s\"}]}",
+           alice.id);
+  expect_create_problem(s, alice.token, body, "bad-value");
+  expect_create_problem(s, alice.token,
+                        "{\"title\":\"himalaya\",\"seats\":2,"
+                        "\"invite\":[{\"seat\":1,\"player\":\"nobody-here\"}]}",
+                        "bad-value");
+  expect_create_problem(s, alice.token,
+                        "{\"title\":\"himalaya\",\"seats\":2,\"bots\":[1],"
+                        "\"invite\":[{\"seat\":1,\"player\":\"nobody-here\"}]}",
+                        "bad-value");
+  /* Nothing was stored: no game anywhere, for alice or bob. */
+  expect_lobby(s, "", "");
+  expect_lobby(s, "?status=active", "");
+  mine = harness_get_json(s, bob.token, "/v1/players/me/games");
+  assert_int_equal(json_array_size(json_object_get(mine, "games")), 0);
+  json_decref(mine);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -275,6 +547,14 @@ int main(void)
                                       harness_teardown),
       cmocka_unit_test_setup_teardown(test_creating_a_game_can_take_a_seat, harness_setup,
                                       harness_teardown),
+      cmocka_unit_test_setup_teardown(test_an_invited_seat_is_kept_listed_and_accepted,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_a_declined_invitation_frees_the_seat, harness_setup,
+                                      harness_teardown),
+      cmocka_unit_test_setup_teardown(test_racing_accepts_of_one_invitation_seat_one_player,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_bad_invitations_are_refused_and_store_nothing,
+                                      harness_setup, harness_teardown),
   };
 
   harness_global_init();
