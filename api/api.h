@@ -476,5 +476,7 @@ enum cairn_status api_invitation_accept(struct api_request *, struct api_respons
                                         struct cairn_error *);
 enum cairn_status api_invitation_decline(struct api_request *, struct api_response *,
                                          struct cairn_error *);
+enum cairn_status api_games_rematch(struct api_request *, struct api_response *,
+                                    struct cairn_error *);
 
 #endif

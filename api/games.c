@@ -508,13 +508,46 @@ static enum cairn_status check_game_cap(struct api_request *req, struct cairn_er
   return st;
 }
 
+/* Store the new game `row` with its bots and start position `state`
+ * (taken), seat its creator in `own_seat` (-1: none), and answer 201 with
+ * the game. */
+static enum cairn_status store_new_game(struct api_request *req, struct api_response *resp,
+                                        struct db_game *row, const bool bot[ENGINE_MAX_SEATS],
+                                        struct engine_game *state, int own_seat,
+                                        struct cairn_error *err)
+{
+  const struct engine_game *start = NULL;
+  enum cairn_status st;
+
+  /* The cap is counted and the game stored under one lock: 50 concurrent
+   * creates by one player each counted 0 before any was stored. */
+  pthread_mutex_lock(&req->server->caps_lock);
+  st = check_game_cap(req, err);
+  if (st == CAIRN_OK)
+    st = unknown_invitee(game_create(req->server->game, row, bot, state, err), row, err);
+  else
+    engine_free(state);
+  pthread_mutex_unlock(&req->server->caps_lock);
+  if (st == CAIRN_OK && own_seat >= 0)
+    st = take_own_seat(req, row, own_seat, err);
+  if (st != CAIRN_OK)
+    return st;
+  /* The start position is the cache's now; the answer reads it under the
+   * lock like any view. */
+  game_lock(req->server->game, row->id);
+  st = game_live_get(req->server->game, row, &start, err);
+  if (st == CAIRN_OK)
+    st = api_answer_game(resp, 201, req, row, start, false, err);
+  game_unlock(req->server->game, row->id);
+  return st;
+}
+
 enum cairn_status api_games_create(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
   bool bot[ENGINE_MAX_SEATS];
   struct db_game row = {0};
   struct engine_game *state = NULL;
-  const struct engine_game *start = NULL;
   json_t *doc = NULL;
   int own_seat = -1;
   enum cairn_status st;
@@ -539,31 +572,50 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
     st = read_own_seat(doc, &row, bot, &own_seat, err);
   if (st == CAIRN_OK)
     st = read_invitations(doc, req->player.id, bot, own_seat, &row, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  /* The cap is counted and the game stored under one lock: 50 concurrent
-   * creates by one player each counted 0 before any was stored. */
-  pthread_mutex_lock(&req->server->caps_lock);
-  st = check_game_cap(req, err);
   if (st == CAIRN_OK) {
-    st = unknown_invitee(game_create(req->server->game, &row, bot, state, err), &row, err);
+    st = store_new_game(req, resp, &row, bot, state, own_seat, err);
     state = NULL; /* taken */
   }
-  pthread_mutex_unlock(&req->server->caps_lock);
-  if (st == CAIRN_OK && own_seat >= 0)
-    st = take_own_seat(req, &row, own_seat, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  /* The start position is the cache's now; the answer reads it under the
-   * lock like any view. */
-  game_lock(req->server->game, row.id);
-  st = game_live_get(req->server->game, &row, &start, err);
-  if (st == CAIRN_OK)
-    st = api_answer_game(resp, 201, req, &row, start, false, err);
-  game_unlock(req->server->game, row.id);
 cleanup:
   engine_free(state);
   json_decref(doc);
+  db_game_clear(&row);
+  return st;
+}
+
+/* A rematch takes no body (or {}). */
+static const struct api_field rematch_fields[] = {
+    {NULL, 0, false},
+};
+
+/* POST /v1/games/{id}/rematch (issue 25): a new game planned from the
+ * finished one (game_rematch_plan: seats moved one along, the other people
+ * invited, bots kept), stored as any new game, the asker seated. */
+enum cairn_status api_games_rematch(struct api_request *req, struct api_response *resp,
+                                    struct cairn_error *err)
+{
+  bool bot[ENGINE_MAX_SEATS];
+  struct db_game old = {0}, row = {0};
+  struct engine_game *state = NULL;
+  json_t *doc = NULL;
+  int own_seat = -1;
+  enum cairn_status st;
+
+  st = api_require_player(req, err);
+  if (st == CAIRN_OK)
+    st = api_body_object(req, rematch_fields, true, &doc, err);
+  if (st == CAIRN_OK)
+    st = api_load_game(req, &old, err);
+  if (st == CAIRN_OK)
+    st = game_rematch_plan(req->server->game, &old, req->player.id, &row, bot, &own_seat, &state,
+                           err);
+  if (st == CAIRN_OK) {
+    st = store_new_game(req, resp, &row, bot, state, own_seat, err);
+    state = NULL; /* taken */
+  }
+  engine_free(state);
+  json_decref(doc);
+  db_game_clear(&old);
   db_game_clear(&row);
   return st;
 }

@@ -44,6 +44,7 @@ static const struct route routes[] = {
     {"GET", "/v1/lobby", api_lobby_list, 0},
     {"POST", "/v1/games/*/invitation/accept", api_invitation_accept, 0},
     {"POST", "/v1/games/*/invitation/decline", api_invitation_decline, 0},
+    {"POST", "/v1/games/*/rematch", api_games_rematch, 0},
     /* A whole game's record: far larger than any single request. */
     {"POST", "/v1/games/import", api_games_import, API_IMPORT_CAP},
     {"POST", "/v1/webhooks", api_webhooks_create, 0},

@@ -34,26 +34,28 @@ enum cairn_status {
 };
 
 /* Stable `code` strings (api.md). Clients match on these; never change one. */
-#define CAIRN_CODE_BAD_JSON         "bad-json"
-#define CAIRN_CODE_UNKNOWN_FIELD    "unknown-field"
-#define CAIRN_CODE_MISSING_FIELD    "missing-field"
-#define CAIRN_CODE_WRONG_TYPE       "wrong-type"
-#define CAIRN_CODE_BAD_VALUE        "bad-value"
-#define CAIRN_CODE_BAD_MOVE         "bad-move"
-#define CAIRN_CODE_ILLEGAL_MOVE     "illegal-move"
-#define CAIRN_CODE_NOT_YOUR_TURN    "not-your-turn"
-#define CAIRN_CODE_NOT_SEATED       "not-seated"
-#define CAIRN_CODE_STALE_SEQ        "stale-seq"
-#define CAIRN_CODE_NOT_FOUND        "not-found"
-#define CAIRN_CODE_MISSING_TOKEN    "missing-token"
-#define CAIRN_CODE_BAD_TOKEN        "bad-token"
-#define CAIRN_CODE_OUT_OF_MEMORY    "out-of-memory"
-#define CAIRN_CODE_STORAGE          "storage-unavailable"
-#define CAIRN_CODE_INTERNAL         "internal"
-#define CAIRN_CODE_GAME_NOT_ACTIVE  "game-not-active"
-#define CAIRN_CODE_GAME_NOT_OPEN    "game-not-open"
-#define CAIRN_CODE_SEAT_TAKEN       "seat-taken"
-#define CAIRN_CODE_SEAT_RESERVED    "seat-reserved" /* kept for an invited player */
+#define CAIRN_CODE_BAD_JSON        "bad-json"
+#define CAIRN_CODE_UNKNOWN_FIELD   "unknown-field"
+#define CAIRN_CODE_MISSING_FIELD   "missing-field"
+#define CAIRN_CODE_WRONG_TYPE      "wrong-type"
+#define CAIRN_CODE_BAD_VALUE       "bad-value"
+#define CAIRN_CODE_BAD_MOVE        "bad-move"
+#define CAIRN_CODE_ILLEGAL_MOVE    "illegal-move"
+#define CAIRN_CODE_NOT_YOUR_TURN   "not-your-turn"
+#define CAIRN_CODE_NOT_SEATED      "not-seated"
+#define CAIRN_CODE_STALE_SEQ       "stale-seq"
+#define CAIRN_CODE_NOT_FOUND       "not-found"
+#define CAIRN_CODE_MISSING_TOKEN   "missing-token"
+#define CAIRN_CODE_BAD_TOKEN       "bad-token"
+#define CAIRN_CODE_OUT_OF_MEMORY   "out-of-memory"
+#define CAIRN_CODE_STORAGE         "storage-unavailable"
+#define CAIRN_CODE_INTERNAL        "internal"
+#define CAIRN_CODE_GAME_NOT_ACTIVE "game-not-active"
+#define CAIRN_CODE_GAME_NOT_OPEN   "game-not-open"
+#define CAIRN_CODE_SEAT_TAKEN      "seat-taken"
+#define CAIRN_CODE_SEAT_RESERVED   "seat-reserved" /* kept for an invited player */
+#define CAIRN_CODE_GAME_NOT_FINISHED                                                               \
+  "game-not-finished" /* a rematch of a game still open or played */
 #define CAIRN_CODE_ALREADY_SEATED   "already-seated"
 #define CAIRN_CODE_ALREADY_RESIGNED "already-resigned" /* a resigned seat acts */
 #define CAIRN_CODE_BODY_TOO_LARGE   "body-too-large"

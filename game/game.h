@@ -355,6 +355,22 @@ enum cairn_status game_accept(struct game_service *svc, const char *game_id,
 enum cairn_status game_decline(struct game_service *svc, const char *game_id,
                                const struct db_player *player, struct cairn_error *err);
 
+/* ---- rematch.c ---- */
+
+/* Plan the rematch of the finished game `old` asked by `player_id`, one of
+ * its players: a new row and start position as game_new builds them (same
+ * title, seats, options; the same time control), every seat moved one
+ * along (seat i's player to seat i + 1 mod seats): bot[] marks the bots'
+ * new seats, *own_seat the asker's, and row->seat_invited the other
+ * people's. Store it as a new game (game_create, then the asker's join).
+ * game-not-finished (CAIRN_ECONFLICT) for a game still open or active,
+ * not-seated (CAIRN_ETURN) for anyone else. On success *state and *row
+ * are the caller's, as game_new's. */
+enum cairn_status game_rematch_plan(struct game_service *svc, const struct db_game *old,
+                                    const char *player_id, struct db_game *row,
+                                    bool bot[ENGINE_MAX_SEATS], int *own_seat,
+                                    struct engine_game **state, struct cairn_error *err);
+
 /* ---- bots.c ---- */
 
 /* True when the player in `seat` of `row` is a built-in bot. */

@@ -6,7 +6,9 @@
  * anyone may see; POST /v1/games with `seat` creates a game and seats
  * its creator in one call; and invitations (api/invitations.c): seats
  * kept for named players, who find them in "my games" and accept or
- * decline them, two racing accepts seating one player.
+ * decline them, two racing accepts seating one player; and the rematch of
+ * a finished game (POST /v1/games/{id}/rematch): seats moved one along,
+ * the asker seated, the other people invited, the bots kept.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -534,6 +536,127 @@ static void test_bad_invitations_are_refused_and_store_nothing(void **state)
   json_decref(mine);
 }
 
+/* ---- rematch ---- */
+
+static void resign(struct harness_server *s, const char *token, const char *id)
+{
+  struct harness_response r;
+  json_t *game = harness_get_game(s, NULL, id);
+  char body[64];
+
+  snprintf(body, sizeof body, "{\"seq\":%ld}", harness_int(game, "seq"));
+  json_decref(game);
+  harness_call(s, &r, "POST", token, body, "/v1/games/%s/resign", id);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+}
+
+static json_t *rematch(struct harness_server *s, const char *token, const char *id, long status,
+                       const char *code)
+{
+  struct harness_response r;
+  json_t *answer;
+
+  harness_call(s, &r, "POST", token, NULL, "/v1/games/%s/rematch", id);
+  if (code)
+    HARNESS_EXPECT_PROBLEM(&r, status, code);
+  else
+    HARNESS_EXPECT_JSON(&r, status);
+  answer = json_incref(r.json);
+  harness_response_free(&r);
+  return answer;
+}
+
+/* Borrowed: the player object of `seat` in `game`, or NULL while free. */
+static const json_t *seat_player(const json_t *game, int seat)
+{
+  const json_t *p = json_object_get(json_array_get(json_object_get(game, "seats"), seat), "player");
+
+  return json_is_null(p) ? NULL : p;
+}
+
+static void test_a_rematch_rotates_the_seats_and_starts_when_all_accept(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob;
+  char id[64], body[256], next[64];
+  json_t *game, *entry;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0,\"time_control\":{\"move_hours\":24},"
+           "\"invite\":[{\"seat\":1,\"player\":\"%s\"}]}",
+           bob.id);
+  create_id(s, alice.token, body, id);
+  answer(s, bob.token, id, "accept", 200, NULL);
+  /* Not over yet: no rematch. */
+  json_decref(rematch(s, bob.token, id, 409, "game-not-finished"));
+  resign(s, bob.token, id);
+
+  game = rematch(s, bob.token, id, 201, NULL);
+  snprintf(next, sizeof next, "%s", harness_game_id(game));
+  assert_string_not_equal(next, id);
+  assert_string_equal(harness_str(game, "title"), "himalaya");
+  assert_string_equal(harness_str(game, "status"), "open");
+  /* bob held seat 1: he sits in seat 0 now, and alice's seat 1 waits for her. */
+  assert_int_equal(harness_int(game, "your_seat"), 0);
+  assert_string_equal(harness_str(seat_player(game, 0), "id"), bob.id);
+  assert_null(seat_player(game, 1));
+  assert_true(json_is_object(json_object_get(game, "time_control")));
+  json_decref(game);
+  entry = my_entry(s, alice.token, next);
+  assert_non_null(entry);
+  assert_true(json_is_true(json_object_get(entry, "invitation")));
+  assert_int_equal(harness_int(entry, "my_seat"), 1);
+  json_decref(entry);
+
+  answer(s, alice.token, next, "accept", 200, NULL);
+  game = harness_get_game(s, NULL, next);
+  assert_string_equal(harness_str(game, "status"), "active");
+  assert_string_equal(harness_str(seat_player(game, 1), "id"), alice.id);
+  json_decref(game);
+}
+
+static void test_a_rematch_keeps_the_bots_and_is_refused_to_others(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob, carol;
+  char id[64], body[256], next[64];
+  json_t *game;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  harness_new_player(s, "carol", &carol);
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":3,\"seat\":0,\"bots\":[1],"
+           "\"invite\":[{\"seat\":2,\"player\":\"%s\"}]}",
+           bob.id);
+  create_id(s, alice.token, body, id);
+  answer(s, bob.token, id, "accept", 200, NULL);
+  /* With no person left unresigned the game ends. */
+  resign(s, alice.token, id);
+  resign(s, bob.token, id);
+
+  json_decref(rematch(s, carol.token, id, 403, "not-seated"));
+  json_decref(rematch(s, NULL, id, 401, "missing-token"));
+  json_decref(rematch(s, alice.token, "no-such-game", 404, "not-found"));
+
+  game = rematch(s, alice.token, id, 201, NULL);
+  snprintf(next, sizeof next, "%s", harness_game_id(game));
+  /* alice 0 -> 1 (seated), the bot 1 -> 2 (a bot again), bob 2 -> 0 (invited). */
+  assert_int_equal(harness_int(game, "your_seat"), 1);
+  assert_string_equal(harness_str(seat_player(game, 1), "id"), alice.id);
+  assert_int_equal(strncmp(harness_str(seat_player(game, 2), "id"), "bot-", 4), 0);
+  assert_null(seat_player(game, 0));
+  json_decref(game);
+  answer(s, bob.token, next, "accept", 200, NULL);
+  game = harness_get_game(s, NULL, next);
+  assert_string_equal(harness_str(game, "status"), "active");
+  assert_string_equal(harness_str(seat_player(game, 0), "id"), bob.id);
+  json_decref(game);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -554,6 +677,10 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_racing_accepts_of_one_invitation_seat_one_player,
                                       harness_setup, harness_teardown),
       cmocka_unit_test_setup_teardown(test_bad_invitations_are_refused_and_store_nothing,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_a_rematch_rotates_the_seats_and_starts_when_all_accept,
+                                      harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_a_rematch_keeps_the_bots_and_is_refused_to_others,
                                       harness_setup, harness_teardown),
   };
 
