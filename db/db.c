@@ -435,3 +435,9 @@ enum cairn_status db_invitation_decline(struct db *db, const char *game_id, cons
 {
   return db->methods->invitation_decline(db->ctx, game_id, player_id, err);
 }
+
+enum cairn_status db_games_archive(struct db *db, const struct db_archive_query *query,
+                                   db_game_seat_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->games_archive(db->ctx, query, cb, arg, err);
+}

@@ -283,6 +283,20 @@ struct db_stats {
 #define DB_CLOCK_NONE 1 /* no time control */
 #define DB_CLOCK_MOVE 2 /* a per-move control (move_ms) */
 #define DB_CLOCK_PACE 3 /* a pace control (base_ms) */
+/* The archive (issue 25): one page of the finished games a player held a
+ * seat in, most recently finished first. Everything is borrowed. */
+struct db_archive_query {
+  const char *player_id; /* whose games */
+  const char *title;     /* a title's id, NULL for every title */
+  const char *opponent;  /* only games another seat of which this player held, NULL for any */
+  /* The page starts strictly after (after_ms, after_id) in the order
+   * (updated_ms, id) descending; a finished game's updated_ms is its last
+   * change, which never moves again. after_id NULL: the first page. */
+  int64_t after_ms;
+  const char *after_id;
+  int limit; /* at most this many games, 1 or more */
+};
+
 /* The invitations a listing shows at most (invitations_of): a player
  * cannot be made to page through what others piled on them. */
 #define DB_INVITATIONS_MAX      100
@@ -595,6 +609,13 @@ struct db_methods {
    * longer open). */
   enum cairn_status (*invitation_decline)(void *ctx, const char *game_id, const char *player_id,
                                           struct cairn_error *err);
+
+  /* The archive (issue 25): call `cb` with each finished game `query`
+   * selects and the seat query->player_id held in it, at most
+   * query->limit, in the order (updated_ms, id) descending. Ids are read
+   * up front, so `cb` may call other slots. */
+  enum cairn_status (*games_archive)(void *ctx, const struct db_archive_query *query,
+                                     db_game_seat_cb cb, void *arg, struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -746,6 +767,8 @@ enum cairn_status db_invitations_of(struct db *db, const char *player_id, db_gam
                                     void *arg, struct cairn_error *err);
 enum cairn_status db_invitation_decline(struct db *db, const char *game_id, const char *player_id,
                                         struct cairn_error *err);
+enum cairn_status db_games_archive(struct db *db, const struct db_archive_query *query,
+                                   db_game_seat_cb cb, void *arg, struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

@@ -1,7 +1,8 @@
 /*
  * lobby.c - the lobby's listing for the PostgreSQL backend (issue 25): a
  * page of the open or the active games, newest first, from a keyset cursor;
- * and invitations, the seats kept for named players.
+ * invitations, the seats kept for named players; and the archive, a
+ * player's finished games.
  */
 #include "internal.h"
 
@@ -157,5 +158,53 @@ enum cairn_status db_pg_invitations_of(void *ctx, const char *player_id, db_game
    * other slots. */
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, ids[i], seats[i], err);
+  return st;
+}
+
+/* ---- the archive ---- */
+
+enum cairn_status db_pg_games_archive(void *ctx, const struct db_archive_query *q,
+                                      db_game_seat_cb cb, void *arg, struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+  PGresult *res = NULL;
+  char(*ids)[DB_ID_MAX + 1] = NULL;
+  int *seats = NULL;
+  int n = 0, i;
+  enum cairn_status st;
+
+  db_pg_text(&p, q->player_id);
+  db_pg_text(&p, q->title);
+  db_pg_text(&p, q->opponent);
+  db_pg_int(&p, q->after_id ? q->after_ms : INT64_MAX);
+  db_pg_text(&p, q->after_id ? q->after_id : "");
+  db_pg_int(&p, q->limit);
+  /* The player's seats (seats_by_player), their finished games, by the
+   * keyset (updated_ms, id) descending. */
+  st = db_pg_read(ctx,
+                  "SELECT g.id, s.seat FROM seats s JOIN games g ON g.id = s.game_id"
+                  " WHERE s.player_id = $1 AND g.status = 'finished'"
+                  " AND ($2::text IS NULL OR g.title = $2)"
+                  " AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM seats o WHERE o.game_id = g.id"
+                  "  AND o.player_id = $3 AND o.seat <> s.seat))"
+                  " AND (g.updated_ms, g.id) < ($4::bigint, $5::text COLLATE \"C\")"
+                  " ORDER BY g.updated_ms DESC, g.id DESC LIMIT $6",
+                  &p, &res, "listing the archive", err);
+  if (st == CAIRN_OK) {
+    n = PQntuples(res);
+    ids = calloc(n ? (size_t)n : 1, sizeof(*ids));
+    seats = calloc(n ? (size_t)n : 1, sizeof(*seats));
+    if (!ids || !seats)
+      st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  }
+  for (i = 0; st == CAIRN_OK && i < n; i++) {
+    seats[i] = (int)db_pg_int64(res, i, 1);
+    st = db_pg_copy(res, i, 0, ids[i], sizeof(ids[i]), "listing the archive", err);
+  }
+  PQclear(res);
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, ids[i], seats[i], err);
+  free(ids);
+  free(seats);
   return st;
 }

@@ -140,4 +140,5 @@ const struct db_methods db_postgres_methods = {
     .games_lobby = db_pg_games_lobby,
     .invitations_of = db_pg_invitations_of,
     .invitation_decline = db_pg_invitation_decline,
+    .games_archive = db_pg_games_archive,
 };

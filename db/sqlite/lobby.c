@@ -1,7 +1,8 @@
 /*
  * lobby.c - the lobby's listing for the SQLite backend (issue 25): a page
  * of the open or the active games, newest first, from a keyset cursor;
- * and invitations, the seats kept for named players.
+ * invitations, the seats kept for named players; and the archive, a
+ * player's finished games.
  */
 #include "internal.h"
 #include "../verdict.h"
@@ -201,5 +202,55 @@ enum cairn_status db_sqlite_invitations_of(void *ctx, const char *player_id, db_
   db_sqlite_runlock(c);
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, rows[i].game_id, rows[i].seat, err);
+  return st;
+}
+
+/* ---- the archive ---- */
+
+enum cairn_status db_sqlite_games_archive(void *ctx, const struct db_archive_query *q,
+                                          db_game_seat_cb cb, void *arg, struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  sqlite3_stmt *stmt = NULL;
+  struct invited *rows = calloc((size_t)q->limit, sizeof(*rows));
+  int n = 0, i, rc = SQLITE_DONE;
+  enum cairn_status st = CAIRN_OK;
+
+  if (!rows)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  /* The player's seats (seats_by_player, 0014), their finished games, by
+   * the keyset (updated_ms, id) descending. */
+  db_sqlite_rlock(c);
+  st = db_sqlite_prepare(
+      c->rdb,
+      "SELECT g.id, s.seat FROM seats s JOIN games g ON g.id = s.game_id"
+      " WHERE s.player_id = ?1 AND g.status = 'finished' AND (?2 IS NULL OR g.title = ?2)"
+      " AND (?3 IS NULL OR EXISTS (SELECT 1 FROM seats o WHERE o.game_id = g.id"
+      "  AND o.player_id = ?3 AND o.seat <> s.seat))"
+      " AND (g.updated_ms, g.id) < (?4, ?5) ORDER BY g.updated_ms DESC, g.id DESC LIMIT ?6",
+      &stmt, err);
+  if (st == CAIRN_OK) {
+    sqlite3_bind_text(stmt, 1, q->player_id, -1, SQLITE_STATIC);
+    if (q->title)
+      sqlite3_bind_text(stmt, 2, q->title, -1, SQLITE_STATIC);
+    if (q->opponent)
+      sqlite3_bind_text(stmt, 3, q->opponent, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(stmt, 4, q->after_id ? q->after_ms : INT64_MAX);
+    sqlite3_bind_text(stmt, 5, q->after_id ? q->after_id : "", -1, SQLITE_STATIC);
+    sqlite3_bind_int(stmt, 6, q->limit);
+  }
+  while (st == CAIRN_OK && n < q->limit && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+    rows[n].seat = sqlite3_column_int(stmt, 1);
+    st = db_sqlite_column_copy(stmt, 0, rows[n].game_id, sizeof(rows[n].game_id),
+                               "listing the archive", err);
+    n++;
+  }
+  if (st == CAIRN_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+    st = db_sqlite_fail(c->rdb, rc, "listing the archive", err);
+  db_sqlite_release(stmt);
+  db_sqlite_runlock(c);
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = cb(arg, rows[i].game_id, rows[i].seat, err);
+  free(rows);
   return st;
 }

@@ -331,4 +331,5 @@ const struct db_methods db_sqlite_methods = {
     .games_lobby = db_sqlite_games_lobby,
     .invitations_of = db_sqlite_invitations_of,
     .invitation_decline = db_sqlite_invitation_decline,
+    .games_archive = db_sqlite_games_archive,
 };

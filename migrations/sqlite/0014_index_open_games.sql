@@ -21,3 +21,9 @@ CREATE TABLE invitations (
   UNIQUE (game_id, player_id)
 ) STRICT;
 CREATE INDEX invitations_by_player ON invitations (player_id);
+
+-- The archive lists a player's finished games from their seats, and "my
+-- games" their seats: both read seats by player, which until now scanned
+-- the whole table (PostgreSQL's 0001 has this index already). A join
+-- writes one entry more.
+CREATE INDEX seats_by_player ON seats (player_id);

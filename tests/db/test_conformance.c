@@ -1665,6 +1665,75 @@ static void test_an_invitation_of_nobody_stores_no_game(void **state)
   assert_int_equal(db_game_load(f->db, "g1", &g, &err), CAIRN_ENOTFOUND);
 }
 
+/* A finished two-seat game `id` of `title` between `a` (seat 0) and `b`,
+ * its last change at `at_ms`. */
+static void add_finished(struct db *db, const char *id, const char *title, const char *a,
+                         const char *b, int64_t at_ms)
+{
+  struct cairn_error err = {0};
+  struct db_move end = {
+      .ord = 0, .seq = 1, .seat = 0, .move_json = "{}", .events_json = "[]", .at_ms = at_ms};
+
+  add_lobby_game(db, id, title, 2, 100, 0);
+  assert_int_equal(db_seat_take(db, id, 0, a, &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(db, id, 1, b, &err), CAIRN_OK);
+  assert_int_equal(db_move_append(db, id, &end, "{\"winners\":[0]}", &err), CAIRN_OK);
+  assert_int_equal(db_game_touch(db, id, at_ms, &err), CAIRN_OK);
+}
+
+static struct seen_invitations archive_page(struct db *db, struct db_archive_query q)
+{
+  struct cairn_error err = {0};
+  struct seen_invitations got = {0};
+
+  assert_int_equal(db_games_archive(db, &q, note_invitation, &got, &err), CAIRN_OK);
+  return got;
+}
+
+static void test_the_archive_lists_a_players_finished_games_by_filter(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct seen_invitations got;
+  struct db_archive_query q = {.player_id = "bob", .limit = 10};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  add_finished(f->db, "f1", "himalaya", "alice", "bob", 1000);
+  add_finished(f->db, "f2", "everest", "bob", "carol", 2000);
+  add_finished(f->db, "f3", "himalaya", "carol", "bob", 3000);
+  add_finished(f->db, "f4", "himalaya", "alice", "carol", 4000);
+  /* An unfinished game of bob's is no part of it. */
+  add_lobby_game(f->db, "o1", "himalaya", 2, 100, 0);
+  assert_int_equal(db_seat_take(f->db, "o1", 0, "bob", &(struct cairn_error){0}), CAIRN_OK);
+
+  got = archive_page(f->db, q);
+  assert_int_equal(got.n, 3);
+  assert_string_equal(got.ids[0], "f3");
+  assert_int_equal(got.seats[0], 1);
+  assert_string_equal(got.ids[1], "f2");
+  assert_int_equal(got.seats[1], 0);
+  assert_string_equal(got.ids[2], "f1");
+  q.title = "himalaya";
+  got = archive_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "f3");
+  q.title = NULL;
+  q.opponent = "carol";
+  got = archive_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "f3");
+  assert_string_equal(got.ids[1], "f2");
+  /* A page after f3 (3000). */
+  q.opponent = NULL;
+  q.limit = 1;
+  q.after_ms = 3000;
+  q.after_id = "f3";
+  got = archive_page(f->db, q);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "f2");
+}
+
 /* ---- one player on several devices (issue 24) ---- */
 
 /* Who `seed`'s token hash names: the player's id into id[], or "" when
@@ -1818,6 +1887,7 @@ int main(void)
       T(test_an_invited_seat_is_kept_for_its_player),
       T(test_a_declined_invitation_frees_its_seat),
       T(test_an_invitation_of_nobody_stores_no_game),
+      T(test_the_archive_lists_a_players_finished_games_by_filter),
       T(test_further_tokens_name_their_player_until_replaced),
       T(test_a_sign_in_code_is_taken_once_before_it_expires),
   };
