@@ -41,7 +41,7 @@ static const char *query_value(const struct api_request *req, const char *name)
   return MHD_lookup_connection_value(req->connection, MHD_GET_ARGUMENT_KIND, name);
 }
 
-static json_t *seats_json(const struct db_game *row)
+json_t *api_seats_json(const struct db_game *row)
 {
   json_t *seats = json_array();
   int i;
@@ -68,7 +68,7 @@ static json_t *lobby_entry(const struct db_game *row, const int *to_act, int n_t
     free_seats += !row->seat_player[i][0] && !row->seat_invited[i][0];
   return json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:I, s:o}", "id", row->id,
                    "title", row->title, "status", row->status, "seats", row->seats, "free_seats",
-                   free_seats, "players", seats_json(row), "options",
+                   free_seats, "players", api_seats_json(row), "options",
                    options ? options : json_object(), "time_control", api_time_control_json(row),
                    "created_at", api_time_json(row->created_ms), "moves", (json_int_t)row->moves,
                    "to_act", acting);

@@ -45,6 +45,8 @@ static const struct route routes[] = {
     {"POST", "/v1/games/*/invitation/accept", api_invitation_accept, 0},
     {"POST", "/v1/games/*/invitation/decline", api_invitation_decline, 0},
     {"POST", "/v1/games/*/rematch", api_games_rematch, 0},
+    {"GET", "/v1/archive", api_archive_list, 0},
+    {"GET", "/v1/archive/export", api_archive_export, 0},
     /* A whole game's record: far larger than any single request. */
     {"POST", "/v1/games/import", api_games_import, API_IMPORT_CAP},
     {"POST", "/v1/webhooks", api_webhooks_create, 0},
