@@ -320,6 +320,12 @@ void api_webhooks_owe(struct api_server *server, const struct game_committed *ch
  * (owed->stored: its outbox rows were written with the change), then
  * release it and zero *owed. */
 void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool committed);
+/* Invitations (issue 25): once the new game `row` is stored, queue an
+ * "invite" delivery to each invitee's game-less webhooks, naming the game
+ * and the seat kept. The worker writes each to the outbox before its first
+ * attempt (not in the game's transaction: a crash in between loses the
+ * notice, never the invitation, which "my games" shows). */
+void api_webhooks_invite(struct api_server *server, const struct db_game *row);
 
 /* ---- framing.c ---- */
 

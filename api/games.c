@@ -528,6 +528,8 @@ static enum cairn_status store_new_game(struct api_request *req, struct api_resp
   else
     engine_free(state);
   pthread_mutex_unlock(&req->server->caps_lock);
+  if (st == CAIRN_OK)
+    api_webhooks_invite(req->server, row);
   if (st == CAIRN_OK && own_seat >= 0)
     st = take_own_seat(req, row, own_seat, err);
   if (st != CAIRN_OK)

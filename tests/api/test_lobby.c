@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "hookrx.h"
 
 /* POST /v1/games with `body` (JSON text) as `token`; expects `status`.
  * New reference: the answer. */
@@ -536,6 +537,44 @@ static void test_bad_invitations_are_refused_and_store_nothing(void **state)
   json_decref(mine);
 }
 
+/* A game-less json webhook of `owner` to the receiver's `path`. */
+static void add_hook(struct harness_server *s, const struct harness_player *owner, const char *path)
+{
+  struct harness_response r;
+  char body[256];
+
+  snprintf(body, sizeof body, "{\"url\":\"http://127.0.0.1:%d%s\",\"format\":\"json\"}",
+           hookrx_port(), path);
+  harness_call(s, &r, "POST", owner->token, body, "/v1/webhooks");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  harness_response_free(&r);
+}
+
+/* The invitee's webhooks are told: an "invite" delivery to bob's hook, and
+ * none to carol's, who was not invited. */
+static void test_an_invitees_webhooks_are_told(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob, carol;
+  struct hookrx_seen seen[HOOKRX_MAX];
+  char id[64];
+  int n, i, invites = 0;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  harness_new_player(s, "carol", &carol);
+  add_hook(s, &bob, "/lobby-bob");
+  add_hook(s, &carol, "/lobby-carol");
+  invite_game(s, &alice, &bob, 3, id);
+  assert_int_equal(hookrx_wait("/lobby-bob", 1, 10000), 1);
+  n = hookrx_copy(seen, HOOKRX_MAX);
+  for (i = 0; i < n; i++)
+    if (strcmp(seen[i].path, "/lobby-bob") == 0)
+      invites += strcmp(seen[i].event, "invite") == 0;
+  assert_int_equal(invites, 1);
+  assert_int_equal(hookrx_count("/lobby-carol"), 0);
+}
+
 /* ---- rematch ---- */
 
 static void resign(struct harness_server *s, const char *token, const char *id)
@@ -678,14 +717,20 @@ int main(void)
                                       harness_setup, harness_teardown),
       cmocka_unit_test_setup_teardown(test_bad_invitations_are_refused_and_store_nothing,
                                       harness_setup, harness_teardown),
+      cmocka_unit_test_setup_teardown(test_an_invitees_webhooks_are_told, harness_setup,
+                                      harness_teardown),
       cmocka_unit_test_setup_teardown(test_a_rematch_rotates_the_seats_and_starts_when_all_accept,
                                       harness_setup, harness_teardown),
       cmocka_unit_test_setup_teardown(test_a_rematch_keeps_the_bots_and_is_refused_to_others,
                                       harness_setup, harness_teardown),
   };
 
+  /* The servers may deliver to the receiver on loopback. */
+  setenv("CAIRN_ALLOW_PRIVATE_WEBHOOKS", "1", 1);
   harness_global_init();
+  hookrx_start();
   int rc = order_run_group_tests_name("api/lobby", tests, NULL, NULL);
+  hookrx_stop();
   harness_global_cleanup();
   return rc;
 }
