@@ -484,6 +484,8 @@ enum cairn_status api_invitation_decline(struct api_request *, struct api_respon
                                          struct cairn_error *);
 enum cairn_status api_games_rematch(struct api_request *, struct api_response *,
                                     struct cairn_error *);
+enum cairn_status api_games_cancel(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
 /* Each seat of `row` with its player, {seat, player: {id, name} | null}
  * (new reference; lobby.c). */
 json_t *api_seats_json(const struct db_game *row);

@@ -93,9 +93,9 @@ enum cairn_status api_players_my_games(struct api_request *req, struct api_respo
   if (st != CAIRN_OK)
     goto cleanup;
   if (status && strcmp(status, DB_STATUS_OPEN) != 0 && strcmp(status, DB_STATUS_ACTIVE) != 0 &&
-      strcmp(status, DB_STATUS_FINISHED) != 0) {
+      strcmp(status, DB_STATUS_FINISHED) != 0 && strcmp(status, DB_STATUS_CANCELLED) != 0) {
     st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_QUERY, NULL,
-                    "status must be open, active or finished");
+                    "status must be open, active, finished or cancelled");
     goto cleanup;
   }
   l.status = status;

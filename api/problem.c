@@ -34,6 +34,7 @@ static const struct problem_kind by_code[] = {
     {CAIRN_CODE_SEAT_TAKEN, 409, "Seat taken"},
     {CAIRN_CODE_SEAT_RESERVED, 409, "Seat reserved"},
     {CAIRN_CODE_GAME_NOT_FINISHED, 409, "Game is not finished"},
+    {CAIRN_CODE_NOT_CREATOR, 403, "Not the creator of this game"},
     {CAIRN_CODE_ALREADY_SEATED, 409, "Already seated"},
     {CAIRN_CODE_BODY_TOO_LARGE, 413, "Body too large"},
     {CAIRN_CODE_RATE_LIMITED, 429, "Too many requests"},

@@ -45,6 +45,7 @@ static const struct route routes[] = {
     {"POST", "/v1/games/*/invitation/accept", api_invitation_accept, 0},
     {"POST", "/v1/games/*/invitation/decline", api_invitation_decline, 0},
     {"POST", "/v1/games/*/rematch", api_games_rematch, 0},
+    {"POST", "/v1/games/*/cancel", api_games_cancel, 0},
     {"GET", "/v1/archive", api_archive_list, 0},
     {"GET", "/v1/archive/export", api_archive_export, 0},
     /* A whole game's record: far larger than any single request. */

@@ -441,3 +441,9 @@ enum cairn_status db_games_archive(struct db *db, const struct db_archive_query 
 {
   return db->methods->games_archive(db->ctx, query, cb, arg, err);
 }
+
+enum cairn_status db_game_cancel(struct db *db, const char *game_id, int64_t at_ms,
+                                 struct cairn_error *err)
+{
+  return db->methods->game_cancel(db->ctx, game_id, at_ms, err);
+}

@@ -56,9 +56,10 @@
 #define DB_CHAIN_FORMAT_CURRENT DB_CHAIN_FORMAT_2
 
 /* Game status strings as the API shows them. */
-#define DB_STATUS_OPEN     "open"     /* waiting for seats */
-#define DB_STATUS_ACTIVE   "active"   /* every seat taken, moves accepted */
-#define DB_STATUS_FINISHED "finished" /* the engine reported a result */
+#define DB_STATUS_OPEN      "open"      /* waiting for seats */
+#define DB_STATUS_ACTIVE    "active"    /* every seat taken, moves accepted */
+#define DB_STATUS_FINISHED  "finished"  /* the engine reported a result */
+#define DB_STATUS_CANCELLED "cancelled" /* its creator cancelled it while open (issue 25) */
 
 struct db_player {
   char id[DB_ID_MAX + 1];
@@ -417,7 +418,8 @@ struct db_methods {
   enum cairn_status (*player_games)(void *ctx, const char *player_id, db_game_seat_cb cb, void *arg,
                                     struct cairn_error *err);
 
-  /* How many games `creator` created that are not finished. */
+  /* How many games `creator` created that are not finished (nor
+   * cancelled). */
   enum cairn_status (*games_unfinished_by)(void *ctx, const char *creator, int *count,
                                            struct cairn_error *err);
 
@@ -616,6 +618,13 @@ struct db_methods {
    * up front, so `cb` may call other slots. */
   enum cairn_status (*games_archive)(void *ctx, const struct db_archive_query *query,
                                      db_game_seat_cb cb, void *arg, struct cairn_error *err);
+
+  /* Cancel the open game `game_id` (issue 25): status cancelled,
+   * updated_ms `at_ms`, its invitations deleted, in one transaction; its
+   * seats stay as they were. CAIRN_ECONFLICT game-not-open when it is not
+   * open (nothing written), CAIRN_ENOTFOUND when there is no such game. */
+  enum cairn_status (*game_cancel)(void *ctx, const char *game_id, int64_t at_ms,
+                                   struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -769,6 +778,8 @@ enum cairn_status db_invitation_decline(struct db *db, const char *game_id, cons
                                         struct cairn_error *err);
 enum cairn_status db_games_archive(struct db *db, const struct db_archive_query *query,
                                    db_game_seat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_game_cancel(struct db *db, const char *game_id, int64_t at_ms,
+                                 struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

@@ -54,21 +54,22 @@ enum cairn_status {
 #define CAIRN_CODE_GAME_NOT_OPEN   "game-not-open"
 #define CAIRN_CODE_SEAT_TAKEN      "seat-taken"
 #define CAIRN_CODE_SEAT_RESERVED   "seat-reserved" /* kept for an invited player */
-#define CAIRN_CODE_GAME_NOT_FINISHED                                                               \
-  "game-not-finished" /* a rematch of a game still open or played */
-#define CAIRN_CODE_ALREADY_SEATED   "already-seated"
-#define CAIRN_CODE_ALREADY_RESIGNED "already-resigned" /* a resigned seat acts */
-#define CAIRN_CODE_BODY_TOO_LARGE   "body-too-large"
-#define CAIRN_CODE_METHOD           "method-not-allowed"
-#define CAIRN_CODE_MEDIA_TYPE       "unsupported-media-type"
-#define CAIRN_CODE_BAD_QUERY        "bad-query"
-#define CAIRN_CODE_GAME_EXISTS      "game-exists"
-#define CAIRN_CODE_BAD_RECORD       "bad-record"
-#define CAIRN_CODE_RULES_RETIRED    "rules-version-retired"
-#define CAIRN_CODE_NO_TAKEBACK      "no-takeback"
-#define CAIRN_CODE_RATE_LIMITED     "rate-limited"
-#define CAIRN_CODE_TOO_MANY_GAMES   "too-many-games"
-#define CAIRN_CODE_TOO_MANY_HOOKS   "too-many-webhooks"
+/* A rematch of a game still open or played; a cancel by another player. */
+#define CAIRN_CODE_GAME_NOT_FINISHED "game-not-finished"
+#define CAIRN_CODE_NOT_CREATOR       "not-creator"
+#define CAIRN_CODE_ALREADY_SEATED    "already-seated"
+#define CAIRN_CODE_ALREADY_RESIGNED  "already-resigned" /* a resigned seat acts */
+#define CAIRN_CODE_BODY_TOO_LARGE    "body-too-large"
+#define CAIRN_CODE_METHOD            "method-not-allowed"
+#define CAIRN_CODE_MEDIA_TYPE        "unsupported-media-type"
+#define CAIRN_CODE_BAD_QUERY         "bad-query"
+#define CAIRN_CODE_GAME_EXISTS       "game-exists"
+#define CAIRN_CODE_BAD_RECORD        "bad-record"
+#define CAIRN_CODE_RULES_RETIRED     "rules-version-retired"
+#define CAIRN_CODE_NO_TAKEBACK       "no-takeback"
+#define CAIRN_CODE_RATE_LIMITED      "rate-limited"
+#define CAIRN_CODE_TOO_MANY_GAMES    "too-many-games"
+#define CAIRN_CODE_TOO_MANY_HOOKS    "too-many-webhooks"
 
 struct cairn_error {
   enum cairn_status status; /* CAIRN_OK until something fails */

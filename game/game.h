@@ -355,6 +355,15 @@ enum cairn_status game_accept(struct game_service *svc, const char *game_id,
 enum cairn_status game_decline(struct game_service *svc, const char *game_id,
                                const struct db_player *player, struct cairn_error *err);
 
+/* `player`, the creator of the open game `game_id`, cancels it: status
+ * cancelled, its invitations gone, its seats as they were (db_game_cancel),
+ * under the game lock so no join lands in between. not-creator
+ * (CAIRN_ETURN) for anyone else, game-not-open once it started. Nothing is
+ * logged (a game that never started has no log) and nobody waiting on the
+ * game is woken: its next read shows the status. */
+enum cairn_status game_cancel(struct game_service *svc, const char *game_id,
+                              const struct db_player *player, struct cairn_error *err);
+
 /* ---- rematch.c ---- */
 
 /* Plan the rematch of the finished game `old` asked by `player_id`, one of

@@ -226,3 +226,21 @@ enum cairn_status game_decline(struct game_service *svc, const char *game_id,
   game_unlock(svc, game_id);
   return st;
 }
+
+enum cairn_status game_cancel(struct game_service *svc, const char *game_id,
+                              const struct db_player *player, struct cairn_error *err)
+{
+  struct db_game row = {0};
+  enum cairn_status st;
+
+  game_lock(svc, game_id);
+  st = game_load(svc, game_id, &row, err);
+  if (st == CAIRN_OK && strcmp(row.creator, player->id) != 0)
+    st = cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_CREATOR, NULL,
+                    "only the creator of game %s may cancel it", game_id);
+  if (st == CAIRN_OK)
+    st = db_game_cancel(svc->db, game_id, svc->now_ms(), err);
+  game_unlock(svc, game_id);
+  db_game_clear(&row);
+  return st;
+}

@@ -455,10 +455,10 @@ function gamePage(id) {
       }
     }
     const status = g.status === 'active' ? (g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? 'your turn' : `waiting for ${(g.to_act || []).map((i) => seatName(g, i) || `seat ${i}`).join(', ')}`)
-      : g.status === 'open' ? 'waiting for players' : 'finished';
+      : g.status === 'open' ? 'waiting for players' : g.status === 'cancelled' ? 'cancelled by its creator' : 'finished';
     const names = g.seats.map((s) => (s.player ? s.player.name : 'a free seat'));
     const rules = rulesFor(g.title);
-    const how = g.status === 'finished' ? 'The game is over.' : g.status === 'open' ? 'Waiting for every seat to be taken; then the game starts.'
+    const how = g.status === 'finished' ? 'The game is over.' : g.status === 'cancelled' ? 'The game was cancelled before it started.' : g.status === 'open' ? 'Waiting for every seat to be taken; then the game starts.'
       : `${g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? 'Your move: ' : 'Now: '}${rules.howTo(g)}`;
     header.replaceChildren(
       h('h2', {}, h('span', { class: 'title-name' }, titleNames[g.title] || g.title), ' ',

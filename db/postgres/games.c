@@ -406,8 +406,10 @@ enum cairn_status db_pg_games_unfinished_by(void *ctx, const char *creator, int 
 
   *count = 0;
   db_pg_text(&p, creator);
-  st = db_pg_read(ctx, "SELECT count(*) FROM games WHERE creator = $1 AND status <> 'finished'", &p,
-                  &res, "counting games", err);
+  st = db_pg_read(ctx,
+                  "SELECT count(*) FROM games WHERE creator = $1 AND status <> 'finished'"
+                  " AND status <> 'cancelled'",
+                  &p, &res, "counting games", err);
   if (st == CAIRN_OK)
     *count = (int)db_pg_int64(res, 0, 0);
   PQclear(res);

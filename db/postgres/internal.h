@@ -289,6 +289,8 @@ enum cairn_status db_pg_invitation_decline(void *ctx, const char *game_id, const
                                            struct cairn_error *err);
 enum cairn_status db_pg_games_archive(void *ctx, const struct db_archive_query *query,
                                       db_game_seat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_pg_game_cancel(void *ctx, const char *game_id, int64_t at_ms,
+                                    struct cairn_error *err);
 /* In the caller's transaction on `conn`: keep `seat` of `game_id` for
  * `player_id` (CAIRN_ENOTFOUND when no such player). */
 enum cairn_status db_pg_insert_invitation(PGconn *conn, const char *game_id, int seat,

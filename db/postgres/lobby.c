@@ -208,3 +208,41 @@ enum cairn_status db_pg_games_archive(void *ctx, const struct db_archive_query *
   free(seats);
   return st;
 }
+
+/* ---- cancelling an open game ---- */
+
+/* Under the game's row lock, as a join: a cancel and a join meet one at a
+ * time. */
+enum cairn_status db_pg_game_cancel(void *ctx, const char *game_id, int64_t at_ms,
+                                    struct cairn_error *err)
+{
+  struct db_pg *c = ctx;
+  struct db_pg_params p = {0};
+  PGconn *conn = NULL;
+  char status[DB_STATUS_MAX + 1] = "";
+  int seats = 0;
+  enum cairn_status st;
+
+  st = db_pg_acquire(c, &conn, err);
+  if (st != CAIRN_OK)
+    return st;
+  st = db_pg_begin(conn, err);
+  if (st == CAIRN_OK)
+    st = db_pg_lock_game(conn, game_id, status, sizeof(status), &seats, NULL, err);
+  if (st == CAIRN_OK && strcmp(status, DB_STATUS_OPEN) != 0)
+    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
+                    "game %s is %s: only an open game is cancelled", game_id, status);
+  db_pg_text(&p, game_id);
+  db_pg_int(&p, at_ms);
+  if (st == CAIRN_OK)
+    st = db_pg_run(conn, "UPDATE games SET status = 'cancelled', updated_ms = $2 WHERE id = $1", &p,
+                   "cancelling a game", err);
+  p.n = 1;
+  if (st == CAIRN_OK)
+    st =
+        db_pg_run(conn, "DELETE FROM invitations WHERE game_id = $1", &p, "cancelling a game", err);
+  if (st == CAIRN_OK)
+    st = db_pg_commit(conn, err);
+  db_pg_release(c, conn); /* rolls back what did not commit */
+  return st;
+}

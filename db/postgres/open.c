@@ -141,4 +141,5 @@ const struct db_methods db_postgres_methods = {
     .invitations_of = db_pg_invitations_of,
     .invitation_decline = db_pg_invitation_decline,
     .games_archive = db_pg_games_archive,
+    .game_cancel = db_pg_game_cancel,
 };

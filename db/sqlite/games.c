@@ -437,8 +437,10 @@ enum cairn_status db_sqlite_games_unfinished_by(void *ctx, const char *creator, 
 
   *count = 0;
   db_sqlite_rlock(c);
-  st = db_sqlite_prepare(
-      c->rdb, "SELECT count(*) FROM games WHERE creator = ?1 AND status <> 'finished'", &stmt, err);
+  st = db_sqlite_prepare(c->rdb,
+                         "SELECT count(*) FROM games WHERE creator = ?1 AND status <> 'finished'"
+                         " AND status <> 'cancelled'",
+                         &stmt, err);
   if (st == CAIRN_OK) {
     sqlite3_bind_text(stmt, 1, creator, -1, SQLITE_STATIC);
     rc = sqlite3_step(stmt);

@@ -343,6 +343,8 @@ enum cairn_status db_sqlite_invitation_decline(void *ctx, const char *game_id,
                                                const char *player_id, struct cairn_error *err);
 enum cairn_status db_sqlite_games_archive(void *ctx, const struct db_archive_query *query,
                                           db_game_seat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_game_cancel(void *ctx, const char *game_id, int64_t at_ms,
+                                        struct cairn_error *err);
 /* In the caller's write transaction: keep `seat` of `game_id` for
  * `player_id` (CAIRN_ENOTFOUND when no such player). */
 enum cairn_status db_sqlite_insert_invitation(sqlite3 *db, const char *game_id, int seat,

@@ -254,3 +254,73 @@ enum cairn_status db_sqlite_games_archive(void *ctx, const struct db_archive_que
   free(rows);
   return st;
 }
+
+/* ---- cancelling an open game ---- */
+
+static enum cairn_status mark_cancelled(sqlite3 *db, const char *game_id, int64_t at_ms,
+                                        struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db,
+                         "UPDATE games SET status = 'cancelled', updated_ms = ?2"
+                         " WHERE id = ?1 AND status = 'open'",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    return st;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, at_ms);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "cancelling a game", err);
+  db_sqlite_release(stmt);
+  return st;
+}
+
+static enum cairn_status drop_invitations(sqlite3 *db, const char *game_id, struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "DELETE FROM invitations WHERE game_id = ?1", &stmt, err);
+  if (st != CAIRN_OK)
+    return st;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "cancelling a game", err);
+  db_sqlite_release(stmt);
+  return st;
+}
+
+enum cairn_status db_sqlite_game_cancel(void *ctx, const char *game_id, int64_t at_ms,
+                                        struct cairn_error *err)
+{
+  struct db_sqlite *c = ctx;
+  char status[DB_STATUS_MAX + 1] = "";
+  int seats = 0;
+  enum cairn_status st;
+
+  db_sqlite_lock(c);
+  st = db_sqlite_begin(c->db, true, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_game_status(c->db, game_id, status, sizeof(status), &seats, NULL, err);
+  if (st == CAIRN_OK && strcmp(status, DB_STATUS_OPEN) != 0)
+    st = cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
+                    "game %s is %s: only an open game is cancelled", game_id, status);
+  if (st == CAIRN_OK)
+    st = mark_cancelled(c->db, game_id, at_ms, err);
+  if (st == CAIRN_OK)
+    st = drop_invitations(c->db, game_id, err);
+  if (st == CAIRN_OK)
+    st = db_sqlite_commit(c->db, err);
+  if (st != CAIRN_OK)
+    db_sqlite_rollback(c->db);
+  else
+    db_sqlite_forget_game(c, game_id);
+  db_sqlite_unlock(c);
+  return st;
+}

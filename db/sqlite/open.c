@@ -332,4 +332,5 @@ const struct db_methods db_sqlite_methods = {
     .invitations_of = db_sqlite_invitations_of,
     .invitation_decline = db_sqlite_invitation_decline,
     .games_archive = db_sqlite_games_archive,
+    .game_cancel = db_sqlite_game_cancel,
 };

@@ -12,3 +12,9 @@ CREATE TABLE invitations (
   UNIQUE (game_id, player_id)
 );
 CREATE INDEX invitations_by_player ON invitations (player_id);
+
+-- A game its creator cancels before it starts takes the status
+-- 'cancelled' (SQLite's 0014 rebuilds its table for the same check).
+ALTER TABLE games DROP CONSTRAINT games_status_check;
+ALTER TABLE games ADD CONSTRAINT games_status_check
+  CHECK (status IN ('open', 'active', 'finished', 'cancelled'));

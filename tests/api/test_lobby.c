@@ -575,6 +575,59 @@ static void test_an_invitees_webhooks_are_told(void **state)
   assert_int_equal(hookrx_count("/lobby-carol"), 0);
 }
 
+static void cancel(struct harness_server *s, const char *token, const char *id, long status,
+                   const char *code)
+{
+  struct harness_response r;
+
+  harness_call(s, &r, "POST", token, NULL, "/v1/games/%s/cancel", id);
+  if (code) {
+    HARNESS_EXPECT_PROBLEM(&r, status, code);
+  } else {
+    HARNESS_EXPECT_JSON(&r, status);
+    assert_string_equal(harness_str(r.json, "status"), "cancelled");
+  }
+  harness_response_free(&r);
+}
+
+static void test_the_creator_cancels_an_open_game(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob, carol;
+  struct harness_response r;
+  char id[64], other[64];
+  json_t *game, *entry;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  harness_new_player(s, "carol", &carol);
+  invite_game(s, &alice, &bob, 3, id);
+  assert_int_equal(harness_join(s, carol.token, id, 2), 2);
+  cancel(s, carol.token, id, 403, "not-creator");
+  cancel(s, NULL, id, 401, "missing-token");
+  cancel(s, alice.token, id, 200, NULL);
+
+  game = harness_get_game(s, NULL, id);
+  assert_string_equal(harness_str(game, "status"), "cancelled");
+  json_decref(game);
+  expect_lobby(s, "", "");
+  /* Nothing more happens to it: no invitation, no join, no second cancel. */
+  assert_null(my_entry(s, bob.token, id));
+  answer(s, bob.token, id, "accept", 404, "not-found");
+  harness_call(s, &r, "POST", bob.token, "{\"seat\":1}", "/v1/games/%s/join", id);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "game-not-open");
+  harness_response_free(&r);
+  cancel(s, alice.token, id, 409, "game-not-open");
+  entry = my_entry(s, carol.token, id);
+  assert_non_null(entry);
+  assert_string_equal(harness_str(entry, "status"), "cancelled");
+  json_decref(entry);
+  /* A game that started is not cancelled. */
+  create_id(s, alice.token, "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0,\"bots\":[1]}", other);
+  cancel(s, alice.token, other, 409, "game-not-open");
+  cancel(s, alice.token, "no-such-game", 404, "not-found");
+}
+
 /* ---- rematch ---- */
 
 static void resign(struct harness_server *s, const char *token, const char *id)
@@ -718,6 +771,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_bad_invitations_are_refused_and_store_nothing,
                                       harness_setup, harness_teardown),
       cmocka_unit_test_setup_teardown(test_an_invitees_webhooks_are_told, harness_setup,
+                                      harness_teardown),
+      cmocka_unit_test_setup_teardown(test_the_creator_cancels_an_open_game, harness_setup,
                                       harness_teardown),
       cmocka_unit_test_setup_teardown(test_a_rematch_rotates_the_seats_and_starts_when_all_accept,
                                       harness_setup, harness_teardown),

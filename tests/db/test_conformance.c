@@ -1734,6 +1734,48 @@ static void test_the_archive_lists_a_players_finished_games_by_filter(void **sta
   assert_string_equal(got.ids[0], "f2");
 }
 
+static void test_a_cancelled_game_is_no_longer_open(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct seen_invitations seen = {0};
+  struct listed_ids open = {0};
+  struct db_lobby_query q = {.status = DB_STATUS_OPEN, .limit = 10};
+  struct db_game g;
+  int count = -1;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  add_invited_game(f->db, "g1", 3, 1, "bob", CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_games_unfinished_by(f->db, "alice", &count, &err), CAIRN_OK);
+  assert_int_equal(count, 1);
+
+  assert_int_equal(db_game_cancel(f->db, "g1", 5000, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_CANCELLED);
+  assert_int_equal(g.updated_ms, 5000);
+  assert_string_equal(g.seat_player[0], "alice"); /* seats stay */
+  assert_string_equal(g.seat_invited[1], "");     /* invitations go */
+  db_game_clear(&g);
+  assert_int_equal(db_invitations_of(f->db, "bob", note_invitation, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+  assert_int_equal(db_games_lobby(f->db, &q, note_id, &open, &err), CAIRN_OK);
+  assert_int_equal(open.n, 0);
+  assert_int_equal(db_games_unfinished_by(f->db, "alice", &count, &err), CAIRN_OK);
+  assert_int_equal(count, 0);
+  /* Nobody joins it, and it is cancelled once. */
+  assert_int_equal(db_seat_take(f->db, "g1", 2, "carol", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
+  assert_int_equal(db_game_cancel(f->db, "g1", 6000, &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
+  assert_int_equal(db_game_cancel(f->db, "nope", 6000, &err), CAIRN_ENOTFOUND);
+  /* An active game is not cancelled. */
+  tmpdb_add_active_game(f->db, "a1", 2);
+  assert_int_equal(db_game_cancel(f->db, "a1", 6000, &err), CAIRN_ECONFLICT);
+}
+
 /* ---- one player on several devices (issue 24) ---- */
 
 /* Who `seed`'s token hash names: the player's id into id[], or "" when
@@ -1888,6 +1930,7 @@ int main(void)
       T(test_a_declined_invitation_frees_its_seat),
       T(test_an_invitation_of_nobody_stores_no_game),
       T(test_the_archive_lists_a_players_finished_games_by_filter),
+      T(test_a_cancelled_game_is_no_longer_open),
       T(test_further_tokens_name_their_player_until_replaced),
       T(test_a_sign_in_code_is_taken_once_before_it_expires),
   };
