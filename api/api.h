@@ -369,6 +369,12 @@ void api_webhooks_owe(struct api_server *server, const struct game_committed *ch
  * (owed->stored: its outbox rows were written with the change), then
  * release it and zero *owed. */
 void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool committed);
+/* Invitations (issue 25): once the new game `row` is stored, queue an
+ * "invite" delivery to each invitee's game-less webhooks, naming the game
+ * and the seat kept. The worker writes each to the outbox before its first
+ * attempt (not in the game's transaction: a crash in between loses the
+ * notice, never the invitation, which "my games" shows). */
+void api_webhooks_invite(struct api_server *server, const struct db_game *row);
 
 /* ---- framing.c ---- */
 
@@ -527,5 +533,25 @@ enum cairn_status api_meta_server_key(struct api_request *, struct api_response 
                                       struct cairn_error *);
 enum cairn_status api_meta_openapi(struct api_request *, struct api_response *,
                                    struct cairn_error *);
+/* The lobby, invitations and the archive (issue 25). */
+/* The game's time control as its answers show it (new reference): {move_hours},
+ * {base_hours, increment_hours, cap_hours} or null; NULL when out of memory. */
+json_t *api_time_control_json(const struct db_game *row);
+enum cairn_status api_lobby_list(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_invitation_accept(struct api_request *, struct api_response *,
+                                        struct cairn_error *);
+enum cairn_status api_invitation_decline(struct api_request *, struct api_response *,
+                                         struct cairn_error *);
+enum cairn_status api_games_rematch(struct api_request *, struct api_response *,
+                                    struct cairn_error *);
+enum cairn_status api_games_cancel(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+/* Each seat of `row` with its player, {seat, player: {id, name} | null}
+ * (new reference; lobby.c). */
+json_t *api_seats_json(const struct db_game *row);
+enum cairn_status api_archive_list(struct api_request *, struct api_response *,
+                                   struct cairn_error *);
+enum cairn_status api_archive_export(struct api_request *, struct api_response *,
+                                     struct cairn_error *);
 
 #endif

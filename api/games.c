@@ -156,16 +156,21 @@ static void write_result(struct json_writer *w, const struct db_game *row,
   json_decref(adjudicated);
 }
 
+json_t *api_time_control_json(const struct db_game *row)
+{
+  return row->move_ms ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
+         : row->base_ms
+             ? json_pack("{s:f, s:f, s:f}", "base_hours", (double)row->base_ms / 3600000.0,
+                         "increment_hours", (double)row->increment_ms / 3600000.0, "cap_hours",
+                         (double)row->cap_ms / 3600000.0)
+             : json_null();
+}
+
 static void write_time_control(struct json_writer *w, const struct db_game *row)
 {
-  json_t *tc = row->move_ms ? json_pack("{s:f}", "move_hours", (double)row->move_ms / 3600000.0)
-               : row->base_ms
-                   ? json_pack("{s:f, s:f, s:f}", "base_hours", (double)row->base_ms / 3600000.0,
-                               "increment_hours", (double)row->increment_ms / 3600000.0,
-                               "cap_hours", (double)row->cap_ms / 3600000.0)
-                   : NULL;
+  json_t *tc = api_time_control_json(row);
 
-  if ((row->move_ms || row->base_ms) && !tc)
+  if (!tc)
     w->failed = true;
   jw_json(w, tc);
   json_decref(tc);
@@ -289,8 +294,124 @@ static const struct api_field create_fields[] = {
     {"bots", API_ANY, false},
     {"time_control", API_OBJECT, false},
     {"on_timeout", API_STRING, false},
+    {"seat", API_INT, false},
+    {"invite", API_ANY, false},
     {NULL, 0, false},
 };
+
+/* `seat` (issue 25): the seat the creator takes in the same call, one of
+ * the game's and not a bot's; -1 when absent. */
+static enum cairn_status read_own_seat(const json_t *doc, const struct db_game *row,
+                                       const bool bot[ENGINE_MAX_SEATS], int *seat,
+                                       struct cairn_error *err)
+{
+  const json_t *v = json_object_get(doc, "seat");
+  json_int_t wanted;
+
+  *seat = -1;
+  if (!v)
+    return CAIRN_OK;
+  wanted = json_integer_value(v);
+  if (wanted < 0 || wanted >= row->seats || bot[wanted])
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "seat must be 0 to %d and not one of bots", row->seats - 1);
+  *seat = (int)wanted;
+  return CAIRN_OK;
+}
+
+/* One `invite` entry {seat, player}: a seat of the game that is neither a
+ * bot's nor the creator's nor kept already, for a player other than the
+ * creator not invited already. Storage checks the player exists. */
+static enum cairn_status read_invitation(const json_t *entry, const char *creator,
+                                         const bool bot[ENGINE_MAX_SEATS], int own_seat,
+                                         struct db_game *row, struct cairn_error *err)
+{
+  const json_t *seat_v = json_object_get(entry, "seat");
+  const char *player = json_string_value(json_object_get(entry, "player"));
+  json_int_t seat = json_integer_value(seat_v);
+  int i;
+
+  if (!json_is_object(entry) || !json_is_integer(seat_v) || !player || json_object_size(entry) != 2)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "invite: each entry must be {\"seat\": n, \"player\": \"id\"}");
+  if (seat < 0 || seat >= row->seats || bot[seat] || seat == own_seat || row->seat_invited[seat][0])
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "invite: seat %lld is not a free seat of this game (0 to %d, not a bot's, "
+                      "not yours, not kept already)",
+                      (long long)seat, row->seats - 1);
+  if (!player[0] || strlen(player) > DB_ID_MAX || strcmp(player, creator) == 0)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "invite: player must be another player's id");
+  for (i = 0; i < row->seats; i++)
+    if (strcmp(row->seat_invited[i], player) == 0)
+      return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                        "invite: player %s is invited twice", player);
+  snprintf(row->seat_invited[seat], sizeof(row->seat_invited[seat]), "%s", player);
+  return CAIRN_OK;
+}
+
+/* `invite` (issue 25): seats kept for named players, [{seat, player}...],
+ * into row->seat_invited. */
+static enum cairn_status read_invitations(const json_t *doc, const char *creator,
+                                          const bool bot[ENGINE_MAX_SEATS], int own_seat,
+                                          struct db_game *row, struct cairn_error *err)
+{
+  const json_t *list = json_object_get(doc, "invite");
+  const json_t *entry;
+  enum cairn_status st = CAIRN_OK;
+  size_t i;
+
+  if (!list)
+    return CAIRN_OK;
+  if (!json_is_array(list))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
+                      "field \"invite\" must be an array of {seat, player}");
+  json_array_foreach(list, i, entry)
+  {
+    if (st == CAIRN_OK)
+      st = read_invitation(entry, creator, bot, own_seat, row, err);
+  }
+  return st;
+}
+
+/* Storage refuses an invitation of a player it does not know (it names
+ * them): the client's bad value. */
+static enum cairn_status unknown_invitee(enum cairn_status st, const struct db_game *row,
+                                         struct cairn_error *err)
+{
+  char said[sizeof(err->detail)];
+  bool invites = false;
+  int i;
+
+  for (i = 0; i < row->seats; i++)
+    invites = invites || row->seat_invited[i][0];
+  if (st != CAIRN_ENOTFOUND || !invites)
+    return st;
+  snprintf(said, sizeof(said), "%s", err->detail);
+  return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL, "invite: %s", said);
+}
+
+/* The creator takes `seat` of the game just created: a join like any other
+ * (game_join), its own commit, since a join that fills the last seat
+ * starts the game with its clocks, webhooks and bots (game_commit); then
+ * the row as the join left it. Between the two commits another player who
+ * found the game in the lobby may take that very seat: the creator is then
+ * answered seat-taken like any joiner, and the game stays open. */
+static enum cairn_status take_own_seat(struct api_request *req, struct db_game *row, int seat,
+                                       struct cairn_error *err)
+{
+  json_int_t wanted = seat;
+  char id[DB_ID_MAX + 1];
+  int taken = -1;
+  enum cairn_status st;
+
+  snprintf(id, sizeof(id), "%s", row->id);
+  st = game_join(req->server->game, id, &req->player, &wanted, &taken, err);
+  if (st != CAIRN_OK)
+    return st;
+  db_game_clear(row);
+  return game_load(req->server->game, id, row, err);
+}
 
 /* `bots`: distinct seats of this game, leaving at least one for a person. */
 static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[ENGINE_MAX_SEATS],
@@ -387,14 +508,50 @@ static enum cairn_status check_game_cap(struct api_request *req, struct cairn_er
   return st;
 }
 
+/* Store the new game `row` with its bots and start position `state`
+ * (taken), seat its creator in `own_seat` (-1: none), and answer 201 with
+ * the game. */
+static enum cairn_status store_new_game(struct api_request *req, struct api_response *resp,
+                                        struct db_game *row, const bool bot[ENGINE_MAX_SEATS],
+                                        struct engine_game *state, int own_seat,
+                                        struct cairn_error *err)
+{
+  const struct engine_game *start = NULL;
+  enum cairn_status st;
+
+  /* The cap is counted and the game stored under one lock: 50 concurrent
+   * creates by one player each counted 0 before any was stored. */
+  pthread_mutex_lock(&req->server->caps_lock);
+  st = check_game_cap(req, err);
+  if (st == CAIRN_OK)
+    st = unknown_invitee(game_create(req->server->game, row, bot, state, err), row, err);
+  else
+    engine_free(state);
+  pthread_mutex_unlock(&req->server->caps_lock);
+  if (st == CAIRN_OK)
+    api_webhooks_invite(req->server, row);
+  if (st == CAIRN_OK && own_seat >= 0)
+    st = take_own_seat(req, row, own_seat, err);
+  if (st != CAIRN_OK)
+    return st;
+  /* The start position is the cache's now; the answer reads it under the
+   * lock like any view. */
+  game_lock(req->server->game, row->id);
+  st = game_live_get(req->server->game, row, &start, err);
+  if (st == CAIRN_OK)
+    st = api_answer_game(resp, 201, req, row, start, false, err);
+  game_unlock(req->server->game, row->id);
+  return st;
+}
+
 enum cairn_status api_games_create(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
   bool bot[ENGINE_MAX_SEATS];
   struct db_game row = {0};
   struct engine_game *state = NULL;
-  const struct engine_game *start = NULL;
   json_t *doc = NULL;
+  int own_seat = -1;
   enum cairn_status st;
 
   st = api_require_player(req, err);
@@ -413,29 +570,54 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   st = read_bot_seats(doc, row.seats, bot, err);
   if (st == CAIRN_OK)
     st = read_time_control(doc, &row, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  /* The cap is counted and the game stored under one lock: 50 concurrent
-   * creates by one player each counted 0 before any was stored. */
-  pthread_mutex_lock(&req->server->caps_lock);
-  st = check_game_cap(req, err);
+  if (st == CAIRN_OK)
+    st = read_own_seat(doc, &row, bot, &own_seat, err);
+  if (st == CAIRN_OK)
+    st = read_invitations(doc, req->player.id, bot, own_seat, &row, err);
   if (st == CAIRN_OK) {
-    st = game_create(req->server->game, &row, bot, state, err);
+    st = store_new_game(req, resp, &row, bot, state, own_seat, err);
     state = NULL; /* taken */
   }
-  pthread_mutex_unlock(&req->server->caps_lock);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  /* The start position is the cache's now; the answer reads it under the
-   * lock like any view. */
-  game_lock(req->server->game, row.id);
-  st = game_live_get(req->server->game, &row, &start, err);
-  if (st == CAIRN_OK)
-    st = api_answer_game(resp, 201, req, &row, start, false, err);
-  game_unlock(req->server->game, row.id);
 cleanup:
   engine_free(state);
   json_decref(doc);
+  db_game_clear(&row);
+  return st;
+}
+
+/* A rematch takes no body (or {}). */
+static const struct api_field rematch_fields[] = {
+    {NULL, 0, false},
+};
+
+/* POST /v1/games/{id}/rematch (issue 25): a new game planned from the
+ * finished one (game_rematch_plan: seats moved one along, the other people
+ * invited, bots kept), stored as any new game, the asker seated. */
+enum cairn_status api_games_rematch(struct api_request *req, struct api_response *resp,
+                                    struct cairn_error *err)
+{
+  bool bot[ENGINE_MAX_SEATS];
+  struct db_game old = {0}, row = {0};
+  struct engine_game *state = NULL;
+  json_t *doc = NULL;
+  int own_seat = -1;
+  enum cairn_status st;
+
+  st = api_require_player(req, err);
+  if (st == CAIRN_OK)
+    st = api_body_object(req, rematch_fields, true, &doc, err);
+  if (st == CAIRN_OK)
+    st = api_load_game(req, &old, err);
+  if (st == CAIRN_OK)
+    st = game_rematch_plan(req->server->game, &old, req->player.id, &row, bot, &own_seat, &state,
+                           err);
+  if (st == CAIRN_OK) {
+    st = store_new_game(req, resp, &row, bot, state, own_seat, err);
+    state = NULL; /* taken */
+  }
+  engine_free(state);
+  json_decref(doc);
+  db_game_clear(&old);
   db_game_clear(&row);
   return st;
 }

@@ -4,7 +4,9 @@
  * recently moved), so a bot or a page can show "your turn" at a glance.
  * Optional filter ?status=open|active|finished. Each game's row and who owes
  * a decision come from the game layer (game_glance); the list of the
- * caller's games is a plain read (db_player_games).
+ * caller's games is a plain read (db_player_games). The open games with a
+ * seat kept for the caller (invitations, issue 25; db_invitations_of) are
+ * listed too, with `invitation` true and `my_seat` the seat kept.
  */
 #include "api.h"
 
@@ -17,6 +19,7 @@ struct listing {
   struct api_request *req;
   const char *status; /* filter, or NULL */
   json_t *games;      /* borrowed: the list being filled */
+  bool invitations;   /* the games being added are invitations */
 };
 
 static enum cairn_status add_game(void *arg, const char *game_id, int seat, struct cairn_error *err)
@@ -37,13 +40,16 @@ static enum cairn_status add_game(void *arg, const char *game_id, int seat, stru
     json_array_append_new(to_act, json_integer(seats[i]));
     mine = mine || seats[i] == seat;
   }
+  /* An invitation listed a moment ago may have been answered since. */
+  if (l->invitations && strcmp(row.seat_invited[seat], l->req->player.id) != 0)
+    goto cleanup;
   json_array_append_new(l->games,
-                        json_pack("{s:s, s:s, s:s, s:I, s:i, s:O, s:b, s:o, s:o, s:I}", "id",
+                        json_pack("{s:s, s:s, s:s, s:I, s:i, s:O, s:b, s:o, s:o, s:I, s:b}", "id",
                                   row.id, "title", row.title, "status", row.status, "seq",
                                   (json_int_t)row.seq, "my_seat", seat, "to_act", to_act, "my_turn",
                                   mine, "last_move_at", api_time_json(row.updated_ms), "deadline",
                                   api_deadline_json(server, &row, NULL), "updated_ms",
-                                  (json_int_t)row.updated_ms));
+                                  (json_int_t)row.updated_ms, "invitation", l->invitations));
 cleanup:
   json_decref(to_act);
   db_game_clear(&row);
@@ -87,13 +93,17 @@ enum cairn_status api_players_my_games(struct api_request *req, struct api_respo
   if (st != CAIRN_OK)
     goto cleanup;
   if (status && strcmp(status, DB_STATUS_OPEN) != 0 && strcmp(status, DB_STATUS_ACTIVE) != 0 &&
-      strcmp(status, DB_STATUS_FINISHED) != 0) {
+      strcmp(status, DB_STATUS_FINISHED) != 0 && strcmp(status, DB_STATUS_CANCELLED) != 0) {
     st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_QUERY, NULL,
-                    "status must be open, active or finished");
+                    "status must be open, active, finished or cancelled");
     goto cleanup;
   }
   l.status = status;
   st = db_player_games(req->server->db, req->player.id, add_game, &l, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  l.invitations = true;
+  st = db_invitations_of(req->server->db, req->player.id, add_game, &l, err);
   if (st != CAIRN_OK)
     goto cleanup;
   n = json_array_size(l.games);

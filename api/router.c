@@ -40,6 +40,14 @@ static const struct route routes[] = {
     {"POST", "/v1/games/*/resign", api_games_resign, 0},
     {"GET", "/v1/games/*/verify", api_games_verify, 0},
     {"GET", "/v1/games/*/export", api_games_export, 0},
+    /* The lobby and invitations (issue 25). */
+    {"GET", "/v1/lobby", api_lobby_list, 0},
+    {"POST", "/v1/games/*/invitation/accept", api_invitation_accept, 0},
+    {"POST", "/v1/games/*/invitation/decline", api_invitation_decline, 0},
+    {"POST", "/v1/games/*/rematch", api_games_rematch, 0},
+    {"POST", "/v1/games/*/cancel", api_games_cancel, 0},
+    {"GET", "/v1/archive", api_archive_list, 0},
+    {"GET", "/v1/archive/export", api_archive_export, 0},
     /* A whole game's record: far larger than any single request. */
     {"POST", "/v1/games/import", api_games_import, API_IMPORT_CAP},
     {"POST", "/v1/webhooks", api_webhooks_create, 0},

@@ -325,7 +325,7 @@ struct change {
   struct api_server *server;
   struct game_owed *owed; /* where the deliveries the change owes are gathered */
   const struct db_game *row;
-  const char *event;               /* turn, start, end */
+  const char *event;               /* turn, start, end, invite */
   int to_act[ENGINE_MAX_SEATS], n; /* seats to act now */
   bool newly[ENGINE_MAX_SEATS];    /* seat started to owe a decision */
   bool changed;                    /* the set of seats to act differs */
@@ -575,6 +575,9 @@ static void describe(const struct change *c, const struct db_webhook *hook, int 
     append(text, size, ".");
   } else if (strcmp(c->event, "end") == 0) {
     append(text, size, "%s game %s is over.", title, c->row->id);
+  } else if (strcmp(c->event, "invite") == 0) {
+    append(text, size, "You are invited to %s game %s (seat %d): accept or decline it.", title,
+           c->row->id, seat);
   } else if (seat >= 0) {
     chat_name(c->row, seat, hook->format, name, sizeof(name));
     append(text, size, "Your turn, %s, in %s game %s (seat %d, seq %u).", name, title, c->row->id,
@@ -735,6 +738,42 @@ static enum cairn_status consider_gameless(void *arg, const struct db_webhook *h
                                            struct cairn_error *err)
 {
   return hook->game_id[0] ? CAIRN_OK : consider(arg, hook, err);
+}
+
+/* An invitee's webhook: the game-less ones (a hook for one game cannot
+ * name a game created a moment ago). */
+struct invitation {
+  struct change *c;
+  int seat; /* the seat kept */
+};
+
+static enum cairn_status consider_invited(void *arg, const struct db_webhook *hook,
+                                          struct cairn_error *err)
+{
+  struct invitation *inv = arg;
+  char ping[sizeof(((struct pings *)0)->text)];
+  char *body;
+
+  if (hook->game_id[0])
+    return CAIRN_OK;
+  ping_for(inv->c, hook, ping, sizeof(ping));
+  body = body_for(inv->c, hook, inv->seat, ping);
+  return body ? owe(inv->c, hook, body, err) : CAIRN_OK;
+}
+
+void api_webhooks_invite(struct api_server *server, const struct db_game *row)
+{
+  struct game_owed owed = {0};
+  struct change c = {.server = server, .owed = &owed, .row = row, .event = "invite"};
+  struct invitation inv = {.c = &c};
+  struct cairn_error err = {0};
+
+  if (!server->deliver)
+    return;
+  for (inv.seat = 0; inv.seat < row->seats; inv.seat++)
+    if (row->seat_invited[inv.seat][0])
+      db_webhooks_of_owner(server->db, row->seat_invited[inv.seat], consider_invited, &inv, &err);
+  api_webhooks_send(server, &owed, true);
 }
 
 /* The webhooks that follow the game as the change leaves it. */

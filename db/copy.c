@@ -48,6 +48,7 @@ static const struct copied_table {
      "rowid"},
     {"seats", "game_id, seat, player_id, joined_ms, resigned", "game_id, seat"},
     {"imported_seats", "game_id, seat, claimed_id, name", "game_id, seat"},
+    {"invitations", "game_id, seat, player_id", "game_id, seat"}, /* issue 25 */
     {"moves", "game_id, ord, seq, seat, move_json, events_json, at_ms, hash", "game_id, ord"},
     {"webhooks", "id, owner, game_id, url, format, mention, secret, created_ms", "rowid"},
     {"deliveries", "webhook_id, event, game_id, attempt, at_ms, http_status, error, delivered",

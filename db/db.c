@@ -451,3 +451,33 @@ enum cairn_status db_webhook_get(struct db *db, const char *id, struct db_webhoo
 {
   return db->methods->webhook_get(db->ctx, id, out, err);
 }
+
+enum cairn_status db_games_lobby(struct db *db, const struct db_lobby_query *query,
+                                 db_game_id_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->games_lobby(db->ctx, query, cb, arg, err);
+}
+
+enum cairn_status db_invitations_of(struct db *db, const char *player_id, db_game_seat_cb cb,
+                                    void *arg, struct cairn_error *err)
+{
+  return db->methods->invitations_of(db->ctx, player_id, cb, arg, err);
+}
+
+enum cairn_status db_invitation_decline(struct db *db, const char *game_id, const char *player_id,
+                                        struct cairn_error *err)
+{
+  return db->methods->invitation_decline(db->ctx, game_id, player_id, err);
+}
+
+enum cairn_status db_games_archive(struct db *db, const struct db_archive_query *query,
+                                   db_game_seat_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->games_archive(db->ctx, query, cb, arg, err);
+}
+
+enum cairn_status db_game_cancel(struct db *db, const char *game_id, int64_t at_ms,
+                                 struct cairn_error *err)
+{
+  return db->methods->game_cancel(db->ctx, game_id, at_ms, err);
+}

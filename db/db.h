@@ -56,9 +56,10 @@
 #define DB_CHAIN_FORMAT_CURRENT DB_CHAIN_FORMAT_2
 
 /* Game status strings as the API shows them. */
-#define DB_STATUS_OPEN     "open"     /* waiting for seats */
-#define DB_STATUS_ACTIVE   "active"   /* every seat taken, moves accepted */
-#define DB_STATUS_FINISHED "finished" /* the engine reported a result */
+#define DB_STATUS_OPEN      "open"      /* waiting for seats */
+#define DB_STATUS_ACTIVE    "active"    /* every seat taken, moves accepted */
+#define DB_STATUS_FINISHED  "finished"  /* the engine reported a result */
+#define DB_STATUS_CANCELLED "cancelled" /* its creator cancelled it while open (issue 25) */
 
 struct db_player {
   char id[DB_ID_MAX + 1];
@@ -87,6 +88,10 @@ struct db_game {
   /* seat_resigned[i]: seat i's player resigned (a {"cairn":"resign"} row);
    * in a game that goes on, the server's bot plays the seat from then on */
   bool seat_resigned[ENGINE_MAX_SEATS];
+  /* seat_invited[i] is the player seat i is kept for (an invitation, issue
+   * 25), "" for none: game_create stores them, game_load reads them, and
+   * the join that seats that player (or their decline) removes theirs */
+  char seat_invited[ENGINE_MAX_SEATS][DB_ID_MAX + 1];
   /* the chain hash of the last log row; all zero while there is none */
   uint8_t log_head[DB_HASH_BYTES];
   int64_t updated_ms;   /* ms since the epoch: creation, the start, or the last move */
@@ -291,6 +296,45 @@ struct db_stats {
   double commit_seconds; /* time spent in those COMMITs: the fsync, mostly */
 };
 
+/* The lobby (issue 25): one page of the open games (seats to take) or the
+ * active ones (to watch), newest first, narrowed by what a player looking
+ * for a game asks. Everything is borrowed for the call. */
+#define DB_CLOCK_ANY  0 /* any time control, or none */
+#define DB_CLOCK_NONE 1 /* no time control */
+#define DB_CLOCK_MOVE 2 /* a per-move control (move_ms) */
+#define DB_CLOCK_PACE 3 /* a pace control (base_ms) */
+/* The archive (issue 25): one page of the finished games a player held a
+ * seat in, most recently finished first. Everything is borrowed. */
+struct db_archive_query {
+  const char *player_id; /* whose games */
+  const char *title;     /* a title's id, NULL for every title */
+  const char *opponent;  /* only games another seat of which this player held, NULL for any */
+  /* The page starts strictly after (after_ms, after_id) in the order
+   * (updated_ms, id) descending; a finished game's updated_ms is its last
+   * change, which never moves again. after_id NULL: the first page. */
+  int64_t after_ms;
+  const char *after_id;
+  int limit; /* at most this many games, 1 or more */
+};
+
+/* The invitations a listing shows at most (invitations_of): a player
+ * cannot be made to page through what others piled on them. */
+#define DB_INVITATIONS_MAX      100
+#define DB_INVITATIONS_MAX_TEXT "100"
+
+struct db_lobby_query {
+  const char *status; /* DB_STATUS_OPEN or DB_STATUS_ACTIVE */
+  const char *title;  /* a title's id, NULL for every title */
+  int seats;          /* games of this many seats, 0 for any */
+  int clock;          /* DB_CLOCK_* */
+  /* The page starts strictly after the game (after_ms, after_id) in the
+   * order (created_ms, id) descending: the last game of the previous page,
+   * which may have left the listing since. after_id NULL: the first page. */
+  int64_t after_ms;
+  const char *after_id;
+  int limit; /* at most this many games, 1 or more */
+};
+
 /* A backend's methods: one const table per backend. Each slot receives the
  * backend's own state (`ctx`) first; its contract is beside it, and the
  * db_* function of the same name (below) is the only way to call it. */
@@ -405,7 +449,8 @@ struct db_methods {
   enum cairn_status (*player_games)(void *ctx, const char *player_id, db_game_seat_cb cb, void *arg,
                                     struct cairn_error *err);
 
-  /* How many games `creator` created that are not finished. */
+  /* How many games `creator` created that are not finished (nor
+   * cancelled). */
   enum cairn_status (*games_unfinished_by)(void *ctx, const char *creator, int *count,
                                            struct cairn_error *err);
 
@@ -584,6 +629,47 @@ struct db_methods {
   /* The mentions registered for `webhook_id`, by player id. */
   enum cairn_status (*mentions_of)(void *ctx, const char *webhook_id, db_mention_cb cb, void *arg,
                                    struct cairn_error *err);
+  /* The lobby (issue 25): call `cb` with the id of each game `query`
+   * selects, at most query->limit, in its order (created_ms, id)
+   * descending; ids are read up front, so `cb` may call other slots. A
+   * game's creation fields never change, so a page boundary stays put
+   * while games come and go: paging never shows one game twice. Served
+   * from a partial index of the status listed (games_open, games_active). */
+  enum cairn_status (*games_lobby)(void *ctx, const struct db_lobby_query *query, db_game_id_cb cb,
+                                   void *arg, struct cairn_error *err);
+
+  /* Invitations (issue 25): a seat of an open game kept for a named player
+   * (db_game.seat_invited, stored by game_create). seat_take refuses
+   * anyone else that seat (CAIRN_ECONFLICT seat-reserved, checked in its
+   * transaction) and, seating a player, deletes that player's invitation
+   * to the game in the same transaction. */
+
+  /* Call `cb` with each open game `player_id` is invited to and the seat
+   * kept for them, at most DB_INVITATIONS_MAX, by game id. Read up front,
+   * so `cb` may call other slots. */
+  enum cairn_status (*invitations_of)(void *ctx, const char *player_id, db_game_seat_cb cb,
+                                      void *arg, struct cairn_error *err);
+
+  /* Delete `player_id`'s invitation to `game_id`, while the game is open:
+   * the seat is free for anyone from then on. CAIRN_ENOTFOUND if there is
+   * none (never invited, declined already, seated, or the game is no
+   * longer open). */
+  enum cairn_status (*invitation_decline)(void *ctx, const char *game_id, const char *player_id,
+                                          struct cairn_error *err);
+
+  /* The archive (issue 25): call `cb` with each finished game `query`
+   * selects and the seat query->player_id held in it, at most
+   * query->limit, in the order (updated_ms, id) descending. Ids are read
+   * up front, so `cb` may call other slots. */
+  enum cairn_status (*games_archive)(void *ctx, const struct db_archive_query *query,
+                                     db_game_seat_cb cb, void *arg, struct cairn_error *err);
+
+  /* Cancel the open game `game_id` (issue 25): status cancelled,
+   * updated_ms `at_ms`, its invitations deleted, in one transaction; its
+   * seats stay as they were. CAIRN_ECONFLICT game-not-open when it is not
+   * open (nothing written), CAIRN_ENOTFOUND when there is no such game. */
+  enum cairn_status (*game_cancel)(void *ctx, const char *game_id, int64_t at_ms,
+                                   struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -611,7 +697,7 @@ enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *
 bool db_local_file(const char *url, char *out, size_t size);
 
 /* What db_copy_store copied: rows[i] of table[i], in the order copied. */
-#define DB_COPY_TABLES 13
+#define DB_COPY_TABLES 14
 struct db_copy_counts {
   const char *table[DB_COPY_TABLES]; /* static names */
   long rows[DB_COPY_TABLES];
@@ -622,7 +708,7 @@ struct db_copy_counts {
  * player and no game: ids, token hashes, seeds, log rows and their chain
  * hashes, seats, clocks, vacations, webhooks with their secrets and
  * deliveries, the deliveries still owed, players' further tokens and
- * sign-in codes, as stored (db/copy.c). Each
+ * sign-in codes, the invitations still open, as stored (db/copy.c). Each
  * store's migrations are applied first. All or nothing: on failure the
  * target is left as it was. CAIRN_EINVAL for a source that is not an
  * SQLite file or a target that is not PostgreSQL, CAIRN_ECONFLICT when the
@@ -742,6 +828,16 @@ enum cairn_status db_webhook_get(struct db *db, const char *id, struct db_webhoo
 enum cairn_status db_mention_put(struct db *db, const struct db_mention *mention,
                                  struct cairn_error *err);
 enum cairn_status db_mentions_of(struct db *db, const char *webhook_id, db_mention_cb cb, void *arg,
+                                 struct cairn_error *err);
+enum cairn_status db_games_lobby(struct db *db, const struct db_lobby_query *query,
+                                 db_game_id_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_invitations_of(struct db *db, const char *player_id, db_game_seat_cb cb,
+                                    void *arg, struct cairn_error *err);
+enum cairn_status db_invitation_decline(struct db *db, const char *game_id, const char *player_id,
+                                        struct cairn_error *err);
+enum cairn_status db_games_archive(struct db *db, const struct db_archive_query *query,
+                                   db_game_seat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_game_cancel(struct db *db, const char *game_id, int64_t at_ms,
                                  struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */

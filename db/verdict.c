@@ -7,6 +7,7 @@
 #include "../log/log.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum cairn_status db_verdict_append(const char *game_id, const char *status, uint32_t moves,
@@ -40,6 +41,9 @@ enum cairn_status db_verdict_join(const char *game_id, const char *status, int s
   if (clash == DB_SEAT_TAKEN)
     return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_SEAT_TAKEN, NULL,
                       "seat %d of game %s is taken", join->seat, game_id);
+  if (clash == DB_SEAT_RESERVED)
+    return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_SEAT_RESERVED, NULL,
+                      "seat %d of game %s is kept for an invited player", join->seat, game_id);
   return CAIRN_OK;
 }
 
@@ -60,4 +64,27 @@ enum cairn_status db_verdict_newer_schema(int found, int known, struct cairn_err
                     "the database has schema version %d but this server knows only up to %d; "
                     "run a newer server (downgrading is not supported)",
                     found, known);
+}
+
+bool db_invited_parse(const char *text, struct db_game *out)
+{
+  char kept[ENGINE_MAX_SEATS][DB_ID_MAX + 1] = {{0}};
+  const char *at = text;
+
+  while (at && *at) {
+    char *end;
+    long seat = strtol(at, &end, 10);
+    size_t n;
+
+    if (end == at || *end != ':' || seat < 0 || seat >= out->seats)
+      return false;
+    at = end + 1;
+    n = strcspn(at, ",");
+    if (n == 0 || n > DB_ID_MAX)
+      return false;
+    memcpy(kept[seat], at, n);
+    at += n + (at[n] == ',');
+  }
+  memcpy(out->seat_invited, kept, sizeof(kept));
+  return true;
 }

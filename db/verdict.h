@@ -14,7 +14,12 @@
 /* Who stands in the way of a join (a backend's seat lookup finds it).
  * ALREADY_SEATED wins when both hold: repeating a join, whichever seat it
  * names, answers "you are in" rather than "someone is there". */
-enum db_seat_clash { DB_SEAT_CLEAR, DB_SEAT_ALREADY_SEATED, DB_SEAT_TAKEN };
+enum db_seat_clash {
+  DB_SEAT_CLEAR,
+  DB_SEAT_ALREADY_SEATED,
+  DB_SEAT_TAKEN,
+  DB_SEAT_RESERVED /* kept for another player (an invitation, issue 25) */
+};
 
 /* An append of row `ord` to a game with `status` and `moves` rows: OK, or
  * game-not-active (status first: a move that lost the race to the game's
@@ -37,5 +42,11 @@ enum cairn_status db_verdict_join_start(const char *game_id, const struct db_joi
 /* The store's schema version `found` is newer than this build's `known`:
  * logs it and refuses to open. */
 enum cairn_status db_verdict_newer_schema(int found, int known, struct cairn_error *err);
+
+/* The invitations a game_load reads in its one statement, as the text
+ * "seat:player,seat:player" (NULL or "" for none), into out->seat_invited.
+ * False, with nothing written, for text that is not that shape or names a
+ * seat outside the game (a hand-edited store). */
+bool db_invited_parse(const char *text, struct db_game *out);
 
 #endif

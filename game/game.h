@@ -376,6 +376,48 @@ enum cairn_status game_join(struct game_service *svc, const char *game_id,
                             const struct db_player *player, const json_int_t *wanted, int *taken,
                             struct cairn_error *err);
 
+/* Invitations (issue 25): a seat kept for a named player
+ * (db_game.seat_invited, set before game_create). */
+
+/* `player` takes the seat kept for them in `game_id`, as game_join does
+ * (one change, under the game lock; the store deletes the invitation in
+ * the join's transaction). CAIRN_ENOTFOUND when no seat is kept for them:
+ * never invited, declined, or seated already, so of two racing accepts
+ * one takes the seat and the other hears not-found. *taken gets the seat. */
+enum cairn_status game_accept(struct game_service *svc, const char *game_id,
+                              const struct db_player *player, int *taken, struct cairn_error *err);
+
+/* `player` declines their invitation to `game_id`: the seat is free for
+ * anyone from then on and the game stays open (nothing is logged: no
+ * seat changed). CAIRN_ENOTFOUND when there is none to decline. */
+enum cairn_status game_decline(struct game_service *svc, const char *game_id,
+                               const struct db_player *player, struct cairn_error *err);
+
+/* `player`, the creator of the open game `game_id`, cancels it: status
+ * cancelled, its invitations gone, its seats as they were (db_game_cancel),
+ * under the game lock so no join lands in between. not-creator
+ * (CAIRN_ETURN) for anyone else, game-not-open once it started. Nothing is
+ * logged (a game that never started has no log) and nobody waiting on the
+ * game is woken: its next read shows the status. */
+enum cairn_status game_cancel(struct game_service *svc, const char *game_id,
+                              const struct db_player *player, struct cairn_error *err);
+
+/* ---- rematch.c ---- */
+
+/* Plan the rematch of the finished game `old` asked by `player_id`, one of
+ * its players: a new row and start position as game_new builds them (same
+ * title, seats, options; the same time control), every seat moved one
+ * along (seat i's player to seat i + 1 mod seats): bot[] marks the bots'
+ * new seats, *own_seat the asker's, and row->seat_invited the other
+ * people's. Store it as a new game (game_create, then the asker's join).
+ * game-not-finished (CAIRN_ECONFLICT) for a game still open or active,
+ * not-seated (CAIRN_ETURN) for anyone else. On success *state and *row
+ * are the caller's, as game_new's. */
+enum cairn_status game_rematch_plan(struct game_service *svc, const struct db_game *old,
+                                    const char *player_id, struct db_game *row,
+                                    bool bot[ENGINE_MAX_SEATS], int *own_seat,
+                                    struct engine_game **state, struct cairn_error *err);
+
 /* ---- bots.c ---- */
 
 /* True when the player in `seat` of `row` is a built-in bot. */

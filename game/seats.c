@@ -96,25 +96,32 @@ enum cairn_status game_create(struct game_service *svc, struct db_game *row,
   return CAIRN_OK;
 }
 
-static int first_free_seat(const struct db_game *row)
+/* The seat a joiner of "any seat" takes: the one kept for them (an
+ * invitation, issue 25), else the lowest seat neither taken nor kept for
+ * another player; -1 when there is none. */
+static int first_free_seat(const struct db_game *row, const char *player_id)
 {
   int i;
 
   for (i = 0; i < row->seats; i++)
-    if (!row->seat_player[i][0])
+    if (!row->seat_player[i][0] && strcmp(row->seat_invited[i], player_id) == 0)
+      return i;
+  for (i = 0; i < row->seats; i++)
+    if (!row->seat_player[i][0] && !row->seat_invited[i][0])
       return i;
   return -1;
 }
 
 /* Whether a refused join is worth another try on the game read afresh: the
  * game changed since it was read (stale), or a joiner of "any seat" found
- * its pick taken. */
+ * its pick taken, or kept for an invited player since it was read. */
 static bool retry_join(enum cairn_status st, const struct cairn_error *err, int wanted)
 {
   if (st == CAIRN_ESTALE)
     return true;
   return st == CAIRN_ECONFLICT && wanted < 0 && err->code &&
-         strcmp(err->code, CAIRN_CODE_SEAT_TAKEN) == 0;
+         (strcmp(err->code, CAIRN_CODE_SEAT_TAKEN) == 0 ||
+          strcmp(err->code, CAIRN_CODE_SEAT_RESERVED) == 0);
 }
 
 /* Under the lock. Take the `wanted` seat, or any free one (wanted < 0),
@@ -135,7 +142,7 @@ static enum cairn_status take_a_seat(struct game_service *svc, struct db_game *r
 
   snprintf(id, sizeof(id), "%s", row->id);
   for (tries = 0; tries <= ENGINE_MAX_SEATS; tries++) {
-    change.seat = wanted >= 0 ? wanted : first_free_seat(row);
+    change.seat = wanted >= 0 ? wanted : first_free_seat(row, player->id);
     *taken = change.seat;
     if (change.seat < 0)
       return cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_OPEN, NULL,
@@ -169,6 +176,70 @@ enum cairn_status game_join(struct game_service *svc, const char *game_id,
   }
   st = take_a_seat(svc, &row, player, wanted ? (int)*wanted : -1, taken, err);
 cleanup:
+  game_unlock(svc, game_id);
+  db_game_clear(&row);
+  return st;
+}
+
+/* The seat of `row` kept for `player_id`, or -1. */
+static int invited_seat(const struct db_game *row, const char *player_id)
+{
+  int i;
+
+  for (i = 0; i < row->seats; i++)
+    if (strcmp(row->seat_invited[i], player_id) == 0)
+      return i;
+  return -1;
+}
+
+enum cairn_status game_accept(struct game_service *svc, const char *game_id,
+                              const struct db_player *player, int *taken, struct cairn_error *err)
+{
+  struct db_game row = {0};
+  enum cairn_status st;
+  int seat;
+
+  game_lock(svc, game_id);
+  st = game_load(svc, game_id, &row, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  seat = invited_seat(&row, player->id);
+  if (seat < 0) {
+    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
+                    "no invitation of yours to game %s is open", game_id);
+    goto cleanup;
+  }
+  st = take_a_seat(svc, &row, player, seat, taken, err);
+cleanup:
+  game_unlock(svc, game_id);
+  db_game_clear(&row);
+  return st;
+}
+
+enum cairn_status game_decline(struct game_service *svc, const char *game_id,
+                               const struct db_player *player, struct cairn_error *err)
+{
+  enum cairn_status st;
+
+  game_lock(svc, game_id);
+  st = db_invitation_decline(svc->db, game_id, player->id, err);
+  game_unlock(svc, game_id);
+  return st;
+}
+
+enum cairn_status game_cancel(struct game_service *svc, const char *game_id,
+                              const struct db_player *player, struct cairn_error *err)
+{
+  struct db_game row = {0};
+  enum cairn_status st;
+
+  game_lock(svc, game_id);
+  st = game_load(svc, game_id, &row, err);
+  if (st == CAIRN_OK && strcmp(row.creator, player->id) != 0)
+    st = cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_CREATOR, NULL,
+                    "only the creator of game %s may cancel it", game_id);
+  if (st == CAIRN_OK)
+    st = db_game_cancel(svc->db, game_id, svc->now_ms(), err);
   game_unlock(svc, game_id);
   db_game_clear(&row);
   return st;

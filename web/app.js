@@ -4,6 +4,7 @@ import * as API from './api.js';
 import { h } from './svg.js';
 import { boardFor, generic } from './boards/index.js';
 import { rulesFor, optionLabel, valueLabel, valuesForSeats } from './rules/index.js';
+import { lobbyCard, invitationsCard, archiveCard, rematchButton } from './lobby.js';
 
 const main = document.getElementById('main');
 const who = document.getElementById('who');
@@ -162,6 +163,7 @@ async function myGamesList(complete = false) {
         ' ', h('span', { class: `badge ${g.status}` }, g.status),
         awaiting(g) ? h('span', { class: 'badge turn' }, 'your turn') : null,
         !mine(g) ? h('span', { class: 'badge' }, 'watching') : null,
+        g.invitation ? h('span', { class: 'badge invited' }, 'invited') : null,
         h('span', { class: 'players' }, ` ${players} · move ${g.seq}`)));
     }
     box.append(ul);
@@ -259,7 +261,7 @@ async function homePage() {
   });
   const catalog = h('div', { class: 'card' }, h('h2', {}, 'New game'));
   const mine = h('div', { class: 'card' }, h('h2', {}, 'My games'), await myGamesList());
-  section.append(playerBox, mine, catalog, openBox);
+  section.append(playerBox, invitationsCard(titleNames, () => route()), mine, lobbyCard(titleNames), catalog, archiveCard(titleNames), openBox);
   // Keep "my games" current (whose turn it is) while the page is open.
   if (homeTimer) clearInterval(homeTimer);
   homeTimer = setInterval(async () => {
@@ -453,10 +455,10 @@ function gamePage(id) {
       }
     }
     const status = g.status === 'active' ? (g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? 'your turn' : `waiting for ${(g.to_act || []).map((i) => seatName(g, i) || `seat ${i}`).join(', ')}`)
-      : g.status === 'open' ? 'waiting for players' : 'finished';
+      : g.status === 'open' ? 'waiting for players' : g.status === 'cancelled' ? 'cancelled by its creator' : 'finished';
     const names = g.seats.map((s) => (s.player ? s.player.name : 'a free seat'));
     const rules = rulesFor(g.title);
-    const how = g.status === 'finished' ? 'The game is over.' : g.status === 'open' ? 'Waiting for every seat to be taken; then the game starts.'
+    const how = g.status === 'finished' ? 'The game is over.' : g.status === 'cancelled' ? 'The game was cancelled before it started.' : g.status === 'open' ? 'Waiting for every seat to be taken; then the game starts.'
       : `${g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? 'Your move: ' : 'Now: '}${rules.howTo(g)}`;
     header.replaceChildren(
       h('h2', {}, h('span', { class: 'title-name' }, titleNames[g.title] || g.title), ' ',
@@ -471,7 +473,7 @@ function gamePage(id) {
       seats,
       h('div', { class: 'invite' }, 'Invite link: ', h('input', { readonly: true, value: link, id: 'invite-link', size: 48, onfocus: (e) => e.target.select() }),
         h('button', { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, 'Copy')),
-      join);
+      join, rematchButton(g, showError));
     document.body.dataset.gameStatus = g.status;
     document.body.dataset.seq = g.seq;
     document.body.dataset.yourTurn = g.status === 'active' && g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? '1' : '0';

@@ -4,6 +4,7 @@
  * seat is in seats.c; the bookkeeping a move changes is written by moves.c.
  */
 #include "internal.h"
+#include "../verdict.h"
 #include "../../log/log.h"
 
 #include <assert.h>
@@ -89,6 +90,9 @@ enum cairn_status db_pg_game_create(void *ctx, const struct db_game *game, struc
       st = db_pg_insert_seat(conn, game->id, seat, game->seat_player[seat], err);
       seated = true;
     }
+  for (seat = 0; st == CAIRN_OK && seat < game->seats; seat++)
+    if (game->seat_invited[seat][0])
+      st = db_pg_insert_invitation(conn, game->id, seat, game->seat_invited[seat], err);
   if (st == CAIRN_OK && seated)
     st = db_pg_start_if_full(conn, game->id, 0, &started, err);
   if (st == CAIRN_OK)
@@ -126,6 +130,7 @@ enum {
   COL_PLAYER,
   COL_NAME,
   COL_RESIGNED,
+  COL_INVITED,
 };
 
 static const char load_sql[] =
@@ -133,7 +138,9 @@ static const char load_sql[] =
     " g.seed, g.creator, g.created_ms, g.seq, g.moves,"
     " (SELECT hash FROM moves m WHERE m.game_id = g.id AND m.ord = g.moves - 1),"
     " g.updated_ms, g.move_ms, g.on_timeout, g.base_ms, g.increment_ms, g.cap_ms,"
-    " g.chain_format, g.imported, g.signer, g.signature, s.seat, s.player_id, p.name, s.resigned"
+    " g.chain_format, g.imported, g.signer, g.signature, s.seat, s.player_id, p.name, s.resigned,"
+    " (SELECT string_agg(i.seat || ':' || i.player_id, ',') FROM invitations i"
+    "  WHERE i.game_id = g.id)"
     " FROM games g LEFT JOIN seats s ON s.game_id = g.id"
     " LEFT JOIN players p ON p.id = s.player_id WHERE g.id = $1";
 
@@ -182,6 +189,11 @@ static enum cairn_status read_row(const PGresult *res, struct db_game *out, stru
   out->imported = db_pg_bool(res, 0, COL_IMPORTED);
   out->has_signer = db_pg_bytes_of(res, 0, COL_SIGNER, out->signer, DB_KEY_BYTES) &&
                     db_pg_bytes_of(res, 0, COL_SIGNATURE, out->signature, DB_SIG_BYTES);
+  /* Migration 0006; the same on every row of the result. */
+  if (!db_invited_parse(PQgetisnull(res, 0, COL_INVITED) ? NULL : PQgetvalue(res, 0, COL_INVITED),
+                        out))
+    return cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                      "storage holds an unreadable row while loading a game's invitations");
   return CAIRN_OK;
 }
 
@@ -394,8 +406,10 @@ enum cairn_status db_pg_games_unfinished_by(void *ctx, const char *creator, int 
 
   *count = 0;
   db_pg_text(&p, creator);
-  st = db_pg_read(ctx, "SELECT count(*) FROM games WHERE creator = $1 AND status <> 'finished'", &p,
-                  &res, "counting games", err);
+  st = db_pg_read(ctx,
+                  "SELECT count(*) FROM games WHERE creator = $1 AND status <> 'finished'"
+                  " AND status <> 'cancelled'",
+                  &p, &res, "counting games", err);
   if (st == CAIRN_OK)
     *count = (int)db_pg_int64(res, 0, 0);
   PQclear(res);

@@ -286,6 +286,26 @@ enum cairn_status db_pg_outbox_release(void *ctx, const char *node, struct cairn
 enum cairn_status db_pg_games_bots_idle(void *ctx, int64_t from_ms, int64_t to_ms, db_game_id_cb cb,
                                         void *arg, struct cairn_error *err);
 
+/* lobby.c */
+enum cairn_status db_pg_games_lobby(void *ctx, const struct db_lobby_query *query, db_game_id_cb cb,
+                                    void *arg, struct cairn_error *err);
+enum cairn_status db_pg_invitations_of(void *ctx, const char *player_id, db_game_seat_cb cb,
+                                       void *arg, struct cairn_error *err);
+enum cairn_status db_pg_invitation_decline(void *ctx, const char *game_id, const char *player_id,
+                                           struct cairn_error *err);
+enum cairn_status db_pg_games_archive(void *ctx, const struct db_archive_query *query,
+                                      db_game_seat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_pg_game_cancel(void *ctx, const char *game_id, int64_t at_ms,
+                                    struct cairn_error *err);
+/* In the caller's transaction on `conn`: keep `seat` of `game_id` for
+ * `player_id` (CAIRN_ENOTFOUND when no such player). */
+enum cairn_status db_pg_insert_invitation(PGconn *conn, const char *game_id, int seat,
+                                          const char *player_id, struct cairn_error *err);
+/* In the caller's transaction on `conn`: delete `player_id`'s invitation to
+ * `game_id`, if any; *deleted (NULL: not wanted) says whether there was. */
+enum cairn_status db_pg_uninvite(PGconn *conn, const char *game_id, const char *player_id,
+                                 bool *deleted, struct cairn_error *err);
+
 /* tokens.c */
 enum cairn_status db_pg_token_add(void *ctx, const char *player_id,
                                   const uint8_t token_hash[DB_HASH_BYTES], int64_t at_ms,

@@ -140,4 +140,9 @@ const struct db_methods db_postgres_methods = {
     .outbox_renew = db_pg_outbox_renew,
     .outbox_release = db_pg_outbox_release,
     .games_bots_idle = db_pg_games_bots_idle,
+    .games_lobby = db_pg_games_lobby,
+    .invitations_of = db_pg_invitations_of,
+    .invitation_decline = db_pg_invitation_decline,
+    .games_archive = db_pg_games_archive,
+    .game_cancel = db_pg_game_cancel,
 };

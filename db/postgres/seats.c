@@ -14,7 +14,8 @@
 #include <string.h>
 
 /* A seat row in the way: the player already seated (which wins, so that a
- * repeated join hears "you are in") or the seat held by someone. */
+ * repeated join hears "you are in"), the seat held by someone, or kept for
+ * another player (an invitation: the second column). */
 static enum cairn_status find_clash(PGconn *conn, const char *game_id, int seat,
                                     const char *player_id, enum db_seat_clash *clash,
                                     struct cairn_error *err)
@@ -29,14 +30,16 @@ static enum cairn_status find_clash(PGconn *conn, const char *game_id, int seat,
   db_pg_text(&p, player_id);
   db_pg_int(&p, seat);
   st = db_pg_exec(conn,
-                  "SELECT player_id = $2 FROM seats"
-                  " WHERE game_id = $1 AND (player_id = $2 OR seat = $3)",
+                  "SELECT player_id = $2, false FROM seats"
+                  " WHERE game_id = $1 AND (player_id = $2 OR seat = $3)"
+                  " UNION ALL SELECT false, true FROM invitations"
+                  " WHERE game_id = $1 AND seat = $3 AND player_id <> $2",
                   &p, &res, NULL, "taking a seat", err);
   for (row = 0; st == CAIRN_OK && row < PQntuples(res); row++) {
     if (db_pg_bool(res, row, 0))
       *clash = DB_SEAT_ALREADY_SEATED;
     else if (*clash == DB_SEAT_CLEAR)
-      *clash = DB_SEAT_TAKEN;
+      *clash = db_pg_bool(res, row, 1) ? DB_SEAT_RESERVED : DB_SEAT_TAKEN;
   }
   PQclear(res);
   return st;
@@ -110,6 +113,8 @@ static enum cairn_status write_join(PGconn *conn, const char *game_id, const str
   enum cairn_status st = db_pg_insert_seat(conn, game_id, join->seat, join->player_id, err);
   bool started = false;
 
+  if (st == CAIRN_OK)
+    st = db_pg_uninvite(conn, game_id, join->player_id, NULL, err);
   if (st == CAIRN_OK)
     st = db_pg_start_if_full(conn, game_id, join->at_ms, &started, err);
   if (st != CAIRN_OK)

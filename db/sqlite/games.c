@@ -4,6 +4,7 @@
  * changes (seq, move count, status, result) is written by moves.c.
  */
 #include "internal.h"
+#include "../verdict.h"
 #include "../../log/log.h"
 
 #include <assert.h>
@@ -95,6 +96,9 @@ enum cairn_status db_sqlite_game_create(void *ctx, const struct db_game *game,
       st = db_sqlite_insert_seat(c->db, game->id, seat, game->seat_player[seat], err);
       seated = true;
     }
+  for (seat = 0; st == CAIRN_OK && seat < game->seats; seat++)
+    if (game->seat_invited[seat][0])
+      st = db_sqlite_insert_invitation(c->db, game->id, seat, game->seat_invited[seat], err);
   if (st == CAIRN_OK && seated)
     st = db_sqlite_start_if_full(c->db, game->id, 0, &started, err);
   if (st == CAIRN_OK)
@@ -252,7 +256,9 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
                          " (SELECT hash FROM moves m WHERE m.game_id = g.id"
                          "  AND m.ord = g.moves - 1), g.updated_ms, g.move_ms, g.on_timeout,"
                          " g.base_ms, g.increment_ms, g.cap_ms, s.seat, s.player_id, p.name,"
-                         " g.chain_format, g.imported, g.signer, g.signature, s.resigned"
+                         " g.chain_format, g.imported, g.signer, g.signature, s.resigned,"
+                         " (SELECT group_concat(i.seat || ':' || i.player_id) FROM invitations i"
+                         "  WHERE i.game_id = g.id)"
                          " FROM games g LEFT JOIN seats s ON s.game_id = g.id"
                          " LEFT JOIN players p ON p.id = s.player_id WHERE g.id = ?1",
                          &stmt, err);
@@ -281,6 +287,10 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   read_v5(stmt, out);
   st = db_sqlite_column_copy(stmt, 15, out->on_timeout, sizeof(out->on_timeout), "loading a game",
                              err);
+  /* Migration 0014; the same on every row of the statement. */
+  if (st == CAIRN_OK && !db_invited_parse((const char *)sqlite3_column_text(stmt, 27), out))
+    st = cairn_fail(err, CAIRN_EDB, CAIRN_CODE_STORAGE, NULL,
+                    "storage holds an unreadable row while loading a game's invitations");
   while (st == CAIRN_OK && rc == SQLITE_ROW) {
     st = read_seat(stmt, out, err);
     if (st == CAIRN_OK)
@@ -427,8 +437,10 @@ enum cairn_status db_sqlite_games_unfinished_by(void *ctx, const char *creator, 
 
   *count = 0;
   db_sqlite_rlock(c);
-  st = db_sqlite_prepare(
-      c->rdb, "SELECT count(*) FROM games WHERE creator = ?1 AND status <> 'finished'", &stmt, err);
+  st = db_sqlite_prepare(c->rdb,
+                         "SELECT count(*) FROM games WHERE creator = ?1 AND status <> 'finished'"
+                         " AND status <> 'cancelled'",
+                         &stmt, err);
   if (st == CAIRN_OK) {
     sqlite3_bind_text(stmt, 1, creator, -1, SQLITE_STATIC);
     rc = sqlite3_step(stmt);

@@ -350,6 +350,26 @@ enum cairn_status db_sqlite_outbox_release(void *ctx, const char *node, struct c
 enum cairn_status db_sqlite_outbox_unclaim_all(sqlite3 *db, struct cairn_error *err);
 enum cairn_status db_sqlite_games_bots_idle(void *ctx, int64_t from_ms, int64_t to_ms,
                                             db_game_id_cb cb, void *arg, struct cairn_error *err);
+/* lobby.c */
+enum cairn_status db_sqlite_games_lobby(void *ctx, const struct db_lobby_query *query,
+                                        db_game_id_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_invitations_of(void *ctx, const char *player_id, db_game_seat_cb cb,
+                                           void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_invitation_decline(void *ctx, const char *game_id,
+                                               const char *player_id, struct cairn_error *err);
+enum cairn_status db_sqlite_games_archive(void *ctx, const struct db_archive_query *query,
+                                          db_game_seat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_game_cancel(void *ctx, const char *game_id, int64_t at_ms,
+                                        struct cairn_error *err);
+/* In the caller's write transaction: keep `seat` of `game_id` for
+ * `player_id` (CAIRN_ENOTFOUND when no such player). */
+enum cairn_status db_sqlite_insert_invitation(sqlite3 *db, const char *game_id, int seat,
+                                              const char *player_id, struct cairn_error *err);
+/* In the caller's write transaction: delete `player_id`'s invitation to
+ * `game_id`, if any; *deleted (NULL: not wanted) says whether there was. */
+enum cairn_status db_sqlite_uninvite(sqlite3 *db, const char *game_id, const char *player_id,
+                                     bool *deleted, struct cairn_error *err);
+
 enum cairn_status db_sqlite_outbox_each(void *ctx, db_outbox_cb cb, void *arg,
                                         struct cairn_error *err);
 /* tokens.c */

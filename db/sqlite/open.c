@@ -340,4 +340,9 @@ const struct db_methods db_sqlite_methods = {
     .outbox_renew = db_sqlite_outbox_renew,
     .outbox_release = db_sqlite_outbox_release,
     .games_bots_idle = db_sqlite_games_bots_idle,
+    .games_lobby = db_sqlite_games_lobby,
+    .invitations_of = db_sqlite_invitations_of,
+    .invitation_decline = db_sqlite_invitation_decline,
+    .games_archive = db_sqlite_games_archive,
+    .game_cancel = db_sqlite_game_cancel,
 };

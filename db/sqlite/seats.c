@@ -14,8 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Look for a seat row that stands in the way: the player already seated or
- * the seat held by someone. DB_SEAT_ALREADY_SEATED wins when both hold, so that
+/* Look for a seat row that stands in the way: the player already seated,
+ * the seat held by someone, or kept for another player (an invitation: the
+ * second column). DB_SEAT_ALREADY_SEATED wins when it holds, so that
  * repeating a join, whichever seat it names, answers "you are in" rather
  * than "someone is there". */
 static enum cairn_status find_clash(sqlite3 *db, const char *game_id, int seat,
@@ -28,8 +29,10 @@ static enum cairn_status find_clash(sqlite3 *db, const char *game_id, int seat,
 
   *clash = DB_SEAT_CLEAR;
   st = db_sqlite_prepare(db,
-                         "SELECT player_id = ?2 FROM seats"
-                         " WHERE game_id = ?1 AND (player_id = ?2 OR seat = ?3)",
+                         "SELECT player_id = ?2, 0 FROM seats"
+                         " WHERE game_id = ?1 AND (player_id = ?2 OR seat = ?3)"
+                         " UNION ALL SELECT 0, 1 FROM invitations"
+                         " WHERE game_id = ?1 AND seat = ?3 AND player_id <> ?2",
                          &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
@@ -43,7 +46,7 @@ static enum cairn_status find_clash(sqlite3 *db, const char *game_id, int seat,
     if (sqlite3_column_int(stmt, 0))
       *clash = DB_SEAT_ALREADY_SEATED;
     else if (*clash == DB_SEAT_CLEAR)
-      *clash = DB_SEAT_TAKEN;
+      *clash = sqlite3_column_int(stmt, 1) ? DB_SEAT_RESERVED : DB_SEAT_TAKEN;
   }
   if (rc != SQLITE_DONE)
     st = db_sqlite_fail(db, rc, "taking a seat", err);
@@ -137,6 +140,8 @@ static enum cairn_status write_join(sqlite3 *db, const char *game_id, const stru
   enum cairn_status st = db_sqlite_insert_seat(db, game_id, join->seat, join->player_id, err);
   bool started = false;
 
+  if (st == CAIRN_OK)
+    st = db_sqlite_uninvite(db, game_id, join->player_id, NULL, err);
   if (st == CAIRN_OK)
     st = db_sqlite_start_if_full(db, game_id, join->at_ms, &started, err);
   if (st != CAIRN_OK)

@@ -1517,6 +1517,341 @@ static void test_games_with_idle_bots_are_listed_by_their_last_change(void **sta
   assert_int_equal(got.n, 0);
 }
 
+/* ---- the lobby (issue 25) ---- */
+
+/* An open game `id` as tmpdb_add_game's, but with its own title, seats,
+ * creation time and per-move control (0: none). */
+static void add_lobby_game(struct db *db, const char *id, const char *title, int seats,
+                           int64_t created_ms, int64_t move_ms)
+{
+  struct db_game g = {0};
+  struct cairn_error err = {0};
+
+  snprintf(g.id, sizeof(g.id), "%s", id);
+  snprintf(g.title, sizeof(g.title), "%s", title);
+  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
+  snprintf(g.creator, sizeof(g.creator), "alice");
+  g.seats = seats;
+  g.options_json = "{}";
+  g.created_ms = created_ms;
+  g.move_ms = move_ms;
+  assert_int_equal(db_game_create(db, &g, &err), CAIRN_OK);
+}
+
+static struct listed_ids lobby_page(struct db *db, struct db_lobby_query q)
+{
+  struct cairn_error err = {0};
+  struct listed_ids got = {0};
+
+  assert_int_equal(db_games_lobby(db, &q, note_id, &got, &err), CAIRN_OK);
+  return got;
+}
+
+static void test_the_lobby_lists_open_games_newest_first_by_filter(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct listed_ids got;
+  struct db_lobby_query open = {.status = DB_STATUS_OPEN, .limit = 10};
+  struct db_lobby_query q;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  /* b and c share a creation time: the id breaks the tie. */
+  add_lobby_game(f->db, "a", "himalaya", 2, 100, 0);
+  add_lobby_game(f->db, "b", "everest", 3, 200, 3600000);
+  add_lobby_game(f->db, "c", "himalaya", 3, 200, 0);
+  add_lobby_game(f->db, "d", "himalaya", 2, 300, 0);
+  /* d starts: it leaves the open listing for the active one. */
+  assert_int_equal(db_seat_take(f->db, "d", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "d", 1, "bob", &err), CAIRN_OK);
+
+  got = lobby_page(f->db, open);
+  assert_int_equal(got.n, 3);
+  assert_string_equal(got.ids[0], "c");
+  assert_string_equal(got.ids[1], "b");
+  assert_string_equal(got.ids[2], "a");
+  q = open;
+  q.title = "himalaya";
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "c");
+  assert_string_equal(got.ids[1], "a");
+  q = open;
+  q.seats = 3;
+  q.clock = DB_CLOCK_MOVE;
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "b");
+  q.clock = DB_CLOCK_NONE;
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "c");
+  q = open;
+  q.status = DB_STATUS_ACTIVE;
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "d");
+}
+
+static void test_lobby_pages_follow_their_cursor(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct listed_ids got;
+  struct db_lobby_query q = {.status = DB_STATUS_OPEN, .limit = 2};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  add_lobby_game(f->db, "a", "himalaya", 2, 100, 0);
+  add_lobby_game(f->db, "b", "himalaya", 2, 200, 0);
+  add_lobby_game(f->db, "c", "himalaya", 2, 200, 0);
+  add_lobby_game(f->db, "d", "himalaya", 2, 300, 0);
+
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "d");
+  assert_string_equal(got.ids[1], "c");
+  /* After c (200): b, at the same time but a lower id, then a. */
+  q.after_ms = 200;
+  q.after_id = "c";
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "b");
+  assert_string_equal(got.ids[1], "a");
+  q.after_ms = 100;
+  q.after_id = "a";
+  got = lobby_page(f->db, q);
+  assert_int_equal(got.n, 0);
+}
+
+/* An open game `id` of `seats` seats created by alice, `invited`'s seat
+ * `seat` kept for them. */
+static void add_invited_game(struct db *db, const char *id, int seats, int seat,
+                             const char *invited, enum cairn_status want)
+{
+  struct db_game g = {0};
+  struct cairn_error err = {0};
+
+  snprintf(g.id, sizeof(g.id), "%s", id);
+  snprintf(g.title, sizeof(g.title), "himalaya");
+  snprintf(g.rules_version, sizeof(g.rules_version), "1.0");
+  snprintf(g.creator, sizeof(g.creator), "alice");
+  g.seats = seats;
+  g.options_json = "{}";
+  g.created_ms = 1000;
+  snprintf(g.seat_invited[seat], sizeof(g.seat_invited[seat]), "%s", invited);
+  assert_int_equal(db_game_create(db, &g, &err), want);
+}
+
+struct seen_invitations {
+  char ids[4][DB_ID_MAX + 1];
+  int seats[4];
+  int n;
+};
+
+static enum cairn_status note_invitation(void *arg, const char *game_id, int seat,
+                                         struct cairn_error *err)
+{
+  struct seen_invitations *l = arg;
+
+  (void)err;
+  if (l->n < 4) {
+    snprintf(l->ids[l->n], sizeof l->ids[0], "%s", game_id);
+    l->seats[l->n] = seat;
+  }
+  l->n++;
+  return CAIRN_OK;
+}
+
+static void test_an_invited_seat_is_kept_for_its_player(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct seen_invitations seen = {0};
+  struct listed_ids open = {0};
+  struct db_lobby_query q = {.status = DB_STATUS_OPEN, .limit = 10};
+  struct db_game g;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  add_invited_game(f->db, "g1", 2, 1, "bob", CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.seat_invited[1], "bob");
+  assert_string_equal(g.seat_invited[0], "");
+  db_game_clear(&g);
+  assert_int_equal(db_invitations_of(f->db, "bob", note_invitation, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.ids[0], "g1");
+  assert_int_equal(seen.seats[0], 1);
+
+  /* Nobody else takes the kept seat; the free one is anyone's. */
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "carol", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_SEAT_RESERVED);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
+  /* alice holds seat 0 and bob's is kept: no seat is free for anyone. */
+  assert_int_equal(db_games_lobby(f->db, &q, note_id, &open, &err), CAIRN_OK);
+  assert_int_equal(open.n, 0);
+  /* bob takes it: the game starts and the invitation is gone. */
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "bob", &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_ACTIVE);
+  assert_string_equal(g.seat_invited[1], "");
+  db_game_clear(&g);
+  memset(&seen, 0, sizeof seen);
+  assert_int_equal(db_invitations_of(f->db, "bob", note_invitation, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+  assert_int_equal(db_invitation_decline(f->db, "g1", "bob", &err), CAIRN_ENOTFOUND);
+}
+
+static void test_a_declined_invitation_frees_its_seat(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct seen_invitations seen = {0};
+  struct listed_ids open = {0};
+  struct db_lobby_query q = {.status = DB_STATUS_OPEN, .limit = 10};
+  struct db_game g;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  add_invited_game(f->db, "g1", 2, 0, "bob", CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 1, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_invitation_decline(f->db, "g1", "carol", &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_invitation_decline(f->db, "g1", "bob", &err), CAIRN_OK);
+  assert_int_equal(db_invitation_decline(f->db, "g1", "bob", &err), CAIRN_ENOTFOUND);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.seat_invited[0], "");
+  db_game_clear(&g);
+  assert_int_equal(db_invitations_of(f->db, "bob", note_invitation, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+  assert_int_equal(db_games_lobby(f->db, &q, note_id, &open, &err), CAIRN_OK);
+  assert_int_equal(open.n, 1);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "carol", &err), CAIRN_OK);
+}
+
+static void test_an_invitation_of_nobody_stores_no_game(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_game g;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  add_invited_game(f->db, "g1", 2, 1, "ghost", CAIRN_ENOTFOUND);
+  assert_int_equal(db_game_load(f->db, "g1", &g, &err), CAIRN_ENOTFOUND);
+}
+
+/* A finished two-seat game `id` of `title` between `a` (seat 0) and `b`,
+ * its last change at `at_ms`. */
+static void add_finished(struct db *db, const char *id, const char *title, const char *a,
+                         const char *b, int64_t at_ms)
+{
+  struct cairn_error err = {0};
+  struct db_move end = {
+      .ord = 0, .seq = 1, .seat = 0, .move_json = "{}", .events_json = "[]", .at_ms = at_ms};
+
+  add_lobby_game(db, id, title, 2, 100, 0);
+  assert_int_equal(db_seat_take(db, id, 0, a, &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(db, id, 1, b, &err), CAIRN_OK);
+  assert_int_equal(db_move_append(db, id, &end, "{\"winners\":[0]}", &err), CAIRN_OK);
+  assert_int_equal(db_game_touch(db, id, at_ms, &err), CAIRN_OK);
+}
+
+static struct seen_invitations archive_page(struct db *db, struct db_archive_query q)
+{
+  struct cairn_error err = {0};
+  struct seen_invitations got = {0};
+
+  assert_int_equal(db_games_archive(db, &q, note_invitation, &got, &err), CAIRN_OK);
+  return got;
+}
+
+static void test_the_archive_lists_a_players_finished_games_by_filter(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct seen_invitations got;
+  struct db_archive_query q = {.player_id = "bob", .limit = 10};
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  add_finished(f->db, "f1", "himalaya", "alice", "bob", 1000);
+  add_finished(f->db, "f2", "everest", "bob", "carol", 2000);
+  add_finished(f->db, "f3", "himalaya", "carol", "bob", 3000);
+  add_finished(f->db, "f4", "himalaya", "alice", "carol", 4000);
+  /* An unfinished game of bob's is no part of it. */
+  add_lobby_game(f->db, "o1", "himalaya", 2, 100, 0);
+  assert_int_equal(db_seat_take(f->db, "o1", 0, "bob", &(struct cairn_error){0}), CAIRN_OK);
+
+  got = archive_page(f->db, q);
+  assert_int_equal(got.n, 3);
+  assert_string_equal(got.ids[0], "f3");
+  assert_int_equal(got.seats[0], 1);
+  assert_string_equal(got.ids[1], "f2");
+  assert_int_equal(got.seats[1], 0);
+  assert_string_equal(got.ids[2], "f1");
+  q.title = "himalaya";
+  got = archive_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "f3");
+  q.title = NULL;
+  q.opponent = "carol";
+  got = archive_page(f->db, q);
+  assert_int_equal(got.n, 2);
+  assert_string_equal(got.ids[0], "f3");
+  assert_string_equal(got.ids[1], "f2");
+  /* A page after f3 (3000). */
+  q.opponent = NULL;
+  q.limit = 1;
+  q.after_ms = 3000;
+  q.after_id = "f3";
+  got = archive_page(f->db, q);
+  assert_int_equal(got.n, 1);
+  assert_string_equal(got.ids[0], "f2");
+}
+
+static void test_a_cancelled_game_is_no_longer_open(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct seen_invitations seen = {0};
+  struct listed_ids open = {0};
+  struct db_lobby_query q = {.status = DB_STATUS_OPEN, .limit = 10};
+  struct db_game g;
+  int count = -1;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  tmpdb_add_player(f->db, "bob", 0x02);
+  tmpdb_add_player(f->db, "carol", 0x03);
+  add_invited_game(f->db, "g1", 3, 1, "bob", CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g1", 0, "alice", &err), CAIRN_OK);
+  assert_int_equal(db_games_unfinished_by(f->db, "alice", &count, &err), CAIRN_OK);
+  assert_int_equal(count, 1);
+
+  assert_int_equal(db_game_cancel(f->db, "g1", 5000, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g1", &g);
+  assert_string_equal(g.status, DB_STATUS_CANCELLED);
+  assert_int_equal(g.updated_ms, 5000);
+  assert_string_equal(g.seat_player[0], "alice"); /* seats stay */
+  assert_string_equal(g.seat_invited[1], "");     /* invitations go */
+  db_game_clear(&g);
+  assert_int_equal(db_invitations_of(f->db, "bob", note_invitation, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 0);
+  assert_int_equal(db_games_lobby(f->db, &q, note_id, &open, &err), CAIRN_OK);
+  assert_int_equal(open.n, 0);
+  assert_int_equal(db_games_unfinished_by(f->db, "alice", &count, &err), CAIRN_OK);
+  assert_int_equal(count, 0);
+  /* Nobody joins it, and it is cancelled once. */
+  assert_int_equal(db_seat_take(f->db, "g1", 2, "carol", &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
+  assert_int_equal(db_game_cancel(f->db, "g1", 6000, &err), CAIRN_ECONFLICT);
+  assert_string_equal(err.code, CAIRN_CODE_GAME_NOT_OPEN);
+  assert_int_equal(db_game_cancel(f->db, "nope", 6000, &err), CAIRN_ENOTFOUND);
+  /* An active game is not cancelled. */
+  tmpdb_add_active_game(f->db, "a1", 2);
+  assert_int_equal(db_game_cancel(f->db, "a1", 6000, &err), CAIRN_ECONFLICT);
+}
+
 /* ---- one player on several devices (issue 24) ---- */
 
 /* Who `seed`'s token hash names: the player's id into id[], or "" when
@@ -1666,6 +2001,13 @@ int main(void)
       T(test_an_expired_lease_is_claimable_by_another),
       T(test_a_released_row_is_claimable),
       T(test_games_with_idle_bots_are_listed_by_their_last_change),
+      T(test_the_lobby_lists_open_games_newest_first_by_filter),
+      T(test_lobby_pages_follow_their_cursor),
+      T(test_an_invited_seat_is_kept_for_its_player),
+      T(test_a_declined_invitation_frees_its_seat),
+      T(test_an_invitation_of_nobody_stores_no_game),
+      T(test_the_archive_lists_a_players_finished_games_by_filter),
+      T(test_a_cancelled_game_is_no_longer_open),
       T(test_further_tokens_name_their_player_until_replaced),
       T(test_a_sign_in_code_is_taken_once_before_it_expires),
   };

@@ -1,0 +1,126 @@
+// lobby.test.mjs - browser tests of the lobby, invitations, rematch and the
+// archive in the web client (web/lobby.js, issue 25) against the real
+// server: Debian's Chromium driven by playwright-core, node's test runner.
+//   CAIRN_SERVER=build/test/cairn node --test tests/web/lobby.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launchBrowser, call } from './lib.mjs';
+
+let server, chrome;
+
+before(async () => {
+  server = await startServer();
+  chrome = await launchBrowser();
+});
+after(async () => {
+  if (chrome) await chrome.close();
+  if (server) await server.stop();
+});
+
+async function newPlayer(name) {
+  const r = await call(server.url, 'POST', '/v1/players', { name });
+  assert.equal(r.status, 201);
+  return r.body;
+}
+
+async function pageAs(player) {
+  const ctx = await chrome.browser.newContext({ viewport: { width: 1400, height: 1000 } });
+  await ctx.addInitScript(() => localStorage.setItem('cairn.pollMs', '200'));
+  await ctx.addInitScript((p) => localStorage.setItem('cairn.player', JSON.stringify(p)), player);
+  const page = await ctx.newPage();
+  page.errors = [];
+  page.on('pageerror', (e) => page.errors.push(e.message));
+  return { ctx, page };
+}
+
+async function game(id) {
+  return (await call(server.url, 'GET', `/v1/games/${id}`)).body;
+}
+
+async function resign(id, token) {
+  const g = await game(id);
+  const r = await call(server.url, 'POST', `/v1/games/${id}/resign`, { seq: g.seq }, token);
+  assert.equal(r.status, 200);
+}
+
+test('an invitation is accepted from the home page', async () => {
+  const alice = await newPlayer('alice-inv');
+  const bob = await newPlayer('bob-inv');
+  const created = await call(server.url, 'POST', '/v1/games',
+    { title: 'himalaya', seats: 2, seat: 0, invite: [{ seat: 1, player: bob.id }] }, alice.token);
+  assert.equal(created.status, 201);
+  const { ctx, page } = await pageAs(bob);
+  await page.goto(`${server.url}/`);
+  const entry = page.locator(`#invitations .invitation[data-id="${created.body.id}"]`);
+  await entry.waitFor();
+  await entry.locator('button.accept-invitation').click();
+  await page.waitForFunction((id) => location.hash === `#/game/${id}`, created.body.id);
+  await page.waitForSelector('body[data-game-status="active"]');
+  const g = await game(created.body.id);
+  assert.equal(g.status, 'active');
+  assert.equal(g.seats[1].player.id, bob.id);
+  assert.deepEqual(page.errors, []);
+  await ctx.close();
+});
+
+test('a declined invitation leaves the list and frees the seat', async () => {
+  const alice = await newPlayer('alice-dec');
+  const bob = await newPlayer('bob-dec');
+  const created = await call(server.url, 'POST', '/v1/games',
+    { title: 'himalaya', seats: 2, seat: 0, invite: [{ seat: 1, player: bob.id }] }, alice.token);
+  const { ctx, page } = await pageAs(bob);
+  await page.goto(`${server.url}/`);
+  const entry = page.locator(`#invitations .invitation[data-id="${created.body.id}"]`);
+  await entry.locator('button.decline-invitation').click();
+  await page.locator(`#invitations .invitation[data-id="${created.body.id}"]`).waitFor({ state: 'detached' });
+  // Back in the lobby for anyone.
+  await page.locator(`#lobby .lobby-game[data-id="${created.body.id}"]`).waitFor();
+  assert.deepEqual(page.errors, []);
+  await ctx.close();
+});
+
+test('the lobby joins an open game and shows live ones to watch', async () => {
+  const carol = await newPlayer('carol-lobby');
+  const dave = await newPlayer('dave-lobby');
+  const created = await call(server.url, 'POST', '/v1/games', { title: 'himalaya', seats: 2, seat: 0 }, carol.token);
+  const { ctx, page } = await pageAs(dave);
+  await page.goto(`${server.url}/`);
+  const entry = page.locator(`#lobby .lobby-game[data-id="${created.body.id}"]`);
+  await entry.locator('button.lobby-join').click();
+  await page.waitForFunction((id) => location.hash === `#/game/${id}`, created.body.id);
+  await page.waitForSelector('body[data-game-status="active"]');
+  await page.goto(`${server.url}/`);
+  await page.selectOption('#lobby-status', 'active');
+  await page.locator(`#lobby .lobby-game[data-id="${created.body.id}"] a.lobby-watch`).waitFor();
+  assert.deepEqual(page.errors, []);
+  await ctx.close();
+});
+
+test('a finished game offers a rematch and shows in the archive', async () => {
+  const erin = await newPlayer('erin-re');
+  const finn = await newPlayer('finn-re');
+  const created = await call(server.url, 'POST', '/v1/games',
+    { title: 'himalaya', seats: 2, seat: 0, invite: [{ seat: 1, player: finn.id }] }, erin.token);
+  const id = created.body.id;
+  assert.equal((await call(server.url, 'POST', `/v1/games/${id}/invitation/accept`, {}, finn.token)).status, 200);
+  await resign(id, finn.token);
+  const { ctx, page } = await pageAs(erin);
+  await page.goto(`${server.url}/#/game/${id}`);
+  await page.waitForSelector('body[data-game-status="finished"]');
+  await page.click('#rematch');
+  await page.waitForFunction((old) => /^#\/game\/[0-9a-f]+$/.test(location.hash) && location.hash !== `#/game/${old}`, id);
+  const next = page.url().match(/#\/game\/([0-9a-f]+)/)[1];
+  const g = await game(next);
+  assert.equal(g.status, 'open');
+  assert.equal(g.seats[1].player.id, erin.id); // erin held seat 0: seat 1 now
+  // finn sees the rematch among his invitations.
+  const mine = await call(server.url, 'GET', '/v1/players/me/games', undefined, finn.token);
+  assert.ok(mine.body.games.some((x) => x.id === next && x.invitation && x.my_seat === 0));
+  // erin's archive shows the game she won.
+  await page.goto(`${server.url}/`);
+  await page.locator(`#archive .archive-game[data-id="${id}"][data-outcome="won"]`).waitFor();
+  await page.selectOption('#archive-result', 'lost');
+  await page.locator(`#archive .archive-game[data-id="${id}"]`).waitFor({ state: 'detached' });
+  assert.deepEqual(page.errors, []);
+  await ctx.close();
+});
