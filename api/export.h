@@ -37,10 +37,10 @@ json_t *api_export_build(const struct db_game *row, const struct game_log *log, 
 
 /* The export document of stored game `row` as `viewer` may see it, written
  * piece by piece (api_response.reader): byte for byte the text of
- * api_export_build, but holding only the head, a chunk of EXPORT_CHUNK rows
- * and, for a live game, one byte per row (fog.c's scan, done here, before
- * the first byte, so a failure is still a problem answer). The rows are the
- * first row->moves of the log, the ones log_head covers. */
+ * api_export_build followed by the chat the viewer may read (issue 25), but holding only the head,
+ * a chunk of EXPORT_CHUNK rows and, for a live game, one byte per row (fog.c's scan, done here,
+ * before the first byte, so a failure is still a problem answer). The rows are the first row->moves
+ * of the log, the ones log_head covers. */
 struct api_export_stream;
 enum cairn_status api_export_open(struct api_server *server, const struct db_game *row, int viewer,
                                   struct api_export_stream **out, struct cairn_error *err);

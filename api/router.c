@@ -40,6 +40,9 @@ static const struct route routes[] = {
     {"POST", "/v1/games/*/resign", api_games_resign, 0},
     {"GET", "/v1/games/*/verify", api_games_verify, 0},
     {"GET", "/v1/games/*/export", api_games_export, 0},
+    {"POST", "/v1/games/*/chat", api_chat_post, 0},
+    {"GET", "/v1/games/*/chat", api_chat_list, 0},
+    {"DELETE", "/v1/chat/*", api_chat_delete, 0},
     /* A whole game's record: far larger than any single request. */
     {"POST", "/v1/games/import", api_games_import, API_IMPORT_CAP},
     {"POST", "/v1/webhooks", api_webhooks_create, 0},

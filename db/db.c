@@ -417,3 +417,29 @@ enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_
     return CAIRN_OK;
   return db->methods->games_bots_idle(db->ctx, from_ms, to_ms, cb, arg, err);
 }
+
+/* ---- chat (issue 25) ---- */
+
+enum cairn_status db_chat_post(struct db *db, struct db_chat *msg, const struct db_outbox *owed,
+                               int n_owed, struct cairn_error *err)
+{
+  return db->methods->chat_post(db->ctx, msg, owed, n_owed, err);
+}
+
+enum cairn_status db_chat_list(struct db *db, const char *game_id, int channel, uint32_t after,
+                               int limit, db_chat_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->chat_list(db->ctx, game_id, channel, after, limit, cb, arg, err);
+}
+
+enum cairn_status db_chat_get(struct db *db, const char *id, struct db_chat *out,
+                              struct cairn_error *err)
+{
+  return db->methods->chat_get(db->ctx, id, out, err);
+}
+
+enum cairn_status db_chat_delete(struct db *db, const char *id, const char *author, int64_t at_ms,
+                                 struct cairn_error *err)
+{
+  return db->methods->chat_delete(db->ctx, id, author, at_ms, err);
+}

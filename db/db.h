@@ -226,6 +226,32 @@ struct db_outbox {
 typedef enum cairn_status (*db_outbox_cb)(void *arg, const struct db_outbox *owed,
                                           const struct db_webhook *hook, struct cairn_error *err);
 
+/* ---- chat (issue 25) ---- */
+
+/* A game's two chat channels. Players read both; spectators only theirs. */
+#define DB_CHAT_PLAYERS    0 /* the seated players' */
+#define DB_CHAT_SPECTATORS 1 /* everyone else's (players may read it too) */
+/* A message's text: at most 500 characters (api/chat.c), 4 bytes each. */
+#define DB_CHAT_TEXT_MAX 2000
+
+/* One chat message of a game. Chat is not a change to the game: it is
+ * stored beside the log, never in it (no seq, no chain hash, no replay). */
+struct db_chat {
+  char id[DB_ID_MAX + 1]; /* random, what DELETE /v1/chat/{id} names */
+  char game_id[DB_ID_MAX + 1];
+  int channel;                /* DB_CHAT_PLAYERS or DB_CHAT_SPECTATORS */
+  uint32_t n;                 /* 1, 2, ... within its game and channel; set by chat_post */
+  char author[DB_ID_MAX + 1]; /* player id */
+  char author_name[DB_NAME_MAX + 1];
+  char text[DB_CHAT_TEXT_MAX + 1]; /* UTF-8; "" once deleted */
+  int64_t at_ms;                   /* when it was posted */
+  int64_t deleted_ms;              /* 0 while it stands; when its author deleted it */
+};
+
+/* Called once per message by chat_list; `msg` is borrowed for the call. */
+typedef enum cairn_status (*db_chat_cb)(void *arg, const struct db_chat *msg,
+                                        struct cairn_error *err);
+
 /* Called with one game id (games_each, games_overdue), or a game id and
  * the seat the player holds in it (player_games). */
 typedef enum cairn_status (*db_game_id_cb)(void *arg, const char *game_id, struct cairn_error *err);
@@ -539,6 +565,33 @@ struct db_methods {
    * window. Ids are read up front. */
   enum cairn_status (*games_bots_idle)(void *ctx, int64_t from_ms, int64_t to_ms, db_game_id_cb cb,
                                        void *arg, struct cairn_error *err);
+
+  /* ---- chat (issue 25) ---- */
+
+  /* Store `msg` (id, game_id, channel, author, author_name, text, at_ms
+   * given) as the next message of its game's channel, writing its number
+   * into msg->n, and in the same transaction owed[0..n_owed) (the
+   * webhook deliveries it calls for, outbox_put's rows; a row for a
+   * webhook deleted meanwhile is skipped). CAIRN_ENOTFOUND when the game
+   * does not exist. */
+  enum cairn_status (*chat_post)(void *ctx, struct db_chat *msg, const struct db_outbox *owed,
+                                 int n_owed, struct cairn_error *err);
+
+  /* Call `cb` with the messages of `game_id`'s `channel` numbered after
+   * `after`, in order, at most `limit` of them (tombstones included).
+   * Rows are read up front. */
+  enum cairn_status (*chat_list)(void *ctx, const char *game_id, int channel, uint32_t after,
+                                 int limit, db_chat_cb cb, void *arg, struct cairn_error *err);
+
+  /* Load message `id` into *out. CAIRN_ENOTFOUND if none. */
+  enum cairn_status (*chat_get)(void *ctx, const char *id, struct db_chat *out,
+                                struct cairn_error *err);
+
+  /* Make message `id` of `author` a tombstone (text "", deleted_ms
+   * `at_ms`), once: CAIRN_ENOTFOUND when no message of that author has
+   * that id, CAIRN_ECONFLICT when it was deleted already. */
+  enum cairn_status (*chat_delete)(void *ctx, const char *id, const char *author, int64_t at_ms,
+                                   struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -684,6 +737,16 @@ enum cairn_status db_outbox_renew(struct db *db, const char *node, int64_t until
 enum cairn_status db_outbox_release(struct db *db, const char *node, struct cairn_error *err);
 enum cairn_status db_games_bots_idle(struct db *db, int64_t from_ms, int64_t to_ms,
                                      db_game_id_cb cb, void *arg, struct cairn_error *err);
+
+/* The chat slots (see them). */
+enum cairn_status db_chat_post(struct db *db, struct db_chat *msg, const struct db_outbox *owed,
+                               int n_owed, struct cairn_error *err);
+enum cairn_status db_chat_list(struct db *db, const char *game_id, int channel, uint32_t after,
+                               int limit, db_chat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_chat_get(struct db *db, const char *id, struct db_chat *out,
+                              struct cairn_error *err);
+enum cairn_status db_chat_delete(struct db *db, const char *id, const char *author, int64_t at_ms,
+                                 struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

@@ -294,4 +294,14 @@ enum cairn_status db_pg_sign_in_code_take(void *ctx, const uint8_t code_hash[DB_
                                           int64_t now_ms, struct db_player *out,
                                           struct cairn_error *err);
 
+/* chat.c (issue 25) */
+enum cairn_status db_pg_chat_post(void *ctx, struct db_chat *msg, const struct db_outbox *owed,
+                                  int n_owed, struct cairn_error *err);
+enum cairn_status db_pg_chat_list(void *ctx, const char *game_id, int channel, uint32_t after,
+                                  int limit, db_chat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_pg_chat_get(void *ctx, const char *id, struct db_chat *out,
+                                 struct cairn_error *err);
+enum cairn_status db_pg_chat_delete(void *ctx, const char *id, const char *author, int64_t at_ms,
+                                    struct cairn_error *err);
+
 #endif

@@ -137,4 +137,8 @@ const struct db_methods db_postgres_methods = {
     .outbox_renew = db_pg_outbox_renew,
     .outbox_release = db_pg_outbox_release,
     .games_bots_idle = db_pg_games_bots_idle,
+    .chat_post = db_pg_chat_post,
+    .chat_list = db_pg_chat_list,
+    .chat_get = db_pg_chat_get,
+    .chat_delete = db_pg_chat_delete,
 };

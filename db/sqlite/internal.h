@@ -384,4 +384,14 @@ enum cairn_status db_sqlite_moves_load_lean(void *ctx, const char *game_id, uint
 enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t from_ord,
                                        db_move_cb cb, void *arg, struct cairn_error *err);
 
+/* chat.c (issue 25) */
+enum cairn_status db_sqlite_chat_post(void *ctx, struct db_chat *msg, const struct db_outbox *owed,
+                                      int n_owed, struct cairn_error *err);
+enum cairn_status db_sqlite_chat_list(void *ctx, const char *game_id, int channel, uint32_t after,
+                                      int limit, db_chat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_chat_get(void *ctx, const char *id, struct db_chat *out,
+                                     struct cairn_error *err);
+enum cairn_status db_sqlite_chat_delete(void *ctx, const char *id, const char *author,
+                                        int64_t at_ms, struct cairn_error *err);
+
 #endif

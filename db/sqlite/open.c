@@ -328,4 +328,8 @@ const struct db_methods db_sqlite_methods = {
     .outbox_renew = db_sqlite_outbox_renew,
     .outbox_release = db_sqlite_outbox_release,
     .games_bots_idle = db_sqlite_games_bots_idle,
+    .chat_post = db_sqlite_chat_post,
+    .chat_list = db_sqlite_chat_list,
+    .chat_get = db_sqlite_chat_get,
+    .chat_delete = db_sqlite_chat_delete,
 };

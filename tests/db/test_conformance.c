@@ -1530,6 +1530,119 @@ static void test_a_sign_in_code_is_taken_once_before_it_expires(void **state)
   assert_int_equal(db_sign_in_code_take(f->db, other, 10, &out, &err), CAIRN_ENOTFOUND);
 }
 
+/* ---- chat (issue 25) ---- */
+
+/* A message of `author` in g1's `channel`, with id `id`. */
+static void chat_msg(struct db_chat *m, const char *id, int channel, const char *author,
+                     const char *text)
+{
+  memset(m, 0, sizeof(*m));
+  snprintf(m->id, sizeof m->id, "%s", id);
+  snprintf(m->game_id, sizeof m->game_id, "g1");
+  m->channel = channel;
+  snprintf(m->author, sizeof m->author, "%s", author);
+  snprintf(m->author_name, sizeof m->author_name, "Name of %s", author);
+  snprintf(m->text, sizeof m->text, "%s", text);
+  m->at_ms = 1000;
+}
+
+struct chat_seen {
+  struct db_chat at[8];
+  int n;
+};
+
+static enum cairn_status note_chat(void *arg, const struct db_chat *m, struct cairn_error *err)
+{
+  struct chat_seen *seen = arg;
+
+  (void)err;
+  if (seen->n < 8)
+    seen->at[seen->n] = *m;
+  seen->n++;
+  return CAIRN_OK;
+}
+
+static void test_chat_channels_number_their_own_messages(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct chat_seen seen = {0};
+  struct db_chat m;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  chat_msg(&m, "c1", DB_CHAT_PLAYERS, "g1-p0", "one");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_OK);
+  assert_int_equal(m.n, 1);
+  chat_msg(&m, "c2", DB_CHAT_SPECTATORS, "g1-p1", "other channel");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_OK);
+  assert_int_equal(m.n, 1);
+  chat_msg(&m, "c3", DB_CHAT_PLAYERS, "g1-p1", "two");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_OK);
+  assert_int_equal(m.n, 2);
+  chat_msg(&m, "c4", DB_CHAT_PLAYERS, "g1-p1", "nowhere");
+  snprintf(m.game_id, sizeof m.game_id, "nosuch");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_ENOTFOUND);
+
+  assert_int_equal(db_chat_list(f->db, "g1", DB_CHAT_PLAYERS, 0, 10, note_chat, &seen, &err),
+                   CAIRN_OK);
+  assert_int_equal(seen.n, 2);
+  assert_string_equal(seen.at[0].text, "one");
+  assert_string_equal(seen.at[0].author_name, "Name of g1-p0");
+  assert_string_equal(seen.at[1].text, "two");
+  assert_int_equal(seen.at[1].n, 2);
+  seen.n = 0;
+  assert_int_equal(db_chat_list(f->db, "g1", DB_CHAT_PLAYERS, 1, 10, note_chat, &seen, &err),
+                   CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.at[0].id, "c3");
+  seen.n = 0;
+  assert_int_equal(db_chat_list(f->db, "g1", DB_CHAT_PLAYERS, 0, 1, note_chat, &seen, &err),
+                   CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+}
+
+static void test_a_deleted_chat_message_stays_as_a_tombstone(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_chat m;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  chat_msg(&m, "c1", DB_CHAT_PLAYERS, "g1-p0", "regret");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_OK);
+  assert_int_equal(db_chat_delete(f->db, "c1", "g1-p1", 2000, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_chat_delete(f->db, "nosuch", "g1-p0", 2000, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_chat_delete(f->db, "c1", "g1-p0", 2000, &err), CAIRN_OK);
+  assert_int_equal(db_chat_delete(f->db, "c1", "g1-p0", 3000, &err), CAIRN_ECONFLICT);
+  assert_int_equal(db_chat_get(f->db, "c1", &m, &err), CAIRN_OK);
+  assert_string_equal(m.text, "");
+  assert_int_equal(m.deleted_ms, 2000);
+  assert_int_equal(m.n, 1);
+  assert_int_equal(db_chat_get(f->db, "nosuch", &m, &err), CAIRN_ENOTFOUND);
+}
+
+static void test_a_chat_message_and_its_outbox_commit_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_outbox owed = {.delivery_id = "00000000000000c1",
+                           .webhook_id = "hook1",
+                           .event = "chat",
+                           .game_id = "g1",
+                           .body = "{}",
+                           .attempt = 1,
+                           .due_ms = 1};
+  struct owed_seen seen = {0};
+  struct db_chat m;
+
+  add_hook1(f->db);
+  chat_msg(&m, "c1", DB_CHAT_SPECTATORS, "g1-p0", "hello");
+  assert_int_equal(db_chat_post(f->db, &m, &owed, 1, &err), CAIRN_OK);
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.first.event, "chat");
+}
+
 /* The backends under test: each opens a fresh, empty store per test. */
 static const struct backend {
   const char *name;
@@ -1591,6 +1704,9 @@ int main(void)
       T(test_games_with_idle_bots_are_listed_by_their_last_change),
       T(test_further_tokens_name_their_player_until_replaced),
       T(test_a_sign_in_code_is_taken_once_before_it_expires),
+      T(test_chat_channels_number_their_own_messages),
+      T(test_a_deleted_chat_message_stays_as_a_tombstone),
+      T(test_a_chat_message_and_its_outbox_commit_together),
   };
   size_t i, j;
   int failed = 0;
