@@ -10,6 +10,8 @@ OUT  ?= build/$(MODE)
 PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+# libm: the rating update (game/ratings.c: exp, sqrt; issue 25).
+PKG_LIBS   += -lm
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
 # libyaml: only test_document reads YAML (the API document it checks).
 YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1)

@@ -494,6 +494,11 @@ enum cairn_status api_chat_list(struct api_request *, struct api_response *, str
 enum cairn_status api_chat_delete(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 const char *api_chat_channel_name(int channel); /* Static */
+/* profiles.c (issue 25): a player's profile and a title's leaderboard. */
+enum cairn_status api_players_profile(struct api_request *, struct api_response *,
+                                      struct cairn_error *);
+enum cairn_status api_leaderboard_get(struct api_request *, struct api_response *,
+                                      struct cairn_error *);
 json_t *api_chat_json(const struct db_chat *msg);
 
 #endif

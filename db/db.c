@@ -443,3 +443,35 @@ enum cairn_status db_chat_delete(struct db *db, const char *id, const char *auth
 {
   return db->methods->chat_delete(db->ctx, id, author, at_ms, err);
 }
+
+/* ---- ratings (issue 25) ---- */
+
+enum cairn_status db_ratings_of(struct db *db, const char *player, db_rating_cb cb, void *arg,
+                                struct cairn_error *err)
+{
+  return db->methods->ratings_of(db->ctx, player, cb, arg, err);
+}
+
+enum cairn_status db_leaderboard(struct db *db, const char *title, int offset, int limit,
+                                 db_rating_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->leaderboard(db->ctx, title, offset, limit, cb, arg, err);
+}
+
+enum cairn_status db_ratings_each(struct db *db, db_rating_cb cb, void *arg,
+                                  struct cairn_error *err)
+{
+  return db->methods->ratings_each(db->ctx, cb, arg, err);
+}
+
+enum cairn_status db_rated_games_each(struct db *db, db_game_id_cb cb, void *arg,
+                                      struct cairn_error *err)
+{
+  return db->methods->rated_games_each(db->ctx, cb, arg, err);
+}
+
+enum cairn_status db_player_get(struct db *db, const char *id, struct db_player *out,
+                                struct cairn_error *err)
+{
+  return db->methods->player_get(db->ctx, id, out, err);
+}

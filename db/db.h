@@ -149,6 +149,10 @@ struct db_move {
    * (db_game.seat_resigned) in the row's own transaction. False for rows
    * read back. */
   bool resigns;
+  /* The row ends a rated game (issue 25): move_append updates the ratings
+   * and the end order in the row's own transaction. NULL otherwise, and
+   * for rows read back. */
+  const struct db_rating_update *rating;
 };
 
 /* One join: a player taking a seat, with what the join owes when it fills
@@ -225,6 +229,47 @@ struct db_outbox {
 /* One owed delivery with its webhook; both borrowed for the call. */
 typedef enum cairn_status (*db_outbox_cb)(void *arg, const struct db_outbox *owed,
                                           const struct db_webhook *hook, struct cairn_error *err);
+
+/* ---- ratings (issue 25; docs/ratings.md has the model) ---- */
+
+/* A rated party: a player id, or a solo scenario's pseudo-player
+ * ("scenario:<title>:<name>"). */
+#define DB_RATED_MAX 128
+/* A LIKE pattern of the scenarios' pseudo-players (game/ratings.h's
+ * GAME_RATING_SCENARIO_PREFIX): the leaderboards leave them out. */
+#define DB_SCENARIO_LIKE "scenario:%"
+
+/* One party's rating in one title. */
+struct db_rating {
+  char title[DB_TITLE_MAX + 1];
+  char player[DB_RATED_MAX + 1];
+  bool known;       /* stored before; false: never rated (the rest is zero) */
+  double mu, sigma; /* Weng-Lin's mean and deviation */
+  double ordinal;   /* mu - 3 sigma: what the leaderboard sorts by */
+  int games, wins, draws, losses;
+  int64_t updated_ms;         /* the end of its last rated game */
+  char name[DB_NAME_MAX + 1]; /* the player's name when listed; "" for a scenario */
+};
+
+/* What the append ending a rated game writes besides the row: the ratings
+ * of players[0..n) in `title`, read and replaced in the row's own
+ * transaction, and the game's place in the end order (rated_games). */
+struct db_rating_update {
+  const char *title;          /* borrowed */
+  int n;                      /* parties rated, 1..DB_RATED_PARTIES */
+  const char *const *players; /* borrowed: their ids, distinct */
+  /* Called inside the transaction with ratings[0..n) as stored (in the
+   * order of `players`; `known` false for a party never rated), to replace
+   * them with the new ones. Must not call storage. */
+  void (*rate)(void *arg, struct db_rating *ratings, int n);
+  void *arg;
+};
+#define DB_RATED_PARTIES (ENGINE_MAX_SEATS + 1) /* the seats and a scenario */
+
+/* Called with each stored rating (ratings_of, leaderboard, ratings_each),
+ * or with each rated game's id in end order (rated_games_each). */
+typedef enum cairn_status (*db_rating_cb)(void *arg, const struct db_rating *r,
+                                          struct cairn_error *err);
 
 /* ---- chat (issue 25) ---- */
 
@@ -592,6 +637,27 @@ struct db_methods {
    * that id, CAIRN_ECONFLICT when it was deleted already. */
   enum cairn_status (*chat_delete)(void *ctx, const char *id, const char *author, int64_t at_ms,
                                    struct cairn_error *err);
+
+  /* ---- ratings (issue 25) ---- */
+
+  /* Call `cb` with every rating of `player` (one per title rated in),
+   * by title. */
+  enum cairn_status (*ratings_of)(void *ctx, const char *player, db_rating_cb cb, void *arg,
+                                  struct cairn_error *err);
+  /* Call `cb` with `title`'s ratings of players (not scenarios) by
+   * ordinal, highest first (ties by party), skipping `offset`, at most
+   * `limit`. */
+  enum cairn_status (*leaderboard)(void *ctx, const char *title, int offset, int limit,
+                                   db_rating_cb cb, void *arg, struct cairn_error *err);
+  /* Call `cb` with every stored rating, by title and party. */
+  enum cairn_status (*ratings_each)(void *ctx, db_rating_cb cb, void *arg, struct cairn_error *err);
+  /* Load player `id` (its id and name). CAIRN_ENOTFOUND if none. */
+  enum cairn_status (*player_get)(void *ctx, const char *id, struct db_player *out,
+                                  struct cairn_error *err);
+  /* Call `cb` with the id of every rated game in the order their ends
+   * committed. */
+  enum cairn_status (*rated_games_each)(void *ctx, db_game_id_cb cb, void *arg,
+                                        struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -747,6 +813,18 @@ enum cairn_status db_chat_get(struct db *db, const char *id, struct db_chat *out
                               struct cairn_error *err);
 enum cairn_status db_chat_delete(struct db *db, const char *id, const char *author, int64_t at_ms,
                                  struct cairn_error *err);
+
+/* The ratings slots (see them). */
+enum cairn_status db_ratings_of(struct db *db, const char *player, db_rating_cb cb, void *arg,
+                                struct cairn_error *err);
+enum cairn_status db_leaderboard(struct db *db, const char *title, int offset, int limit,
+                                 db_rating_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_ratings_each(struct db *db, db_rating_cb cb, void *arg,
+                                  struct cairn_error *err);
+enum cairn_status db_rated_games_each(struct db *db, db_game_id_cb cb, void *arg,
+                                      struct cairn_error *err);
+enum cairn_status db_player_get(struct db *db, const char *id, struct db_player *out,
+                                struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

@@ -20,6 +20,7 @@
  * (8 result and 8 to_act calls per move, by tests/bench/move_path.sh).
  */
 #include "game.h"
+#include "ratings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,8 +91,11 @@ static enum cairn_status append_row(struct game_service *svc, struct db_game *ro
                           .outbox = owed->rows,
                           .n_outbox = owed->n,
                           .resigns = change->kind == GAME_CHANGE_RESIGN};
+  struct game_rating_plan plan; /* what the end of a rated game writes (issue 25) */
   enum cairn_status st;
 
+  if (a->ends)
+    entry.rating = game_ratings_plan(row, stored_result, entry.at_ms, &plan);
   if (!move_text || !events_text || (a->result && !result_text))
     st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   else

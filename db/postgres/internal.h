@@ -304,4 +304,19 @@ enum cairn_status db_pg_chat_get(void *ctx, const char *id, struct db_chat *out,
 enum cairn_status db_pg_chat_delete(void *ctx, const char *id, const char *author, int64_t at_ms,
                                     struct cairn_error *err);
 
+/* ratings.c (issue 25) */
+/* Inside the open transaction: the update `u` of the append ending game_id. */
+enum cairn_status db_pg_write_ratings(PGconn *conn, const char *game_id, int64_t at_ms,
+                                      const struct db_rating_update *u, struct cairn_error *err);
+enum cairn_status db_pg_ratings_of(void *ctx, const char *player, db_rating_cb cb, void *arg,
+                                   struct cairn_error *err);
+enum cairn_status db_pg_leaderboard(void *ctx, const char *title, int offset, int limit,
+                                    db_rating_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_pg_ratings_each(void *ctx, db_rating_cb cb, void *arg,
+                                     struct cairn_error *err);
+enum cairn_status db_pg_player_get(void *ctx, const char *id, struct db_player *out,
+                                   struct cairn_error *err);
+enum cairn_status db_pg_rated_games_each(void *ctx, db_game_id_cb cb, void *arg,
+                                         struct cairn_error *err);
+
 #endif

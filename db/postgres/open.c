@@ -141,4 +141,9 @@ const struct db_methods db_postgres_methods = {
     .chat_list = db_pg_chat_list,
     .chat_get = db_pg_chat_get,
     .chat_delete = db_pg_chat_delete,
+    .ratings_of = db_pg_ratings_of,
+    .leaderboard = db_pg_leaderboard,
+    .ratings_each = db_pg_ratings_each,
+    .rated_games_each = db_pg_rated_games_each,
+    .player_get = db_pg_player_get,
 };

@@ -332,4 +332,9 @@ const struct db_methods db_sqlite_methods = {
     .chat_list = db_sqlite_chat_list,
     .chat_get = db_sqlite_chat_get,
     .chat_delete = db_sqlite_chat_delete,
+    .ratings_of = db_sqlite_ratings_of,
+    .leaderboard = db_sqlite_leaderboard,
+    .ratings_each = db_sqlite_ratings_each,
+    .rated_games_each = db_sqlite_rated_games_each,
+    .player_get = db_sqlite_player_get,
 };

@@ -1643,6 +1643,142 @@ static void test_a_chat_message_and_its_outbox_commit_together(void **state)
   assert_string_equal(seen.first.event, "chat");
 }
 
+/* ---- ratings (issue 25) ---- */
+
+/* A stand-in update: the first party gains 1, every other loses 1; each
+ * counts a game. What it was handed is kept for the test to look at. */
+struct fake_rate {
+  struct db_rating seen[DB_RATED_PARTIES];
+  int calls;
+};
+
+static void fake_rate(void *arg, struct db_rating *r, int n)
+{
+  struct fake_rate *f = arg;
+  int i;
+
+  f->calls++;
+  for (i = 0; i < n; i++) {
+    f->seen[i] = r[i];
+    r[i].mu = (r[i].known ? r[i].mu : 25.0) + (i == 0 ? 1.0 : -1.0);
+    r[i].sigma = 0.1 + 1.0 / 3.0; /* not a short decimal: must come back as the same bits */
+    r[i].ordinal = r[i].mu - 3 * r[i].sigma;
+    r[i].games++;
+    r[i].wins += i == 0;
+    r[i].losses += i != 0;
+    r[i].updated_ms = 1700000000000;
+  }
+}
+
+/* End game `id` (active, two seats) with a rated row. */
+static enum cairn_status end_rated(struct db *db, const char *id, struct fake_rate *f,
+                                   const char *first, const char *second, struct cairn_error *err)
+{
+  const char *players[2] = {first, second};
+  struct db_rating_update u = {
+      .title = "himalaya", .n = 2, .players = players, .rate = fake_rate, .arg = f};
+  struct db_move m = {.ord = 0,
+                      .seq = 1,
+                      .seat = 0,
+                      .move_json = "{\"type\":\"pass\"}",
+                      .events_json = "[]",
+                      .at_ms = 1700000000000,
+                      .rating = &u};
+
+  return db_move_append(db, id, &m, "{\"winners\":[0]}", err);
+}
+
+static enum cairn_status note_rating(void *arg, const struct db_rating *r, struct cairn_error *err)
+{
+  struct db_rating *out = arg;
+  int i;
+
+  (void)err;
+  for (i = 0; out[i].title[0]; i++)
+    ;
+  out[i] = *r;
+  return CAIRN_OK;
+}
+
+static enum cairn_status note_game(void *arg, const char *game_id, struct cairn_error *err)
+{
+  char(*ids)[DB_ID_MAX + 1] = arg;
+  int i;
+
+  (void)err;
+  for (i = 0; ids[i][0]; i++)
+    ;
+  snprintf(ids[i], DB_ID_MAX + 1, "%s", game_id);
+  return CAIRN_OK;
+}
+
+/* The end of a rated game reads the parties' ratings and writes the new
+ * ones in its own transaction, and notes the game in the end order; a
+ * refused append writes none of it. */
+static void test_a_rated_end_writes_its_ratings_with_the_row(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct fake_rate rate = {0};
+  struct db_rating got[8];
+  char ids[8][DB_ID_MAX + 1];
+  double sigma = 0.1 + 1.0 / 3.0;
+
+  memset(got, 0, sizeof(got));
+  memset(ids, 0, sizeof(ids));
+  tmpdb_add_active_game(f->db, "g1", 2);
+  tmpdb_add_game(f->db, "g2", 2, "g1-p0");
+  assert_int_equal(db_seat_take(f->db, "g2", 0, "g1-p0", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g2", 1, "g1-p1", &err), CAIRN_OK);
+  assert_int_equal(end_rated(f->db, "g1", &rate, "g1-p0", "g1-p1", &err), CAIRN_OK);
+  assert_false(rate.seen[0].known);
+  assert_int_equal(end_rated(f->db, "g2", &rate, "g1-p0", "g1-p1", &err), CAIRN_OK);
+  assert_true(rate.seen[0].known); /* g1-p0's rating, as g1's end left it */
+  assert_true(rate.seen[0].mu == 26.0);
+  assert_memory_equal(&rate.seen[0].sigma, &sigma, sizeof(sigma));
+  assert_true(rate.seen[1].known);
+  assert_true(rate.seen[1].mu == 24.0);
+  /* An append to a finished game is refused before it rates anything. */
+  assert_int_equal(end_rated(f->db, "g1", &rate, "g1-p0", "g1-p1", &err), CAIRN_ECONFLICT);
+  assert_int_equal(rate.calls, 2);
+
+  assert_int_equal(db_ratings_of(f->db, "g1-p0", note_rating, got, &err), CAIRN_OK);
+  assert_string_equal(got[0].title, "himalaya");
+  assert_true(got[0].mu == 27.0);
+  assert_memory_equal(&got[0].sigma, &sigma, sizeof(sigma));
+  assert_int_equal(got[0].games, 2);
+  assert_int_equal(got[0].wins, 2);
+  assert_int_equal(got[1].title[0], '\0');
+  memset(got, 0, sizeof(got));
+  assert_int_equal(db_leaderboard(f->db, "himalaya", 0, 2, note_rating, got, &err), CAIRN_OK);
+  assert_string_equal(got[0].player, "g1-p0");
+  assert_string_equal(got[0].name, "Name of g1-p0");
+  assert_string_equal(got[1].player, "g1-p1");
+  memset(got, 0, sizeof(got));
+  assert_int_equal(db_leaderboard(f->db, "himalaya", 1, 5, note_rating, got, &err), CAIRN_OK);
+  assert_string_equal(got[0].player, "g1-p1"); /* the first skipped */
+  assert_int_equal(got[1].title[0], '\0');
+  memset(got, 0, sizeof(got));
+  assert_int_equal(db_ratings_each(f->db, note_rating, got, &err), CAIRN_OK);
+  assert_true(got[1].title[0] && !got[2].title[0]);
+  assert_int_equal(db_rated_games_each(f->db, note_game, ids, &err), CAIRN_OK);
+  assert_string_equal(ids[0], "g1");
+  assert_string_equal(ids[1], "g2");
+  assert_int_equal(ids[2][0], '\0');
+}
+
+static void test_a_player_is_found_by_id(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_player p;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  assert_int_equal(db_player_get(f->db, "alice", &p, &err), CAIRN_OK);
+  assert_string_equal(p.name, "Name of alice");
+  assert_int_equal(db_player_get(f->db, "nobody", &p, &err), CAIRN_ENOTFOUND);
+}
+
 /* The backends under test: each opens a fresh, empty store per test. */
 static const struct backend {
   const char *name;
@@ -1707,6 +1843,8 @@ int main(void)
       T(test_chat_channels_number_their_own_messages),
       T(test_a_deleted_chat_message_stays_as_a_tombstone),
       T(test_a_chat_message_and_its_outbox_commit_together),
+      T(test_a_rated_end_writes_its_ratings_with_the_row),
+      T(test_a_player_is_found_by_id),
   };
   size_t i, j;
   int failed = 0;
