@@ -651,7 +651,7 @@ struct game_audit_input api_record_audit(const struct api_record *r, const struc
 
 /* ---- the chat after the moves (issue 25) ---- */
 
-#define EXPORT_CHAT_PAGE 200 /* messages read and written at a time */
+#define EXPORT_CHAT_PAGE 50 /* messages read and written at a time */
 /* put() of a string literal, its NUL left out. */
 #define PUT_TEXT(x, literal) put((x), (literal), sizeof(literal) - 1)
 

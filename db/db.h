@@ -685,7 +685,7 @@ enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *
 bool db_local_file(const char *url, char *out, size_t size);
 
 /* What db_copy_store copied: rows[i] of table[i], in the order copied. */
-#define DB_COPY_TABLES 12
+#define DB_COPY_TABLES 15
 struct db_copy_counts {
   const char *table[DB_COPY_TABLES]; /* static names */
   long rows[DB_COPY_TABLES];
@@ -696,7 +696,8 @@ struct db_copy_counts {
  * player and no game: ids, token hashes, seeds, log rows and their chain
  * hashes, seats, clocks, vacations, webhooks with their secrets and
  * deliveries, the deliveries still owed, players' further tokens and
- * sign-in codes, as stored (db/copy.c). Each
+ * sign-in codes, chat messages, ratings (their doubles exact) and the
+ * rated games' end order, as stored (db/copy.c). Each
  * store's migrations are applied first. All or nothing: on failure the
  * target is left as it was. CAIRN_EINVAL for a source that is not an
  * SQLite file or a target that is not PostgreSQL, CAIRN_ECONFLICT when the
