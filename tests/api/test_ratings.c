@@ -278,6 +278,41 @@ static void test_a_game_against_a_bot_is_not_rated(void **state)
   assert_int_equal(profile_games(s, me.id, "himalaya"), 0);
 }
 
+/* Issue 25: "abandoned games are unrated": a game the sweeper ends for a
+ * missed deadline (on_timeout "adjudicate") rates nobody. */
+static void test_a_game_ended_by_a_timeout_is_not_rated(void **state)
+{
+  struct harness_server own = {0};
+  struct harness_player p[2];
+  struct harness_response r;
+  json_t *g;
+  char id[64];
+
+  (void)state;
+  setenv("CAIRN_TEST_CLOCK", "1", 1);
+  harness_start(&own);
+  harness_new_player(&own, "prompt", &p[0]);
+  harness_new_player(&own, "absent", &p[1]);
+  harness_call(&own, &r, "POST", p[0].token,
+               "{\"title\":\"himalaya\",\"seats\":2,\"time_control\":{\"move_hours\":24},"
+               "\"on_timeout\":\"adjudicate\"}",
+               "/v1/games");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  harness_join(&own, p[0].token, id, 1);
+  harness_join(&own, p[1].token, id, 0); /* seat 0 owes the first move, and never makes it */
+  harness_advance_clock(&own, 25LL * 3600000LL);
+  g = harness_get_game(&own, NULL, id);
+  assert_string_equal(harness_str(g, "status"), "finished");
+  assert_string_equal(harness_str(json_object_get(g, "result"), "reason"), "timeout");
+  json_decref(g);
+  assert_int_equal(profile_games(&own, p[0].id, "himalaya"), 0);
+  assert_int_equal(profile_games(&own, p[1].id, "himalaya"), 0);
+  unsetenv("CAIRN_TEST_CLOCK");
+  assert_true(harness_stop(&own));
+}
+
 /* A resignation ends a duel rated: the winner gains, the resigner loses. */
 static void test_a_resigned_duel_rates_the_winner_above_the_loser(void **state)
 {
@@ -390,6 +425,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_recomputing_after_hundreds_of_games_gives_the_stored_ratings),
       cmocka_unit_test(test_a_game_against_a_bot_is_not_rated),
+      cmocka_unit_test(test_a_game_ended_by_a_timeout_is_not_rated),
       cmocka_unit_test(test_a_resigned_duel_rates_the_winner_above_the_loser),
       cmocka_unit_test(test_a_solo_game_rates_its_player_against_the_scenario),
       cmocka_unit_test(test_a_leaderboard_pages_through_players_best_first),
