@@ -539,16 +539,18 @@ static void test_chat_is_rate_limited_per_player(void **state)
   assert_true(harness_stop(&own));
 }
 
-/* A webhook following the game, at `path` of the receiver. */
+/* A webhook of `format` following the game, at `path` of the receiver,
+ * with a mention (which chat lines leave out). */
 static void follow(struct harness_server *s, const struct harness_player *owner, const char *id,
-                   const char *path)
+                   const char *path, const char *format)
 {
   struct harness_response r;
   char body[256];
 
   snprintf(body, sizeof body,
-           "{\"url\":\"http://127.0.0.1:%d%s\",\"format\":\"json\",\"game\":\"%s\"}", hookrx_port(),
-           path, id);
+           "{\"url\":\"http://127.0.0.1:%d%s\",\"format\":\"%s\",\"game\":\"%s\","
+           "\"mention\":\"<@1234>\"}",
+           hookrx_port(), path, format, id);
   harness_call(s, &r, "POST", owner->token, body, "/v1/webhooks");
   HARNESS_EXPECT_STATUS(&r, 201);
   harness_response_free(&r);
@@ -570,11 +572,11 @@ static void test_chat_lines_reach_only_the_webhooks_that_may_read_them(void **st
   hookrx_start();
   harness_start(&own);
   seat_table(&own, &t);
-  follow(&own, &t.b, t.id, "/player");
-  follow(&own, &t.spectator, t.id, "/spectator");
+  follow(&own, &t.b, t.id, "/player", "json");
+  follow(&own, &t.spectator, t.id, "/spectator", "discord");
   m = say(&own, t.a.token, t.id, NULL, "players' words");
   json_decref(m);
-  m = say(&own, t.a.token, t.id, "spectators", "hello gallery");
+  m = say(&own, t.a.token, t.id, "spectators", "hello @everyone <b>gallery</b>");
   json_decref(m);
   /* Deliveries go out on the worker's own time. */
   assert_int_equal(hookrx_wait("/player", 2, 10000), 2);
@@ -583,7 +585,20 @@ static void test_chat_lines_reach_only_the_webhooks_that_may_read_them(void **st
   n = hookrx_copy(seen, 64);
   for (i = 0; i < n; i++) {
     assert_string_equal(seen[i].event, "chat");
-    chats_to_spectator += strcmp(seen[i].path, "/spectator") == 0;
+    if (strcmp(seen[i].path, "/spectator") != 0)
+      continue;
+    chats_to_spectator++;
+    /* A chat line: the author's name and words, what a chat would read
+     * as a ping or markup defused, and no mention of the hook's owner. */
+    assert_null(strstr(seen[i].body, "players' words"));
+    assert_non_null(strstr(seen[i].body, "{\"content\":\"[Himalaya game "));
+    assert_non_null(strstr(seen[i].body, "ann (seat 0): hello @\xe2\x80\x8b"
+                                         "everyone"));
+    assert_non_null(strstr(seen[i].body, "<\xe2\x80\x8b"
+                                         "b>gallery<\xe2\x80\x8b"
+                                         "/b>"));
+    assert_null(strstr(seen[i].body, "@everyone"));
+    assert_null(strstr(seen[i].body, "<@1234>"));
   }
   assert_int_equal(chats_to_spectator, 1);
   assert_true(harness_stop(&own));
