@@ -20,7 +20,8 @@
  * "cairn-export-1" documents (no chain_format, always format 1; no
  * signature) are still read.
  *
- * chat (issue 25; the streamed document only) holds the game's chat
+ * chat (issue 25; the streamed document only, when asked for:
+ * api_export_with_chat, GET .../export?chat=true) holds the game's chat
  * channels its viewer may read, as GET /v1/games/{id}/chat shows them,
  * tombstones included: the players' channel for a seated viewer only. Chat
  * is not part of the log: neither the chain nor the signature covers it,
@@ -217,9 +218,11 @@ struct api_export_stream {
   char *text;               /* owned: written, not yet handed out; reused chunk to chunk */
   size_t len, off, cap;
   bool ended; /* "]}" is in text */
-  /* The chat after the moves (issue 25), a page of a channel per refill:
-   * the channel being written (-1 before the first), the last message
-   * number written in it, and whether it has one yet. */
+  /* The chat after the moves (issue 25), when asked for (with_chat), a
+   * page of a channel per refill: the channel being written (-1 before the
+   * first), the last message number written in it, and whether it has one
+   * yet. */
+  bool with_chat;
   int chat_channel;
   uint32_t chat_after;
   bool chat_any;
@@ -346,8 +349,12 @@ static bool refill(struct api_export_stream *x)
   uint32_t before = x->next;
 
   x->len = x->off = 0;
-  if (x->next >= x->n)
+  if (x->next >= x->n && x->with_chat)
     return chat_refill(x);
+  if (x->next >= x->n) {
+    x->ended = true;
+    return put(x, "]}", 2);
+  }
   if (db_moves_load(x->server->db, x->game, x->next, write_row, x, &err) != CAIRN_OK) {
     log_line(LOG_ERROR, "export", "export of %s cut at row %u: %s", x->game, x->next, err.detail);
     return false;
@@ -715,4 +722,9 @@ static bool chat_refill(struct api_export_stream *x)
   if (x->chat_after != before)
     return true;
   return PUT_TEXT(x, "]") && next_channel(x); /* the channel is written out */
+}
+
+void api_export_with_chat(struct api_export_stream *x)
+{
+  x->with_chat = true;
 }

@@ -299,7 +299,8 @@ static void test_chat_leaves_the_games_log_alone(void **state)
   json_decref(log_after);
 }
 
-/* The export carries the channels its reader may read. */
+/* The export asked for its chat (?chat=true) carries the channels its
+ * reader may read. */
 static void test_the_export_carries_only_the_chat_its_reader_may_read(void **state)
 {
   struct harness_server *s = *state;
@@ -312,19 +313,23 @@ static void test_the_export_carries_only_the_chat_its_reader_may_read(void **sta
   m = say(s, t.spectator.token, t.id, NULL, "from the gallery");
   json_decref(m);
 
-  doc = harness_get_json(s, t.b.token, "/v1/games/%s/export", t.id);
+  doc = harness_get_json(s, t.b.token, "/v1/games/%s/export?chat=true", t.id);
   chat = json_object_get(doc, "chat");
   assert_true(any_text_is(json_object_get(chat, "players"), "between us"));
   assert_true(any_text_is(json_object_get(chat, "spectators"), "from the gallery"));
   json_decref(doc);
 
-  doc = harness_get_json(s, t.spectator.token, "/v1/games/%s/export", t.id);
+  doc = harness_get_json(s, t.spectator.token, "/v1/games/%s/export?chat=true", t.id);
   chat = json_object_get(doc, "chat");
   assert_null(json_object_get(chat, "players"));
   assert_true(any_text_is(json_object_get(chat, "spectators"), "from the gallery"));
   json_decref(doc);
-  doc = harness_get_json(s, NULL, "/v1/games/%s/export", t.id);
+  doc = harness_get_json(s, NULL, "/v1/games/%s/export?chat=true", t.id);
   assert_null(json_object_get(json_object_get(doc, "chat"), "players"));
+  json_decref(doc);
+  /* Unasked, the export is the game's record alone, as before. */
+  doc = harness_get_json(s, t.b.token, "/v1/games/%s/export", t.id);
+  assert_null(json_object_get(doc, "chat"));
   json_decref(doc);
 }
 
