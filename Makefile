@@ -135,7 +135,7 @@ test-web: deps
 	@$(call install_for_commands,node:nodejs npm:npm)
 	@$(call npm_ci_if_stale,tests/web)
 	@$(MAKE) --no-print-directory -f build.mk MODE=test server
-	cd tests/web && CAIRN_SERVER=build/test/cairn node --test web.test.mjs lobby.test.mjs
+	cd tests/web && CAIRN_SERVER=build/test/cairn node --test web.test.mjs lobby.test.mjs social.test.mjs
 
 # The example chat bot (examples/chatbot) against the real server built with
 # sanitizers and a fake chat platform: Node's built-in test runner, no npm

@@ -12,6 +12,8 @@ OUT  ?= build/$(MODE)
 PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium zlib yaml-0.1 libxxhash
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
+# libm: the rating update (game/ratings.c: exp, sqrt; issue 25).
+PKG_LIBS   += -lm
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
 # libyaml for the tests that read the API document (test_document).
 YAML_CFLAGS := $(shell pkg-config --cflags yaml-0.1)

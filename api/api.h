@@ -54,6 +54,10 @@
  * every connection and fewer context switches are paid per move. */
 #define API_HTTP_THREADS_QUEUED 4
 
+/* Chat messages one player may post per second, with a burst of twice
+ * that (limits.c's buckets): a conversation's pace, not a flood's. */
+#define API_CHAT_PER_SECOND 1.0
+
 /* Webhook amplification limits (webhooks.c): hooks one player may hold,
  * and hooks registered for one game by all players together. */
 #define API_WEBHOOKS_PER_PLAYER 10
@@ -365,6 +369,14 @@ extern const struct game_listener api_game_listener;
 void api_webhooks_owe(struct api_server *server, const struct game_committed *change,
                       struct game_owed *owed);
 
+/* Add to *owed the chat lines message `msg` (borrowed) of `row`'s game
+ * owes (issue 25): one per webhook following the game whose owner may
+ * read the message's channel (the players' channel: only hooks of seated
+ * players), the author's own hooks left out. Nothing without a delivery
+ * worker; a failure only leaves deliveries out. */
+void api_webhooks_owe_chat(struct api_server *server, const struct db_game *row,
+                           const struct db_chat *msg, struct game_owed *owed);
+
 /* Queue what *owed holds with the delivery worker when `committed`
  * (owed->stored: its outbox rows were written with the change), then
  * release it and zero *owed. */
@@ -417,6 +429,13 @@ struct api_rate_refusal {
  * `refusal` filled when the caller's bucket is empty. */
 enum cairn_status api_limits_check(struct api_request *req, struct api_rate_refusal *refusal,
                                    struct cairn_error *err);
+
+/* Take one token from `key`'s bucket in `l` (any key: "chat:<player>"),
+ * refilled at `rate` per second up to twice that, as api_limits_check
+ * does for requests. False, with `refusal` filled, when the bucket is
+ * empty; true for a NULL `l` (no limits). */
+bool api_limits_take(struct api_limits *l, const char *key, double rate, int64_t now_ms,
+                     struct api_rate_refusal *refusal);
 
 /* ---- clocks.c ---- */
 
@@ -553,5 +572,19 @@ enum cairn_status api_archive_list(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_archive_export(struct api_request *, struct api_response *,
                                      struct cairn_error *);
+
+/* chat.c (issue 25): a game's chat, its channels' names and a message as
+ * the API shows it (a new reference; a tombstone has no text). */
+enum cairn_status api_chat_post(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_chat_list(struct api_request *, struct api_response *, struct cairn_error *);
+enum cairn_status api_chat_delete(struct api_request *, struct api_response *,
+                                  struct cairn_error *);
+const char *api_chat_channel_name(int channel); /* Static */
+/* profiles.c (issue 25): a player's profile and a title's leaderboard. */
+enum cairn_status api_players_profile(struct api_request *, struct api_response *,
+                                      struct cairn_error *);
+enum cairn_status api_leaderboard_get(struct api_request *, struct api_response *,
+                                      struct cairn_error *);
+json_t *api_chat_json(const struct db_chat *msg);
 
 #endif

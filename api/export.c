@@ -7,7 +7,8 @@
  *    created_ms, created_at, seats: [{seat, player: {id, name}}],
  *    seed_commitment, seed (finished only), result, log_head, chain_format,
  *    server_key, signature,
- *    moves: [{ord, seq, seat, move, events, at_ms, at, hash}]}
+ *    moves: [{ord, seq, seat, move, events, at_ms, at, hash}],
+ *    chat: {players: [message], spectators: [message]}}
  *
  * chain_format says how the row hashes were made (db/chain.c). server_key
  * and signature (hex, or null) are an Ed25519 signature over the bytes
@@ -18,6 +19,13 @@
  * it had none), never re-signed, since this server did not see it played.
  * "cairn-export-1" documents (no chain_format, always format 1; no
  * signature) are still read.
+ *
+ * chat (issue 25; the streamed document only, when asked for:
+ * api_export_with_chat, GET .../export?chat=true) holds the game's chat
+ * channels its viewer may read, as GET /v1/games/{id}/chat shows them,
+ * tombstones included: the players' channel for a seated viewer only. Chat
+ * is not part of the log: neither the chain nor the signature covers it,
+ * and an import does not read it.
  *
  * A finished game is exported whole. A live game is exported as its viewer
  * may see it: private events are left out and another seat's move is
@@ -210,6 +218,14 @@ struct api_export_stream {
   char *text;               /* owned: written, not yet handed out; reused chunk to chunk */
   size_t len, off, cap;
   bool ended; /* "]}" is in text */
+  /* The chat after the moves (issue 25), when asked for (with_chat), a
+   * page of a channel per refill: the channel being written (-1 before the
+   * first), the last message number written in it, and whether it has one
+   * yet. */
+  bool with_chat;
+  int chat_channel;
+  uint32_t chat_after;
+  bool chat_any;
 };
 
 /* Append `len` bytes to the stream's pending text. The buffer grows to the
@@ -308,6 +324,7 @@ enum cairn_status api_export_open(struct api_server *server, const struct db_gam
   x->viewer = viewer;
   x->whole = strcmp(row->status, DB_STATUS_FINISHED) == 0;
   x->n = row->moves;
+  x->chat_channel = -1;
   game_fog_scan_init(&x->fog, viewer);
   st = open_text(x, row, &server->key, err);
   if (st == CAIRN_OK && !x->whole && x->n)
@@ -324,12 +341,16 @@ enum cairn_status api_export_open(struct api_server *server, const struct db_gam
 }
 
 /* Refill x->text with the next chunk of rows, or the document's end. */
+static bool chat_refill(struct api_export_stream *x);
+
 static bool refill(struct api_export_stream *x)
 {
   struct cairn_error err = {0};
   uint32_t before = x->next;
 
   x->len = x->off = 0;
+  if (x->next >= x->n && x->with_chat)
+    return chat_refill(x);
   if (x->next >= x->n) {
     x->ended = true;
     return put(x, "]}", 2);
@@ -633,4 +654,77 @@ struct game_audit_input api_record_audit(const struct api_record *r, const struc
   };
 
   return in;
+}
+
+/* ---- the chat after the moves (issue 25) ---- */
+
+#define EXPORT_CHAT_PAGE 50 /* messages read and written at a time */
+/* put() of a string literal, its NUL left out. */
+#define PUT_TEXT(x, literal) put((x), (literal), sizeof(literal) - 1)
+
+/* chat_list callback: one message, after a comma unless it is the
+ * channel's first. */
+static enum cairn_status write_chat(void *arg, const struct db_chat *m, struct cairn_error *err)
+{
+  struct api_export_stream *x = arg;
+  json_t *entry = api_chat_json(m);
+  size_t len = 0;
+  char *text = entry ? api_json_text(entry, &len) : NULL;
+  bool ok = text && (!x->chat_any || put(x, ",", 1)) && put(x, text, len);
+
+  json_decref(entry);
+  free(text);
+  if (!ok)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  x->chat_any = true;
+  x->chat_after = m->n;
+  return CAIRN_OK;
+}
+
+/* Open the next channel the viewer may read (the players' only for a
+ * seated viewer), or end the document. */
+static bool next_channel(struct api_export_stream *x)
+{
+  const char *name;
+  bool comma;
+
+  if (x->chat_channel < 0 && x->viewer >= 0)
+    x->chat_channel = DB_CHAT_PLAYERS;
+  else if (x->chat_channel < DB_CHAT_SPECTATORS)
+    x->chat_channel = DB_CHAT_SPECTATORS;
+  else {
+    x->ended = true;
+    return PUT_TEXT(x, "}}");
+  }
+  x->chat_after = 0;
+  x->chat_any = false;
+  comma = x->chat_channel == DB_CHAT_SPECTATORS && x->viewer >= 0;
+  name = api_chat_channel_name(x->chat_channel);
+  return (!comma || PUT_TEXT(x, ",")) && PUT_TEXT(x, "\"") && put(x, name, strlen(name)) &&
+         PUT_TEXT(x, "\":[");
+}
+
+/* The chat's next piece: its opening, a page of the channel being
+ * written, or the channel's end and the next one's opening. */
+static bool chat_refill(struct api_export_stream *x)
+{
+  struct cairn_error err = {0};
+  uint32_t before;
+
+  if (x->chat_channel < 0)
+    return PUT_TEXT(x, "],\"chat\":{") && next_channel(x);
+  before = x->chat_after;
+  if (db_chat_list(x->server->db, x->game, x->chat_channel, x->chat_after, EXPORT_CHAT_PAGE,
+                   write_chat, x, &err) != CAIRN_OK) {
+    log_line(LOG_ERROR, "export", "export of %s cut in its chat: %s", x->game, err.detail);
+    return false;
+  }
+  if (x->chat_after != before)
+    return true;
+  return PUT_TEXT(x, "]") && next_channel(x); /* the channel is written out */
+}
+
+void api_export_with_chat(struct api_export_stream *x)
+{
+  x->with_chat = true;
 }

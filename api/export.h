@@ -37,13 +37,18 @@ json_t *api_export_build(const struct db_game *row, const struct game_log *log, 
 
 /* The export document of stored game `row` as `viewer` may see it, written
  * piece by piece (api_response.reader): byte for byte the text of
- * api_export_build, but holding only the head, a chunk of EXPORT_CHUNK rows
- * and, for a live game, one byte per row (fog.c's scan, done here, before
- * the first byte, so a failure is still a problem answer). The rows are the
- * first row->moves of the log, the ones log_head covers. */
+ * api_export_build (unless api_export_with_chat asks for the chat too), but holding only the head,
+ * a chunk of EXPORT_CHUNK rows and, for a live game, one byte per row (fog.c's scan, done here,
+ * before the first byte, so a failure is still a problem answer). The rows are the first row->moves
+ * of the log, the ones log_head covers. */
 struct api_export_stream;
 enum cairn_status api_export_open(struct api_server *server, const struct db_game *row, int viewer,
                                   struct api_export_stream **out, struct cairn_error *err);
+/* Add the game's chat that the stream's viewer may read after the moves
+ * (issue 25: a "chat" member, outside the signature); call before the
+ * first read. Without it the document is api_export_build's, byte for
+ * byte. */
+void api_export_with_chat(struct api_export_stream *x);
 /* The next bytes into buf (at most max): their count, 0 at the end, -1 when
  * the log could not be read (the answer must be cut short). */
 ssize_t api_export_read(void *cls, char *buf, size_t max);

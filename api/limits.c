@@ -189,3 +189,16 @@ enum cairn_status api_limits_check(struct api_request *req, struct api_rate_refu
   return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
                     "too many requests; retry in %d s", refusal->retry_after);
 }
+
+bool api_limits_take(struct api_limits *l, const char *key, double rate, int64_t now_ms,
+                     struct api_rate_refusal *refusal)
+{
+  memset(refusal, 0, sizeof(*refusal));
+  if (!l || rate <= 0)
+    return true;
+  if (take(l, key, rate, now_ms, refusal)) {
+    memset(refusal, 0, sizeof(*refusal));
+    return true;
+  }
+  return false;
+}

@@ -58,6 +58,11 @@ struct notice {
   int n_to_act;
   char players[ENGINE_MAX_SEATS][DB_ID_MAX + 1]; /* who sits where: the player filter */
   int seats;
+  /* A chat notice (issue 25): 0 for a game notice, else 1 + the channel
+   * (DB_CHAT_*) whose message chat_n was posted (or deleted) */
+  int chat;
+  uint32_t chat_n;
+  bool chat_deleted;
 };
 
 struct waiter {
@@ -73,6 +78,7 @@ struct api_stream {
   uint32_t slot;              /* its chain in hub->streams: of `game`, or else of `player` */
   char game[DB_ID_MAX + 1];   /* one game's stream, or "" */
   char player[DB_ID_MAX + 1]; /* one player's games, or "" */
+  char viewer[DB_ID_MAX + 1]; /* a game's stream: who opened it ("" anonymous), for chat */
   uint64_t cursor;            /* the last notification id sent */
   int64_t last_write_ms;
   bool suspended;
@@ -212,10 +218,14 @@ void api_notify_free(struct api_notify *hub)
   free(hub);
 }
 
+static bool stream_may_read(const struct api_stream *s, const struct notice *n);
+
 static bool stream_wants(const struct api_stream *s, const struct notice *n)
 {
   int i;
 
+  if (!stream_may_read(s, n))
+    return false;
   if (s->game[0])
     return strcmp(s->game, n->game) == 0;
   for (i = 0; i < n->seats; i++)
@@ -471,13 +481,16 @@ void api_stream_close(struct api_stream *s)
   free(s);
 }
 
+static json_t *chat_notice_json(const struct notice *n);
+
 /* Write one event; 0 if it does not fit in `max` (try again later). */
 static size_t format_event(const struct notice *n, char *buf, size_t max)
 {
-  json_t *body = api_notice_json(n->game, n->seq, n->status, n->to_act, n->n_to_act);
+  json_t *body = n->chat ? chat_notice_json(n)
+                         : api_notice_json(n->game, n->seq, n->status, n->to_act, n->n_to_act);
   char *text = api_json_text(body, NULL);
-  int len = text ? snprintf(buf, max, "id: %llu\nevent: game\ndata: %s\n\n",
-                            (unsigned long long)n->id, text)
+  int len = text ? snprintf(buf, max, "id: %llu\nevent: %s\ndata: %s\n\n",
+                            (unsigned long long)n->id, n->chat ? "chat" : "game", text)
                  : -1;
 
   free(text);
@@ -694,5 +707,73 @@ void api_notify_counts(struct api_notify *hub, int *long_polls, int *streams)
     for (const struct api_stream *s = hub->streams[i]; s; s = s->next)
       (*streams)++;
   }
+  pthread_mutex_unlock(&hub->lock);
+}
+
+/* ---- chat notices (issue 25) ---- */
+
+/* Whether the stream's reader may hear of `n`: anyone of a game notice or
+ * of the spectators' channel; of the players' channel only a player seated
+ * in the game (a player's own stream, or a game's stream opened with a
+ * seated player's token), so a spectator learns nothing of it, not even
+ * that it moved. */
+static bool stream_may_read(const struct api_stream *s, const struct notice *n)
+{
+  const char *reader = s->game[0] ? s->viewer : s->player;
+  int i;
+
+  if (n->chat != 1 + DB_CHAT_PLAYERS)
+    return true;
+  if (!reader[0])
+    return false;
+  for (i = 0; i < n->seats; i++)
+    if (strcmp(n->players[i], reader) == 0)
+      return true;
+  return false;
+}
+
+/* New reference: {game, channel, n, deleted}: which message to fetch,
+ * never its text (GET /v1/games/{id}/chat applies the channel rule). */
+static json_t *chat_notice_json(const struct notice *n)
+{
+  return json_pack("{s:s, s:s, s:I, s:b}", "game", n->game, "channel",
+                   api_chat_channel_name(n->chat - 1), "n", (json_int_t)n->chat_n, "deleted",
+                   n->chat_deleted);
+}
+
+void api_stream_set_viewer(struct api_stream *s, const char *player)
+{
+  pthread_mutex_lock(&s->hub->lock);
+  snprintf(s->viewer, sizeof(s->viewer), "%s", player ? player : "");
+  pthread_mutex_unlock(&s->hub->lock);
+}
+
+void api_notify_chat(struct api_notify *hub, const struct db_game *row, int channel, uint32_t n_msg,
+                     bool deleted)
+{
+  struct notice *n;
+  int i;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  hub->next_id++;
+  n = &hub->ring[hub->next_id % RING_SIZE];
+  memset(n, 0, sizeof(*n));
+  n->id = hub->next_id;
+  snprintf(n->game, sizeof(n->game), "%s", row->id);
+  snprintf(n->status, sizeof(n->status), "%s", row->status);
+  n->seq = row->seq;
+  n->seats = row->seats;
+  for (i = 0; i < row->seats; i++)
+    memcpy(n->players[i], row->seat_player[i], sizeof(n->players[i]));
+  n->chat = 1 + channel;
+  n->chat_n = n_msg;
+  n->chat_deleted = deleted;
+  /* The game's seq is not noted (hub->latest): chat does not move it. The
+   * long-polls of the game are woken all the same: a chat long-poll
+   * (chat.c) looks again, a /wait finds its game where it was and parks
+   * again. */
+  wake_for(hub, n);
   pthread_mutex_unlock(&hub->lock);
 }

@@ -90,4 +90,17 @@ void api_stream_close(struct api_stream *stream);
 /* libmicrohttpd content reader for a stream. */
 ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max);
 
+/* ---- chat (issue 25) ---- */
+
+/* Announce that message `n` of `row`'s chat channel `channel` (DB_CHAT_*)
+ * was posted, or `deleted`: SSE streams get `event: chat` {game, channel,
+ * n, deleted} (the players' channel only on streams of its seated players)
+ * and the game's long-polls are woken. */
+void api_notify_chat(struct api_notify *hub, const struct db_game *row, int channel, uint32_t n,
+                     bool deleted);
+
+/* A game's stream is read by `player` (a seated one hears of the players'
+ * chat channel); NULL or "" for a reader without a token. */
+void api_stream_set_viewer(struct api_stream *stream, const char *player);
+
 #endif

@@ -40,6 +40,7 @@ static const struct problem_kind by_code[] = {
     {CAIRN_CODE_RATE_LIMITED, 429, "Too many requests"},
     {CAIRN_CODE_TOO_MANY_GAMES, 409, "Too many games"},
     {CAIRN_CODE_TOO_MANY_HOOKS, 409, "Too many webhooks"},
+    {CAIRN_CODE_CHAT_DELETED, 409, "Chat message already deleted"},
     {CAIRN_CODE_MEDIA_TYPE, 415, "Unsupported media type"},
     {CAIRN_CODE_ILLEGAL_MOVE, 422, "Illegal move"},
     {CAIRN_CODE_BAD_RECORD, 422, "Record does not verify"},

@@ -16,6 +16,8 @@
 #include "api.h"
 #include "export.h"
 
+#include <microhttpd.h>
+
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,6 +112,14 @@ cleanup:
   return st;
 }
 
+/* ?chat=true: the export carries the game's chat (issue 25). */
+static bool export_wants_chat(struct api_request *req)
+{
+  const char *v = MHD_lookup_connection_value(req->connection, MHD_GET_ARGUMENT_KIND, "chat");
+
+  return v && strcmp(v, "true") == 0;
+}
+
 /* Streamed (export.c, api_export_open): 16 concurrent exports of a long
  * game built as jansson trees took the server from 16 MB to 599 MB. */
 enum cairn_status api_games_export(struct api_request *req, struct api_response *resp,
@@ -122,6 +132,8 @@ enum cairn_status api_games_export(struct api_request *req, struct api_response 
   st = api_load_game(req, &row, err);
   if (st == CAIRN_OK)
     st = api_export_open(req->server, &row, api_viewer_seat(req, &row), &stream, err);
+  if (st == CAIRN_OK && export_wants_chat(req))
+    api_export_with_chat(stream); /* issue 25: ?chat=true */
   if (st == CAIRN_OK) {
     resp->status = 200;
     resp->reader.read = api_export_read;

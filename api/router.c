@@ -48,6 +48,13 @@ static const struct route routes[] = {
     {"POST", "/v1/games/*/cancel", api_games_cancel, 0},
     {"GET", "/v1/archive", api_archive_list, 0},
     {"GET", "/v1/archive/export", api_archive_export, 0},
+    /* Chat, profiles and leaderboards (issue 25). */
+    {"POST", "/v1/games/*/chat", api_chat_post, 0},
+    {"GET", "/v1/games/*/chat", api_chat_list, 0},
+    {"DELETE", "/v1/chat/*", api_chat_delete, 0},
+    /* After /v1/players/me...: "me" is not an id. */
+    {"GET", "/v1/players/*", api_players_profile, 0},
+    {"GET", "/v1/leaderboards/*", api_leaderboard_get, 0},
     /* A whole game's record: far larger than any single request. */
     {"POST", "/v1/games/import", api_games_import, API_IMPORT_CAP},
     {"POST", "/v1/webhooks", api_webhooks_create, 0},

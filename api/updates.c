@@ -160,6 +160,10 @@ enum cairn_status api_games_events(struct api_request *req, struct api_response 
 
   if (st == CAIRN_OK)
     st = open_stream(req, resp, row.id, NULL, req->has_player ? req->player.id : "", err);
+  /* Chat (issue 25): the stream carries the players' channel's notices
+   * only when its reader is seated. */
+  if (st == CAIRN_OK && req->has_player)
+    api_stream_set_viewer(resp->stream, req->player.id);
   db_game_clear(&row);
   return st;
 }

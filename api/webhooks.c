@@ -530,29 +530,36 @@ static void append(char *text, size_t size, const char *fmt, ...)
   va_end(ap);
 }
 
+/* A player's text (a name, a chat message) as a chat line may carry it:
+ * whatever a chat would read as a ping or markup is defused (a zero-width
+ * space after "@" and "<"; Slack's own escapes there). Appended to out. */
+static void defuse(const char *text, const char *format, char *out, size_t size)
+{
+  bool slack = strcmp(format, "slack") == 0;
+
+  for (; *text; text++) {
+    if (slack && (*text == '<' || *text == '>' || *text == '&'))
+      append(out, size, "%s", *text == '<' ? "&lt;" : *text == '>' ? "&gt;" : "&amp;");
+    else if (*text == '@' || *text == '<')
+      append(out, size, "%c\u200b", *text);
+    else
+      append(out, size, "%c", *text);
+  }
+}
+
 /* A player's name as a chat line may carry it: a name is the player's own
- * text, so whatever a chat would read as a ping or markup is defused
- * (a zero-width space after "@" and "<"; Slack's own escapes there), and
- * a seat without a name is "seat N". */
+ * text, so it is defused, and a seat without a name is "seat N". */
 static void chat_name(const struct db_game *row, int seat, const char *format, char *out,
                       size_t size)
 {
   const char *name = row->seat_name[seat];
-  bool slack = strcmp(format, "slack") == 0;
 
   out[0] = '\0';
   if (!name[0]) {
     snprintf(out, size, "seat %d", seat);
     return;
   }
-  for (; *name; name++) {
-    if (slack && (*name == '<' || *name == '>' || *name == '&'))
-      append(out, size, "%s", *name == '<' ? "&lt;" : *name == '>' ? "&gt;" : "&amp;");
-    else if (*name == '@' || *name == '<')
-      append(out, size, "%c\u200b", *name);
-    else
-      append(out, size, "%c", *name);
-  }
+  defuse(name, format, out, size);
 }
 
 /* The message line (before the hook's mention): what happened, in whose
@@ -842,4 +849,79 @@ void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool c
   free(hooks);
   free(owed->rows);
   *owed = (struct game_owed){0};
+}
+
+/* ---- chat lines (issue 25) ---- */
+
+struct chat_line {
+  struct change change; /* event "chat": what owe() fills a row from */
+  const struct db_chat *msg;
+};
+
+/* New string (free()): the body of `hook` for chat message `msg`: the
+ * line "[title game id] name (seat N | spectator): text" with the name and
+ * the text defused, never the hook's mention (a chat line is not addressed
+ * to the hook's owner: pinging them at every line would be noise). */
+static char *chat_body_for(const struct chat_line *l, const struct db_webhook *hook)
+{
+  const struct db_game *row = l->change.row;
+  const struct engine_module *m = engine_find(row->title);
+  int seat = owner_seat(row, l->msg->author);
+  char who[16], line[6 * DB_CHAT_TEXT_MAX + 6 * DB_NAME_MAX + 256];
+  json_t *doc, *shaped;
+  char *out;
+
+  snprintf(line, sizeof(line), "[%s game %s] ", m ? m->name : row->title, row->id);
+  defuse(l->msg->author_name, hook->format, line, sizeof(line));
+  snprintf(who, sizeof(who), seat >= 0 ? "seat %d" : "spectator", seat);
+  append(line, sizeof(line), " (%s): ", who);
+  defuse(l->msg->text, hook->format, line, sizeof(line));
+  doc = json_pack("{s:s, s:s, s:s, s:o, s:s}", "event", "chat", "game", row->id, "title",
+                  row->title, "message", api_chat_json(l->msg), "text", line);
+  if (strcmp(hook->format, "discord") == 0)
+    shaped = json_pack("{s:s}", "content", line);
+  else if (strcmp(hook->format, "slack") == 0)
+    shaped = json_pack("{s:s}", "text", line);
+  else if (strcmp(hook->format, "matrix") == 0)
+    shaped = json_pack("{s:s, s:s, s:O}", "msgtype", "m.text", "body", line, "cairn", doc);
+  else
+    shaped = json_incref(doc);
+  out = shaped ? json_dumps(shaped, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  json_decref(shaped);
+  json_decref(doc);
+  return out;
+}
+
+/* Whether `hook`'s owner may read the message's channel: the players'
+ * channel goes only to hooks of seated players (a hook that follows a game
+ * needs no seat, so its owner may be a spectator). */
+static bool hook_may_read(const struct chat_line *l, const struct db_webhook *hook)
+{
+  if (strcmp(hook->owner, l->msg->author) == 0)
+    return false; /* one's own words need no echo */
+  return l->msg->channel != DB_CHAT_PLAYERS || owner_seat(l->change.row, hook->owner) >= 0;
+}
+
+static enum cairn_status consider_chat(void *arg, const struct db_webhook *hook,
+                                       struct cairn_error *err)
+{
+  const struct chat_line *l = arg;
+  char *body;
+
+  if (!hook_may_read(l, hook))
+    return CAIRN_OK;
+  body = chat_body_for(l, hook);
+  return body ? owe(&l->change, hook, body, err) : CAIRN_OK;
+}
+
+void api_webhooks_owe_chat(struct api_server *server, const struct db_game *row,
+                           const struct db_chat *msg, struct game_owed *owed)
+{
+  struct chat_line l = {.change = {.server = server, .owed = owed, .row = row, .event = "chat"},
+                        .msg = msg};
+  struct cairn_error err = {0};
+
+  if (!server->deliver)
+    return;
+  db_webhooks_of_game(server->db, row->id, consider_chat, &l, &err);
 }

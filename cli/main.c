@@ -56,6 +56,8 @@ static void usage(FILE *out)
       "usage: cairn [--host ADDR] [--port N] [--db PATH|URL]\n"
       "       cairn verify FILE           check an exported game offline\n"
       "       cairn revalidate [--db PATH|URL] replay every stored game, report divergence\n"
+      "       cairn ratings-recompute [--db PATH|URL] recompute every rating from the\n"
+      "                                   finished games, compare with the stored ones\n"
       "       cairn backup --to FILE [--db PATH] [--url URL]  copy the running server's store\n"
       "       cairn restore --from FILE [--db PATH]  put a backup in place (server stopped)\n"
       "       cairn migrate-db --from FILE --to URL  copy a SQLite store into an empty\n"
@@ -444,6 +446,13 @@ int main(int argc, char **argv)
       return 2;
     }
     return cli_revalidate(cfg.db_url);
+  }
+  if (argc >= 2 && strcmp(argv[1], "ratings-recompute") == 0) {
+    if (!parse_config(argc - 1, argv + 1, &cfg)) {
+      usage(stderr);
+      return 2;
+    }
+    return cli_ratings_recompute(cfg.db_url);
   }
   if (!parse_config(argc, argv, &cfg)) {
     usage(stderr);

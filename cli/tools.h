@@ -20,4 +20,8 @@ int cli_restore(int argc, char **argv);
  * checked, 1 a game reads back differently, 2 error. */
 int cli_migrate_db(int argc, char **argv);
 
+/* `cairn ratings-recompute [--db PATH|URL]` (ratings.c, issue 25): 0 every
+ * stored rating reproduced bit for bit, 1 not, 2 error. */
+int cli_ratings_recompute(const char *db_url);
+
 #endif

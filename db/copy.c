@@ -59,6 +59,13 @@ static const struct copied_table {
     {"tokens", "token_hash, player_id, created_ms", "rowid"},
     {"sign_in_codes", "code_hash, player_id, expires_ms", "rowid"},
     {"webhook_mentions", "webhook_id, player_id, handle", "webhook_id, player_id"},
+    /* Issue 25: chat, ratings (their doubles exact: put_value's REAL case)
+     * and the end order, renumbered by PostgreSQL in the same order. */
+    {"chat_messages", "id, game_id, channel, n, author, author_name, text, at_ms, deleted_ms",
+     "rowid"},
+    {"ratings", "title, player, mu, sigma, ordinal, games, wins, draws, losses, updated_ms",
+     "title, player"},
+    {"rated_games", "game_id, at_ms", "ord"},
 };
 
 /* A COPY stream's pending bytes: rows are sent a block at a time. */
@@ -118,6 +125,9 @@ static enum cairn_status put_value(PGconn *pg, struct copy_buffer *b, sqlite3_st
   case SQLITE_INTEGER:
     snprintf(number, sizeof(number), "%lld", (long long)sqlite3_column_int64(row, col));
     return put_text(pg, b, number, table, err);
+  case SQLITE_FLOAT: /* a rating (issue 25): 17 digits read back as the same double */
+    snprintf(number, sizeof(number), "%.17g", sqlite3_column_double(row, col));
+    return put_text(pg, b, number, table, err);
   case SQLITE_BLOB: {
     const unsigned char *bytes = sqlite3_column_blob(row, col);
     int n = sqlite3_column_bytes(row, col);
@@ -130,7 +140,7 @@ static enum cairn_status put_value(PGconn *pg, struct copy_buffer *b, sqlite3_st
     }
     return st;
   }
-  default: { /* TEXT (the schema has no REAL column) */
+  default: { /* TEXT */
     const char *s = (const char *)sqlite3_column_text(row, col);
 
     for (; s && *s && st == CAIRN_OK; s++) {

@@ -481,3 +481,63 @@ enum cairn_status db_game_cancel(struct db *db, const char *game_id, int64_t at_
 {
   return db->methods->game_cancel(db->ctx, game_id, at_ms, err);
 }
+
+/* ---- chat (issue 25) ---- */
+
+enum cairn_status db_chat_post(struct db *db, struct db_chat *msg, const struct db_outbox *owed,
+                               int n_owed, struct cairn_error *err)
+{
+  return db->methods->chat_post(db->ctx, msg, owed, n_owed, err);
+}
+
+enum cairn_status db_chat_list(struct db *db, const char *game_id, int channel, uint32_t after,
+                               int limit, db_chat_cb cb, void *arg, struct cairn_error *err)
+{
+  if (!db->methods->chat_list)
+    return CAIRN_OK; /* a store without chat (a test's fake) has none */
+  return db->methods->chat_list(db->ctx, game_id, channel, after, limit, cb, arg, err);
+}
+
+enum cairn_status db_chat_get(struct db *db, const char *id, struct db_chat *out,
+                              struct cairn_error *err)
+{
+  return db->methods->chat_get(db->ctx, id, out, err);
+}
+
+enum cairn_status db_chat_delete(struct db *db, const char *id, const char *author, int64_t at_ms,
+                                 struct cairn_error *err)
+{
+  return db->methods->chat_delete(db->ctx, id, author, at_ms, err);
+}
+
+/* ---- ratings (issue 25) ---- */
+
+enum cairn_status db_ratings_of(struct db *db, const char *player, db_rating_cb cb, void *arg,
+                                struct cairn_error *err)
+{
+  return db->methods->ratings_of(db->ctx, player, cb, arg, err);
+}
+
+enum cairn_status db_leaderboard(struct db *db, const char *title, int offset, int limit,
+                                 db_rating_cb cb, void *arg, struct cairn_error *err)
+{
+  return db->methods->leaderboard(db->ctx, title, offset, limit, cb, arg, err);
+}
+
+enum cairn_status db_ratings_each(struct db *db, db_rating_cb cb, void *arg,
+                                  struct cairn_error *err)
+{
+  return db->methods->ratings_each(db->ctx, cb, arg, err);
+}
+
+enum cairn_status db_rated_games_each(struct db *db, db_game_id_cb cb, void *arg,
+                                      struct cairn_error *err)
+{
+  return db->methods->rated_games_each(db->ctx, cb, arg, err);
+}
+
+enum cairn_status db_player_get(struct db *db, const char *id, struct db_player *out,
+                                struct cairn_error *err)
+{
+  return db->methods->player_get(db->ctx, id, out, err);
+}

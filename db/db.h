@@ -154,6 +154,10 @@ struct db_move {
    * (db_game.seat_resigned) in the row's own transaction. False for rows
    * read back. */
   bool resigns;
+  /* The row ends a rated game (issue 25): move_append updates the ratings
+   * and the end order in the row's own transaction. NULL otherwise, and
+   * for rows read back. */
+  const struct db_rating_update *rating;
 };
 
 /* One join: a player taking a seat, with what the join owes when it fills
@@ -244,6 +248,73 @@ struct db_outbox {
 /* One owed delivery with its webhook; both borrowed for the call. */
 typedef enum cairn_status (*db_outbox_cb)(void *arg, const struct db_outbox *owed,
                                           const struct db_webhook *hook, struct cairn_error *err);
+
+/* ---- ratings (issue 25; docs/ratings.md has the model) ---- */
+
+/* A rated party: a player id, or a solo scenario's pseudo-player
+ * ("scenario:<title>:<name>"). */
+#define DB_RATED_MAX 128
+/* A LIKE pattern of the scenarios' pseudo-players (game/ratings.h's
+ * GAME_RATING_SCENARIO_PREFIX): the leaderboards leave them out. */
+#define DB_SCENARIO_LIKE "scenario:%"
+
+/* One party's rating in one title. */
+struct db_rating {
+  char title[DB_TITLE_MAX + 1];
+  char player[DB_RATED_MAX + 1];
+  bool known;       /* stored before; false: never rated (the rest is zero) */
+  double mu, sigma; /* Weng-Lin's mean and deviation */
+  double ordinal;   /* mu - 3 sigma: what the leaderboard sorts by */
+  int games, wins, draws, losses;
+  int64_t updated_ms;         /* the end of its last rated game */
+  char name[DB_NAME_MAX + 1]; /* the player's name when listed; "" for a scenario */
+};
+
+/* What the append ending a rated game writes besides the row: the ratings
+ * of players[0..n) in `title`, read and replaced in the row's own
+ * transaction, and the game's place in the end order (rated_games). */
+struct db_rating_update {
+  const char *title;          /* borrowed */
+  int n;                      /* parties rated, 1..DB_RATED_PARTIES */
+  const char *const *players; /* borrowed: their ids, distinct */
+  /* Called inside the transaction with ratings[0..n) as stored (in the
+   * order of `players`; `known` false for a party never rated), to replace
+   * them with the new ones. Must not call storage. */
+  void (*rate)(void *arg, struct db_rating *ratings, int n);
+  void *arg;
+};
+#define DB_RATED_PARTIES (ENGINE_MAX_SEATS + 1) /* the seats and a scenario */
+
+/* Called with each stored rating (ratings_of, leaderboard, ratings_each),
+ * or with each rated game's id in end order (rated_games_each). */
+typedef enum cairn_status (*db_rating_cb)(void *arg, const struct db_rating *r,
+                                          struct cairn_error *err);
+
+/* ---- chat (issue 25) ---- */
+
+/* A game's two chat channels. Players read both; spectators only theirs. */
+#define DB_CHAT_PLAYERS    0 /* the seated players' */
+#define DB_CHAT_SPECTATORS 1 /* everyone else's (players may read it too) */
+/* A message's text: at most 500 characters (api/chat.c), 4 bytes each. */
+#define DB_CHAT_TEXT_MAX 2000
+
+/* One chat message of a game. Chat is not a change to the game: it is
+ * stored beside the log, never in it (no seq, no chain hash, no replay). */
+struct db_chat {
+  char id[DB_ID_MAX + 1]; /* random, what DELETE /v1/chat/{id} names */
+  char game_id[DB_ID_MAX + 1];
+  int channel;                /* DB_CHAT_PLAYERS or DB_CHAT_SPECTATORS */
+  uint32_t n;                 /* 1, 2, ... within its game and channel; set by chat_post */
+  char author[DB_ID_MAX + 1]; /* player id */
+  char author_name[DB_NAME_MAX + 1];
+  char text[DB_CHAT_TEXT_MAX + 1]; /* UTF-8; "" once deleted */
+  int64_t at_ms;                   /* when it was posted */
+  int64_t deleted_ms;              /* 0 while it stands; when its author deleted it */
+};
+
+/* Called once per message by chat_list; `msg` is borrowed for the call. */
+typedef enum cairn_status (*db_chat_cb)(void *arg, const struct db_chat *msg,
+                                        struct cairn_error *err);
 
 /* Called with one game id (games_each, games_overdue), or a game id and
  * the seat the player holds in it (player_games). */
@@ -670,6 +741,54 @@ struct db_methods {
    * open (nothing written), CAIRN_ENOTFOUND when there is no such game. */
   enum cairn_status (*game_cancel)(void *ctx, const char *game_id, int64_t at_ms,
                                    struct cairn_error *err);
+
+  /* ---- chat (issue 25) ---- */
+
+  /* Store `msg` (id, game_id, channel, author, author_name, text, at_ms
+   * given) as the next message of its game's channel, writing its number
+   * into msg->n, and in the same transaction owed[0..n_owed) (the
+   * webhook deliveries it calls for, outbox_put's rows; a row for a
+   * webhook deleted meanwhile is skipped). CAIRN_ENOTFOUND when the game
+   * does not exist. */
+  enum cairn_status (*chat_post)(void *ctx, struct db_chat *msg, const struct db_outbox *owed,
+                                 int n_owed, struct cairn_error *err);
+
+  /* Call `cb` with the messages of `game_id`'s `channel` numbered after
+   * `after`, in order, at most `limit` of them (tombstones included).
+   * Rows are read up front. */
+  enum cairn_status (*chat_list)(void *ctx, const char *game_id, int channel, uint32_t after,
+                                 int limit, db_chat_cb cb, void *arg, struct cairn_error *err);
+
+  /* Load message `id` into *out. CAIRN_ENOTFOUND if none. */
+  enum cairn_status (*chat_get)(void *ctx, const char *id, struct db_chat *out,
+                                struct cairn_error *err);
+
+  /* Make message `id` of `author` a tombstone (text "", deleted_ms
+   * `at_ms`), once: CAIRN_ENOTFOUND when no message of that author has
+   * that id, CAIRN_ECONFLICT when it was deleted already. */
+  enum cairn_status (*chat_delete)(void *ctx, const char *id, const char *author, int64_t at_ms,
+                                   struct cairn_error *err);
+
+  /* ---- ratings (issue 25) ---- */
+
+  /* Call `cb` with every rating of `player` (one per title rated in),
+   * by title. */
+  enum cairn_status (*ratings_of)(void *ctx, const char *player, db_rating_cb cb, void *arg,
+                                  struct cairn_error *err);
+  /* Call `cb` with `title`'s ratings of players (not scenarios) by
+   * ordinal, highest first (ties by party), skipping `offset`, at most
+   * `limit`. */
+  enum cairn_status (*leaderboard)(void *ctx, const char *title, int offset, int limit,
+                                   db_rating_cb cb, void *arg, struct cairn_error *err);
+  /* Call `cb` with every stored rating, by title and party. */
+  enum cairn_status (*ratings_each)(void *ctx, db_rating_cb cb, void *arg, struct cairn_error *err);
+  /* Load player `id` (its id and name). CAIRN_ENOTFOUND if none. */
+  enum cairn_status (*player_get)(void *ctx, const char *id, struct db_player *out,
+                                  struct cairn_error *err);
+  /* Call `cb` with the id of every rated game in the order their ends
+   * committed. */
+  enum cairn_status (*rated_games_each)(void *ctx, db_game_id_cb cb, void *arg,
+                                        struct cairn_error *err);
 };
 
 /* An open store: a backend's const methods and its state. Made by db_open,
@@ -697,7 +816,7 @@ enum cairn_status db_open(const char *url, struct db **out, struct cairn_error *
 bool db_local_file(const char *url, char *out, size_t size);
 
 /* What db_copy_store copied: rows[i] of table[i], in the order copied. */
-#define DB_COPY_TABLES 14
+#define DB_COPY_TABLES 17
 struct db_copy_counts {
   const char *table[DB_COPY_TABLES]; /* static names */
   long rows[DB_COPY_TABLES];
@@ -708,7 +827,8 @@ struct db_copy_counts {
  * player and no game: ids, token hashes, seeds, log rows and their chain
  * hashes, seats, clocks, vacations, webhooks with their secrets and
  * deliveries, the deliveries still owed, players' further tokens and
- * sign-in codes, the invitations still open, as stored (db/copy.c). Each
+ * sign-in codes, the invitations still open, chat messages, ratings (their
+ * doubles exact) and the rated games' end order, as stored (db/copy.c). Each
  * store's migrations are applied first. All or nothing: on failure the
  * target is left as it was. CAIRN_EINVAL for a source that is not an
  * SQLite file or a target that is not PostgreSQL, CAIRN_ECONFLICT when the
@@ -839,6 +959,28 @@ enum cairn_status db_games_archive(struct db *db, const struct db_archive_query 
                                    db_game_seat_cb cb, void *arg, struct cairn_error *err);
 enum cairn_status db_game_cancel(struct db *db, const char *game_id, int64_t at_ms,
                                  struct cairn_error *err);
+
+/* The chat slots (see them). */
+enum cairn_status db_chat_post(struct db *db, struct db_chat *msg, const struct db_outbox *owed,
+                               int n_owed, struct cairn_error *err);
+enum cairn_status db_chat_list(struct db *db, const char *game_id, int channel, uint32_t after,
+                               int limit, db_chat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_chat_get(struct db *db, const char *id, struct db_chat *out,
+                              struct cairn_error *err);
+enum cairn_status db_chat_delete(struct db *db, const char *id, const char *author, int64_t at_ms,
+                                 struct cairn_error *err);
+
+/* The ratings slots (see them). */
+enum cairn_status db_ratings_of(struct db *db, const char *player, db_rating_cb cb, void *arg,
+                                struct cairn_error *err);
+enum cairn_status db_leaderboard(struct db *db, const char *title, int offset, int limit,
+                                 db_rating_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_ratings_each(struct db *db, db_rating_cb cb, void *arg,
+                                  struct cairn_error *err);
+enum cairn_status db_rated_games_each(struct db *db, db_game_id_cb cb, void *arg,
+                                      struct cairn_error *err);
+enum cairn_status db_player_get(struct db *db, const char *id, struct db_player *out,
+                                struct cairn_error *err);
 
 /* What one game's chain is computed under (chain.c has the bytes). */
 struct db_chain {

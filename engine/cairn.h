@@ -70,6 +70,7 @@ enum cairn_status {
 #define CAIRN_CODE_RATE_LIMITED      "rate-limited"
 #define CAIRN_CODE_TOO_MANY_GAMES    "too-many-games"
 #define CAIRN_CODE_TOO_MANY_HOOKS    "too-many-webhooks"
+#define CAIRN_CODE_CHAT_DELETED      "chat-deleted" /* a chat message deleted twice (issue 25) */
 
 struct cairn_error {
   enum cairn_status status; /* CAIRN_OK until something fails */

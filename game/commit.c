@@ -20,6 +20,7 @@
  * (8 result and 8 to_act calls per move, by tests/bench/move_path.sh).
  */
 #include "game.h"
+#include "ratings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -233,8 +234,9 @@ struct game_row_job {
   struct db_clock clocks[ENGINE_MAX_SEATS];
   struct db_move entry; /* the row, its texts the job's: */
   char *move_text, *events_text, *result_text;
-  enum cairn_status st;   /* the store's verdict */
-  struct cairn_error err; /* its error, if any */
+  struct game_rating_plan plan; /* what the end of a rated game writes (issue 25) */
+  enum cairn_status st;         /* the store's verdict */
+  struct cairn_error err;       /* its error, if any */
   /* game_play_async's: the move's events (a reference the job holds), the
    * seq they reached and whom to tell when the verdict is in. */
   json_t *events;
@@ -242,6 +244,13 @@ struct game_row_job {
   game_ready_cb ready;
   void *ready_arg;
 };
+
+/* The stored result: one decided outside the rules as the caller wrote it,
+ * else the title's, NULL while the game runs. */
+static const char *stored_result(const struct game_row_job *job)
+{
+  return job->change.result_json ? job->change.result_json : job->result_text;
+}
 
 /* The row to append, with the seat clocks it sets (the same transaction),
  * and what the listener judged it owes. */
@@ -273,14 +282,10 @@ static enum cairn_status prepare_row(struct game_row_job *job, struct cairn_erro
                                 .resigns = change->kind == GAME_CHANGE_RESIGN};
   if (!job->move_text || !job->events_text || (job->a.result && !job->result_text))
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  if (job->a.ends)
+    job->entry.rating =
+        game_ratings_plan(job->row, stored_result(job), job->entry.at_ms, &job->plan);
   return CAIRN_OK;
-}
-
-/* The stored result: one decided outside the rules as the caller wrote it,
- * else the title's, NULL while the game runs. */
-static const char *stored_result(const struct game_row_job *job)
-{
-  return job->change.result_json ? job->change.result_json : job->result_text;
 }
 
 /* The store's verdict is in (job->st): mirror the committed row in *row and

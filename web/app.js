@@ -1,10 +1,13 @@
 // app.js - the Cairn web client: hash routes `#/` (player, catalog, new game,
-// my games) and `#/game/<id>` (board, legal moves, live updates, replay).
+// my games) and `#/game/<id>` (board, legal moves, live updates, replay,
+// chat: chat.js), `#/player/<id>` and `#/leaderboard/<title>` (profile.js).
 import * as API from './api.js';
 import { h } from './svg.js';
 import { boardFor, generic } from './boards/index.js';
 import { rulesFor, optionLabel, valueLabel, valuesForSeats } from './rules/index.js';
 import { lobbyCard, invitationsCard, archiveCard, rematchButton } from './lobby.js';
+import { chatPanel } from './chat.js';
+import { profilePage, leaderboardPage, leaderboardsCard } from './profile.js';
 
 const main = document.getElementById('main');
 const who = document.getElementById('who');
@@ -261,7 +264,7 @@ async function homePage() {
   });
   const catalog = h('div', { class: 'card' }, h('h2', {}, 'New game'));
   const mine = h('div', { class: 'card' }, h('h2', {}, 'My games'), await myGamesList());
-  section.append(playerBox, invitationsCard(titleNames, () => route()), mine, lobbyCard(titleNames), catalog, archiveCard(titleNames), openBox);
+  section.append(playerBox, invitationsCard(titleNames, () => route()), mine, lobbyCard(titleNames), catalog, archiveCard(titleNames), openBox, await leaderboardsCard());
   // Keep "my games" current (whose turn it is) while the page is open.
   if (homeTimer) clearInterval(homeTimer);
   homeTimer = setInterval(async () => {
@@ -548,10 +551,16 @@ function gamePage(id) {
     if (state.polling) clearInterval(state.polling);
     if (state.safety) clearInterval(state.safety);
     if (state.es) state.es.close();
+    if (state.chat) state.chat.stop();
   }
 
   loadTitleNames().then(() => renderHeader());
-  refresh(true).then(startLive);
+  refresh(true).then(() => {
+    // Chat (chat.js): both channels for a seated player, the spectators' for anyone else.
+    if (state.closed) return;
+    state.chat = chatPanel(id, { seated: !!(state.live && state.live.your_seat != null) });
+    side.append(state.chat.el);
+  }).then(startLive);
   return stop;
 }
 
@@ -580,7 +589,11 @@ function route() {
   showWho();
   const m = location.hash.match(/^#\/game\/([0-9a-f]+)/);
   const code = location.hash.match(/^#\/sign-in\/([^/?#]+)/);
-  if (m) page = gamePage(m[1]);
+  const profile = location.hash.match(/^#\/player\/([0-9a-f]+)/);
+  const board = location.hash.match(/^#\/leaderboard\/([a-z0-9-]+)(?:\/(\d+))?/);
+  if (profile) profilePage(main, profile[1]);
+  else if (board) leaderboardPage(main, board[1], Number(board[2] || 0));
+  else if (m) page = gamePage(m[1]);
   else if (code) signInPage(decodeURIComponent(code[1]));
   else homePage();
 }

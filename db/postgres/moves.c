@@ -170,6 +170,9 @@ static enum cairn_status append_checked(PGconn *conn, const char *game_id,
     st = db_pg_write_outbox(conn, move->outbox, move->n_outbox, err);
   if (st == CAIRN_OK && move->resigns)
     st = mark_resigned(conn, game_id, move->seat, err);
+  /* The end of a rated game rates its players here (issue 25). */
+  if (st == CAIRN_OK && move->rating)
+    st = db_pg_write_ratings(conn, game_id, move->at_ms, move->rating, err);
   return st;
 }
 

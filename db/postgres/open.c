@@ -145,4 +145,13 @@ const struct db_methods db_postgres_methods = {
     .invitation_decline = db_pg_invitation_decline,
     .games_archive = db_pg_games_archive,
     .game_cancel = db_pg_game_cancel,
+    .chat_post = db_pg_chat_post,
+    .chat_list = db_pg_chat_list,
+    .chat_get = db_pg_chat_get,
+    .chat_delete = db_pg_chat_delete,
+    .ratings_of = db_pg_ratings_of,
+    .leaderboard = db_pg_leaderboard,
+    .ratings_each = db_pg_ratings_each,
+    .rated_games_each = db_pg_rated_games_each,
+    .player_get = db_pg_player_get,
 };

@@ -432,4 +432,30 @@ enum cairn_status db_sqlite_moves_load_lean(void *ctx, const char *game_id, uint
 enum cairn_status db_sqlite_moves_load(void *ctx, const char *game_id, uint32_t from_ord,
                                        db_move_cb cb, void *arg, struct cairn_error *err);
 
+/* chat.c (issue 25) */
+enum cairn_status db_sqlite_chat_post(void *ctx, struct db_chat *msg, const struct db_outbox *owed,
+                                      int n_owed, struct cairn_error *err);
+enum cairn_status db_sqlite_chat_list(void *ctx, const char *game_id, int channel, uint32_t after,
+                                      int limit, db_chat_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_chat_get(void *ctx, const char *id, struct db_chat *out,
+                                     struct cairn_error *err);
+enum cairn_status db_sqlite_chat_delete(void *ctx, const char *id, const char *author,
+                                        int64_t at_ms, struct cairn_error *err);
+
+/* ratings.c (issue 25) */
+/* Inside the open transaction: the update `u` of the append ending game_id. */
+enum cairn_status db_sqlite_write_ratings(sqlite3 *db, const char *game_id, int64_t at_ms,
+                                          const struct db_rating_update *u,
+                                          struct cairn_error *err);
+enum cairn_status db_sqlite_ratings_of(void *ctx, const char *player, db_rating_cb cb, void *arg,
+                                       struct cairn_error *err);
+enum cairn_status db_sqlite_leaderboard(void *ctx, const char *title, int offset, int limit,
+                                        db_rating_cb cb, void *arg, struct cairn_error *err);
+enum cairn_status db_sqlite_ratings_each(void *ctx, db_rating_cb cb, void *arg,
+                                         struct cairn_error *err);
+enum cairn_status db_sqlite_player_get(void *ctx, const char *id, struct db_player *out,
+                                       struct cairn_error *err);
+enum cairn_status db_sqlite_rated_games_each(void *ctx, db_game_id_cb cb, void *arg,
+                                             struct cairn_error *err);
+
 #endif

@@ -218,6 +218,9 @@ static enum cairn_status append_checked(sqlite3 *db, struct db_append *a, struct
     st = db_sqlite_write_outbox(db, a->move->outbox, a->move->n_outbox, err);
   if (st == CAIRN_OK && a->move->resigns)
     st = mark_resigned(db, a->game_id, a->move->seat, err);
+  /* The end of a rated game rates its players here (issue 25). */
+  if (st == CAIRN_OK && a->move->rating)
+    st = db_sqlite_write_ratings(db, a->game_id, a->move->at_ms, a->move->rating, err);
   return st;
 }
 

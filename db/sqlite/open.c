@@ -345,4 +345,13 @@ const struct db_methods db_sqlite_methods = {
     .invitation_decline = db_sqlite_invitation_decline,
     .games_archive = db_sqlite_games_archive,
     .game_cancel = db_sqlite_game_cancel,
+    .chat_post = db_sqlite_chat_post,
+    .chat_list = db_sqlite_chat_list,
+    .chat_get = db_sqlite_chat_get,
+    .chat_delete = db_sqlite_chat_delete,
+    .ratings_of = db_sqlite_ratings_of,
+    .leaderboard = db_sqlite_leaderboard,
+    .ratings_each = db_sqlite_ratings_each,
+    .rated_games_each = db_sqlite_rated_games_each,
+    .player_get = db_sqlite_player_get,
 };

@@ -40,6 +40,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
                                   size_t *size, void **req_cls)
 {
   static int started; /* only its address is used: "the first call was seen" */
+  /* The body so far: one thread per connection runs every call of a
+   * request, so the thread's own buffer holds it. */
+  static __thread char body[512];
+  static __thread size_t body_len;
   struct MHD_Response *resp;
   unsigned status = 200;
   enum MHD_Result ret;
@@ -47,12 +51,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
   (void)cls;
   (void)method;
   (void)version;
-  (void)data;
   if (!*req_cls) {
     *req_cls = &started;
+    body_len = 0;
     return MHD_YES;
   }
-  if (*size) { /* the body is not looked at */
+  if (*size) { /* kept up to the buffer's size */
+    size_t n = *size < sizeof body - 1 - body_len ? *size : sizeof body - 1 - body_len;
+
+    memcpy(body + body_len, data, n);
+    body_len += n;
     *size = 0;
     return MHD_YES;
   }
@@ -66,6 +74,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
     copy_header(conn, "X-Cairn-Delivery", s->delivery, sizeof s->delivery);
     copy_header(conn, "X-Cairn-Event", s->event, sizeof s->event);
     s->status = (int)status;
+    memcpy(s->body, body, body_len);
+    s->body[body_len] = '\0';
   }
   rx.n++;
   pthread_mutex_unlock(&rx.lock);

@@ -16,7 +16,8 @@ struct hookrx_seen {
   char path[64];
   char delivery[32];
   char event[16];
-  int status; /* what the receiver answered */
+  int status;     /* what the receiver answered */
+  char body[512]; /* the body's first 511 bytes (test_chat reads chat lines) */
 };
 
 /* Start the receiver (fails the test when it cannot); its port is

@@ -254,10 +254,24 @@ static void test_a_moved_store_answers_every_player_as_before(void **state)
   assert_int_equal(harness_int(copied, "vacations"), 1);
   assert_int_equal(harness_int(copied, "tokens"), 1);
   assert_true(harness_int(copied, "clocks") >= 2);
+  /* Issue 25: the finished journey and the resigned duel were rated. */
+  assert_int_equal(harness_int(copied, "rated_games"), 2);
+  assert_int_equal(harness_int(copied, "ratings"), 5);
   assert_int_equal(harness_int(report, "games_checked"), 5);
   assert_true(harness_int(report, "log_rows_checked") > 14);
   assert_int_equal(json_array_size(json_object_get(report, "differ")), 0);
   json_decref(report);
+  /* The copied ratings are the stored ones bit for bit: recomputed on
+   * PostgreSQL from the copied games, they agree. */
+  {
+    char args[1024];
+
+    snprintf(args, sizeof args, "ratings-recompute --db '%s'", f->db.url);
+    assert_int_equal(harness_run_tool(args, &report), 0);
+    assert_int_equal(harness_int(report, "games"), 2);
+    assert_int_equal(harness_int(report, "mismatches"), 0);
+    json_decref(report);
+  }
 
   harness_resume(&f->old); /* the old server, to compare with */
   before = everything(&f->old, c);

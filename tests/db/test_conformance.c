@@ -1941,6 +1941,255 @@ static void test_a_sign_in_code_is_taken_once_before_it_expires(void **state)
   assert_int_equal(db_sign_in_code_take(f->db, other, 10, &out, &err), CAIRN_ENOTFOUND);
 }
 
+/* ---- chat (issue 25) ---- */
+
+/* A message of `author` in g1's `channel`, with id `id`. */
+static void chat_msg(struct db_chat *m, const char *id, int channel, const char *author,
+                     const char *text)
+{
+  memset(m, 0, sizeof(*m));
+  snprintf(m->id, sizeof m->id, "%s", id);
+  snprintf(m->game_id, sizeof m->game_id, "g1");
+  m->channel = channel;
+  snprintf(m->author, sizeof m->author, "%s", author);
+  snprintf(m->author_name, sizeof m->author_name, "Name of %s", author);
+  snprintf(m->text, sizeof m->text, "%s", text);
+  m->at_ms = 1000;
+}
+
+struct chat_seen {
+  struct db_chat at[8];
+  int n;
+};
+
+static enum cairn_status note_chat(void *arg, const struct db_chat *m, struct cairn_error *err)
+{
+  struct chat_seen *seen = arg;
+
+  (void)err;
+  if (seen->n < 8)
+    seen->at[seen->n] = *m;
+  seen->n++;
+  return CAIRN_OK;
+}
+
+static void test_chat_channels_number_their_own_messages(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct chat_seen seen = {0};
+  struct db_chat m;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  chat_msg(&m, "c1", DB_CHAT_PLAYERS, "g1-p0", "one");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_OK);
+  assert_int_equal(m.n, 1);
+  chat_msg(&m, "c2", DB_CHAT_SPECTATORS, "g1-p1", "other channel");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_OK);
+  assert_int_equal(m.n, 1);
+  chat_msg(&m, "c3", DB_CHAT_PLAYERS, "g1-p1", "two");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_OK);
+  assert_int_equal(m.n, 2);
+  chat_msg(&m, "c4", DB_CHAT_PLAYERS, "g1-p1", "nowhere");
+  snprintf(m.game_id, sizeof m.game_id, "nosuch");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_ENOTFOUND);
+
+  assert_int_equal(db_chat_list(f->db, "g1", DB_CHAT_PLAYERS, 0, 10, note_chat, &seen, &err),
+                   CAIRN_OK);
+  assert_int_equal(seen.n, 2);
+  assert_string_equal(seen.at[0].text, "one");
+  assert_string_equal(seen.at[0].author_name, "Name of g1-p0");
+  assert_string_equal(seen.at[1].text, "two");
+  assert_int_equal(seen.at[1].n, 2);
+  seen.n = 0;
+  assert_int_equal(db_chat_list(f->db, "g1", DB_CHAT_PLAYERS, 1, 10, note_chat, &seen, &err),
+                   CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.at[0].id, "c3");
+  seen.n = 0;
+  assert_int_equal(db_chat_list(f->db, "g1", DB_CHAT_PLAYERS, 0, 1, note_chat, &seen, &err),
+                   CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+}
+
+static void test_a_deleted_chat_message_stays_as_a_tombstone(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_chat m;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  chat_msg(&m, "c1", DB_CHAT_PLAYERS, "g1-p0", "regret");
+  assert_int_equal(db_chat_post(f->db, &m, NULL, 0, &err), CAIRN_OK);
+  assert_int_equal(db_chat_delete(f->db, "c1", "g1-p1", 2000, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_chat_delete(f->db, "nosuch", "g1-p0", 2000, &err), CAIRN_ENOTFOUND);
+  assert_int_equal(db_chat_delete(f->db, "c1", "g1-p0", 2000, &err), CAIRN_OK);
+  assert_int_equal(db_chat_delete(f->db, "c1", "g1-p0", 3000, &err), CAIRN_ECONFLICT);
+  assert_int_equal(db_chat_get(f->db, "c1", &m, &err), CAIRN_OK);
+  assert_string_equal(m.text, "");
+  assert_int_equal(m.deleted_ms, 2000);
+  assert_int_equal(m.n, 1);
+  assert_int_equal(db_chat_get(f->db, "nosuch", &m, &err), CAIRN_ENOTFOUND);
+}
+
+static void test_a_chat_message_and_its_outbox_commit_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_outbox owed = {.delivery_id = "00000000000000c1",
+                           .webhook_id = "hook1",
+                           .event = "chat",
+                           .game_id = "g1",
+                           .body = "{}",
+                           .attempt = 1,
+                           .due_ms = 1};
+  struct owed_seen seen = {0};
+  struct db_chat m;
+
+  add_hook1(f->db);
+  chat_msg(&m, "c1", DB_CHAT_SPECTATORS, "g1-p0", "hello");
+  assert_int_equal(db_chat_post(f->db, &m, &owed, 1, &err), CAIRN_OK);
+  assert_int_equal(db_outbox_each(f->db, see_owed, &seen, &err), CAIRN_OK);
+  assert_int_equal(seen.n, 1);
+  assert_string_equal(seen.first.event, "chat");
+}
+
+/* ---- ratings (issue 25) ---- */
+
+/* A stand-in update: the first party gains 1, every other loses 1; each
+ * counts a game. What it was handed is kept for the test to look at. */
+struct fake_rate {
+  struct db_rating seen[DB_RATED_PARTIES];
+  int calls;
+};
+
+static void fake_rate(void *arg, struct db_rating *r, int n)
+{
+  struct fake_rate *f = arg;
+  int i;
+
+  f->calls++;
+  for (i = 0; i < n; i++) {
+    f->seen[i] = r[i];
+    r[i].mu = (r[i].known ? r[i].mu : 25.0) + (i == 0 ? 1.0 : -1.0);
+    r[i].sigma = 0.1 + 1.0 / 3.0; /* not a short decimal: must come back as the same bits */
+    r[i].ordinal = r[i].mu - 3 * r[i].sigma;
+    r[i].games++;
+    r[i].wins += i == 0;
+    r[i].losses += i != 0;
+    r[i].updated_ms = 1700000000000;
+  }
+}
+
+/* End game `id` (active, two seats) with a rated row. */
+static enum cairn_status end_rated(struct db *db, const char *id, struct fake_rate *f,
+                                   const char *first, const char *second, struct cairn_error *err)
+{
+  const char *players[2] = {first, second};
+  struct db_rating_update u = {
+      .title = "himalaya", .n = 2, .players = players, .rate = fake_rate, .arg = f};
+  struct db_move m = {.ord = 0,
+                      .seq = 1,
+                      .seat = 0,
+                      .move_json = "{\"type\":\"pass\"}",
+                      .events_json = "[]",
+                      .at_ms = 1700000000000,
+                      .rating = &u};
+
+  return db_move_append(db, id, &m, "{\"winners\":[0]}", err);
+}
+
+static enum cairn_status note_rating(void *arg, const struct db_rating *r, struct cairn_error *err)
+{
+  struct db_rating *out = arg;
+  int i;
+
+  (void)err;
+  for (i = 0; out[i].title[0]; i++)
+    ;
+  out[i] = *r;
+  return CAIRN_OK;
+}
+
+static enum cairn_status note_game(void *arg, const char *game_id, struct cairn_error *err)
+{
+  char(*ids)[DB_ID_MAX + 1] = arg;
+  int i;
+
+  (void)err;
+  for (i = 0; ids[i][0]; i++)
+    ;
+  snprintf(ids[i], DB_ID_MAX + 1, "%s", game_id);
+  return CAIRN_OK;
+}
+
+/* The end of a rated game reads the parties' ratings and writes the new
+ * ones in its own transaction, and notes the game in the end order; a
+ * refused append writes none of it. */
+static void test_a_rated_end_writes_its_ratings_with_the_row(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct fake_rate rate = {0};
+  struct db_rating got[8];
+  char ids[8][DB_ID_MAX + 1];
+  double sigma = 0.1 + 1.0 / 3.0;
+
+  memset(got, 0, sizeof(got));
+  memset(ids, 0, sizeof(ids));
+  tmpdb_add_active_game(f->db, "g1", 2);
+  tmpdb_add_game(f->db, "g2", 2, "g1-p0");
+  assert_int_equal(db_seat_take(f->db, "g2", 0, "g1-p0", &err), CAIRN_OK);
+  assert_int_equal(db_seat_take(f->db, "g2", 1, "g1-p1", &err), CAIRN_OK);
+  assert_int_equal(end_rated(f->db, "g1", &rate, "g1-p0", "g1-p1", &err), CAIRN_OK);
+  assert_false(rate.seen[0].known);
+  assert_int_equal(end_rated(f->db, "g2", &rate, "g1-p0", "g1-p1", &err), CAIRN_OK);
+  assert_true(rate.seen[0].known); /* g1-p0's rating, as g1's end left it */
+  assert_true(rate.seen[0].mu == 26.0);
+  assert_memory_equal(&rate.seen[0].sigma, &sigma, sizeof(sigma));
+  assert_true(rate.seen[1].known);
+  assert_true(rate.seen[1].mu == 24.0);
+  /* An append to a finished game is refused before it rates anything. */
+  assert_int_equal(end_rated(f->db, "g1", &rate, "g1-p0", "g1-p1", &err), CAIRN_ECONFLICT);
+  assert_int_equal(rate.calls, 2);
+
+  assert_int_equal(db_ratings_of(f->db, "g1-p0", note_rating, got, &err), CAIRN_OK);
+  assert_string_equal(got[0].title, "himalaya");
+  assert_true(got[0].mu == 27.0);
+  assert_memory_equal(&got[0].sigma, &sigma, sizeof(sigma));
+  assert_int_equal(got[0].games, 2);
+  assert_int_equal(got[0].wins, 2);
+  assert_int_equal(got[1].title[0], '\0');
+  memset(got, 0, sizeof(got));
+  assert_int_equal(db_leaderboard(f->db, "himalaya", 0, 2, note_rating, got, &err), CAIRN_OK);
+  assert_string_equal(got[0].player, "g1-p0");
+  assert_string_equal(got[0].name, "Name of g1-p0");
+  assert_string_equal(got[1].player, "g1-p1");
+  memset(got, 0, sizeof(got));
+  assert_int_equal(db_leaderboard(f->db, "himalaya", 1, 5, note_rating, got, &err), CAIRN_OK);
+  assert_string_equal(got[0].player, "g1-p1"); /* the first skipped */
+  assert_int_equal(got[1].title[0], '\0');
+  memset(got, 0, sizeof(got));
+  assert_int_equal(db_ratings_each(f->db, note_rating, got, &err), CAIRN_OK);
+  assert_true(got[1].title[0] && !got[2].title[0]);
+  assert_int_equal(db_rated_games_each(f->db, note_game, ids, &err), CAIRN_OK);
+  assert_string_equal(ids[0], "g1");
+  assert_string_equal(ids[1], "g2");
+  assert_int_equal(ids[2][0], '\0');
+}
+
+static void test_a_player_is_found_by_id(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_player p;
+
+  tmpdb_add_player(f->db, "alice", 0x01);
+  assert_int_equal(db_player_get(f->db, "alice", &p, &err), CAIRN_OK);
+  assert_string_equal(p.name, "Name of alice");
+  assert_int_equal(db_player_get(f->db, "nobody", &p, &err), CAIRN_ENOTFOUND);
+}
+
 /* The backends under test: each opens a fresh, empty store per test. */
 static const struct backend {
   const char *name;
@@ -2010,6 +2259,11 @@ int main(void)
       T(test_a_cancelled_game_is_no_longer_open),
       T(test_further_tokens_name_their_player_until_replaced),
       T(test_a_sign_in_code_is_taken_once_before_it_expires),
+      T(test_chat_channels_number_their_own_messages),
+      T(test_a_deleted_chat_message_stays_as_a_tombstone),
+      T(test_a_chat_message_and_its_outbox_commit_together),
+      T(test_a_rated_end_writes_its_ratings_with_the_row),
+      T(test_a_player_is_found_by_id),
   };
   size_t i, j;
   int failed = 0;
