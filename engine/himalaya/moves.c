@@ -326,10 +326,12 @@ void himalaya_move_write(const struct himalaya_move *m, struct json_writer *w)
   jw_key_string(w, "pawn", pawn_names[m->pawn]);
   if (m->type == HIMALAYA_MOVE_SUPPLY)
     jw_key_string(w, "card", himalaya_card_name(m->card));
-  if (m->restore)
-    jw_key_string(w, "restore", himalaya_card_name(m->restore_card));
+  /* The card picked up last: a move's members are its choices in order
+   * (engine_choices_from_list), and picking up is the one optional part. */
   if (m->pawn == HIMALAYA_PAWN_SHERPA)
     write_sherpa_members(m, w);
+  if (m->restore)
+    jw_key_string(w, "restore", himalaya_card_name(m->restore_card));
   jw_object_end(w);
 }
 
