@@ -1058,6 +1058,43 @@ static int cast_titles(struct harness_server *s, struct cast *casts, int max)
  * a start's dice are random, so one game's list could be short or long:
  * the connections spread over many). */
 #define FLOOR_GAMES 25
+
+/* Bytes of the seat's view as the server answers it by default (`legal`
+ * beside `choices`), compact (?legal=none: `choices` alone), and as it was
+ * before the tree (`legal` alone): issue 24's figure for the views above. */
+static void view_bytes(struct harness_server *s, const struct floor_target *views, int n)
+{
+  double both = 0, compact = 0, before = 0;
+  int g;
+
+  for (g = 0; g < n; g++) {
+    const char *token = strstr(views[g].headers, "Bearer ") + 7;
+    char bearer[128];
+    struct harness_response r;
+    char *text;
+
+    snprintf(bearer, sizeof bearer, "%.*s", (int)strcspn(token, "\r"), token);
+    harness_call(s, &r, "GET", bearer, NULL, "%s", views[g].path);
+    both += (double)r.body_len;
+    harness_response_free(&r);
+    harness_call(s, &r, "GET", bearer, NULL, "%s?legal=none", views[g].path);
+    compact += (double)r.body_len;
+    text = json_dumps(json_object_get(r.json, "choices"), JSON_COMPACT | JSON_ENCODE_ANY);
+    /* Before: this answer less ,"choices":<tree> (11 bytes and the tree),
+     * plus ,"legal":<list>, which is what the default adds to it (below). */
+    before += (double)r.body_len - (text ? (double)strlen(text) + 11 : 0);
+    free(text);
+    harness_response_free(&r);
+  }
+  before += both - compact;
+  printf("view of a Himalaya game's seat to act (%d games), mean bytes: %.0f before the tree "
+         "(`legal` only), %.0f by default (`legal` and `choices`), %.0f compact "
+         "(?legal=none: `choices` only)\n",
+         n, before / n, both / n, compact / n);
+  figure(FIGURE_LOWER, before / n, "view.himalaya_start.list_bytes");
+  figure(FIGURE_LOWER, compact / n, "view.himalaya_start.compact_bytes");
+}
+
 static void run_floors(struct harness_server *s, const struct cast *casts, int n)
 {
   static struct floor_target views[FLOOR_GAMES];
@@ -1086,6 +1123,7 @@ static void run_floors(struct harness_server *s, const struct cast *casts, int n
     views[g].what = "the view of a Himalaya game's seat to act (25 games)";
   }
   run_floor(s, 100, 20000, views, FLOOR_GAMES, "himalaya_view");
+  view_bytes(s, views, FLOOR_GAMES);
 }
 
 /*
