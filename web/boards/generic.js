@@ -83,10 +83,13 @@ function choiceForm(node, labels, optional = false) {
     parts.forEach((p) => box.append(h('div', { class: 'plan-row' }, p.el)));
     return { el: box, fill: (move) => parts.forEach((p) => p.fill(move)) };
   }
-  const name = node.choose.split('/').slice(1).join(' ');
-  const key = node.choose.split('/').pop();
+  // "/plan/0/coin" is named coin0 (a member, then the indices above it),
+  // "/type" type: the names the plan form has always had.
+  const segments = node.choose.split('/').slice(1);
+  const key = segments[segments.length - 1];
+  const name = key + segments.filter((x) => /^\d+$/.test(x)).join('');
   const label = labels[key] || ((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
-  const select = h('select', { name: node.choose },
+  const select = h('select', { name },
     optional ? h('option', { value: '' }, '(no more)') : null,
     node.options.map((o, i) => h('option', { value: String(i) }, label(o.value))));
   const rest = h('span', {});
@@ -98,7 +101,8 @@ function choiceForm(node, labels, optional = false) {
   };
   select.addEventListener('change', update);
   update();
-  box.append(h('label', {}, ` ${name} `, select), rest);
+  const steps = segments.filter((x) => /^\d+$/.test(x)).map((x) => Number(x) + 1);
+  box.append(h('label', {}, ` ${[key.replace(/_/g, ' '), ...steps].join(' ')} `, select), rest);
   return {
     el: box,
     fill: (move) => {
