@@ -8,6 +8,7 @@
 #include "export.h"
 #include "../game/audit.h"
 
+#include <microhttpd.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,9 +199,33 @@ static void write_hex(struct json_writer *w, const uint8_t *bytes, size_t n)
   jw_string(w, hex);
 }
 
+/* `?legal=`: "list" (the default while clients move over, issue 24) writes
+ * the old list beside `choices`; "none" leaves it out, the compact view. */
+static enum cairn_status legal_form(const struct api_request *req, bool *list,
+                                    struct cairn_error *err)
+{
+  const char *text = NULL;
+  size_t len = 0;
+
+  *list = true;
+  if (!req->connection || MHD_lookup_connection_value_n(req->connection, MHD_GET_ARGUMENT_KIND,
+                                                        "legal", 5, &text, &len) != MHD_YES)
+    return CAIRN_OK;
+  if (text && len == 4 && memcmp(text, "list", 4) == 0)
+    return CAIRN_OK;
+  if (text && len == 4 && memcmp(text, "none", 4) == 0) {
+    *list = false;
+    return CAIRN_OK;
+  }
+  return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_QUERY, NULL,
+                    "query parameter \"legal\" must be \"list\" or \"none\"");
+}
+
 void api_write_game(struct json_writer *w, const struct api_request *req, const struct db_game *row,
                     const struct engine_game *state, bool replay)
 {
+  struct cairn_error ignored = {0};
+  bool list = true;
   bool finished = strcmp(row->status, DB_STATUS_FINISHED) == 0;
   int seat = api_viewer_seat(req, row);
   /* A finished game hides nothing: its seed is out, so anyone could rebuild
@@ -258,8 +283,13 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   write_signer(w, req->server, row);
   if (!replay && seat >= 0 && strcmp(row->status, DB_STATUS_ACTIVE) == 0 &&
       owes_decision(&p, seat)) {
-    jw_key(w, "legal");
-    engine_write_legal(state, seat, w);
+    (void)legal_form(req, &list, &ignored); /* refused before, where it is asked */
+    jw_key(w, "choices");
+    engine_write_choices(state, seat, w);
+    if (list) {
+      jw_key(w, "legal");
+      engine_write_legal(state, seat, w);
+    }
   }
   jw_object_end(w);
   json_decref(p.result);
@@ -632,7 +662,11 @@ enum cairn_status api_games_get(struct api_request *req, struct api_response *re
   bool has_at = false;
   enum cairn_status st;
 
+  bool list;
+
   st = api_query_uint(req, "at", &at, &has_at, err);
+  if (st == CAIRN_OK)
+    st = legal_form(req, &list, err);
   if (st != CAIRN_OK)
     return st;
   st = api_load_game(req, &row, err);

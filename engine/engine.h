@@ -60,8 +60,9 @@
  * slot's signature but apply_move's contract: it may be given events ==
  * NULL and must then build no event at all (engine_replay_step, issue 22:
  * a replay threw away the events it built, most of its time), so a module
- * built against version 4 would build them and crash on the NULL array. */
-#define ENGINE_MODULE_VERSION 5
+ * built against version 4 would build them and crash on the NULL array;
+ * version 6 added write_choices (issue 24: one compact form of `legal`). */
+#define ENGINE_MODULE_VERSION 6
 
 #define ENGINE_MAX_SEATS 8
 
@@ -186,6 +187,16 @@ struct engine_module {
    * apply_move's preconditions, and pending as there. */
   enum cairn_status (*replay_text)(struct engine_game *game, int seat, const char *move, size_t len,
                                    bool *pending, struct cairn_error *err);
+
+  /* ---- Functions (version 6) ---- */
+
+  /* Optional (NULL: engine_write_choices builds the tree from write_legal's
+   * list, engine_choices_of_legal). Write to `out` the choices tree of the
+   * moves `seat` may submit now ("The choices tree" below), or null when it
+   * may not act: exactly one value. For a title whose moves are too many
+   * to list (Everest's plans): every path through the tree must be a move
+   * apply_move accepts, and every move it accepts a path. */
+  void (*write_choices)(const struct engine_game *game, int seat, struct json_writer *out);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -255,6 +266,38 @@ void engine_list_write(struct engine_list *list, void (*walk)(struct engine_list
  * `walk` takes; false when it takes none. */
 bool engine_list_pick(struct engine_list *list, void (*walk)(struct engine_list *list),
                       uint64_t choice, void *picked);
+
+/* ---- The choices tree (choices.c; openapi/base.yaml, Choices) ----
+ *
+ * The one compact form of a seat's legal moves every title gives (issue 24):
+ *   node   = {"choose": POINTER, "options": [option, ...]}   pick one option
+ *          | {"all": [node, ...]}                           walk every part
+ *   option = {"value": V}                   set POINTER to V: a whole move
+ *          | {"value": V, "then": node}     set it, then walk `then`
+ *          | {"value": V, "then": node, "done": true}  a whole move here,
+ *                                           or go on into `then`
+ * POINTER is a JSON pointer into the move being built ("/type",
+ * "/plan/0/coin"; segments are plain names or array indices, never "~" or
+ * "/"); a numeric segment makes an array. Every walk from the root is a
+ * legal move and every legal move is a walk; a seat that may not act gets
+ * null. "all" holds independent parts that set different members (a
+ * plan's coins, faces and directions), so a product too large to list
+ * stays small. */
+
+/* Write the tree of the list `list` (len bytes of a JSON array of move
+ * objects, as write_legal writes it; borrowed): each member of a move is
+ * one choice, in the order the move's writer writes them. Marks `out`
+ * failed when the text is no such list, or when one prefix of moves is
+ * followed by members of different names. */
+void engine_choices_from_list(const char *list, size_t len, struct json_writer *out);
+
+/* engine_choices_from_list of the title's own write_legal list. */
+void engine_choices_of_legal(const struct engine_game *game, int seat, struct json_writer *out);
+
+/* A node's head ({"choose":pointer,"options":[) and its tail (]}): for a
+ * title writing its own tree (write_choices). */
+void engine_choice_node_begin(struct json_writer *out, const char *pointer);
+void engine_choice_node_end(struct json_writer *out);
 
 /* Append `event` (a new reference, or NULL when building it ran out of
  * memory) to `events`; CAIRN_ENOMEM when it could not be recorded. The
@@ -330,6 +373,11 @@ enum cairn_status engine_replay_text(struct engine_game *game, int seat, const c
 int engine_to_act(const struct engine_game *game, int seats[ENGINE_MAX_SEATS]);
 void engine_write_legal(const struct engine_game *game, int seat, struct json_writer *out);
 void engine_write_view(const struct engine_game *game, int viewer, struct json_writer *out);
+/* The choices tree of `seat` (the write_choices slot, or the tree of the
+ * legal list), one value into `out`; engine_choices: the same parsed (new
+ * reference; NULL when the seat may not act, or out of memory). */
+void engine_write_choices(const struct engine_game *game, int seat, struct json_writer *out);
+json_t *engine_choices(const struct engine_game *game, int seat);
 json_t *engine_legal_moves(const struct engine_game *game, int seat);
 json_t *engine_view(const struct engine_game *game, int viewer);
 json_t *engine_result(const struct engine_game *game);

@@ -90,6 +90,19 @@ void engine_write_legal(const struct engine_game *game, int seat, struct json_wr
   game->module->write_legal(game, seat, out);
 }
 
+void engine_write_choices(const struct engine_game *game, int seat, struct json_writer *out)
+{
+  if (game->module->write_choices)
+    game->module->write_choices(game, seat, out);
+  else
+    engine_choices_of_legal(game, seat, out);
+}
+
+json_t *engine_choices(const struct engine_game *game, int seat)
+{
+  return parsed(engine_write_choices, game, seat);
+}
+
 void engine_write_view(const struct engine_game *game, int viewer, struct json_writer *out)
 {
   game->module->write_view(game, viewer, out);

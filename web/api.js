@@ -80,7 +80,7 @@ export const createPlayer = (name) => api('POST', '/v1/players', { name });
 export const createGame = (body) => api('POST', '/v1/games', body);
 export const joinGame = (id, seat) => api('POST', `/v1/games/${id}/join`, seat == null ? {} : { seat });
 export const getGame = (id, at, opts) =>
-  api('GET', `/v1/games/${id}${at == null ? '' : `?at=${at}`}`, undefined, opts);
+  api('GET', `/v1/games/${id}${at == null ? '?legal=none' : `?at=${at}`}`, undefined, opts);
 export const submitMove = (id, seq, move) => api('POST', `/v1/games/${id}/moves`, { seq, move });
 // action: '' (ask / take back at once), 'accept' or 'decline'.
 export const takeback = (id, seq, action = '') => api('POST', `/v1/games/${id}/takeback${action ? `/${action}` : ''}`, { seq });

@@ -4,6 +4,7 @@
 import * as API from './api.js';
 import { h } from './svg.js';
 import { boardFor, generic } from './boards/index.js';
+import { listOf } from './choices.js';
 import { rulesFor, optionLabel, valueLabel, valuesForSeats } from './rules/index.js';
 import { lobbyCard, invitationsCard, archiveCard, rematchButton } from './lobby.js';
 import { chatPanel } from './chat.js';
@@ -501,11 +502,18 @@ function gamePage(id) {
     boardBox.dataset.at = state.at == null ? 'live' : state.at;
     rawBox.replaceChildren(h('summary', {}, 'View (JSON)'), generic.jsonTree(g.view ?? null, null));
     movesBox.replaceChildren();
-    const legal = state.at == null ? g.legal : null;
-    if (legal && legal.length) {
+    // The moves come from `choices` (views are asked with legal=none): a
+    // small tree as the list each title's picker shows, a large one (an
+    // Everest plan) as a form walking it.
+    const choices = state.at == null ? g.choices : null;
+    if (choices) {
       const ctx = { onMove: submit, state, board: el, highlight: (f) => board.highlight(el, f) };
+      const legal = listOf(choices);
       let p;
-      try { p = board.picker(g, legal, ctx); } catch (e) { console.error(e); p = generic.picker(g, legal, ctx); }
+      if (!legal) p = generic.treePicker(choices, ctx, board.choiceLabels || {});
+      else {
+        try { p = board.picker(g, legal, ctx); } catch (e) { console.error(e); p = generic.picker(g, legal, ctx); }
+      }
       movesBox.append(p);
     } else {
       movesBox.append(h('p', { class: 'hint' }, state.at != null ? 'Replaying: drag the slider or press Live.'

@@ -15,6 +15,7 @@
  */
 #include "engine/everest/state.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static bool may_act(const struct everest_state *st, int seat)
@@ -128,6 +129,82 @@ void everest_write_legal(const struct engine_game *game, int seat, struct json_w
   } else {
     write_heal_moves(w, st, seat);
   }
+}
+
+/* The choices of coin `step` onwards of a plan of `length` coins, `used`
+ * (a bit per coin) taken by the steps before. */
+static void write_coin_choices(struct json_writer *w, const struct everest_state *st, int seat,
+                               int step, int length, unsigned used)
+{
+  char pointer[32];
+  int coin;
+
+  snprintf(pointer, sizeof(pointer), "/plan/%d/coin", step);
+  engine_choice_node_begin(w, pointer);
+  for (coin = 0; coin < EVEREST_COINS; coin++) {
+    if ((st->seat[seat].aside | used) & (1u << coin))
+      continue;
+    jw_object_begin(w);
+    jw_key_int(w, "value", coin);
+    if (step + 1 < length) {
+      jw_key(w, "then");
+      write_coin_choices(w, st, seat, step + 1, length, used | 1u << coin);
+    }
+    jw_object_end(w);
+  }
+  engine_choice_node_end(w);
+}
+
+/* Planning as a tree: the coins in order (each one not used before), and
+ * beside them each step's face and direction, which any coin may take
+ * (README.md "Moves": 6*5*4 coin orders times 8 faces times 64
+ * directions, too many to list, but small as parts of an "all"). */
+static void write_plan_choices(struct json_writer *w, const struct everest_state *st, int seat)
+{
+  int length = plan_length(st, seat), step, dir;
+  char pointer[32];
+
+  engine_choice_node_begin(w, "/type");
+  jw_object_begin(w);
+  jw_key_string(w, "value", "plan");
+  jw_key(w, "then");
+  jw_object_begin(w);
+  jw_key(w, "all");
+  jw_array_begin(w);
+  write_coin_choices(w, st, seat, 0, length, 0);
+  for (step = 0; step < length; step++) {
+    snprintf(pointer, sizeof(pointer), "/plan/%d/face", step);
+    engine_choice_node_begin(w, pointer);
+    jw_object_begin(w);
+    jw_key_string(w, "value", "value");
+    jw_object_end(w);
+    jw_object_begin(w);
+    jw_key_string(w, "value", "suit");
+    jw_object_end(w);
+    engine_choice_node_end(w);
+    snprintf(pointer, sizeof(pointer), "/plan/%d/dir", step);
+    engine_choice_node_begin(w, pointer);
+    for (dir = 0; dir < EVEREST_DIRS; dir++) {
+      jw_object_begin(w);
+      jw_key_string(w, "value", everest_dir_name(dir));
+      jw_object_end(w);
+    }
+    engine_choice_node_end(w);
+  }
+  jw_array_end(w);
+  jw_object_end(w);
+  jw_object_end(w);
+  engine_choice_node_end(w);
+}
+
+void everest_write_choices(const struct engine_game *game, int seat, struct json_writer *w)
+{
+  const struct everest_state *st = (const struct everest_state *)game;
+
+  if (may_act(st, seat) && st->phase == EVEREST_PHASE_PLAN)
+    write_plan_choices(w, st, seat);
+  else
+    engine_choices_of_legal(game, seat, w);
 }
 
 /* splitmix64 finaliser: spreads `choice` so that its low digits below are

@@ -396,6 +396,7 @@ enum cairn_status everest_new_game(const struct engine_setup *setup,
 /* The write_legal slot: the compact plan descriptor or a full list
  * (README.md). */
 void everest_write_legal(const struct engine_game *game, int seat, struct json_writer *w);
+void everest_write_choices(const struct engine_game *game, int seat, struct json_writer *w);
 /* New reference, or NULL when `seat` may not act. */
 json_t *everest_sample_move(const struct engine_game *game, int seat, uint64_t choice);
 /* The write_view slot: never writes another seat's unrevealed plan or

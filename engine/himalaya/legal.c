@@ -11,6 +11,7 @@
  */
 #include "engine/himalaya/state.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* One walk over the legal moves, in list order (engine_list: written, or
@@ -164,6 +165,35 @@ void himalaya_write_legal(const struct engine_game *game, int seat, struct json_
   struct lister l;
 
   engine_list_write(&l.list, lister_init(&l, game, seat) ? walk : NULL, out);
+}
+
+static void write_choice_move(const void *m, struct json_writer *out)
+{
+  himalaya_move_write_choices(m, out);
+}
+
+/* The choices tree of the same walk, its moves written in the order a
+ * client chooses their members (moves.c): the shared head of a Himalaya
+ * move (type, value, card, pawn, no take-along) then branches once, so
+ * the tree is about a third of the list (openapi.yaml, test_choices). */
+void himalaya_write_choices(const struct engine_game *game, int seat, struct json_writer *out)
+{
+  struct lister l;
+  struct json_writer list;
+  size_t len;
+  char *text;
+  bool acts = lister_init(&l, game, seat);
+
+  l.list.write = write_choice_move;
+  jw_init(&list);
+  engine_list_write(&l.list, acts ? walk : NULL, &list);
+  text = jw_finish(&list, &len);
+  if (!text) {
+    out->failed = true;
+    return;
+  }
+  engine_choices_from_list(text, len, out);
+  free(text);
 }
 
 /* Move number choice % n of the n that write_legal lists, as

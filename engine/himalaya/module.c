@@ -107,5 +107,6 @@ const struct engine_module himalaya_module = {
     .sample_move = himalaya_sample_move,
     .event_reveals = event_reveals,
     .write_legal = himalaya_write_legal,
+    .write_choices = himalaya_write_choices,
     .write_view = himalaya_write_view,
 };

@@ -333,6 +333,37 @@ void himalaya_move_write(const struct himalaya_move *m, struct json_writer *w)
   jw_object_end(w);
 }
 
+void himalaya_move_write_choices(const struct himalaya_move *m, struct json_writer *w)
+{
+  int s;
+
+  jw_object_begin(w);
+  if (m->type == HIMALAYA_MOVE_REROLL) {
+    jw_key_string(w, "type", "reroll");
+    jw_object_end(w);
+    return;
+  }
+  jw_key_string(w, "type", m->type == HIMALAYA_MOVE_DIE ? "die" : "supply");
+  jw_key_int(w, "value", m->value);
+  if (m->type == HIMALAYA_MOVE_SUPPLY)
+    jw_key_string(w, "card", himalaya_card_name(m->card));
+  jw_key_string(w, "pawn", pawn_names[m->pawn]);
+  if (m->pawn == HIMALAYA_PAWN_SHERPA) {
+    jw_key_bool(w, "take_along", m->take_along);
+    jw_key(w, "companions");
+    jw_array_begin(w);
+    for (s = 0; s < HIMALAYA_SHERPAS; s++)
+      if (m->companions & (1u << s))
+        jw_int(w, s);
+    jw_array_end(w);
+    jw_key_string(w, "direction", m->down ? "down" : "up");
+    jw_key_int(w, "sherpa", m->sherpa);
+  }
+  if (m->restore)
+    jw_key_string(w, "restore", himalaya_card_name(m->restore_card));
+  jw_object_end(w);
+}
+
 json_t *himalaya_move_json(const struct himalaya_move *m)
 {
   struct json_writer w;

@@ -126,6 +126,10 @@ enum cairn_status himalaya_move_parse(const json_t *json, struct himalaya_move *
 /* Write the canonical JSON of `m` (every member present) to `w`: the form
  * legal lists give. */
 void himalaya_move_write(const struct himalaya_move *m, struct json_writer *w);
+/* The same members in the order a client chooses them (the choices tree,
+ * himalaya_write_choices): what most moves share first (the die, the card,
+ * the pawn, no take-along), which Sherpa last, the card picked up after. */
+void himalaya_move_write_choices(const struct himalaya_move *m, struct json_writer *w);
 
 /* New reference: the same as a tree, or NULL when out of memory. */
 json_t *himalaya_move_json(const struct himalaya_move *m);
@@ -296,6 +300,7 @@ enum cairn_status himalaya_new_game(const struct engine_setup *setup,
                                     struct cairn_error *err);
 void himalaya_write_legal(const struct engine_game *game, int seat, struct json_writer *out);
 json_t *himalaya_sample_move(const struct engine_game *game, int seat, uint64_t choice);
+void himalaya_write_choices(const struct engine_game *game, int seat, struct json_writer *out);
 void himalaya_write_view(const struct engine_game *game, int viewer, struct json_writer *w);
 json_t *himalaya_serialize(const struct engine_game *game);
 

@@ -14,7 +14,7 @@
 import http from 'node:http';
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { CairnClient, CairnError, checkWebhookSignature } from './cairn.mjs';
-import { choicesFrom, describePlanOptions } from './legal.mjs';
+import { choicesFrom, countMoves, describeChoices, LIST_MAX } from './legal.mjs';
 
 // Moves listed per `!moves` page: a Himalaya seat can have a hundred.
 const MOVES_PER_PAGE = 20;
@@ -219,7 +219,7 @@ export class ChatBot {
   async moves(channel, user, pageArg) {
     const { entry, player } = this.seatedIn(channel, user);
     const game = await this.cairn.getGame(entry.game, player.token);
-    const moves = choicesFrom(game.legal);
+    const moves = choicesFrom(game.choices);
     if (!moves.length) {
       const waiting = game.to_act.map((s) => this.seatName(entry, game.seats, s)).join(', ');
       return this.chat.whisper(channel, user, `Nothing for you to play now (${game.status}${waiting ? `; ${waiting} to act` : ''}).`);
@@ -231,7 +231,7 @@ export class ChatBot {
     const lines = moves.slice(first, first + MOVES_PER_PAGE).map((m, i) => `${first + i + 1}. ${JSON.stringify(m)}`);
     let head = `Your moves at seq ${game.seq}`;
     if (pages > 1) head += ` (${first + 1}-${first + lines.length} of ${moves.length}; !moves ${(page % pages) + 1} for more)`;
-    if (game.legal[0]?.type === 'plan-options') head += ` (${lines.length} drawn at random; ${describePlanOptions(game.legal[0])})`;
+    if (countMoves(game.choices) > LIST_MAX) head += ` (${lines.length} drawn at random of ${describeChoices(game.choices)})`;
     await this.chat.whisper(channel, user, `${head}:\n${lines.join('\n')}\nPlay one with !play <n>.`);
   }
 

@@ -72,7 +72,8 @@ export class CairnClient {
     return this.request('POST', '/v1/games', { body, token });
   }
   getGame(id, token) {
-    return this.request('GET', `/v1/games/${encodeURIComponent(id)}`, { token });
+    // The compact view: `choices` only, without the older `legal` list.
+    return this.request('GET', `/v1/games/${encodeURIComponent(id)}?legal=none`, { token });
   }
   join(id, token, seat) {
     return this.request('POST', `/v1/games/${encodeURIComponent(id)}/join`, {

@@ -1,57 +1,80 @@
-// legal.mjs - turning a game's `legal` member into moves a person (or a bot)
-// can pick from by number. Every title lists complete moves, except Everest
-// while planning: there `legal` is one descriptor, `plan-options`, because a
-// seat may have tens of thousands of plans (openapi: EverestPlanOptions).
+// legal.mjs - turning a game's `choices` (the tree of its legal moves,
+// openapi: Choices) into moves a person (or a bot) can pick from by number.
+// Every title gives the same tree; where it holds few moves they are all
+// offered, where it holds many (an Everest plan: tens of thousands) a few
+// are drawn at random by walking it.
 
-// How many plans are drawn from a descriptor for a listing: enough to offer a
-// real choice, few enough to read in a chat. Any other plan can still be
-// typed as JSON with `!play`.
+// How many moves are drawn from a large tree for a listing: enough to offer
+// a real choice, few enough to read in a chat. Any other legal move can
+// still be typed as JSON with `!play`.
 export const PLANS_OFFERED = 8;
 
-// The moves to offer for `legal`, as an array of complete move objects.
-// `random` (a function returning [0, 1)) draws the sample plans.
-export function choicesFrom(legal, random = Math.random) {
-  if (!Array.isArray(legal)) return [];
-  if (legal.length === 1 && legal[0].type === 'plan-options') {
-    const seen = new Set();
-    const plans = [];
-    const wanted = Math.min(PLANS_OFFERED, countPlans(legal[0]));
-    while (plans.length < wanted) {
-      const plan = randomPlan(legal[0], random);
-      const key = JSON.stringify(plan);
-      if (!seen.has(key)) plans.push(plan), seen.add(key);
-    }
-    return plans;
+// Trees of at most this many moves are listed in full.
+export const LIST_MAX = 400;
+
+// The reference walker (openapi/base.yaml, Choices): a random legal move.
+export function pickMove(node, random = Math.random, move = {}) {
+  if (node.all) { node.all.forEach((part) => pickMove(part, random, move)); return move; }
+  const option = node.options[Math.floor(random() * node.options.length)];
+  setMember(move, node.choose, option.value);
+  if (option.then && !(option.done && random() < 0.5)) pickMove(option.then, random, move);
+  return move;
+}
+
+// Set the member a JSON pointer of plain segments names; a numeric segment
+// makes an array.
+function setMember(move, pointer, value) {
+  const keys = pointer.split('/').slice(1);
+  let at = move;
+  keys.slice(0, -1).forEach((key, i) => { at = at[key] ??= /^\d+$/.test(keys[i + 1]) ? [] : {}; });
+  at[keys[keys.length - 1]] = value;
+}
+
+// How many moves the tree holds (walks from its root).
+export function countMoves(node) {
+  if (node.all) return node.all.reduce((n, part) => n * countMoves(part), 1);
+  return node.options.reduce((n, o) => n + (o.then ? countMoves(o.then) + (o.done ? 1 : 0) : 1), 0);
+}
+
+// Every move of the tree, in its order (small trees only).
+export function allMoves(node, move = {}) {
+  const copy = (m) => structuredClone(m);
+  if (node.all) return node.all.reduce((moves, part) => moves.flatMap((m) => allMoves(part, m)), [copy(move)]);
+  return node.options.flatMap((o) => {
+    const m = copy(move);
+    setMember(m, node.choose, o.value);
+    if (!o.then) return [m];
+    return [...(o.done ? [m] : []), ...allMoves(o.then, m)];
+  });
+}
+
+// The moves to offer for `choices` (null when the seat may not act), as an
+// array of complete move objects: all of them, or PLANS_OFFERED distinct
+// ones drawn with `random` (a function returning [0, 1)).
+export function choicesFrom(choices, random = Math.random) {
+  if (!choices) return [];
+  const n = countMoves(choices);
+  if (n <= LIST_MAX) return allMoves(choices);
+  const seen = new Set();
+  const moves = [];
+  while (moves.length < PLANS_OFFERED) {
+    const move = pickMove(choices, random);
+    const key = JSON.stringify(move);
+    if (!seen.has(key)) moves.push(move), seen.add(key);
   }
-  return legal;
+  return moves;
 }
 
-// One plan the descriptor allows, drawn uniformly: `length` distinct coins
-// from `coins`, each with any face and any direction.
-export function randomPlan(options, random = Math.random) {
-  const pick = (list) => list[Math.floor(random() * list.length)];
-  const coins = [...options.coins];
-  const plan = [];
-  for (let i = 0; i < options.length; i++) {
-    const coin = coins.splice(Math.floor(random() * coins.length), 1)[0];
-    plan.push({ coin, face: pick(options.faces), dir: pick(options.directions) });
-  }
-  return { type: 'plan', plan };
-}
-
-// How many plans a descriptor allows (ordered choices of distinct coins).
-export function countPlans(options) {
-  let n = 1;
-  for (let i = 0; i < options.length; i++) n *= (options.coins.length - i) * options.faces.length * options.directions.length;
-  return n;
-}
-
-// A one-line reading of a plan descriptor, for a person who wants to type a
-// plan of their own.
-export function describePlanOptions(options) {
-  return (
-    `a plan is ${options.length} distinct coins of [${options.coins.join(', ')}], ` +
-    `each with a face (${options.faces.join('/')}) and a direction (${options.directions.join('/')}), ` +
-    `e.g. !play ${JSON.stringify(randomPlan(options, () => 0))}`
-  );
+// A one-line reading of a large tree, for a person who wants to type a move
+// of their own: the members chosen, in order.
+export function describeChoices(choices) {
+  const names = [];
+  const visit = (node) => {
+    if (node.all) return node.all.forEach(visit);
+    if (!names.includes(node.choose)) names.push(node.choose);
+    const next = node.options.find((o) => o.then);
+    if (next) visit(next.then);
+  };
+  visit(choices);
+  return `${countMoves(choices)} moves; a move sets ${names.join(', ')}, e.g. !play ${JSON.stringify(pickMove(choices, () => 0))}`;
 }

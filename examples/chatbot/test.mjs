@@ -14,7 +14,7 @@ import path from 'node:path';
 import { ChatAdapter } from './chat.mjs';
 import { ChatBot } from './bot.mjs';
 import { checkWebhookSignature, MAX_SIGNATURE_AGE_S } from './cairn.mjs';
-import { choicesFrom, countPlans } from './legal.mjs';
+import { choicesFrom, countMoves, PLANS_OFFERED } from './legal.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const CHANNEL = '#north-col';
@@ -199,17 +199,34 @@ test('forged and stale webhook deliveries are refused, genuine ones accepted', a
   assert.equal(checkWebhookSignature(secret, undefined, undefined, Buffer.from(body), t), 'unsigned');
 });
 
-test('a plan descriptor yields distinct legal plans', () => {
-  const options = { type: 'plan-options', coins: [0, 2, 5], length: 3, faces: ['value', 'suit'], directions: ['N', 'E', 'S', 'W'] };
-  assert.equal(countPlans(options), 3 * 2 * 1 * 8 ** 3);
-  const plans = choicesFrom([options], seeded(1));
-  assert.equal(new Set(plans.map((p) => JSON.stringify(p))).size, plans.length);
-  for (const p of plans) {
+test('a large tree yields distinct walked moves, a small one every move', () => {
+  // An Everest plan of three coins of [0, 2, 5], as the server writes it.
+  const node = (pointer, values) => ({ choose: pointer, options: values.map((value) => ({ value })) });
+  const coins = (step, left) => ({
+    choose: `/plan/${step}/coin`,
+    options: left.map((value) => (step < 2 ? { value, then: coins(step + 1, left.filter((c) => c !== value)) } : { value })),
+  });
+  const parts = [coins(0, [0, 2, 5])];
+  for (let i = 0; i < 3; i++) parts.push(node(`/plan/${i}/face`, ['value', 'suit']), node(`/plan/${i}/dir`, ['N', 'E', 'S', 'W']));
+  const plans = { choose: '/type', options: [{ value: 'plan', then: { all: parts } }] };
+  assert.equal(countMoves(plans), 3 * 2 * 1 * 8 ** 3);
+  const drawn = choicesFrom(plans, seeded(1));
+  assert.equal(drawn.length, PLANS_OFFERED);
+  assert.equal(new Set(drawn.map((p) => JSON.stringify(p))).size, drawn.length);
+  for (const p of drawn) {
     assert.equal(p.type, 'plan');
     assert.deepEqual(p.plan.map((c) => c.coin).sort(), [0, 2, 5]);
+    for (const c of p.plan) assert.deepEqual(Object.keys(c).sort(), ['coin', 'dir', 'face']);
   }
-  const list = [{ type: 'base', base: [1, 0] }];
-  assert.equal(choicesFrom(list), list, 'a list is offered as it is');
+  // A move that may stop or go on ("done"), listed in full.
+  const small = { choose: '/type', options: [{ value: 'end' }, { value: 'deploy', then: { choose: '/card', options: [{ value: 38, done: true, then: node('/team', [0, 1]) }] } }] };
+  assert.deepEqual(choicesFrom(small), [
+    { type: 'end' },
+    { type: 'deploy', card: 38 },
+    { type: 'deploy', card: 38, team: 0 },
+    { type: 'deploy', card: 38, team: 1 },
+  ]);
+  assert.deepEqual(choicesFrom(null), []);
 });
 
 // ---------------------------------------------------------------- helpers

@@ -107,20 +107,20 @@ static void issue(struct load *l, struct game *g)
  * very text the server listed. A scan that goes wrong can only make the
  * server refuse the move, which the figures count.
  */
-#define MAX_LEGAL 512
+#define MAX_OPTIONS 64 /* options of one node the walker picks among */
+#define MAX_STEPS   16 /* members one walked move sets */
 
 struct span {
   const char *at;
   size_t len;
 };
 
-enum member { M_STATUS = 1, M_SEQ = 2, M_TO_ACT = 4, M_LEGAL = 8, M_GAME = 16 };
+enum member { M_STATUS = 1, M_SEQ = 2, M_TO_ACT = 4, M_CHOICES = 8, M_GAME = 16 };
 
 struct answer {
   unsigned wanted; /* the members to find (enum member bits); the scan stops once all are */
   unsigned found;
-  struct span status, seq, to_act, legal[MAX_LEGAL], game;
-  int n_legal;
+  struct span status, seq, to_act, choices, game;
 };
 
 static const char *skip_ws(const char *p)
@@ -190,24 +190,6 @@ static bool is(struct span key, const char *name)
   return key.len == strlen(name) && memcmp(key.at, name, key.len) == 0;
 }
 
-/* Keep the spans of the legal list's elements; the end of the list. */
-static const char *scan_legal(struct answer *a, const char *p)
-{
-  const char *end;
-
-  p = skip_ws(p + 1);
-  while (*p && *p != ']') {
-    if (!(end = skip_value(p)))
-      return NULL;
-    if (a->n_legal < MAX_LEGAL)
-      a->legal[a->n_legal++] = (struct span){p, (size_t)(end - p)};
-    p = skip_ws(end);
-    if (*p == ',')
-      p = skip_ws(p + 1);
-  }
-  return *p ? p + 1 : NULL;
-}
-
 /* The member `key` whose value is at p, if wanted; the value's end. The
  * game object of a move's answer is the one exception: it is kept by its
  * start alone (its end is not sought, len is 0) for a scan of its own. */
@@ -219,14 +201,11 @@ static const char *member(struct answer *a, struct span key, const char *p)
     size_t offset;
   } spans[] = {{"status", M_STATUS, offsetof(struct answer, status)},
                {"seq", M_SEQ, offsetof(struct answer, seq)},
-               {"to_act", M_TO_ACT, offsetof(struct answer, to_act)}};
+               {"to_act", M_TO_ACT, offsetof(struct answer, to_act)},
+               {"choices", M_CHOICES, offsetof(struct answer, choices)}};
   const char *end;
   size_t i;
 
-  if ((a->wanted & M_LEGAL) && *p == '[' && is(key, "legal")) {
-    a->found |= M_LEGAL;
-    return scan_legal(a, p);
-  }
   if ((a->wanted & M_GAME) && is(key, "game")) {
     a->found |= M_GAME;
     a->game = (struct span){p, 0};
@@ -242,14 +221,12 @@ static const char *member(struct answer *a, struct span key, const char *p)
   return end;
 }
 
-/* Ready *a to find the `wanted` members. The legal spans are left as they
- * are (8 KB: clearing them cost the generator as much as its scan). */
+/* Ready *a to find the `wanted` members. */
 static void answer_init(struct answer *a, unsigned wanted)
 {
   a->wanted = wanted;
   a->found = 0;
-  a->status = a->seq = a->to_act = a->game = (struct span){NULL, 0};
-  a->n_legal = 0;
+  a->status = a->seq = a->to_act = a->choices = a->game = (struct span){NULL, 0};
 }
 
 /* Record in *a the wanted members of the object at p. */
@@ -295,36 +272,201 @@ static bool body_room(struct game *g, size_t need)
   return true;
 }
 
-/* Write g's next POST body: `seq` and a random legal move, one listed
- * move as it was listed, or for a compact descriptor (Everest's
- * plan-options) a move built from it (with jansson: that title only).
- * False when there is none to write. */
+/* ---- A random walk of the `choices` tree, on its text ----
+ * The view's tree (openapi/base.yaml, Choices) is walked as the document's
+ * pickMove walks it, reading only the nodes on the path: each member the
+ * walk sets is kept as (pointer, value text), then the move is written as
+ * text from them. No tree is built (see above). */
+
+struct step {
+  struct span pointer; /* without its quotes */
+  struct span value;
+};
+
+struct walk {
+  struct harness_rng *rng;
+  struct step steps[MAX_STEPS];
+  int n;
+};
+
+/* The members of the object at p named in `names` (NULL-terminated), into
+ * out[] (at NULL when absent); false on malformed text. */
+static bool members_of(const char *p, const char *const *names, struct span *out)
+{
+  int i;
+
+  for (i = 0; names[i]; i++)
+    out[i] = (struct span){NULL, 0};
+  p = skip_ws(p);
+  if (*p++ != '{')
+    return false;
+  for (;;) {
+    struct span key;
+    const char *end;
+
+    p = skip_ws(p);
+    if (*p == '}')
+      return true;
+    if (*p != '"' || !(end = string_end(p)))
+      return false;
+    key = (struct span){p + 1, (size_t)(end - p - 1)};
+    p = skip_ws(end + 1);
+    if (*p++ != ':')
+      return false;
+    p = skip_ws(p);
+    if (!(end = skip_value(p)))
+      return false;
+    for (i = 0; names[i]; i++)
+      if (is(key, names[i]))
+        out[i] = (struct span){p, (size_t)(end - p)};
+    p = skip_ws(end);
+    if (*p == ',')
+      p++;
+  }
+}
+
+/* The items of the array at p, at most `max`, into items[]; how many, or
+ * -1 on malformed text. */
+static int items_of(const char *p, struct span *items, int max)
+{
+  const char *end;
+  int n = 0;
+
+  p = skip_ws(p);
+  if (*p++ != '[')
+    return -1;
+  for (p = skip_ws(p); *p && *p != ']'; p = skip_ws(p)) {
+    if (!(end = skip_value(p)))
+      return -1;
+    if (n < max)
+      items[n++] = (struct span){p, (size_t)(end - p)};
+    p = skip_ws(end);
+    if (*p == ',')
+      p++;
+  }
+  return *p ? n : -1;
+}
+
+static bool walk_node(struct walk *w, const char *node)
+{
+  static const char *const node_names[] = {"choose", "options", "all", NULL};
+  static const char *const option_names[] = {"value", "then", "done", NULL};
+  struct span m[3], o[3], items[MAX_OPTIONS];
+  int n, i;
+
+  if (!members_of(node, node_names, m))
+    return false;
+  if (m[2].at) { /* "all": every part */
+    n = items_of(m[2].at, items, MAX_OPTIONS);
+    for (i = 0; i < n; i++)
+      if (!walk_node(w, items[i].at))
+        return false;
+    return n > 0;
+  }
+  n = m[1].at ? items_of(m[1].at, items, MAX_OPTIONS) : -1;
+  if (n <= 0 || !m[0].at || w->n == MAX_STEPS ||
+      !members_of(items[harness_rng_below(w->rng, (uint64_t)n)].at, option_names, o) || !o[0].at)
+    return false;
+  w->steps[w->n++] = (struct step){{m[0].at + 1, m[0].len - 2}, o[0]};
+  if (o[1].at && !(o[2].at && harness_rng_below(w->rng, 2)))
+    return walk_node(w, o[1].at);
+  return true;
+}
+
+/* The pointer's segment after `depth` slashes (its text, or len 0). */
+static struct span segment(struct span pointer, int depth)
+{
+  const char *p = pointer.at, *end = pointer.at + pointer.len, *q;
+
+  for (; depth >= 0 && p < end; depth--) {
+    p++; /* the slash */
+    for (q = p; q < end && *q != '/'; q++)
+      ;
+    if (depth == 0)
+      return (struct span){p, (size_t)(q - p)};
+    p = q;
+  }
+  return (struct span){NULL, 0};
+}
+
+static bool same(struct span a, struct span b)
+{
+  return a.len == b.len && memcmp(a.at, b.at, a.len) == 0;
+}
+
+/* Write the members of steps[from..to) that share their first `depth`
+ * segments, as one object or array (an array when the next segment is an
+ * index), each member's steps grouped in the order first set. */
+static size_t write_level(const struct walk *w, bool *used, int depth, struct span prefix[],
+                          char *out, size_t room)
+{
+  size_t len = 0;
+  bool array = false, first = true;
+  int i, k, d;
+
+  for (i = 0; i < w->n; i++) {
+    struct span key;
+    bool below = true;
+
+    if (used[i])
+      continue;
+    for (d = 0; d < depth && below; d++)
+      below = same(segment(w->steps[i].pointer, d), prefix[d]);
+    if (!below)
+      continue;
+    key = segment(w->steps[i].pointer, depth);
+    if (first)
+      array = key.len && key.at[0] >= '0' && key.at[0] <= '9';
+    len += (size_t)snprintf(out + len, room > len ? room - len : 0, "%s",
+                            first ? (array ? "[" : "{") : ",");
+    first = false;
+    if (!array)
+      len += (size_t)snprintf(out + len, room > len ? room - len : 0, "\"%.*s\":", (int)key.len,
+                              key.at);
+    if (!segment(w->steps[i].pointer, depth + 1).at) {
+      used[i] = true;
+      len += (size_t)snprintf(out + len, room > len ? room - len : 0, "%.*s",
+                              (int)w->steps[i].value.len, w->steps[i].value.at);
+      continue;
+    }
+    prefix[depth] = key;
+    len += write_level(w, used, depth + 1, prefix, out + len, room > len ? room - len : 0);
+    for (k = 0; k < w->n; k++) { /* every step under this key was written */
+      bool under = same(segment(w->steps[k].pointer, depth), key);
+
+      for (d = 0; d < depth && under; d++)
+        under = same(segment(w->steps[k].pointer, d), prefix[d]);
+      used[k] = used[k] || under;
+    }
+  }
+  len += (size_t)snprintf(out + len, room > len ? room - len : 0, "%s",
+                          first ? "{}" : (array ? "]" : "}"));
+  return len;
+}
+
+/* Write g's next POST body: `seq` and a random walk of the view's
+ * `choices`. False when there is none to write. */
 static bool write_move(struct load *l, struct game *g, const struct answer *a)
 {
-  struct span pick = a->legal[harness_rng_below(&l->rng, (uint64_t)a->n_legal)];
+  struct walk w = {.rng = &l->rng};
+  bool used[MAX_STEPS] = {false};
+  struct span prefix[MAX_STEPS];
   long seq = a->seq.at ? strtol(a->seq.at, NULL, 10) : 0;
-  char *built = NULL;
-  int head;
+  size_t need, head;
 
-  if (memmem(pick.at, pick.len, "\"plan-options\"", 14)) {
-    json_t *mine = json_pack("{s:[o]}", "legal", json_loadb(pick.at, pick.len, 0, NULL));
-    json_t *move = harness_choose_move(mine, &l->rng);
-
-    built = json_dumps(move, JSON_COMPACT);
-    json_decref(move);
-    json_decref(mine);
-    if (!built)
-      return false;
-    pick = (struct span){built, strlen(built)};
-  }
-  if (!body_room(g, pick.len + 48)) {
-    free(built);
+  if (!a->choices.at || *a->choices.at != '{' || !walk_node(&w, a->choices.at))
     return false;
-  }
-  head = snprintf(g->body, g->body_cap, "{\"seq\":%ld,\"move\":", seq);
-  memcpy(g->body + head, pick.at, pick.len);
-  memcpy(g->body + head + pick.len, "}", 2);
-  free(built);
+  /* The move is at most its values plus its pointers' names and punctuation. */
+  need = 64;
+  for (int i = 0; i < w.n; i++)
+    need += w.steps[i].value.len + w.steps[i].pointer.len + 8;
+  if (!body_room(g, need))
+    return false;
+  head = (size_t)snprintf(g->body, g->body_cap, "{\"seq\":%ld,\"move\":", seq);
+  head += write_level(&w, used, 0, prefix, g->body + head, g->body_cap - head);
+  if (head + 2 > g->body_cap)
+    return false;
+  memcpy(g->body + head, "}", 2);
   return true;
 }
 
@@ -333,16 +475,16 @@ static bool is_active(const struct answer *game)
   return game->status.len == 8 && memcmp(game->status.at, "\"active\"", 8) == 0;
 }
 
-/* Read the answer; choose the next request. A view is read up to its
- * legal list; a move's answer only for its game's status and seats to
- * act (its legal list, when it has one, is not read). */
+/* Read the answer; choose the next request. A view (asked with
+ * ?legal=none: the tree alone) is read up to its choices; a move's answer
+ * only for its game's status and seats to act. */
 static void advance(struct load *l, struct game *g, long status)
 {
   struct answer answer, game;
   bool ok;
 
   if (g->phase == 0) {
-    answer_init(&game, M_STATUS | M_SEQ | M_LEGAL);
+    answer_init(&game, M_STATUS | M_SEQ | M_CHOICES);
     ok = status != 0 && scan_object(load_conn_body(&g->conn), &game);
   } else {
     if (status == 200 && l->done < l->cap)
@@ -358,7 +500,7 @@ static void advance(struct load *l, struct game *g, long status)
     l->over += !g->over;
     g->over = true;
   } else if (g->phase == 0) {
-    g->phase = game.n_legal && write_move(l, g, &game) ? 1 : 0;
+    g->phase = write_move(l, g, &game) ? 1 : 0;
   } else {
     g->seat = game.to_act.at ? (int)strtol(skip_ws(game.to_act.at + 1), NULL, 10) : 0;
     g->phase = 0;
@@ -385,7 +527,7 @@ static void new_games(struct load *l, int n)
     json_decref(created);
     for (seat = 0; seat < l->cast->seats; seat++)
       harness_join(l->s, l->cast->p[seat].token, g->id, seat);
-    snprintf(g->view_path, sizeof g->view_path, "/v1/games/%s", g->id);
+    snprintf(g->view_path, sizeof g->view_path, "/v1/games/%s?legal=none", g->id);
     snprintf(g->move_path, sizeof g->move_path, "/v1/games/%s/moves", g->id);
     load_conn_init(&g->conn, l->epfd, l->nodes[i % l->n_nodes]->host,
                    l->nodes[i % l->n_nodes]->port, (uint64_t)i);
@@ -916,6 +1058,43 @@ static int cast_titles(struct harness_server *s, struct cast *casts, int max)
  * a start's dice are random, so one game's list could be short or long:
  * the connections spread over many). */
 #define FLOOR_GAMES 25
+
+/* Bytes of the seat's view as the server answers it by default (`legal`
+ * beside `choices`), compact (?legal=none: `choices` alone), and as it was
+ * before the tree (`legal` alone): issue 24's figure for the views above. */
+static void view_bytes(struct harness_server *s, const struct floor_target *views, int n)
+{
+  double both = 0, compact = 0, before = 0;
+  int g;
+
+  for (g = 0; g < n; g++) {
+    const char *token = strstr(views[g].headers, "Bearer ") + 7;
+    char bearer[128];
+    struct harness_response r;
+    char *text;
+
+    snprintf(bearer, sizeof bearer, "%.*s", (int)strcspn(token, "\r"), token);
+    harness_call(s, &r, "GET", bearer, NULL, "%s", views[g].path);
+    both += (double)r.body_len;
+    harness_response_free(&r);
+    harness_call(s, &r, "GET", bearer, NULL, "%s?legal=none", views[g].path);
+    compact += (double)r.body_len;
+    text = json_dumps(json_object_get(r.json, "choices"), JSON_COMPACT | JSON_ENCODE_ANY);
+    /* Before: this answer less ,"choices":<tree> (11 bytes and the tree),
+     * plus ,"legal":<list>, which is what the default adds to it (below). */
+    before += (double)r.body_len - (text ? (double)strlen(text) + 11 : 0);
+    free(text);
+    harness_response_free(&r);
+  }
+  before += both - compact;
+  printf("view of a Himalaya game's seat to act (%d games), mean bytes: %.0f before the tree "
+         "(`legal` only), %.0f by default (`legal` and `choices`), %.0f compact "
+         "(?legal=none: `choices` only)\n",
+         n, before / n, both / n, compact / n);
+  figure(FIGURE_LOWER, before / n, "view.himalaya_start.list_bytes");
+  figure(FIGURE_LOWER, compact / n, "view.himalaya_start.compact_bytes");
+}
+
 static void run_floors(struct harness_server *s, const struct cast *casts, int n)
 {
   static struct floor_target views[FLOOR_GAMES];
@@ -944,6 +1123,7 @@ static void run_floors(struct harness_server *s, const struct cast *casts, int n
     views[g].what = "the view of a Himalaya game's seat to act (25 games)";
   }
   run_floor(s, 100, 20000, views, FLOOR_GAMES, "himalaya_view");
+  view_bytes(s, views, FLOOR_GAMES);
 }
 
 /*

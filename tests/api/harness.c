@@ -445,12 +445,13 @@ void harness_advance_clock(struct harness_server *s, long long ms)
 }
 
 /* Seat `seats` new players in a new game of `title` and play it to the end
- * with moves drawn from `legal` by a xorshift seeded with `seed`. */
+ * with moves walked from `choices` (views asked with ?legal=none), seeded
+ * with `seed`. */
 void harness_play_random(struct harness_server *s, const char *title, int seats,
                          const char *options_json, uint64_t seed, struct harness_player players[],
                          char game_id[64])
 {
-  uint64_t x = seed ? seed : 1;
+  struct harness_rng rng = {seed ? seed : 1};
   json_t *created;
   char name[32];
   int i, moves;
@@ -466,7 +467,7 @@ void harness_play_random(struct harness_server *s, const char *title, int seats,
     harness_join(s, players[i].token, game_id, -1);
   for (moves = 0; moves < 100000; moves++) {
     json_t *g = harness_get_game(s, NULL, game_id);
-    json_t *mine, *legal, *body;
+    json_t *mine, *body;
     struct harness_response r;
     int seat;
 
@@ -476,13 +477,10 @@ void harness_play_random(struct harness_server *s, const char *title, int seats,
     }
     seat = (int)json_integer_value(json_array_get(json_object_get(g, "to_act"), 0));
     json_decref(g);
-    mine = harness_get_game(s, players[seat].token, game_id);
-    legal = json_object_get(mine, "legal");
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    body = json_pack("{s:O, s:O}", "seq", json_object_get(mine, "seq"), "move",
-                     json_array_get(legal, (size_t)(x % json_array_size(legal))));
+    mine = harness_get_json(s, players[seat].token, "/v1/games/%s?legal=none", game_id);
+    assert_null(json_object_get(mine, "legal"));
+    body = json_pack("{s:O, s:o}", "seq", json_object_get(mine, "seq"), "move",
+                     harness_choose_move(mine, &rng));
     harness_call_json(s, &r, "POST", players[seat].token, body, "/v1/games/%s/moves", game_id);
     harness_expect_status(&r, 200, __FILE__, __LINE__);
     harness_response_free(&r);
@@ -1059,49 +1057,69 @@ uint64_t harness_rng_below(struct harness_rng *r, uint64_t n)
   return harness_rng_next(r) % n;
 }
 
-/* A plan built from the compact descriptor
- * {"type":"plan-options","coins":[...],"length":n,"faces":[...],"directions":[...]}:
- * `length` distinct coins in a random order, a random face and direction
- * for each. New reference. */
-static json_t *plan_from(const json_t *options, struct harness_rng *rng)
+/* Set the member `pointer` (a JSON pointer of plain segments) of `move`
+ * to `value` (borrowed), making a missing container an array when the
+ * segment after it is an index: Choices' rule (openapi/base.yaml). */
+static void put_member(json_t *move, const char *pointer, const json_t *value)
 {
-  const json_t *coins = json_object_get(options, "coins");
-  const json_t *faces = json_object_get(options, "faces");
-  const json_t *dirs = json_object_get(options, "directions");
-  long pool[6];
-  size_t n = json_array_size(coins), i;
-  long length = harness_int(options, "length");
-  json_t *plan = json_array();
+  char path[128], *segment = path, *next;
+  json_t *at = move, *child;
 
-  assert_true(n <= 6 && (size_t)length <= n);
-  for (i = 0; i < n; i++)
-    pool[i] = (long)json_integer_value(json_array_get(coins, i));
-  for (i = 0; i < (size_t)length; i++) {
-    size_t k = i + (size_t)harness_rng_below(rng, n - i);
-    long t = pool[i];
-
-    pool[i] = pool[k];
-    pool[k] = t;
-    json_array_append_new(
-        plan,
-        json_pack("{s:i, s:O, s:O}", "coin", (int)pool[i], "face",
-                  json_array_get(faces, harness_rng_below(rng, json_array_size(faces))), "dir",
-                  json_array_get(dirs, harness_rng_below(rng, json_array_size(dirs)))));
+  assert_true(pointer[0] == '/' && strlen(pointer) < sizeof path);
+  snprintf(path, sizeof path, "%s", pointer + 1);
+  while ((next = strchr(segment, '/'))) {
+    *next++ = '\0';
+    child = json_is_array(at) ? json_array_get(at, strtoul(segment, NULL, 10))
+                              : json_object_get(at, segment);
+    if (!child) {
+      child = (*next >= '0' && *next <= '9') ? json_array() : json_object();
+      if (json_is_array(at))
+        json_array_append_new(at, child);
+      else
+        json_object_set_new(at, segment, child);
+    }
+    at = child;
+    segment = next;
   }
-  return json_pack("{s:s, s:o}", "type", "plan", "plan", plan);
+  if (json_is_array(at))
+    json_array_append(at, (json_t *)value);
+  else
+    json_object_set(at, segment, (json_t *)value);
+}
+
+/* The reference walker of openapi/base.yaml's Choices, in C: a random
+ * option of each node, every part of an "all", into `move`. */
+static void walk_choices(const json_t *node, json_t *move, struct harness_rng *rng)
+{
+  const json_t *parts = json_object_get(node, "all"), *options, *option, *then;
+  size_t i;
+
+  if (parts) {
+    for (i = 0; i < json_array_size(parts); i++)
+      walk_choices(json_array_get(parts, i), move, rng);
+    return;
+  }
+  options = json_object_get(node, "options");
+  assert_true(json_array_size(options) > 0);
+  option = json_array_get(options, harness_rng_below(rng, json_array_size(options)));
+  put_member(move, harness_str(node, "choose"), json_object_get(option, "value"));
+  then = json_object_get(option, "then");
+  if (then && !(json_is_true(json_object_get(option, "done")) && harness_rng_below(rng, 2)))
+    walk_choices(then, move, rng);
+}
+
+json_t *harness_walk_choices(const json_t *choices, struct harness_rng *rng)
+{
+  json_t *move = json_object();
+
+  assert_true(json_is_object(choices));
+  walk_choices(choices, move, rng);
+  return move;
 }
 
 json_t *harness_choose_move(const json_t *mine, struct harness_rng *rng)
 {
-  const json_t *legal = json_object_get(mine, "legal");
-  const json_t *first = json_array_get(legal, 0);
-
-  assert_true(json_array_size(legal) > 0);
-  if (strcmp(harness_str(first, "type"), "plan-options") == 0) {
-    assert_int_equal(json_array_size(legal), 1);
-    return plan_from(first, rng);
-  }
-  return json_incref(json_array_get(legal, harness_rng_below(rng, json_array_size(legal))));
+  return harness_walk_choices(json_object_get(mine, "choices"), rng);
 }
 
 void harness_expect_title(struct harness_server *s, const char *id, const char *name, int min_seats,

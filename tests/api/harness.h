@@ -228,7 +228,7 @@ void harness_expect_title(struct harness_server *s, const char *id, const char *
                           int max_seats, const char *rules_version);
 
 /* Create `seats` players and a game of `title`, seat them all, and play to
- * the end choosing from `legal` with a xorshift seeded by `seed`. Fills
+ * the end walking `choices` (views asked with ?legal=none) with `seed`. Fills
  * players[0..seats) and game_id. Fails the test if the game never ends. */
 void harness_play_random(struct harness_server *s, const char *title, int seats,
                          const char *options_json, uint64_t seed, struct harness_player players[],
@@ -288,10 +288,14 @@ uint64_t harness_rng_next(struct harness_rng *r);
 /* Uniform in [0, n), n > 0. */
 uint64_t harness_rng_below(struct harness_rng *r, uint64_t n);
 
-/* A random legal move for the seat whose game resource (with `legal`) is
- * `mine`: one of the listed moves, or, for Everest's compact
- * {"type":"plan-options",...} descriptor, a plan built from it. Fails the
- * test when nothing is legal. New reference. */
+/* A random legal move for the seat whose game resource is `mine`: a walk
+ * of its `choices` tree (harness_walk_choices). Fails the test when the
+ * seat has no choices. New reference. */
 json_t *harness_choose_move(const json_t *mine, struct harness_rng *rng);
+
+/* The reference walker of openapi/base.yaml's Choices in C: a random legal
+ * move built by walking `choices` (a tree, borrowed), choosing each node's
+ * option with `rng`. New reference. */
+json_t *harness_walk_choices(const json_t *choices, struct harness_rng *rng);
 
 #endif

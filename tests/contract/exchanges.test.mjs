@@ -140,20 +140,17 @@ function pick(list) {
   return list[Math.floor(Math.random() * list.length)];
 }
 
-// A move from `legal`: every title lists complete moves, except Everest while
-// planning, whose single descriptor a plan is drawn from (EverestPlanOptions).
-function randomMove(legal) {
-  if (legal.length === 1 && legal[0].type === 'plan-options') {
-    const options = legal[0];
-    const coins = [...options.coins];
-    const plan = [];
-    for (let i = 0; i < options.length; i++) {
-      const coin = coins.splice(Math.floor(Math.random() * coins.length), 1)[0];
-      plan.push({ coin, face: pick(options.faces), dir: pick(options.directions) });
-    }
-    return { type: 'plan', plan };
-  }
-  return pick(legal);
+// A random legal move: the reference walker of the document (Choices), as a
+// client would copy it from there.
+function pickMove(node, move = {}) {
+  if (node.all) { node.all.forEach((part) => pickMove(part, move)); return move; }
+  const option = node.options[Math.floor(Math.random() * node.options.length)];
+  const keys = node.choose.split('/').slice(1);
+  let at = move;
+  keys.slice(0, -1).forEach((key, i) => { at = at[key] ??= /^\d+$/.test(keys[i + 1]) ? [] : {}; });
+  at[keys[keys.length - 1]] = option.value;
+  if (option.then && !(option.done && Math.random() < 0.5)) pickMove(option.then, move);
+  return move;
 }
 
 // Every page of the log, each checked.
@@ -190,8 +187,10 @@ async function playOne(title, seats, options) {
   for (let step = 0; game.status !== 'finished'; step++) {
     assert.ok(step < MAX_STEPS, `${title} did not end in ${MAX_STEPS} steps`);
     if (step % 10 === 0) await call('GET', `/v1/games/${id}`); // a spectator's view
-    if (game.legal && game.to_act.includes(game.your_seat)) {
-      const moved = await call('POST', `/v1/games/${id}/moves`, { token, body: { seq: game.seq, move: randomMove(game.legal) } });
+    // Every other view the compact way (legal=none: the tree without the list).
+    if (step % 2 === 1) game = (await call('GET', `/v1/games/${id}?legal=none`, { token })).body;
+    if (game.choices && game.to_act.includes(game.your_seat)) {
+      const moved = await call('POST', `/v1/games/${id}/moves`, { token, body: { seq: game.seq, move: pickMove(game.choices) } });
       assert.equal(moved.status, 200, JSON.stringify(moved.body));
       game = moved.body.game;
       if (!takebackTried && game.status === 'active') {
@@ -246,6 +245,15 @@ test('the validator refuses what the document forbids', () => {
   assert.equal(game(open), true);
   assert.equal(game({ ...open, view: { ...open.view, yeti: 'cave' } }), false);
   assert.equal(game({ ...open, title: 'chess' }), false);
+  // The choices tree: the example's is a tree; an option without a value,
+  // or a node that names no member, is not.
+  const active = deref({ $ref: '#/components/examples/GameActive' }).value;
+  assert.equal(game(active), true);
+  const choices = validatorAt(['components', 'schemas', 'Choices']);
+  assert.equal(choices(active.choices), true);
+  assert.equal(choices({ choose: '/type', options: [{ then: active.choices }] }), false);
+  assert.equal(choices({ options: [{ value: 'die' }] }), false);
+  assert.equal(choices({ choose: '/type', options: [] }), false);
   // An export is read by its title: a Journey move in a Himalaya record is refused.
   const exported = validatorAt(['components', 'schemas', 'TitleExport']);
   const record = deref({ $ref: '#/components/examples/ExportFinished' }).value;

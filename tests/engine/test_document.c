@@ -1,7 +1,7 @@
 /*
  * test_document.c - the API document against the engine (issue 21, "every
  * move shape in the document"): every $ref in it resolves and every schema
- * is used, and every move, `legal` list, view, event, result and option set
+ * is used, and every move, `legal` list, `choices` tree, view, event, result and option set
  * that random games of every registered title produce fits the schemas that
  * title's part of the document gives them.
  *
@@ -738,6 +738,7 @@ static void test_every_body_example_fits_its_schema(void **state)
 struct title_schemas {
   const json_t *move;    /* {Prefix}Move: what a seat may submit */
   const json_t *legal;   /* {Prefix}Game's `legal` */
+  const json_t *choices; /* {Prefix}Game's `choices` */
   const json_t *view;    /* {Prefix}Game's `view` */
   const json_t *result;  /* {Prefix}Game's `result` (null while the game runs) */
   const json_t *options; /* {Prefix}Game's `options` */
@@ -782,6 +783,7 @@ static struct title_schemas title_schemas(json_t *doc, const char *id)
   if (!t.move)
     fail_msg("title %s has no %sMove", id, prefix);
   t.legal = game_member(game, name, "legal");
+  t.choices = game_member(game, name, "choices");
   t.view = game_member(game, name, "view");
   t.result = game_member(game, name, "result");
   t.options = game_member(game, name, "options");
@@ -843,6 +845,11 @@ static void play_one(struct checker *c, const struct title_schemas *t,
 
       snprintf(what, sizeof(what), "%s step %d legal of seat %d", where, step, seats[k]);
       assert_fits(c, t->legal, legal, "legal", what);
+      json_decref(legal);
+      legal = engine_choices(g, seats[k]);
+      assert_non_null(legal);
+      snprintf(what, sizeof(what), "%s step %d choices of seat %d", where, step, seats[k]);
+      assert_fits(c, t->choices, legal, "choices", what);
       json_decref(legal);
     }
     seat = seats[splitmix(rng) % (uint64_t)n];

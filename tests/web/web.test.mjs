@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launchBrowser, call, ROOT } from './lib.mjs';
 import { EVENTS, MOVES } from './events.mjs';
+import { allMoves, pickMove } from '../../web/choices.js';
 
 const SHOTS = path.join(ROOT, 'build/web-artefacts');
 let server, chrome;
@@ -56,8 +57,9 @@ let clicks = 0, boardClicks = 0;
 // Make one move in the page by clicking: the group chip, then the option
 // (a button in the side panel, or its tag on the board).
 async function clickBestMove(page, token, gameId) {
-  const g = (await call(server.url, 'GET', `/v1/games/${gameId}`, undefined, token)).body;
-  const legal = g.legal || [];
+  // The moves as the page lists them: the same tree read the same way.
+  const g = (await call(server.url, 'GET', `/v1/games/${gameId}?legal=none`, undefined, token)).body;
+  const legal = g.choices ? allMoves(g.choices) : [];
   assert.ok(legal.length > 0, 'a seat to act has legal moves');
   const best = legal.reduce((a, b) => (score(b) > score(a) ? b : a));
   const group = best.type === 'die' ? `die:${best.value}` : best.type === 'supply' ? `card:${best.card}` : best.type;
@@ -247,15 +249,9 @@ async function advance(gameId, tokens, steps, seedish = 7) {
     const g = (await call(server.url, 'GET', `/v1/games/${gameId}`)).body;
     if (g.status !== 'active') return;
     for (const seat of g.to_act) {
-      const gs = (await call(server.url, 'GET', `/v1/games/${gameId}`, undefined, tokens[seat])).body;
-      const legal = gs.legal || [];
-      if (!legal.length) continue;
-      let m = legal[rnd(legal.length)];
-      if (/-options$/.test(m.type)) {
-        const coins = [...m.coins]; const plan = [];
-        for (let j = 0; j < m.length; j++) plan.push({ coin: coins.splice(rnd(coins.length), 1)[0], face: m.faces[rnd(m.faces.length)], dir: m.directions[rnd(m.directions.length)] });
-        m = { type: m.type.replace(/-options$/, ''), plan };
-      }
+      const gs = (await call(server.url, 'GET', `/v1/games/${gameId}?legal=none`, undefined, tokens[seat])).body;
+      if (!gs.choices) continue;
+      const m = pickMove(gs.choices, () => rnd(1 << 20) / (1 << 20));
       await call(server.url, 'POST', `/v1/games/${gameId}/moves`, { seq: gs.seq, move: m }, tokens[seat]);
     }
   }

@@ -158,6 +158,9 @@ export function describeEvent(ev, name) {
 }
 
 const MOVE_KINDS = { base: 'Choose your home base', plan: 'Your plan for the round', order: 'Order the actions', heal: 'End of the round' };
+// The words for a plan's coins and faces in the choices form (app.js).
+export const choiceLabels = { coin: coinName, face: faceName };
+
 export function picker(game, legal, ctx) {
   const nm = (i) => (game.seats[i] && game.seats[i].player ? game.seats[i].player.name : `seat ${i}`);
   return generic.picker(game, legal, ctx, (m) => describe(m, nm), { coin: coinName, face: faceName, type: (t) => MOVE_KINDS[t] });

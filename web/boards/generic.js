@@ -1,7 +1,9 @@
 // boards/generic.js - any title: the view as a readable JSON tree, and every
 // legal move as a button (grouped by type). Also the plan builder for compact
-// "<x>-options" descriptors (Everest's plan-options).
+// "<x>-options" descriptors (Everest's plan-options), and the form for a
+// `choices` tree too large to list (treePicker: one select per choice).
 import { h } from '../svg.js';
+import { setMember } from '../choices.js';
 
 export function jsonTree(value, key, depth = 0) {
   if (value === null || typeof value !== 'object') {
@@ -69,4 +71,58 @@ export function picker(game, legal, ctx, describeMove = describe, labels = {}) {
     wrap.append(row);
   }
   return wrap;
+}
+
+// One choice of a tree as a select, the choices after it re-drawn when it
+// changes. `optional`: the move may stop before this choice ("done").
+// labels[name](value): the title's words for a member's values.
+function choiceForm(node, labels, optional = false) {
+  const box = h('span', { class: 'choice' });
+  if (node.all) {
+    const parts = node.all.map((part) => choiceForm(part, labels));
+    parts.forEach((p) => box.append(h('div', { class: 'plan-row' }, p.el)));
+    return { el: box, fill: (move) => parts.forEach((p) => p.fill(move)) };
+  }
+  // "/plan/0/coin" is named coin0 (a member, then the indices above it),
+  // "/type" type: the names the plan form has always had.
+  const segments = node.choose.split('/').slice(1);
+  const key = segments[segments.length - 1];
+  const name = key + segments.filter((x) => /^\d+$/.test(x)).join('');
+  const label = labels[key] || ((v) => (typeof v === 'string' ? v : JSON.stringify(v)));
+  const select = h('select', { name },
+    optional ? h('option', { value: '' }, '(no more)') : null,
+    node.options.map((o, i) => h('option', { value: String(i) }, label(o.value))));
+  const rest = h('span', {});
+  let next = null;
+  const update = () => {
+    const o = node.options[Number(select.value)];
+    next = select.value !== '' && o.then ? choiceForm(o.then, labels, !!o.done) : null;
+    rest.replaceChildren(next ? next.el : '');
+  };
+  select.addEventListener('change', update);
+  update();
+  const steps = segments.filter((x) => /^\d+$/.test(x)).map((x) => Number(x) + 1);
+  box.append(h('label', {}, ` ${[key.replace(/_/g, ' '), ...steps].join(' ')} `, select), rest);
+  return {
+    el: box,
+    fill: (move) => {
+      if (select.value === '') return;
+      setMember(move, node.choose, node.options[Number(select.value)].value);
+      if (next) next.fill(move);
+    },
+  };
+}
+
+// A form that builds one move by walking `choices` (openapi: Choices).
+export function treePicker(choices, ctx, labels = {}) {
+  const form = h('form', { class: 'plan-builder' });
+  const top = choiceForm(choices, labels);
+  form.append(top.el, h('button', { type: 'submit', class: 'move primary' }, 'Submit'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const move = {};
+    top.fill(move);
+    ctx.onMove(move);
+  });
+  return form;
 }

@@ -21,6 +21,8 @@ export function boardFor(title) {
     highlight: b.highlight || (() => {}),
     describeEvent: b.describeEvent || (() => null),
     custom: !!b.render,
+    choiceLabels: b.choiceLabels, // {member: value => words} for a choices form
+
   };
 }
 export { generic };

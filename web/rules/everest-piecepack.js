@@ -26,10 +26,12 @@ export const faceName = (f) => (f === 'suit' ? 'suit: snowball' : f === 'value' 
 
 export function howTo(game) {
   const v = game.view || {};
-  const plan = (game.legal || []).find((m) => m.type === 'plan-options');
+  // The plan's length: the steps whose face the choices tree asks for.
+  const parts = game.choices?.options?.[0]?.then?.all || [];
+  const plan = { length: parts.filter((p) => /^\/plan\/\d+\/face$/.test(p.choose || '')).length };
   switch (v.phase) {
     case 'base': return 'Choose your home base: one of the free inside corners (dashed squares).';
-    case 'plan': return `Plan your ${plan && plan.length !== 3 ? plan.length : 'three'} moves in secret: a coin, its side and a direction each; they are revealed together.`;
+    case 'plan': return `Plan your ${plan.length && plan.length !== 3 ? plan.length : 'three'} moves in secret: a coin, its side and a direction each; they are revealed together.`;
     case 'order': return 'A conflict: the high roller chooses the order of this step\'s actions (snowballs fly together).';
     case 'heal': return 'End of the round: go home to heal (every coin back), or stay and set aside one coin per damage taken.';
     default: return 'The yeti follow their plans.';
