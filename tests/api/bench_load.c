@@ -528,7 +528,8 @@ static void new_games(struct load *l, int n)
     for (seat = 0; seat < l->cast->seats; seat++)
       harness_join(l->s, l->cast->p[seat].token, g->id, seat);
     snprintf(g->view_path, sizeof g->view_path, "/v1/games/%s?legal=none", g->id);
-    snprintf(g->move_path, sizeof g->move_path, "/v1/games/%s/moves", g->id);
+    /* A client of the tree asks for it alone in the move's answer too. */
+    snprintf(g->move_path, sizeof g->move_path, "/v1/games/%s/moves?legal=none", g->id);
     load_conn_init(&g->conn, l->epfd, l->nodes[i % l->n_nodes]->host,
                    l->nodes[i % l->n_nodes]->port, (uint64_t)i);
   }
