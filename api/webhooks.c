@@ -257,14 +257,35 @@ static enum cairn_status find_hook(void *arg, const struct db_webhook *h, struct
   return CAIRN_OK;
 }
 
+/* New string (free()): a delivery's body in the hook's `format`: the chat
+ * line `line` for discord and slack, the line with the notification `doc`
+ * for matrix, `doc` itself for json. Takes `doc`. */
+static char *shaped_body(const char *format, const char *line, json_t *doc)
+{
+  json_t *shaped;
+  char *out;
+
+  if (strcmp(format, "discord") == 0)
+    shaped = json_pack("{s:s}", "content", line);
+  else if (strcmp(format, "slack") == 0)
+    shaped = json_pack("{s:s}", "text", line);
+  else if (strcmp(format, "matrix") == 0)
+    shaped = json_pack("{s:s, s:s, s:O}", "msgtype", "m.text", "body", line, "cairn", doc);
+  else
+    shaped = json_incref(doc);
+  out = shaped ? json_dumps(shaped, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  json_decref(shaped);
+  json_decref(doc);
+  return out;
+}
+
 /* New string (free()): the body of a test delivery to `hook`, in its
  * format, marked as a test in its words and its event; no mention, so a
  * test pings nobody. */
 static char *test_body(const struct db_webhook *hook)
 {
   char line[256];
-  json_t *doc, *shaped;
-  char *out;
+  json_t *doc;
 
   snprintf(line, sizeof(line),
            "Test delivery from Cairn for webhook %s%s%s: it works. Nothing happened in any game.",
@@ -273,18 +294,7 @@ static char *test_body(const struct db_webhook *hook)
   doc = json_pack("{s:s, s:s, s:o, s:s, s:b}", "event", "test", "webhook", hook->id, "game",
                   hook->game_id[0] ? json_string(hook->game_id) : json_null(), "text", line, "test",
                   1);
-  if (strcmp(hook->format, "discord") == 0)
-    shaped = json_pack("{s:s}", "content", line);
-  else if (strcmp(hook->format, "slack") == 0)
-    shaped = json_pack("{s:s}", "text", line);
-  else if (strcmp(hook->format, "matrix") == 0)
-    shaped = json_pack("{s:s, s:s, s:O}", "msgtype", "m.text", "body", line, "cairn", doc);
-  else
-    shaped = json_incref(doc);
-  out = shaped ? json_dumps(shaped, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-  json_decref(shaped);
-  json_decref(doc);
-  return out;
+  return shaped_body(hook->format, line, doc);
 }
 
 enum cairn_status api_webhooks_test(struct api_request *req, struct api_response *resp,
@@ -614,8 +624,7 @@ static char *body_for(const struct change *c, const struct db_webhook *hook, int
 {
   char text[1536], line[1536 + sizeof(((struct pings *)0)->text) + 1];
   json_t *to_act = json_array();
-  json_t *doc, *shaped;
-  char *out;
+  json_t *doc;
   int i;
 
   describe(c, hook, seat, text, sizeof(text));
@@ -630,18 +639,7 @@ static char *body_for(const struct change *c, const struct db_webhook *hook, int
   if (c->server->public_url[0])
     json_object_set_new(doc, "page",
                         json_sprintf("%s/#/game/%s", c->server->public_url, c->row->id));
-  if (strcmp(hook->format, "discord") == 0)
-    shaped = json_pack("{s:s}", "content", line);
-  else if (strcmp(hook->format, "slack") == 0)
-    shaped = json_pack("{s:s}", "text", line);
-  else if (strcmp(hook->format, "matrix") == 0)
-    shaped = json_pack("{s:s, s:s, s:O}", "msgtype", "m.text", "body", line, "cairn", doc);
-  else
-    shaped = json_incref(doc);
-  out = shaped ? json_dumps(shaped, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-  json_decref(shaped);
-  json_decref(doc);
-  return out;
+  return shaped_body(hook->format, line, doc);
 }
 
 /* The webhooks of each row of a game_owed, in step with owed->rows
@@ -868,8 +866,7 @@ static char *chat_body_for(const struct chat_line *l, const struct db_webhook *h
   const struct engine_module *m = engine_find(row->title);
   int seat = owner_seat(row, l->msg->author);
   char who[16], line[6 * DB_CHAT_TEXT_MAX + 6 * DB_NAME_MAX + 256];
-  json_t *doc, *shaped;
-  char *out;
+  json_t *doc;
 
   snprintf(line, sizeof(line), "[%s game %s] ", m ? m->name : row->title, row->id);
   defuse(l->msg->author_name, hook->format, line, sizeof(line));
@@ -878,18 +875,7 @@ static char *chat_body_for(const struct chat_line *l, const struct db_webhook *h
   defuse(l->msg->text, hook->format, line, sizeof(line));
   doc = json_pack("{s:s, s:s, s:s, s:o, s:s}", "event", "chat", "game", row->id, "title",
                   row->title, "message", api_chat_json(l->msg), "text", line);
-  if (strcmp(hook->format, "discord") == 0)
-    shaped = json_pack("{s:s}", "content", line);
-  else if (strcmp(hook->format, "slack") == 0)
-    shaped = json_pack("{s:s}", "text", line);
-  else if (strcmp(hook->format, "matrix") == 0)
-    shaped = json_pack("{s:s, s:s, s:O}", "msgtype", "m.text", "body", line, "cairn", doc);
-  else
-    shaped = json_incref(doc);
-  out = shaped ? json_dumps(shaped, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-  json_decref(shaped);
-  json_decref(doc);
-  return out;
+  return shaped_body(hook->format, line, doc);
 }
 
 /* Whether `hook`'s owner may read the message's channel: the players'
