@@ -22,6 +22,7 @@
 
 #include "tests/order.h"
 #include "harness.h"
+#include "sseclient.h"
 
 #define MAX_SEATS   3
 #define MAX_VIEWERS (MAX_SEATS + 1) /* the seats, then a spectator */
@@ -29,92 +30,33 @@
 #define MAX_SEQ     64
 #define MAX_AT_SEQ  (MOVES + 1) /* views one seq may show: moves that leave seq alone */
 
-/* ---- an SSE client on its own thread, keeping every byte ---- */
+/* ---- SSE: the shared reader (sseclient.h), counting "game" events ---- */
 
 struct sse {
-  char url[256];
-  char auth[200];
-  _Atomic int want; /* stop after this many "game" events */
-  _Atomic bool opened;
-  char *text; /* owned, grown as events arrive */
-  size_t len, cap;
+  struct sse_client base; /* first: the reader */
+  _Atomic int want;       /* stop after this many "game" events */
   int events;
 };
 
-static size_t on_data(char *data, size_t size, size_t n, void *arg)
+static bool count_game_events(struct sse_client *b)
 {
-  struct sse *c = arg;
-  size_t bytes = size * n;
+  struct sse *c = (struct sse *)b;
   const char *p;
 
-  if (c->len + bytes + 1 > c->cap) {
-    size_t cap = 2 * (c->len + bytes + 1);
-    char *grown = realloc(c->text, cap);
-
-    if (!grown)
-      return 0;
-    c->text = grown;
-    c->cap = cap;
-  }
-  memcpy(c->text + c->len, data, bytes);
-  c->len += bytes;
-  c->text[c->len] = '\0';
   c->events = 0;
-  for (p = strstr(c->text, "event: game\n"); p; p = strstr(p + 1, "event: game\n"))
+  for (p = strstr(b->text, "event: game\n"); p; p = strstr(p + 1, "event: game\n"))
     c->events += strstr(p, "\n\n") != NULL;
-  return c->events >= c->want ? 0 : bytes; /* 0 ends the transfer */
+  return c->events >= c->want;
 }
 
-static size_t on_header(char *data, size_t size, size_t n, void *arg)
-{
-  struct sse *c = arg;
-
-  if (size * n == 2 && memcmp(data, "\r\n", 2) == 0)
-    c->opened = true;
-  return size * n;
-}
-
-static bool sse_opened(void *arg)
-{
-  struct sse *c = arg;
-
-  return c->opened;
-}
-
-static void *run_sse(void *arg)
-{
-  struct sse *c = arg;
-  CURL *curl = curl_easy_init();
-  struct curl_slist *headers = NULL;
-
-  if (c->auth[0])
-    headers = curl_slist_append(headers, c->auth);
-  curl_easy_setopt(curl, CURLOPT_URL, c->url);
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_data);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, c);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
-  curl_easy_perform(curl);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  return NULL;
-}
-
-static void sse_open(struct harness_server *s, struct sse *c, pthread_t *t, const char *path,
-                     const char *token, int want)
+static void sse_open(struct harness_server *s, struct sse *c, const char *path, const char *token,
+                     int want)
 {
   memset(c, 0, sizeof *c);
-  c->opened = false;
-  snprintf(c->url, sizeof c->url, "%s%s", s->base_url, path);
-  if (token)
-    snprintf(c->auth, sizeof c->auth, "Authorization: Bearer %s", token);
+  sse_client_init(&c->base, s, path, token, count_game_events);
+  c->base.timeout_s = 30;
   c->want = want;
-  assert_int_equal(pthread_create(t, NULL, run_sse, c), 0);
-  /* The server registers a stream before it answers: from the head on, no
-   * event is missed. */
-  assert_true(harness_wait_until(sse_opened, c, 10000));
+  sse_client_start(&c->base);
 }
 
 /* ---- what each subscriber's GET showed, by seq ---- */
@@ -163,7 +105,7 @@ static void record_views(struct harness_server *s, const struct harness_player *
 static int check_stream(const struct sse *c, const struct seen_views *seen, int slot,
                         const char *game)
 {
-  const char *p = c->text;
+  const char *p = c->base.text;
   int checked = 0;
 
   while ((p = strstr(p, "event: game\ndata: "))) {
@@ -228,7 +170,6 @@ static void subscribers_see_only_their_own_view(struct harness_server *s, const 
   struct harness_player p[MAX_SEATS] = {0};
   static struct seen_views seen; /* large: kept off the stack */
   struct sse game_streams[MAX_VIEWERS], player_streams[MAX_SEATS];
-  pthread_t game_threads[MAX_VIEWERS], player_threads[MAX_SEATS];
   struct harness_rng rng = {0x5eed};
   char id[64], path[160], name[32];
   json_t *g;
@@ -250,11 +191,10 @@ static void subscribers_see_only_their_own_view(struct harness_server *s, const 
 
   snprintf(path, sizeof path, "/v1/games/%s/events?view=1", id);
   for (int v = 0; v < seats; v++)
-    sse_open(s, &game_streams[v], &game_threads[v], path, p[v].token, MOVES);
-  sse_open(s, &game_streams[MAX_VIEWERS - 1], &game_threads[MAX_VIEWERS - 1], path, NULL, MOVES);
+    sse_open(s, &game_streams[v], path, p[v].token, MOVES);
+  sse_open(s, &game_streams[MAX_VIEWERS - 1], path, NULL, MOVES);
   for (int v = 0; v < seats; v++)
-    sse_open(s, &player_streams[v], &player_threads[v], "/v1/players/me/events?view=1", p[v].token,
-             MOVES);
+    sse_open(s, &player_streams[v], "/v1/players/me/events?view=1", p[v].token, MOVES);
 
   while (moves < MOVES) {
     json_t *spec = harness_get_game(s, NULL, id);
@@ -282,14 +222,14 @@ static void subscribers_see_only_their_own_view(struct harness_server *s, const 
     if (v >= seats && v != MAX_VIEWERS - 1)
       continue;
     game_streams[v].want = moves; /* read by its thread only at its next bytes */
-    pthread_join(game_threads[v], NULL);
+    sse_client_join(&game_streams[v].base);
     assert_int_equal(check_stream(&game_streams[v], &seen, v, id), moves);
-    free(game_streams[v].text);
+    sse_client_free(&game_streams[v].base);
   }
   for (int v = 0; v < seats; v++) {
-    pthread_join(player_threads[v], NULL);
+    sse_client_join(&player_streams[v].base);
     assert_int_equal(check_stream(&player_streams[v], &seen, v, id), moves);
-    free(player_streams[v].text);
+    sse_client_free(&player_streams[v].base);
   }
 
   /* The long-poll's answer carries the caller's view too. */
@@ -338,7 +278,6 @@ static void test_streams_carry_no_state_unless_asked(void **state)
   struct harness_player a, b;
   struct harness_response r;
   struct sse c;
-  pthread_t t;
   char id[64], path[160];
   json_t *g;
 
@@ -349,12 +288,12 @@ static void test_streams_carry_no_state_unless_asked(void **state)
   json_decref(g);
   harness_join(s, a.token, id, 0);
   snprintf(path, sizeof path, "/v1/games/%s/events", id);
-  sse_open(s, &c, &t, path, NULL, 1);
+  sse_open(s, &c, path, NULL, 1);
   harness_join(s, b.token, id, 1);
-  pthread_join(t, NULL);
+  sse_client_join(&c.base);
   assert_int_equal(c.events, 1);
-  assert_null(strstr(c.text, "\"state\""));
-  free(c.text);
+  assert_null(strstr(c.base.text, "\"state\""));
+  sse_client_free(&c.base);
   harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s/events?view=2", id);
   HARNESS_EXPECT_PROBLEM(&r, 400, "bad-query");
   harness_response_free(&r);

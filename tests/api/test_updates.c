@@ -21,6 +21,7 @@
 
 #include "tests/order.h"
 #include "harness.h"
+#include "sseclient.h"
 
 struct duel {
   struct harness_player p[2];
@@ -58,37 +59,24 @@ static void play_one(struct harness_server *s, struct duel *d)
   json_decref(spec);
 }
 
-/* ---- a small SSE client on its own thread ---- */
+/* ---- SSE: the shared reader (sseclient.h), counting "id:" events ---- */
 
 struct sse {
-  char url[256];
-  char auth[200];
-  char last_id[32]; /* "" for none */
-  int want;         /* stop after this many "game" events */
-  long timeout_s;
-  _Atomic bool opened; /* the answer's head arrived: the server holds the stream */
-  /* results */
-  char text[16384];
-  size_t len;
+  struct sse_client base; /* first: the reader */
+  int want;               /* stop after this many events */
   int events;
   unsigned long long ids[64];
   long seqs[64];
 };
 
-static size_t on_sse_data(char *data, size_t size, size_t n, void *arg)
+/* Count complete events: "id: N" ... "data: {...seq...}" blocks. */
+static bool count_events(struct sse_client *b)
 {
-  struct sse *c = arg;
-  size_t bytes = size * n;
+  struct sse *c = (struct sse *)b;
   char *line;
 
-  if (c->len + bytes >= sizeof c->text)
-    return 0;
-  memcpy(c->text + c->len, data, bytes);
-  c->len += bytes;
-  c->text[c->len] = '\0';
-  /* Count complete events: "id: N" ... "data: {...seq...}" blocks. */
   c->events = 0;
-  for (line = strstr(c->text, "id: "); line && c->events < 64; line = strstr(line + 1, "id: ")) {
+  for (line = strstr(b->text, "id: "); line && c->events < 64; line = strstr(line + 1, "id: ")) {
     char *data_line = strstr(line, "data: ");
     char *end = data_line ? strstr(data_line, "\n\n") : NULL;
     json_t *body;
@@ -101,74 +89,15 @@ static size_t on_sse_data(char *data, size_t size, size_t n, void *arg)
     json_decref(body);
     c->events++;
   }
-  return c->events >= c->want ? 0 : bytes; /* 0 ends the transfer */
-}
-
-/* The blank line ending the answer's head. The server registers a stream
- * before it answers (api/updates.c), so from here on no event is missed. */
-static size_t on_sse_header(char *data, size_t size, size_t n, void *arg)
-{
-  struct sse *c = arg;
-
-  if (size * n == 2 && memcmp(data, "\r\n", 2) == 0)
-    c->opened = true;
-  return size * n;
-}
-
-static bool sse_opened(void *arg)
-{
-  struct sse *c = arg;
-
-  return c->opened;
-}
-
-static void *run_sse(void *arg)
-{
-  struct sse *c = arg;
-  CURL *curl = curl_easy_init();
-  struct curl_slist *headers = NULL;
-  char line[64];
-
-  if (c->auth[0])
-    headers = curl_slist_append(headers, c->auth);
-  if (c->last_id[0]) {
-    snprintf(line, sizeof line, "Last-Event-ID: %s", c->last_id);
-    headers = curl_slist_append(headers, line);
-  }
-  curl_easy_setopt(curl, CURLOPT_URL, c->url);
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_sse_data);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_sse_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, c);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, c->timeout_s);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_perform(curl);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  return NULL;
-}
-
-/* Start the client on its own thread and wait until the server holds the
- * stream: it is opened on another thread, on the server's own time. */
-static void sse_start(struct sse *c, pthread_t *t)
-{
-  assert_int_equal(pthread_create(t, NULL, run_sse, c), 0);
-  if (!harness_wait_until(sse_opened, c, 10000)) {
-    pthread_join(*t, NULL); /* c lives in the caller's frame, which failing leaves */
-    fail_msg("no answer to GET %s within 10 s", c->url);
-  }
+  return c->events >= c->want;
 }
 
 static void sse_init(struct sse *c, struct harness_server *s, const char *path, const char *token,
                      int want)
 {
   memset(c, 0, sizeof *c);
-  snprintf(c->url, sizeof c->url, "%s%s", s->base_url, path);
-  if (token)
-    snprintf(c->auth, sizeof c->auth, "Authorization: Bearer %s", token);
+  sse_client_init(&c->base, s, path, token, count_events);
   c->want = want;
-  c->timeout_s = 20;
 }
 
 /* A long-poll parks its request without a word until the game moves, and
@@ -281,16 +210,15 @@ static void test_sse_resumes_after_a_disconnect_with_no_event_lost(void **state)
   struct sse first, second;
   struct duel d;
   char path[128];
-  pthread_t t;
   int i;
 
   start_duel(s, &d, "viewer", "other");
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
   sse_init(&first, s, path, NULL, 2);
-  sse_start(&first, &t);
+  sse_client_start(&first.base);
   play_one(s, &d);
   play_one(s, &d);
-  pthread_join(t, NULL); /* the client leaves after two events */
+  sse_client_join(&first.base); /* the client leaves after two events */
   assert_int_equal(first.events, 2);
   assert_int_equal(first.seqs[0], 1);
   assert_int_equal(first.seqs[1], 2);
@@ -298,15 +226,17 @@ static void test_sse_resumes_after_a_disconnect_with_no_event_lost(void **state)
   for (i = 0; i < 3; i++) /* moves while nobody listens */
     play_one(s, &d);
   sse_init(&second, s, path, NULL, 4);
-  snprintf(second.last_id, sizeof second.last_id, "%llu", first.ids[1]);
-  sse_start(&second, &t);
+  snprintf(second.base.last_id, sizeof second.base.last_id, "%llu", first.ids[1]);
+  sse_client_start(&second.base);
   play_one(s, &d);
-  pthread_join(t, NULL);
+  sse_client_join(&second.base);
   assert_int_equal(second.events, 4);
   for (i = 0; i < 4; i++) {
     assert_int_equal(second.seqs[i], 3 + i);
     assert_true(second.ids[i] > first.ids[1]);
   }
+  sse_client_free(&first.base);
+  sse_client_free(&second.base);
 }
 
 /* A Last-Event-ID the server no longer holds (here: from before it
@@ -317,22 +247,22 @@ static void test_sse_resume_from_a_forgotten_id_says_resync_once(void **state)
   struct sse c;
   struct duel d;
   char path[128];
-  pthread_t t;
   const char *first, *second;
 
   start_duel(s, &d, "late", "early");
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
   sse_init(&c, s, path, NULL, 1);
-  snprintf(c.last_id, sizeof c.last_id, "1");
-  sse_start(&c, &t);
+  snprintf(c.base.last_id, sizeof c.base.last_id, "1");
+  sse_client_start(&c.base);
   play_one(s, &d);
-  pthread_join(t, NULL);
+  sse_client_join(&c.base);
   assert_int_equal(c.events, 1);
   assert_int_equal(c.seqs[0], 1);
-  first = strstr(c.text, "event: resync");
+  first = strstr(c.base.text, "event: resync");
   assert_non_null(first);
   second = strstr(first + 1, "event: resync");
   assert_null(second);
+  sse_client_free(&c.base);
 }
 
 static void test_player_stream_carries_only_that_players_games(void **state)
@@ -340,20 +270,20 @@ static void test_player_stream_carries_only_that_players_games(void **state)
   struct harness_server *s = *state;
   struct duel mine, theirs;
   struct sse c;
-  pthread_t t;
 
   start_duel(s, &mine, "me", "you");
   start_duel(s, &theirs, "x", "y");
   sse_init(&c, s, "/v1/players/me/events", mine.p[0].token, 2);
-  sse_start(&c, &t);
+  sse_client_start(&c.base);
   play_one(s, &theirs);
   play_one(s, &mine);
   play_one(s, &theirs);
   play_one(s, &mine);
-  pthread_join(t, NULL);
+  sse_client_join(&c.base);
   assert_int_equal(c.events, 2);
-  assert_null(strstr(c.text, theirs.id));
-  assert_non_null(strstr(c.text, mine.id));
+  assert_null(strstr(c.base.text, theirs.id));
+  assert_non_null(strstr(c.base.text, mine.id));
+  sse_client_free(&c.base);
 }
 
 /* A ticket of `token`'s player (POST /v1/players/me/stream-ticket). */
@@ -374,20 +304,20 @@ static void test_a_ticket_opens_the_players_stream_without_a_token(void **state)
   struct duel mine, theirs;
   struct sse c;
   char ticket[128], path[256];
-  pthread_t t;
 
   start_duel(s, &mine, "browser", "other");
   start_duel(s, &theirs, "x2", "y2");
   stream_ticket(s, mine.p[0].token, ticket);
   snprintf(path, sizeof path, "/v1/players/me/events?ticket=%s", ticket);
   sse_init(&c, s, path, NULL, 1);
-  sse_start(&c, &t);
+  sse_client_start(&c.base);
   play_one(s, &theirs);
   play_one(s, &mine);
-  pthread_join(t, NULL);
+  sse_client_join(&c.base);
   assert_int_equal(c.events, 1);
-  assert_non_null(strstr(c.text, mine.id));
-  assert_null(strstr(c.text, theirs.id));
+  assert_non_null(strstr(c.base.text, mine.id));
+  assert_null(strstr(c.base.text, theirs.id));
+  sse_client_free(&c.base);
 }
 
 /* A ticket is attacked as a credential: altered in any part, or used where
