@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "sseclient.h"
 #include "hookrx.h"
 
 /* Two seated players and a spectator around a two-seat Himalaya game. */
@@ -335,32 +336,22 @@ static void test_the_export_carries_only_the_chat_its_reader_may_read(void **sta
 
 /* ---- the streams ---- */
 
-/* A small SSE client on its own thread: keeps the `data` of each
+/* The shared SSE reader (sseclient.h), keeping the channel of each
  * `event: chat` until it has `want` of them. */
 struct sse {
-  char url[256];
-  char auth[200];
+  struct sse_client base; /* first: the reader */
   int want;
-  _Atomic bool opened;
-  char text[16384];
-  size_t len;
   int chats;
   char channels[8][16];
 };
 
-static size_t on_sse_data(char *data, size_t size, size_t n, void *arg)
+static bool count_chats(struct sse_client *b)
 {
-  struct sse *c = arg;
-  size_t bytes = size * n;
+  struct sse *c = (struct sse *)b;
   char *at;
 
-  if (c->len + bytes >= sizeof c->text)
-    return 0;
-  memcpy(c->text + c->len, data, bytes);
-  c->len += bytes;
-  c->text[c->len] = '\0';
   c->chats = 0;
-  for (at = strstr(c->text, "event: chat\ndata: "); at && c->chats < 8;
+  for (at = strstr(b->text, "event: chat\ndata: "); at && c->chats < 8;
        at = strstr(at + 1, "event: chat\ndata: ")) {
     char *end = strstr(at, "\n\n");
     json_t *body;
@@ -373,60 +364,19 @@ static size_t on_sse_data(char *data, size_t size, size_t n, void *arg)
     json_decref(body);
     c->chats++;
   }
-  return c->chats >= c->want ? 0 : bytes;
-}
-
-static size_t on_sse_header(char *data, size_t size, size_t n, void *arg)
-{
-  struct sse *c = arg;
-
-  if (size * n == 2 && memcmp(data, "\r\n", 2) == 0)
-    c->opened = true;
-  return size * n;
-}
-
-static bool sse_opened(void *arg)
-{
-  struct sse *c = arg;
-
-  return c->opened;
-}
-
-static void *run_sse(void *arg)
-{
-  struct sse *c = arg;
-  CURL *curl = curl_easy_init();
-  struct curl_slist *headers = NULL;
-
-  if (c->auth[0])
-    headers = curl_slist_append(headers, c->auth);
-  curl_easy_setopt(curl, CURLOPT_URL, c->url);
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_sse_data);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_sse_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, c);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_perform(curl);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  return NULL;
+  return c->chats >= c->want;
 }
 
 static void sse_start(struct sse *c, struct harness_server *s, const char *id, const char *token,
-                      int want, pthread_t *t)
+                      int want)
 {
+  char path[128];
+
   memset(c, 0, sizeof *c);
-  snprintf(c->url, sizeof c->url, "%s/v1/games/%s/events", s->base_url, id);
-  if (token)
-    snprintf(c->auth, sizeof c->auth, "Authorization: Bearer %s", token);
+  snprintf(path, sizeof path, "/v1/games/%s/events", id);
+  sse_client_init(&c->base, s, path, token, count_chats);
   c->want = want;
-  assert_int_equal(pthread_create(t, NULL, run_sse, c), 0);
-  if (!harness_wait_until(sse_opened, c, 10000)) {
-    pthread_join(*t, NULL);
-    fail_msg("no answer to GET %s within 10 s", c->url);
-  }
+  sse_client_start(&c->base);
 }
 
 /* A game's stream tells its reader of new chat, the players' channel only
@@ -436,25 +386,26 @@ static void test_a_spectators_stream_hears_nothing_of_the_players_channel(void *
 {
   struct harness_server *s = *state;
   struct sse watcher, player;
-  pthread_t tw, tp;
   struct table t;
   json_t *m;
 
   seat_table(s, &t);
-  sse_start(&watcher, s, t.id, NULL, 1, &tw);
-  sse_start(&player, s, t.id, t.b.token, 2, &tp);
+  sse_start(&watcher, s, t.id, NULL, 1);
+  sse_start(&player, s, t.id, t.b.token, 2);
   m = say(s, t.a.token, t.id, NULL, "secret plan");
   json_decref(m);
   m = say(s, t.spectator.token, t.id, NULL, "nice move");
   json_decref(m);
-  pthread_join(tw, NULL);
-  pthread_join(tp, NULL);
+  sse_client_join(&watcher.base);
+  sse_client_join(&player.base);
   assert_int_equal(watcher.chats, 1);
   assert_string_equal(watcher.channels[0], "spectators");
-  assert_null(strstr(watcher.text, "secret plan"));
+  assert_null(strstr(watcher.base.text, "secret plan"));
   assert_int_equal(player.chats, 2);
   assert_string_equal(player.channels[0], "players");
   assert_string_equal(player.channels[1], "spectators");
+  sse_client_free(&watcher.base);
+  sse_client_free(&player.base);
 }
 
 struct poll_arg {

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "tests/api/harness.h"
+#include "tests/api/sseclient.h"
 #include "tests/api/pgdb.h"
 
 #define MOVES 6 /* a spectator's stream follows this many */
@@ -125,29 +126,26 @@ static long play_one(struct harness_server *s, struct duel *d)
   return seq;
 }
 
-/* ---- an SSE client on its own thread ---- */
+/* ---- SSE: the shared reader (sseclient.h), keeping each game event ---- */
 
 #define SSE_MAX 16
 
 struct sse {
-  char url[256];
-  char auth[200];
-  int want; /* stop after this many "game" events */
-  _Atomic bool opened;
-  char text[16384];
-  size_t len;
+  struct sse_client base; /* first: the reader */
+  int want;               /* stop after this many "game" events */
   _Atomic int events;
   char *data[SSE_MAX]; /* OUT: each game event's data, compact and key-sorted */
   bool resync;         /* an "event: resync" came */
 };
 
 /* Re-read the whole text: the complete "event: game" blocks so far. */
-static void count_events(struct sse *c)
+static bool count_events(struct sse_client *b)
 {
-  const char *at = c->text, *block;
+  struct sse *c = (struct sse *)b;
+  const char *at = b->text, *block;
   int n = 0;
 
-  c->resync = strstr(c->text, "event: resync") != NULL;
+  c->resync = strstr(b->text, "event: resync") != NULL;
   while (n < SSE_MAX && (block = strstr(at, "event: game\ndata: "))) {
     const char *data = block + strlen("event: game\ndata: ");
     const char *end = strstr(data, "\n\n");
@@ -164,78 +162,23 @@ static void count_events(struct sse *c)
     at = end;
   }
   atomic_store(&c->events, n);
-}
-
-static size_t on_sse_data(char *data, size_t size, size_t n, void *arg)
-{
-  struct sse *c = arg;
-  size_t bytes = size * n;
-
-  if (c->len + bytes >= sizeof c->text)
-    return 0;
-  memcpy(c->text + c->len, data, bytes);
-  c->len += bytes;
-  c->text[c->len] = '\0';
-  count_events(c);
-  return atomic_load(&c->events) >= c->want ? 0 : bytes; /* 0 ends the transfer */
-}
-
-/* The blank line ending the answer's head: the server holds the stream. */
-static size_t on_sse_header(char *data, size_t size, size_t n, void *arg)
-{
-  struct sse *c = arg;
-
-  if (size * n == 2 && memcmp(data, "\r\n", 2) == 0)
-    c->opened = true;
-  return size * n;
-}
-
-static bool sse_opened(void *arg)
-{
-  return ((struct sse *)arg)->opened;
-}
-
-static void *run_sse(void *arg)
-{
-  struct sse *c = arg;
-  CURL *curl = curl_easy_init();
-  struct curl_slist *headers = NULL;
-
-  if (c->auth[0])
-    headers = curl_slist_append(headers, c->auth);
-  curl_easy_setopt(curl, CURLOPT_URL, c->url);
-  curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
-  curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_sse_data);
-  curl_easy_setopt(curl, CURLOPT_WRITEDATA, c);
-  curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_sse_header);
-  curl_easy_setopt(curl, CURLOPT_HEADERDATA, c);
-  curl_easy_setopt(curl, CURLOPT_TIMEOUT, 20L);
-  curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_perform(curl);
-  curl_slist_free_all(headers);
-  curl_easy_cleanup(curl);
-  return NULL;
+  return n >= c->want;
 }
 
 /* Open `path` on `s` (as `token`, or anonymously) on its own thread, and
  * wait until the server holds the stream. */
-static void sse_start(struct sse *c, pthread_t *t, struct harness_server *s, const char *path,
-                      const char *token, int want)
+static void sse_start(struct sse *c, struct harness_server *s, const char *path, const char *token,
+                      int want)
 {
   memset(c, 0, sizeof *c);
-  snprintf(c->url, sizeof c->url, "%s%s", s->base_url, path);
-  if (token)
-    snprintf(c->auth, sizeof c->auth, "Authorization: Bearer %s", token);
+  sse_client_init(&c->base, s, path, token, count_events);
   c->want = want;
-  assert_int_equal(pthread_create(t, NULL, run_sse, c), 0);
-  if (!harness_wait_until(sse_opened, c, 10000)) {
-    pthread_join(*t, NULL);
-    fail_msg("no answer to GET %s within 10 s", c->url);
-  }
+  sse_client_start(&c->base);
 }
 
 static void sse_free(struct sse *c)
 {
+  sse_client_free(&c->base);
   for (int i = 0; i < SSE_MAX; i++)
     free(c->data[i]);
 }
@@ -313,7 +256,7 @@ static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **stat
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct sse on_a, player_on_a, on_b;
-  pthread_t t_a, t_player, t_b, t_poll;
+  pthread_t t_poll;
   struct poll_arg poll;
   struct duel d;
   char path[128], *want, *polled;
@@ -321,17 +264,17 @@ static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **stat
 
   start_duel(b, &d);
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
-  sse_start(&on_a, &t_a, a, path, NULL, 1);
-  sse_start(&on_b, &t_b, b, path, NULL, 1);
-  sse_start(&player_on_a, &t_player, a, "/v1/players/me/events", d.p[1].token, 1);
+  sse_start(&on_a, a, path, NULL, 1);
+  sse_start(&on_b, b, path, NULL, 1);
+  sse_start(&player_on_a, a, "/v1/players/me/events", d.p[1].token, 1);
   poll_start(&poll, &t_poll, a, d.id, 0);
 
   seq = play_one(b, &d);
   assert_int_equal(seq, 1);
   pthread_join(t_poll, NULL);
-  pthread_join(t_a, NULL);
-  pthread_join(t_player, NULL);
-  pthread_join(t_b, NULL);
+  sse_client_join(&on_a.base);
+  sse_client_join(&player_on_a.base);
+  sse_client_join(&on_b.base);
 
   want = public_notice(b, d.id);
   polled = poll_notice(&poll);
@@ -377,12 +320,11 @@ static void test_a_spectators_stream_carries_each_change_once_and_nothing_hidden
   struct sse c;
   struct duel d;
   char path[128];
-  pthread_t t;
   int i;
 
   start_duel(&f->n.node[1], &d);
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
-  sse_start(&c, &t, &f->n.node[0], path, NULL, MOVES);
+  sse_start(&c, &f->n.node[0], path, NULL, MOVES);
   for (i = 1; i <= MOVES; i++) {
     /* Odd moves on A, even ones on B. */
     long seq = play_one(&f->n.node[i % 2 ? 0 : 1], &d);
@@ -394,7 +336,7 @@ static void test_a_spectators_stream_carries_each_change_once_and_nothing_hidden
     /* A hears of B's moves on its own time. */
     assert_true(harness_wait_until(stream_reached, &at, 10000));
   }
-  pthread_join(t, NULL);
+  sse_client_join(&c.base);
   assert_int_equal(atomic_load(&c.events), MOVES);
   for (i = 1; i <= MOVES; i++)
     assert_string_equal(c.data[i - 1], fetched[i]);
@@ -494,13 +436,13 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
   struct poll_arg poll;
   struct sse stream;
   struct duel d;
-  pthread_t t_poll, t_stream;
+  pthread_t t_poll;
   char path[128], *want, *polled;
   double resumed;
 
   start_duel(b, &d);
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
-  sse_start(&stream, &t_stream, a, path, NULL, 1);
+  sse_start(&stream, a, path, NULL, 1);
   poll_start(&poll, &t_poll, a, d.id, 0);
   assert_int_equal(kill(a->pid, SIGSTOP), 0);
   assert_true(end_listeners(f, &ended));
@@ -520,7 +462,7 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
   free(polled);
 
   assert_int_equal(play_one(b, &d), 2);
-  pthread_join(t_stream, NULL);
+  sse_client_join(&stream.base);
   assert_true(stream.resync);
   assert_int_equal(atomic_load(&stream.events), 1);
   want = public_notice(b, d.id);
