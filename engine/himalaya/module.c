@@ -108,4 +108,5 @@ const struct engine_module himalaya_module = {
     .event_reveals = event_reveals,
     .write_legal = himalaya_write_legal,
     .write_view = himalaya_write_view,
+    .determinize = himalaya_determinize,
 };

@@ -1,0 +1,244 @@
+/*
+ * test_fair.c - the bots decide from their seat's view alone (bots/,
+ * issue 26). For each title with a determinize slot, at positions reached
+ * by random play:
+ *   - sampled worlds are consistent: the sampled state's view for the seat
+ *     is the real view, byte for byte, and its hidden parts do vary;
+ *   - fairness: a second real state that differs from the first only in
+ *     what the seat cannot see (its views for the seat byte-identical, its
+ *     full serialisation not) gets the same decision with the same seed;
+ *   - determinism: the same state and seed give the same move, and the
+ *     move is legal in the real game.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "tests/order.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "bots/bots.h"
+#include "engine/himalaya/state.h"
+
+/* Changes `game` only where `seat` cannot see (the title's hidden parts),
+ * drawing from `rng`; false when nothing is hidden from that seat now. */
+typedef bool (*hide_fn)(struct engine_game *game, int seat, struct engine_rng *rng);
+
+struct title_case {
+  const char *id;
+  int seats;
+  const char *options; /* JSON text, or NULL */
+  hide_fn hide;
+};
+
+/* Himalaya hides the undrawn Yeti cards' order and the dice to come. */
+static bool himalaya_hide(struct engine_game *game, int seat, struct engine_rng *rng)
+{
+  struct himalaya_state *st = (struct himalaya_state *)game;
+
+  (void)seat;
+  engine_rng_shuffle(rng, st->deck, st->deck_len);
+  engine_rng_fork(rng, &st->head.rng);
+  return true;
+}
+
+static const struct title_case cases[] = {
+    {"himalaya", 2, NULL, himalaya_hide},
+    {"himalaya", 4, NULL, himalaya_hide},
+};
+
+static char *view_of(const struct engine_game *game, int seat)
+{
+  struct json_writer w;
+  char *text;
+
+  jw_init(&w);
+  engine_write_view(game, seat, &w);
+  text = jw_finish(&w, NULL);
+  assert_non_null(text);
+  return text;
+}
+
+static struct engine_game *new_game(const struct title_case *c, json_t *options, uint8_t salt)
+{
+  uint8_t seed[ENGINE_SEED_BYTES] = {salt, 7, 3};
+  struct engine_setup setup = {.seats = c->seats, .options = options};
+  struct engine_game *game = NULL;
+  struct cairn_error err = {0};
+
+  assert_int_equal(engine_new(engine_find(c->id), &setup, seed, &game, &err), CAIRN_OK);
+  return game;
+}
+
+/* Play `steps` random moves (fewer when the game ends first). */
+static void advance(struct engine_game **game, int steps, struct engine_rng *rng)
+{
+  struct cairn_error err = {0};
+  int seats[ENGINE_MAX_SEATS];
+
+  while (steps-- > 0 && engine_to_act(*game, seats) > 0) {
+    json_t *move = engine_sample_move(*game, seats[0], engine_rng_next(rng));
+
+    assert_non_null(move);
+    assert_int_equal(engine_replay_step(*game, seats[0], move, &err), CAIRN_OK);
+    json_decref(move);
+  }
+}
+
+static void check_consistent(const struct title_case *c, const struct engine_game *game, int seat,
+                             json_t *options)
+{
+  char *view = view_of(game, seat), *real = engine_serialize_text(game);
+  struct engine_rng rng;
+  uint8_t seed[ENGINE_SEED_BYTES] = {42};
+  bool varied = false;
+  int k;
+
+  engine_rng_seed(&rng, seed);
+  for (k = 0; k < 8; k++) {
+    struct engine_game *world = NULL;
+    struct cairn_error err = {0};
+    char *sampled_view, *sampled;
+
+    assert_int_equal(engine_determinize(game->module, game->seats, game->seq, view, strlen(view),
+                                        options, seat, &rng, &world, &err),
+                     CAIRN_OK);
+    sampled_view = view_of(world, seat);
+    assert_string_equal(sampled_view, view);
+    sampled = engine_serialize_text(world);
+    varied |= strcmp(sampled, real) != 0;
+    free(sampled);
+    free(sampled_view);
+    engine_free(world);
+  }
+  assert_true(varied); /* the hidden parts are sampled, not copied */
+  free(view);
+  free(real);
+  (void)c;
+}
+
+static void check_fair(const struct title_case *c, const struct engine_game *game, int seat,
+                       json_t *options, struct engine_rng *rng)
+{
+  struct engine_game *twin = engine_clone(game);
+  uint8_t seed[ENGINE_SEED_BYTES] = {9, 9, 9};
+  struct cairn_error err = {0};
+  char *view = view_of(game, seat), *twin_view, *a, *b;
+  json_t *move = NULL, *twin_move = NULL, *again = NULL;
+
+  assert_non_null(twin);
+  if (!c->hide(twin, seat, rng)) {
+    engine_free(twin);
+    free(view);
+    return;
+  }
+  twin_view = view_of(twin, seat);
+  assert_string_equal(twin_view, view); /* the bot's seat cannot tell them apart */
+  a = engine_serialize_text(game);
+  b = engine_serialize_text(twin);
+  assert_string_not_equal(a, b); /* ... but they are different games */
+  assert_int_equal(bot_choose(game, seat, options, seed, BOT_EASY, &move, &err), CAIRN_OK);
+  assert_int_equal(bot_choose(twin, seat, options, seed, BOT_EASY, &twin_move, &err), CAIRN_OK);
+  assert_int_equal(bot_choose(game, seat, options, seed, BOT_EASY, &again, &err), CAIRN_OK);
+  assert_true(json_equal(move, twin_move));
+  assert_true(json_equal(move, again));
+  {
+    struct engine_game *next = NULL;
+    json_t *events = NULL;
+
+    assert_int_equal(engine_apply(game, seat, move, &next, &events, &err), CAIRN_OK);
+    engine_free(next);
+    json_decref(events);
+  }
+  json_decref(move);
+  json_decref(twin_move);
+  json_decref(again);
+  free(a);
+  free(b);
+  free(twin_view);
+  free(view);
+  engine_free(twin);
+}
+
+static void check_title(const struct title_case *c)
+{
+  json_t *options = c->options ? json_loads(c->options, 0, NULL) : NULL;
+  static const int stops[] = {0, 7, 29};
+  struct engine_rng rng;
+  uint8_t seed[ENGINE_SEED_BYTES] = {1, 2, 3};
+  int game_no, i, seats[ENGINE_MAX_SEATS];
+
+  engine_rng_seed(&rng, seed);
+  for (game_no = 0; game_no < 2; game_no++) {
+    struct engine_game *game = new_game(c, options, (uint8_t)game_no);
+    int done = 0;
+
+    for (i = 0; i < (int)(sizeof(stops) / sizeof(stops[0])); i++) {
+      advance(&game, stops[i] - done, &rng);
+      done = stops[i];
+      if (engine_to_act(game, seats) == 0)
+        break;
+      check_consistent(c, game, seats[0], options);
+      check_fair(c, game, seats[0], options, &rng);
+    }
+    engine_free(game);
+  }
+  json_decref(options);
+}
+
+static void test_titles_sample_consistent_worlds_and_decide_fairly(void **state)
+{
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+    check_title(&cases[i]);
+}
+
+/* A view that is not a running game's is refused by name, never guessed. */
+static void test_a_view_not_written_by_the_title_is_refused(void **state)
+{
+  const struct engine_module *m = engine_find("himalaya");
+  struct engine_rng rng;
+  uint8_t seed[ENGINE_SEED_BYTES] = {0};
+  struct engine_game *world = NULL;
+  struct cairn_error err = {0};
+  const char *bad = "{\"seat_to_act\": 0, \"yeti\": 99, \"result\": null}";
+
+  (void)state;
+  engine_rng_seed(&rng, seed);
+  assert_int_equal(engine_determinize(m, 2, 0, bad, strlen(bad), NULL, 0, &rng, &world, &err),
+                   CAIRN_EINVAL);
+  assert_null(world);
+  assert_non_null(strstr(err.detail, "yeti"));
+}
+
+/* Levels by name, and a bad one refused. */
+static void test_levels_are_named(void **state)
+{
+  enum bot_level level;
+
+  (void)state;
+  assert_true(bot_level_named("strong", &level));
+  assert_int_equal(level, BOT_STRONG);
+  assert_true(bot_level_named("random", &level));
+  assert_int_equal(level, BOT_RANDOM);
+  assert_false(bot_level_named("godlike", &level));
+  assert_string_equal(bot_level_name(BOT_EASY), "easy");
+}
+
+int main(void)
+{
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_titles_sample_consistent_worlds_and_decide_fairly),
+      cmocka_unit_test(test_a_view_not_written_by_the_title_is_refused),
+      cmocka_unit_test(test_levels_are_named),
+  };
+
+  return order_run_group_tests(tests, NULL, NULL);
+}
