@@ -7,6 +7,7 @@
 #include "api.h"
 #include "export.h"
 #include "../game/audit.h"
+#include "../bots/bots.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -292,15 +293,47 @@ static const struct api_field create_fields[] = {
     {NULL, 0, false},
 };
 
-/* `bots`: distinct seats of this game, leaving at least one for a person. */
-static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[ENGINE_MAX_SEATS],
+/* One entry of `bots`: a seat number (a random bot, the form before
+ * levels) or {"seat": n, "level": "random" | "easy" | "strong"}. */
+static enum cairn_status read_bot_entry(const json_t *v, int seats, int *seat, int *level,
+                                        struct cairn_error *err)
+{
+  const json_t *s = json_is_object(v) ? json_object_get(v, "seat") : v;
+  const json_t *l = json_is_object(v) ? json_object_get(v, "level") : NULL;
+  enum bot_level named = BOT_RANDOM;
+  const char *key;
+  const json_t *ignored;
+
+  if (json_is_object(v))
+    json_object_foreach((json_t *)v, key, ignored)
+    {
+      if (strcmp(key, "seat") != 0 && strcmp(key, "level") != 0)
+        return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
+                          "bots: unknown field \"%s\" in an entry (seat, level)", key);
+    }
+  if (!json_is_integer(s) || json_integer_value(s) < 0 || json_integer_value(s) >= seats)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "bots: each entry must be a distinct seat from 0 to %d", seats - 1);
+  if (l && (!json_is_string(l) || !bot_level_named(json_string_value(l), &named)))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "bots: level must be \"random\", \"easy\" or \"strong\"");
+  *seat = (int)json_integer_value(s);
+  *level = named;
+  return CAIRN_OK;
+}
+
+/* `bots`: distinct seats of this game, leaving at least one for a person;
+ * levels[seat] is each bot's level, GAME_NO_BOT for a person's seat. */
+static enum cairn_status read_bot_seats(const json_t *doc, int seats, int levels[ENGINE_MAX_SEATS],
                                         struct cairn_error *err)
 {
   const json_t *list = json_object_get(doc, "bots");
   const json_t *v;
   size_t i;
+  int seat, level;
 
-  memset(bot, 0, sizeof(bool) * ENGINE_MAX_SEATS);
+  for (seat = 0; seat < ENGINE_MAX_SEATS; seat++)
+    levels[seat] = GAME_NO_BOT;
   if (!list)
     return CAIRN_OK;
   if (!json_is_array(list))
@@ -311,12 +344,14 @@ static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[E
                       "bots: at least one seat must be left for a person");
   json_array_foreach(list, i, v)
   {
-    json_int_t seat = json_integer_value(v);
+    enum cairn_status st = read_bot_entry(v, seats, &seat, &level, err);
 
-    if (!json_is_integer(v) || seat < 0 || seat >= seats || bot[seat])
+    if (st != CAIRN_OK)
+      return st;
+    if (levels[seat] != GAME_NO_BOT)
       return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
                         "bots: each entry must be a distinct seat from 0 to %d", seats - 1);
-    bot[seat] = true;
+    levels[seat] = level;
   }
   return CAIRN_OK;
 }
@@ -390,7 +425,7 @@ static enum cairn_status check_game_cap(struct api_request *req, struct cairn_er
 enum cairn_status api_games_create(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
-  bool bot[ENGINE_MAX_SEATS];
+  int bot[ENGINE_MAX_SEATS];
   struct db_game row = {0};
   struct engine_game *state = NULL;
   const struct engine_game *start = NULL;
@@ -420,7 +455,7 @@ enum cairn_status api_games_create(struct api_request *req, struct api_response 
   pthread_mutex_lock(&req->server->caps_lock);
   st = check_game_cap(req, err);
   if (st == CAIRN_OK) {
-    st = game_create(req->server->game, &row, bot, state, err);
+    st = game_create_leveled(req->server->game, &row, bot, state, err);
     state = NULL; /* taken */
   }
   pthread_mutex_unlock(&req->server->caps_lock);

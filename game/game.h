@@ -150,6 +150,9 @@ struct game_service {
   pthread_t sweeper;     /* timeouts.c: acts on expired deadlines */
   bool sweeping;         /* the sweeper thread runs */
   _Atomic bool stopping; /* tells the sweeper to finish */
+  /* botpool.c: where search-level bots think, NULL while not started
+   * (then they think inline, as tools and unit tests need). */
+  struct game_bot_pool *bot_pool;
   /* Changes committed since start, by kind (commit.c), for GET /metrics. */
   atomic_long committed[GAME_CHANGE_KINDS];
 };
@@ -383,10 +386,48 @@ enum cairn_status game_play_sampled(struct game_service *svc, struct db_game *ro
                                     enum game_change_kind kind, struct game_turn *after,
                                     struct cairn_error *err);
 
-/* Create the player of a new bot seat in *out (its token is one nobody
- * holds). */
-enum cairn_status game_bot_player(struct game_service *svc, struct db_player *out,
+/* Create the player of a new bot seat of `level` (enum bot_level) in
+ * *out (its token is one nobody holds). The level is in the player's id
+ * (GAME_BOT_PREFIX, then "easy-" or "strong-" for a search level), so it
+ * is stored with the seat and survives a restart. */
+enum cairn_status game_bot_player(struct game_service *svc, int level, struct db_player *out,
                                   struct cairn_error *err);
+
+/* The bot level (enum bot_level) that plays `seat` of `row`: its bot's,
+ * or random for a resigned person's seat. */
+int game_seat_bot_level(const struct db_game *row, int seat);
+
+/* game_create with a level (enum bot_level) per bot seat, GAME_NO_BOT for
+ * a person's. */
+#define GAME_NO_BOT (-1)
+enum cairn_status game_create_leveled(struct game_service *svc, struct db_game *row,
+                                      const int levels[ENGINE_MAX_SEATS], struct engine_game *state,
+                                      struct cairn_error *err);
+
+/* A pool worker's job (botpool.c): under the lock of game `game_id`, find
+ * the search-level bot that owes a decision, think outside the lock on a
+ * copy, and commit its move if the log head did not move meanwhile;
+ * otherwise ask the game's bots again. */
+void game_bots_think(struct game_service *svc, const char *game_id);
+
+/* ---- botpool.c: search-level bots think off the request path ---- */
+
+#define GAME_BOT_THREADS_MAX 8
+#define GAME_BOT_THREADS     2    /* the server's default: bots share the cores with requests */
+#define GAME_BOT_QUEUE       1024 /* games waiting for a bot at once; more wait for the sweep */
+
+/* Start `threads` workers (at most GAME_BOT_THREADS_MAX) over a queue of
+ * `cap` games; false when none could start. Stop with game_bot_pool_stop
+ * before the service is freed. */
+bool game_bot_pool_start(struct game_service *svc, int threads, size_t cap);
+
+/* Wake and join the workers; accepts a service whose pool never started.
+ * A job still queued is dropped: the next start's resume plays it. */
+void game_bot_pool_stop(struct game_service *svc);
+
+/* Queue game `game_id` for a worker (once: a queued game is not queued
+ * twice); false (logged) when the queue is full or stopping. */
+bool game_bot_pool_enqueue(struct game_service *svc, const char *game_id);
 
 /* Fill `out` with a fresh random id: 20 lowercase hex characters. */
 void game_new_id(char out[DB_ID_MAX + 1]);
