@@ -156,4 +156,5 @@ const struct engine_module everest_module = {
     .sample_move = everest_sample_move,
     .event_reveals = event_reveals,
     .replay_text = everest_replay_text,
+    .determinize = everest_determinize,
 };
