@@ -213,7 +213,14 @@ void game_bots_play(struct game_service *svc, struct db_game *row, const struct 
     if (bot_searches(row, state, seat)) {
       json_t *move = bot_think(row, state, seat, &err);
 
-      if (!move || play_move(svc, row, state, seat, move, GAME_CHANGE_BOT, &turn, &err) != CAIRN_OK)
+      enum cairn_status st =
+          move ? play_move(svc, row, state, seat, move, GAME_CHANGE_BOT, &turn, &err)
+               : CAIRN_EINVAL;
+
+      /* As commit_thought: a refused or missing decision plays at random. */
+      if (st == CAIRN_EILLEGAL || st == CAIRN_EINVAL)
+        st = game_play_sampled(svc, row, state, seat, GAME_CHANGE_BOT, &turn, &err);
+      if (st != CAIRN_OK)
         break;
     } else if (game_play_sampled(svc, row, state, seat, GAME_CHANGE_BOT, &turn, &err) != CAIRN_OK)
       break;
@@ -288,15 +295,17 @@ static struct engine_game *owed_search(struct game_service *svc, struct db_game 
   return engine_clone(state);
 }
 
-/* Under the lock: commit `move` (taken) of `seat`, decided at `thought`
- * when the log had `moves` rows, unless the game moved on since; either
- * way its bots are asked again (the next one, or this one afresh). */
+/* Under the lock: commit `move` (taken; NULL when the bot could not
+ * decide) of `seat`, decided when the log had `moves` rows, unless the
+ * game moved on since; either way its bots are asked again (the next
+ * one, or this one afresh). */
 static void commit_thought(struct game_service *svc, struct db_game *row, uint32_t moves, int seat,
                            json_t *move)
 {
   struct cairn_error err = {0};
   const struct engine_game *state = NULL;
   struct game_turn turn = {.n = 0};
+  enum cairn_status st = CAIRN_OK;
 
   if (row->moves != moves || strcmp(row->status, DB_STATUS_ACTIVE) != 0 ||
       game_live_get(svc, row, &state, &err) != CAIRN_OK || !engine_may_act(state, seat)) {
@@ -304,7 +313,17 @@ static void commit_thought(struct game_service *svc, struct db_game *row, uint32
     game_bots_play(svc, row, NULL);
     return;
   }
-  if (play_move(svc, row, state, seat, move, GAME_CHANGE_BOT, &turn, &err) != CAIRN_OK) {
+  /* No decision (the search failed), or one the rules refuse (a title
+   * whose view leaves out a public fact the search had to guess): the
+   * seat's own legal moves are its to know, so one of them is played. */
+  if (move)
+    st = play_move(svc, row, state, seat, move, GAME_CHANGE_BOT, &turn, &err);
+  if (!move || st == CAIRN_EILLEGAL || st == CAIRN_EINVAL) {
+    log_line(LOG_WARN, "bots", "bot in game %s plays at random: %s", row->id,
+             err.detail[0] ? err.detail : "no decision");
+    st = game_play_sampled(svc, row, state, seat, GAME_CHANGE_BOT, &turn, &err);
+  }
+  if (st != CAIRN_OK) {
     log_line(err.status == CAIRN_ESTALE ? LOG_INFO : LOG_ERROR, "bots",
              "bot move in game %s dropped: %s", row->id, err.detail);
     return;
@@ -327,16 +346,15 @@ void game_bots_think(struct game_service *svc, const char *game_id)
     moves = row.moves;
   }
   game_unlock(svc, game_id);
-  if (copy) {
-    move = bot_think(&row, copy, seat, &err); /* no lock held: a person may move meanwhile */
-    engine_free(copy);
+  if (!copy) {
+    db_game_clear(&row);
+    return; /* nothing owed, or the game's other bots were played */
   }
+  move = bot_think(&row, copy, seat, &err); /* no lock held: a person may move meanwhile */
+  engine_free(copy);
   db_game_clear(&row);
-  if (!move) {
-    if (err.status != CAIRN_OK)
-      log_line(LOG_ERROR, "bots", "bot in game %s could not decide: %s", game_id, err.detail);
-    return;
-  }
+  if (!move)
+    log_line(LOG_ERROR, "bots", "bot in game %s could not decide: %s", game_id, err.detail);
   game_lock(svc, game_id);
   if (db_game_load(svc->db, game_id, &row, &err) == CAIRN_OK)
     commit_thought(svc, &row, moves, seat, move);
