@@ -31,8 +31,8 @@ enum bot_level {
   BOT_LEVELS
 };
 
-#define BOT_EASY_ITERATIONS   64
-#define BOT_STRONG_ITERATIONS 512
+#define BOT_EASY_ITERATIONS   32
+#define BOT_STRONG_ITERATIONS 256
 
 /* Static: "random", "easy" or "strong". */
 const char *bot_level_name(enum bot_level level);

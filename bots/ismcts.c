@@ -18,12 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Moves considered at one node: a title whose list is longer offers a
- * sample of it (engine_sample_move's first choices), enough for the titles'
+/* Moves considered at one node: a title whose list is longer (or compact)
+ * offers this many draws of engine_sample_move, enough for the titles'
  * usual turns and a bound on a node's cost. */
 #define CANDIDATES_MAX 48
-/* Steps of a random playout before it is scored as unfinished. */
-#define PLAYOUT_MAX 1500
+/* Steps of a random playout before it is scored as unfinished: a random
+ * game of the longest title (Because It's There, two seats) takes some 335. */
+#define PLAYOUT_MAX 600
 /* UCB1's exploration constant for rewards in [0, 1]. */
 #define EXPLORATION 0.7
 
@@ -99,35 +100,58 @@ static void candidates_clear(struct candidate *c, size_t n)
   }
 }
 
-/* The distinct moves `seat` may make in `world`: the title's first
- * CANDIDATES_MAX choices (a list title: its list in order), each matched
- * to `parent`'s child for it. Returns how many; 0 when out of memory. */
-static size_t offer_moves(const struct engine_game *world, int seat, const struct node *parent,
-                          struct candidate out[CANDIDATES_MAX])
+/* Adds `move` (taken) to out[] unless its text is there already; matched
+ * to `parent`'s child for it. Returns the new count. */
+static size_t offer_one(json_t *move, const struct node *parent, struct candidate *out, size_t n)
 {
-  size_t n = 0, i;
-  uint64_t choice;
+  char *text = move ? json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  size_t i;
 
-  for (choice = 0; choice < CANDIDATES_MAX; choice++) {
-    json_t *move = engine_sample_move(world, seat, choice);
-    char *text = move ? json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    bool seen = false;
-
-    for (i = 0; text && i < n && !seen; i++)
-      seen = strcmp(out[i].text, text) == 0;
-    if (!text || seen) {
-      json_decref(move);
-      free(text);
-      if (!text)
-        break;
-      continue;
-    }
-    out[n] = (struct candidate){.move = move, .text = text, .child = NULL};
-    for (i = 0; i < parent->n_children; i++)
-      if (strcmp(parent->children[i]->text, text) == 0)
-        out[n].child = parent->children[i];
-    n++;
+  for (i = 0; text && i < n; i++)
+    if (strcmp(out[i].text, text) == 0)
+      break;
+  if (!text || i < n) {
+    json_decref(move);
+    free(text);
+    return n;
   }
+  out[n] = (struct candidate){.move = move, .text = text, .child = NULL};
+  for (i = 0; i < parent->n_children; i++)
+    if (strcmp(parent->children[i]->text, text) == 0)
+      out[n].child = parent->children[i];
+  return n + 1;
+}
+
+/* Whether `legal` (the title's legal list) is a plain list of moves: the
+ * title's own first sampled move is its first element. A compact form
+ * (Everest's plans) is not, nor is an empty list. */
+static bool plain_list(const struct engine_game *world, int seat, const json_t *legal)
+{
+  json_t *first = engine_sample_move(world, seat, 0);
+  bool plain = first && json_equal(first, json_array_get(legal, 0));
+
+  json_decref(first);
+  return plain;
+}
+
+/* The distinct moves `seat` may make in `world`: the title's whole legal
+ * list when it is a plain one of at most CANDIDATES_MAX moves (one walk of
+ * the rules), otherwise CANDIDATES_MAX draws from engine_sample_move (a
+ * compact form, or a longer list: a sample of it). Returns how many. */
+static size_t offer_moves(const struct engine_game *world, int seat, const struct node *parent,
+                          struct engine_rng *rng, struct candidate out[CANDIDATES_MAX])
+{
+  json_t *legal = engine_legal_moves(world, seat);
+  size_t n = 0, i;
+
+  if (json_array_size(legal) <= CANDIDATES_MAX && plain_list(world, seat, legal)) {
+    for (i = 0; i < json_array_size(legal); i++)
+      n = offer_one(json_incref(json_array_get(legal, i)), parent, out, n);
+  } else {
+    for (i = 0; i < CANDIDATES_MAX; i++)
+      n = offer_one(engine_sample_move(world, seat, draw64(rng)), parent, out, n);
+  }
+  json_decref(legal);
   return n;
 }
 
@@ -178,7 +202,7 @@ static struct node *descend(struct node *n, struct engine_game *world, int actor
                             struct engine_rng *rng, bool *added)
 {
   struct candidate offered[CANDIDATES_MAX];
-  size_t count = offer_moves(world, actor, n, offered), i, unexpanded = 0, pick;
+  size_t count = offer_moves(world, actor, n, rng, offered), i, unexpanded = 0, pick;
   struct node *next = NULL;
   struct cairn_error err;
 

@@ -363,3 +363,119 @@ void game_bots_think(struct game_service *svc, const char *game_id)
   game_unlock(svc, game_id);
   db_game_clear(&row);
 }
+
+/* Under the lock: a copy of the state `seat` of `row` may be hinted at,
+ * or NULL with *err set (game_hint's refusals). */
+static struct engine_game *hintable(struct game_service *svc, const struct db_game *row, int seat,
+                                    struct cairn_error *err)
+{
+  const struct engine_game *state = NULL;
+  struct engine_game *copy;
+  int s, people = 0;
+
+  if (strcmp(row->status, DB_STATUS_ACTIVE) != 0) {
+    cairn_fail(err, CAIRN_ECONFLICT, CAIRN_CODE_GAME_NOT_ACTIVE, NULL,
+               "game %s is %s: hints are given in active games", row->id, row->status);
+    return NULL;
+  }
+  for (s = 0; s < row->seats; s++)
+    people += !game_seat_played_by_bot(row, s);
+  if (people != 1 || game_seat_played_by_bot(row, seat)) {
+    cairn_fail(err, CAIRN_ECONFLICT, GAME_CODE_NO_HINT, NULL,
+               "hints are given only in games with exactly one person's seat (solo scenarios, "
+               "games against bots); this one has %d",
+               people);
+    return NULL;
+  }
+  if (game_live_get(svc, row, &state, err) != CAIRN_OK)
+    return NULL;
+  if (!engine_may_act(state, seat)) {
+    cairn_fail(err, CAIRN_ETURN, CAIRN_CODE_NOT_YOUR_TURN, NULL,
+               "seat %d owes no decision now: a hint answers a decision owed", seat);
+    return NULL;
+  }
+  copy = engine_clone(state);
+  if (!copy)
+    cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  return copy;
+}
+
+/* A hint's seed: public facts as a bot's (bot_seed), with the seat's own
+ * player in the bot's place, so asking again gives the same hint. */
+enum cairn_status game_hint(struct game_service *svc, const char *game_id, int seat, json_t **move,
+                            uint32_t *seq, uint32_t *moves, struct cairn_error *err)
+{
+  struct db_game row = {0};
+  struct engine_game *copy = NULL;
+  uint8_t seed[ENGINE_SEED_BYTES];
+  json_t *options = NULL;
+  enum cairn_status st;
+
+  *move = NULL;
+  game_lock(svc, game_id);
+  st = db_game_load(svc->db, game_id, &row, err);
+  if (st == CAIRN_OK) {
+    copy = hintable(svc, &row, seat, err);
+    st = copy ? CAIRN_OK : err->status;
+  }
+  game_unlock(svc, game_id);
+  if (st == CAIRN_OK) {
+    *seq = copy->seq;
+    *moves = row.moves;
+    bot_seed(&row, seat, seed);
+    options = json_loads(row.options_json ? row.options_json : "{}", 0, NULL);
+    st = bot_choose(copy, seat, options, seed, BOT_STRONG, move, err);
+  }
+  json_decref(options);
+  engine_free(copy);
+  db_game_clear(&row);
+  return st;
+}
+
+/* game_hint on this thread, at most GAME_HINTS_MAX at once. */
+static enum cairn_status hint_here(struct game_service *svc, const char *game_id, int seat,
+                                   json_t **move, uint32_t *seq, struct cairn_error *err)
+{
+  uint32_t moves;
+  enum cairn_status st;
+
+  if (atomic_fetch_add(&svc->hints_running, 1) >= GAME_HINTS_MAX) {
+    atomic_fetch_sub(&svc->hints_running, 1);
+    return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
+                      "%d hints are being worked out; ask again in a moment", GAME_HINTS_MAX);
+  }
+  st = game_hint(svc, game_id, seat, move, seq, &moves, err);
+  atomic_fetch_sub(&svc->hints_running, 1);
+  return st;
+}
+
+enum cairn_status game_hint_ask(struct game_service *svc, const char *game_id, int seat,
+                                json_t **move, uint32_t *seq, struct cairn_error *err)
+{
+  struct db_game row = {0};
+  struct engine_game *copy = NULL;
+  uint32_t moves = 0;
+  enum cairn_status st;
+
+  *move = NULL;
+  if (!svc->bot_pool)
+    return hint_here(svc, game_id, seat, move, seq, err);
+  game_lock(svc, game_id); /* the refusals now, not after a search */
+  st = db_game_load(svc->db, game_id, &row, err);
+  if (st == CAIRN_OK) {
+    copy = hintable(svc, &row, seat, err);
+    st = copy ? CAIRN_OK : err->status;
+    moves = row.moves;
+  }
+  game_unlock(svc, game_id);
+  engine_free(copy);
+  db_game_clear(&row);
+  if (st != CAIRN_OK)
+    return st;
+  if (game_bot_pool_hint_find(svc, game_id, moves, seat, move, seq))
+    return CAIRN_OK;
+  if (!game_bot_pool_hint_enqueue(svc, game_id, seat))
+    return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
+                      "the server's bots are busy; ask for the hint again in a moment");
+  return CAIRN_DONE;
+}

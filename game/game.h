@@ -153,6 +153,7 @@ struct game_service {
   /* botpool.c: where search-level bots think, NULL while not started
    * (then they think inline, as tools and unit tests need). */
   struct game_bot_pool *bot_pool;
+  atomic_int hints_running; /* bots.c: game_hint searches under way, at most GAME_HINTS_MAX */
   /* Changes committed since start, by kind (commit.c), for GET /metrics. */
   atomic_long committed[GAME_CHANGE_KINDS];
 };
@@ -410,6 +411,29 @@ enum cairn_status game_create_leveled(struct game_service *svc, struct db_game *
  * otherwise ask the game's bots again. */
 void game_bots_think(struct game_service *svc, const char *game_id);
 
+/* The problem code of a hint refused in a game with more than one person
+ * (game_hint). */
+#define GAME_CODE_NO_HINT "no-hint"
+#define GAME_HINTS_MAX    2 /* hints searched at once: each is a strong bot's search */
+
+/* The strong bot's suggestion for `seat` (a person's) of game `game_id`:
+ * *move (a new reference, the caller's), *seq, the step it answers, and
+ * *moves, the log's length then. Takes the game's lock only to copy the
+ * state; searches without it, on the caller's thread. Refused unless
+ * exactly one seat is a person's (solo scenarios, games against bots):
+ * CAIRN_ECONFLICT GAME_CODE_NO_HINT; game-not-active, not-your-turn (the
+ * seat owes no decision). */
+enum cairn_status game_hint(struct game_service *svc, const char *game_id, int seat, json_t **move,
+                            uint32_t *seq, uint32_t *moves, struct cairn_error *err);
+
+/* The hint for a request: game_hint's checks at once, then the hint the
+ * pool worked out for this step (CAIRN_OK, *move and *seq as game_hint),
+ * or CAIRN_DONE when it is being worked out now (queued on the pool: ask
+ * again). Without a pool, game_hint on this thread, at most GAME_HINTS_MAX
+ * at once (then rate-limited). A full queue is rate-limited too. */
+enum cairn_status game_hint_ask(struct game_service *svc, const char *game_id, int seat,
+                                json_t **move, uint32_t *seq, struct cairn_error *err);
+
 /* ---- botpool.c: search-level bots think off the request path ---- */
 
 #define GAME_BOT_THREADS_MAX 8
@@ -428,6 +452,14 @@ void game_bot_pool_stop(struct game_service *svc);
 /* Queue game `game_id` for a worker (once: a queued game is not queued
  * twice); false (logged) when the queue is full or stopping. */
 bool game_bot_pool_enqueue(struct game_service *svc, const char *game_id);
+
+/* Queue a hint for `seat` of game `game_id` (once); false when full. */
+bool game_bot_pool_hint_enqueue(struct game_service *svc, const char *game_id, int seat);
+
+/* The hint kept for `seat` of game `game_id` at log length `moves`:
+ * *move (a new reference) and *seq; false when none is kept. */
+bool game_bot_pool_hint_find(struct game_service *svc, const char *game_id, uint32_t moves,
+                             int seat, json_t **move, uint32_t *seq);
 
 /* Fill `out` with a fresh random id: 20 lowercase hex characters. */
 void game_new_id(char out[DB_ID_MAX + 1]);

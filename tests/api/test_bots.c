@@ -345,6 +345,98 @@ static void test_a_strong_bot_owing_a_move_at_a_crash_plays_after_the_restart(vo
   harness_expect_verifies(s, id);
 }
 
+/* GET /v1/games/{id}/hint: against bots, the strong bot's suggestion for
+ * the caller's seat, the same when asked again, and a move the game takes. */
+struct hint_ask {
+  struct harness_server *server;
+  const char *token, *id;
+};
+
+/* True once the hint is worked out (200). */
+static bool hint_ready(void *arg)
+{
+  struct hint_ask *a = arg;
+  struct harness_response r;
+  bool ready;
+
+  harness_call(a->server, &r, "GET", a->token, NULL, "/v1/games/%s/hint", a->id);
+  ready = r.status == 200;
+  harness_response_free(&r);
+  return ready;
+}
+
+static void test_a_hint_against_bots_is_a_move_the_game_takes(void **state)
+{
+  struct harness_server *s = *state;
+  struct hint_ask ask;
+  struct harness_player me, other;
+  struct harness_response r, again;
+  json_t *body;
+  char id[64];
+
+  harness_new_player(s, "hinted", &me);
+  harness_new_player(s, "onlooker", &other);
+  create_with_bots(s, me.token, 2, "[1]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me.token, id, 0), 0);
+
+  /* The first ask starts the search on the pool: 202 until it is done. */
+  harness_call(s, &r, "GET", me.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_STATUS(&r, 202);
+  assert_string_equal(harness_str(r.json, "status"), "thinking");
+  harness_response_free(&r);
+  ask.server = s;
+  ask.token = me.token;
+  ask.id = id;
+  assert_true(harness_wait_every(hint_ready, &ask, 120000, 200));
+  harness_call(s, &r, "GET", me.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_string_equal(harness_str(r.json, "level"), "strong");
+  assert_int_equal(harness_int(r.json, "seat"), 0);
+  assert_true(json_is_object(json_object_get(r.json, "move")));
+  harness_call(s, &again, "GET", me.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_STATUS(&again, 200);
+  assert_true(json_equal(json_object_get(r.json, "move"), json_object_get(again.json, "move")));
+  harness_response_free(&again);
+
+  harness_call(s, &again, "GET", other.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_PROBLEM(&again, 403, "not-seated");
+  harness_response_free(&again);
+
+  body = json_pack("{s:O, s:O}", "seq", json_object_get(r.json, "seq"), "move",
+                   json_object_get(r.json, "move"));
+  harness_response_free(&r);
+  harness_call_json(s, &r, "POST", me.token, body, "/v1/games/%s/moves", id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
+  json_decref(body);
+  harness_expect_verifies(s, id);
+}
+
+/* A game between two people has no hints: 409 no-hint, for either seat. */
+static void test_a_game_between_people_gives_no_hint(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  struct harness_response r;
+  json_t *g;
+  char id[64];
+
+  harness_new_player(s, "alice", &a);
+  harness_new_player(s, "bob", &b);
+  g = harness_new_game(s, a.token, "himalaya", 2, NULL);
+  snprintf(id, sizeof id, "%s", harness_game_id(g));
+  json_decref(g);
+  assert_int_equal(harness_join(s, a.token, id, 0), 0);
+  assert_int_equal(harness_join(s, b.token, id, 1), 1);
+  harness_call(s, &r, "GET", a.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "no-hint");
+  assert_non_null(strstr(harness_str(r.json, "detail"), "exactly one person"));
+  harness_response_free(&r);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -356,6 +448,8 @@ int main(void)
                                       setup_holding_bots, harness_teardown),
       cmocka_unit_test(test_a_strong_bot_thinks_off_the_request_path),
       cmocka_unit_test(test_bot_levels_that_do_not_exist_are_refused),
+      cmocka_unit_test(test_a_hint_against_bots_is_a_move_the_game_takes),
+      cmocka_unit_test(test_a_game_between_people_gives_no_hint),
       cmocka_unit_test_setup_teardown(
           test_a_strong_bot_owing_a_move_at_a_crash_plays_after_the_restart, setup_holding_bots,
           harness_teardown),

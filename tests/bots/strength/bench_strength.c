@@ -9,8 +9,11 @@
  * level is wall time on this machine (noisy when it is shared), beside
  * the search's fixed iteration budgets.
  *
- * Games: CAIRN_BOTS_GAMES per line (default 40). Every choice is seeded
- * from the game number, so a build prints the same counts each run.
+ * Games: CAIRN_BOTS_GAMES per line (default 40); CAIRN_BOTS_LINES, when
+ * set, runs only the lines whose title contains it (himalaya, everest,
+ * 1963, journey, 1924, 1953), so lines can run side by side. Every choice
+ * is seeded from the game number, so a build prints the same counts each
+ * run.
  */
 #include <jansson.h>
 #include <math.h>
@@ -114,8 +117,10 @@ static void print_rate(const char *label, int k, int n, int unfinished)
   double centre = (p + z * z / (2.0 * n)) / d;
   double half = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / d;
 
+  double low = centre - half < 0 ? 0 : centre - half, high = centre + half > 1 ? 1 : centre + half;
+
   printf("%-58s %4d/%-4d = %5.1f%%  95%% CI [%5.1f%%, %5.1f%%]%s\n", label, k, n, 100 * p,
-         100 * (centre - half), 100 * (centre + half), unfinished ? "  (some unfinished)" : "");
+         100 * low, 100 * high, unfinished ? "  (some unfinished)" : "");
   fflush(stdout);
 }
 
@@ -192,6 +197,14 @@ static void solo(const char *scenario, int games, struct timing *t)
   }
 }
 
+/* Whether the line named `name` runs (CAIRN_BOTS_LINES). */
+static bool wanted(const char *name)
+{
+  const char *only = getenv("CAIRN_BOTS_LINES");
+
+  return !only || strstr(name, only) != NULL;
+}
+
 int main(void)
 {
   const char *env = getenv("CAIRN_BOTS_GAMES");
@@ -202,12 +215,18 @@ int main(void)
     games = 2;
   printf("bots: %d games a line; easy %d, strong %d iterations a decision\n", games,
          BOT_EASY_ITERATIONS, BOT_STRONG_ITERATIONS);
-  head_to_head("himalaya", NULL, games, &t);
-  head_to_head("everest-piecepack", NULL, games, &t);
-  head_to_head("because-its-there", "{\"scenario\": \"1963\"}", games, &t);
-  journey(games, &t);
-  solo("1924", games, &t);
-  solo("1953", games, &t);
+  if (wanted("himalaya"))
+    head_to_head("himalaya", NULL, games, &t);
+  if (wanted("everest"))
+    head_to_head("everest-piecepack", NULL, games, &t);
+  if (wanted("1963"))
+    head_to_head("because-its-there", "{\"scenario\": \"1963\"}", games, &t);
+  if (wanted("journey"))
+    journey(games, &t);
+  if (wanted("1924"))
+    solo("1924", games, &t);
+  if (wanted("1953"))
+    solo("1953", games, &t);
   for (level = 0; level < BOT_LEVELS; level++)
     printf("time per decision, %-6s: %8.3f ms over %ld decisions\n",
            bot_level_name((enum bot_level)level),
