@@ -64,6 +64,11 @@ bool bot_title_supported(const struct engine_module *module);
 enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, json_t **move,
                              struct cairn_error *err);
 
+/* How far `seat` got in `world` (a playout's end, sampled: the search's
+ * own) by its own view, in [0, 1]; 0 for titles without a measure
+ * (eval.c). */
+double bot_progress(const struct engine_game *world, int seat);
+
 /* bot_decide for `seat` of `game` (borrowed): the seat's view written
  * from the game, the game's public facts and `options` (borrowed, NULL
  * for none), and nothing else of the state; the server's and the tests'

@@ -255,8 +255,13 @@ static bool playout(struct engine_game *world, struct engine_rng *rng)
   return true;
 }
 
-/* Each seat's reward in [0, 1]: a winner's share 1, a loser's 0, and an
- * unfinished world (the playout's cap) 1/seats for all. */
+/* How much of a win a seat's progress is worth when it did not win: less
+ * than any win, enough to tell the search which failed line got further. */
+#define PROGRESS_WEIGHT 0.3
+
+/* Each seat's reward in [0, 1]: a winner's 1; a loser's its progress
+ * (bot_progress) scaled by PROGRESS_WEIGHT; in an unfinished world (the
+ * playout's cap) that, or 1/seats for a title without a measure. */
 static void score(const struct engine_game *world, double reward[ENGINE_MAX_SEATS])
 {
   json_t *result = engine_result(world);
@@ -264,12 +269,15 @@ static void score(const struct engine_game *world, double reward[ENGINE_MAX_SEAT
   size_t i;
   int s;
 
-  for (s = 0; s < ENGINE_MAX_SEATS; s++)
-    reward[s] = result ? 0.0 : 1.0 / world->seats;
+  for (s = 0; s < world->seats; s++) {
+    double progress = bot_progress(world, s);
+
+    reward[s] = progress > 0 || result ? PROGRESS_WEIGHT * progress : 1.0 / world->seats;
+  }
   for (i = 0; i < json_array_size(winners); i++) {
     json_int_t w = json_integer_value(json_array_get(winners, i));
 
-    if (w >= 0 && w < ENGINE_MAX_SEATS)
+    if (w >= 0 && w < world->seats)
       reward[w] = 1.0;
   }
   json_decref(result);

@@ -194,7 +194,7 @@ static char *rules_text(const struct engine_game *game)
   return text;
 }
 
-/* Eight worlds sampled from `seat`'s view; true when some differed from
+/* Four worlds sampled from `seat`'s view; true when some differed from
  * the real game beyond the generator (a hidden card or order sampled). */
 static bool check_consistent(const struct engine_game *game, int seat, json_t *options)
 {
@@ -205,7 +205,7 @@ static bool check_consistent(const struct engine_game *game, int seat, json_t *o
   int k;
 
   engine_rng_seed(&rng, seed);
-  for (k = 0; k < 8; k++) {
+  for (k = 0; k < 4; k++) {
     struct engine_game *world = NULL;
     struct cairn_error err = {0};
     char *sampled_view, *sampled;
