@@ -32,7 +32,7 @@ PORT     ?= 8080
 HOST     ?= 127.0.0.1
 DATA_DIR ?= data
 
-.PHONY: all run test bench deps bench-deps build server tests clean format check-format test-web test-examples \
+.PHONY: all run test bench bots deps bench-deps build server tests clean format check-format test-web test-examples \
         test-contract
 
 all: build
@@ -164,6 +164,15 @@ test-contract: deps
 	cd tests/contract && npx --no-install tsc -p tsconfig.json && echo "contract: try-it.ts type-checks"
 	CAIRN_SERVER=build/test/cairn CAIRN_OPENAPI=build/test/gen/openapi.yaml \
 	  node --test tests/contract/exchanges.test.mjs
+
+# How well the built-in bots play (issue 26): strong against random per
+# title, Because It's There solo per level, Journey from both sides, with
+# 95% intervals and the time per decision. Long (every strong decision is a
+# search); not part of `make test` or `make bench`. CAIRN_BOTS_GAMES=N games
+# a line (default 40).
+bots: deps
+	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release build/release/tests/bots/strength/bench_strength
+	build/release/tests/bots/strength/bench_strength
 
 bench: bench-deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release benches

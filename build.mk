@@ -12,7 +12,8 @@ OUT  ?= build/$(MODE)
 PKGS := libmicrohttpd sqlite3 libpq jansson libcurl libsodium zlib yaml-0.1 libxxhash
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) cmocka)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
-# libm: the rating update (game/ratings.c: exp, sqrt; issue 25).
+# libm: the rating update (game/ratings.c: exp, sqrt; issue 25) and the bots'
+# search (UCB1; issue 26).
 PKG_LIBS   += -lm
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka)
 # libyaml for the tests that read the API document (test_document).
@@ -40,6 +41,9 @@ LOG_SRC    := $(wildcard log/*.c)
 # The game layer: live games and every change to them, no HTTP (game/README.md).
 GAME_SRC   := $(wildcard game/*.c)
 API_SRC    := $(wildcard api/*.c)
+# The bots' search (bots/README.md): pure like the engine, linked by the
+# game layer and by their own tests (tests/bots/).
+BOTS_SRC   := $(wildcard bots/*.c)
 # The entry point and the offline tools (verify, revalidate): only the
 # binary links them; tests link the core below them.
 CLI_SRC    := $(wildcard cli/*.c)
@@ -57,7 +61,8 @@ DB_OBJ     := $(call obj,$(DB_SRC)) $(OUT)/obj/gen/migrations.o $(OUT)/obj/gen/p
 GAME_OBJ   := $(call obj,$(GAME_SRC))
 API_OBJ    := $(call obj,$(API_SRC)) $(OUT)/obj/gen/openapi.o
 LOG_OBJ    := $(call obj,$(LOG_SRC))
-CORE_OBJ   := $(ENGINE_OBJ) $(LOG_OBJ) $(DB_OBJ) $(GAME_OBJ) $(API_OBJ)
+BOTS_OBJ   := $(call obj,$(BOTS_SRC))
+CORE_OBJ   := $(ENGINE_OBJ) $(BOTS_OBJ) $(LOG_OBJ) $(DB_OBJ) $(GAME_OBJ) $(API_OBJ)
 
 SERVER := $(OUT)/cairn
 
@@ -152,7 +157,7 @@ $(GEN_PG_MIGRATIONS): $(PG_MIGRATIONS) build.mk
 # stand alone), storage tests the engine and db/, unit tests of server code
 # (tests/core/) the whole core without main(), API tests talk HTTP to the
 # real server binary and link no server code at all.
-links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/db/%,$(1)),$(ENGINE_OBJ) $(LOG_OBJ) $(DB_OBJ),$(if $(filter tests/bench/%,$(1)),$(ENGINE_OBJ) $(LOG_OBJ) $(DB_OBJ),$(if $(filter tests/core/%,$(1)),$(CORE_OBJ),))))
+links_of = $(if $(filter tests/engine/%,$(1)),$(ENGINE_OBJ),$(if $(filter tests/bots/%,$(1)),$(ENGINE_OBJ) $(BOTS_OBJ),$(if $(filter tests/db/%,$(1)),$(ENGINE_OBJ) $(LOG_OBJ) $(DB_OBJ),$(if $(filter tests/bench/%,$(1)),$(ENGINE_OBJ) $(LOG_OBJ) $(DB_OBJ),$(if $(filter tests/core/%,$(1)),$(CORE_OBJ),)))))
 
 # Support objects reach the test rule only through a pattern, which makes
 # them intermediate files that make deletes after a build, so the next make

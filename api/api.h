@@ -490,6 +490,8 @@ enum cairn_status api_titles_list(struct api_request *, struct api_response *,
 enum cairn_status api_games_create(struct api_request *, struct api_response *,
                                    struct cairn_error *);
 enum cairn_status api_games_get(struct api_request *, struct api_response *, struct cairn_error *);
+/* hint.c: the strong bot's suggestion for the caller's seat (issue 26). */
+enum cairn_status api_games_hint(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_games_join(struct api_request *, struct api_response *, struct cairn_error *);
 enum cairn_status api_moves_submit(struct api_request *, struct api_response *,
                                    struct cairn_error *);

@@ -7,6 +7,7 @@
 #include "api.h"
 #include "export.h"
 #include "../game/audit.h"
+#include "../bots/bots.h"
 
 #include <microhttpd.h>
 #include <sodium.h>
@@ -332,7 +333,7 @@ static const struct api_field create_fields[] = {
 /* `seat` (issue 25): the seat the creator takes in the same call, one of
  * the game's and not a bot's; -1 when absent. */
 static enum cairn_status read_own_seat(const json_t *doc, const struct db_game *row,
-                                       const bool bot[ENGINE_MAX_SEATS], int *seat,
+                                       const int levels[ENGINE_MAX_SEATS], int *seat,
                                        struct cairn_error *err)
 {
   const json_t *v = json_object_get(doc, "seat");
@@ -342,7 +343,7 @@ static enum cairn_status read_own_seat(const json_t *doc, const struct db_game *
   if (!v)
     return CAIRN_OK;
   wanted = json_integer_value(v);
-  if (wanted < 0 || wanted >= row->seats || bot[wanted])
+  if (wanted < 0 || wanted >= row->seats || levels[wanted] != GAME_NO_BOT)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
                       "seat must be 0 to %d and not one of bots", row->seats - 1);
   *seat = (int)wanted;
@@ -353,7 +354,7 @@ static enum cairn_status read_own_seat(const json_t *doc, const struct db_game *
  * bot's nor the creator's nor kept already, for a player other than the
  * creator not invited already. Storage checks the player exists. */
 static enum cairn_status read_invitation(const json_t *entry, const char *creator,
-                                         const bool bot[ENGINE_MAX_SEATS], int own_seat,
+                                         const int levels[ENGINE_MAX_SEATS], int own_seat,
                                          struct db_game *row, struct cairn_error *err)
 {
   const json_t *seat_v = json_object_get(entry, "seat");
@@ -364,7 +365,8 @@ static enum cairn_status read_invitation(const json_t *entry, const char *creato
   if (!json_is_object(entry) || !json_is_integer(seat_v) || !player || json_object_size(entry) != 2)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_WRONG_TYPE, NULL,
                       "invite: each entry must be {\"seat\": n, \"player\": \"id\"}");
-  if (seat < 0 || seat >= row->seats || bot[seat] || seat == own_seat || row->seat_invited[seat][0])
+  if (seat < 0 || seat >= row->seats || levels[seat] != GAME_NO_BOT || seat == own_seat ||
+      row->seat_invited[seat][0])
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
                       "invite: seat %lld is not a free seat of this game (0 to %d, not a bot's, "
                       "not yours, not kept already)",
@@ -383,7 +385,7 @@ static enum cairn_status read_invitation(const json_t *entry, const char *creato
 /* `invite` (issue 25): seats kept for named players, [{seat, player}...],
  * into row->seat_invited. */
 static enum cairn_status read_invitations(const json_t *doc, const char *creator,
-                                          const bool bot[ENGINE_MAX_SEATS], int own_seat,
+                                          const int levels[ENGINE_MAX_SEATS], int own_seat,
                                           struct db_game *row, struct cairn_error *err)
 {
   const json_t *list = json_object_get(doc, "invite");
@@ -399,7 +401,7 @@ static enum cairn_status read_invitations(const json_t *doc, const char *creator
   json_array_foreach(list, i, entry)
   {
     if (st == CAIRN_OK)
-      st = read_invitation(entry, creator, bot, own_seat, row, err);
+      st = read_invitation(entry, creator, levels, own_seat, row, err);
   }
   return st;
 }
@@ -443,15 +445,47 @@ static enum cairn_status take_own_seat(struct api_request *req, struct db_game *
   return game_load(req->server->game, id, row, err);
 }
 
-/* `bots`: distinct seats of this game, leaving at least one for a person. */
-static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[ENGINE_MAX_SEATS],
+/* One entry of `bots`: a seat number (a random bot, the form before
+ * levels) or {"seat": n, "level": "random" | "easy" | "strong"}. */
+static enum cairn_status read_bot_entry(const json_t *v, int seats, int *seat, int *level,
+                                        struct cairn_error *err)
+{
+  const json_t *s = json_is_object(v) ? json_object_get(v, "seat") : v;
+  const json_t *l = json_is_object(v) ? json_object_get(v, "level") : NULL;
+  enum bot_level named = BOT_RANDOM;
+  const char *key;
+  const json_t *ignored;
+
+  if (json_is_object(v))
+    json_object_foreach((json_t *)v, key, ignored)
+    {
+      if (strcmp(key, "seat") != 0 && strcmp(key, "level") != 0)
+        return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_UNKNOWN_FIELD, NULL,
+                          "bots: unknown field \"%s\" in an entry (seat, level)", key);
+    }
+  if (!json_is_integer(s) || json_integer_value(s) < 0 || json_integer_value(s) >= seats)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "bots: each entry must be a distinct seat from 0 to %d", seats - 1);
+  if (l && (!json_is_string(l) || !bot_level_named(json_string_value(l), &named)))
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "bots: level must be \"random\", \"easy\" or \"strong\"");
+  *seat = (int)json_integer_value(s);
+  *level = named;
+  return CAIRN_OK;
+}
+
+/* `bots`: distinct seats of this game, leaving at least one for a person;
+ * levels[seat] is each bot's level, GAME_NO_BOT for a person's seat. */
+static enum cairn_status read_bot_seats(const json_t *doc, int seats, int levels[ENGINE_MAX_SEATS],
                                         struct cairn_error *err)
 {
   const json_t *list = json_object_get(doc, "bots");
   const json_t *v;
   size_t i;
+  int seat, level;
 
-  memset(bot, 0, sizeof(bool) * ENGINE_MAX_SEATS);
+  for (seat = 0; seat < ENGINE_MAX_SEATS; seat++)
+    levels[seat] = GAME_NO_BOT;
   if (!list)
     return CAIRN_OK;
   if (!json_is_array(list))
@@ -462,12 +496,14 @@ static enum cairn_status read_bot_seats(const json_t *doc, int seats, bool bot[E
                       "bots: at least one seat must be left for a person");
   json_array_foreach(list, i, v)
   {
-    json_int_t seat = json_integer_value(v);
+    enum cairn_status st = read_bot_entry(v, seats, &seat, &level, err);
 
-    if (!json_is_integer(v) || seat < 0 || seat >= seats || bot[seat])
+    if (st != CAIRN_OK)
+      return st;
+    if (levels[seat] != GAME_NO_BOT)
       return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
                         "bots: each entry must be a distinct seat from 0 to %d", seats - 1);
-    bot[seat] = true;
+    levels[seat] = level;
   }
   return CAIRN_OK;
 }
@@ -542,7 +578,7 @@ static enum cairn_status check_game_cap(struct api_request *req, struct cairn_er
  * (taken), seat its creator in `own_seat` (-1: none), and answer 201 with
  * the game. */
 static enum cairn_status store_new_game(struct api_request *req, struct api_response *resp,
-                                        struct db_game *row, const bool bot[ENGINE_MAX_SEATS],
+                                        struct db_game *row, const int levels[ENGINE_MAX_SEATS],
                                         struct engine_game *state, int own_seat,
                                         struct cairn_error *err)
 {
@@ -554,7 +590,7 @@ static enum cairn_status store_new_game(struct api_request *req, struct api_resp
   pthread_mutex_lock(&req->server->caps_lock);
   st = check_game_cap(req, err);
   if (st == CAIRN_OK)
-    st = unknown_invitee(game_create(req->server->game, row, bot, state, err), row, err);
+    st = unknown_invitee(game_create_leveled(req->server->game, row, levels, state, err), row, err);
   else
     engine_free(state);
   pthread_mutex_unlock(&req->server->caps_lock);
@@ -577,7 +613,7 @@ static enum cairn_status store_new_game(struct api_request *req, struct api_resp
 enum cairn_status api_games_create(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
-  bool bot[ENGINE_MAX_SEATS];
+  int bot[ENGINE_MAX_SEATS];
   struct db_game row = {0};
   struct engine_game *state = NULL;
   json_t *doc = NULL;
@@ -626,7 +662,7 @@ static const struct api_field rematch_fields[] = {
 enum cairn_status api_games_rematch(struct api_request *req, struct api_response *resp,
                                     struct cairn_error *err)
 {
-  bool bot[ENGINE_MAX_SEATS];
+  int bot[ENGINE_MAX_SEATS];
   struct db_game old = {0}, row = {0};
   struct engine_game *state = NULL;
   json_t *doc = NULL;

@@ -34,6 +34,7 @@ static const struct route routes[] = {
     {"POST", "/v1/games/*/join", api_games_join, 0},
     {"POST", "/v1/games/*/moves", api_moves_submit, 0},
     {"GET", "/v1/games/*/log", api_log_get, 0},
+    {"GET", "/v1/games/*/hint", api_games_hint, 0}, /* hint.c, issue 26 */
     {"POST", "/v1/games/*/takeback", api_takeback_request, 0},
     {"POST", "/v1/games/*/takeback/accept", api_takeback_accept, 0},
     {"POST", "/v1/games/*/takeback/decline", api_takeback_decline, 0},

@@ -548,6 +548,10 @@ int main(int argc, char **argv)
   pthread_mutex_init(&server.caps_lock, NULL);
   if (!server.game || !server.conns || !server.metrics)
     goto cleanup;
+  /* Before the sweeper, whose first pass (game_bots_resume) hands games
+   * owing a search bot's decision to the pool. */
+  if (!game_bot_pool_start(server.game, GAME_BOT_THREADS, GAME_BOT_QUEUE))
+    goto cleanup;
   if (!game_sweeper_start(server.game))
     goto cleanup;
   /* Before the first request: a client that waits is told of every change
@@ -582,6 +586,9 @@ cleanup:
   wait_for_waiters(&server);
   if (daemon)
     MHD_stop_daemon(daemon);
+  /* No request or sweep queues a bot now; a worker ends its job first. */
+  if (server.game)
+    game_bot_pool_stop(server.game);
   api_finisher_free(server.finisher);
   server.finisher = NULL; /* a late commit answers inline (api_later_done) */
   api_notify_free(server.notify);

@@ -61,7 +61,9 @@
  * NULL and must then build no event at all (engine_replay_step, issue 22:
  * a replay threw away the events it built, most of its time), so a module
  * built against version 4 would build them and crash on the NULL array;
- * version 6 added write_choices (issue 24: one compact form of `legal`). */
+ * version 6 added the optional write_choices (issue 24: one compact form of
+ * `legal`) and determinize (issue 26: bots that decide from a seat's view
+ * alone) slots. */
 #define ENGINE_MODULE_VERSION 6
 
 #define ENGINE_MAX_SEATS 8
@@ -197,6 +199,25 @@ struct engine_module {
    * to list (Everest's plans): every path through the tree must be a move
    * apply_move accepts, and every move it accepts a path. */
   void (*write_choices)(const struct engine_game *game, int seat, struct json_writer *out);
+
+  /* Optional (NULL: the title's bots play at random; engine_determinize).
+   * Build in `game` (state_size zeroed bytes, head filled: module, seats,
+   * seq) a running game consistent with what `seat` sees: `view` (len
+   * bytes, borrowed) is the text this title's write_view wrote for `seat`
+   * in a running game, `options` (borrowed, NULL for none) the game's
+   * public options. Everything the view hides from `seat` (deck order,
+   * other seats' hands, secret plans, simultaneous decisions not yet
+   * shown) is sampled from `rng` (the caller's: the bot's own generator,
+   * never the game's), as is the state's own generator (future rolls and
+   * shuffles are unknown too). The result's write_view for `seat` is `view`
+   * byte for byte, and the sample is uniform over what the view allows
+   * unless the title's README says otherwise. It reads nothing but its
+   * arguments: the bots' fairness rests on this slot seeing only the view.
+   * CAIRN_EINVAL when the text is not a running game's view this title
+   * wrote. */
+  enum cairn_status (*determinize)(const char *view, size_t len, const json_t *options, int seat,
+                                   struct engine_rng *rng, struct engine_game *game,
+                                   struct cairn_error *err);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -319,6 +340,53 @@ json_t *engine_int_list(const int *items, int n);
 /* New reference, NULL when out of memory: [item(items[0]), ...], each
  * item() a new reference (NULL item: the integers themselves). */
 json_t *engine_mapped_list(const int *items, int n, json_t *(*item)(int));
+
+/* ---- Sampling worlds for bots (kit.c) ---- */
+
+/* Whether `module` can build a state from a seat's view (determinize). */
+bool engine_can_determinize(const struct engine_module *module);
+
+/* A full state of a `seats`-seat `module` game at step `seq` consistent
+ * with `view` (len bytes, borrowed: write_view's text for `seat`) and
+ * `options` (borrowed, NULL for none), hidden parts sampled from `rng`
+ * (the determinize slot). On success *out is the caller's (engine_free).
+ * CAIRN_EINVAL when the title has no such slot or refuses the view. */
+enum cairn_status engine_determinize(const struct engine_module *module, int seats, uint32_t seq,
+                                     const char *view, size_t len, const json_t *options, int seat,
+                                     struct engine_rng *rng, struct engine_game **out,
+                                     struct cairn_error *err);
+
+/* Reading a view back (a determinize slot): each getter checks one member
+ * of `obj` (borrowed) and, on the first thing wrong, records it in the
+ * reader and answers a harmless value, so a slot reads a whole view and
+ * asks `bad` once. */
+struct engine_view_reader {
+  bool bad;      /* something was missing, mistyped or out of range */
+  char what[96]; /* the first such member's name */
+};
+
+/* An integer member in [min, max]; `key` NULL reads `obj` itself. */
+int engine_vr_int(struct engine_view_reader *r, const json_t *obj, const char *key, int min,
+                  int max);
+
+/* A boolean member. */
+bool engine_vr_bool(struct engine_view_reader *r, const json_t *obj, const char *key);
+
+/* Borrowed: an array member of at most `max` elements; NULL when wrong,
+ * which jansson's array calls read as an empty array. */
+const json_t *engine_vr_array(struct engine_view_reader *r, const json_t *obj, const char *key,
+                              size_t max);
+
+/* Borrowed: a string member ("" when wrong). */
+const char *engine_vr_string(struct engine_view_reader *r, const json_t *obj, const char *key);
+
+/* CAIRN_EINVAL naming the reader's first problem, or CAIRN_OK. */
+enum cairn_status engine_vr_status(const struct engine_view_reader *r, const char *title,
+                                   struct cairn_error *err);
+
+/* Seed `target` from 32 bytes drawn from `source`: a sampled world's own
+ * generator, unknown to the seat that sampled it. */
+void engine_rng_fork(struct engine_rng *source, struct engine_rng *target);
 
 /* ---- Options (options.c) ---- */
 

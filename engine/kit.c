@@ -8,6 +8,8 @@
  */
 #include "engine.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum cairn_status engine_emit(json_t *events, json_t *event, struct cairn_error *err)
@@ -78,4 +80,126 @@ bool engine_list_pick(struct engine_list *list, void (*walk)(struct engine_list 
   walk(list);
   list->picking = false;
   return list->found;
+}
+
+bool engine_can_determinize(const struct engine_module *module)
+{
+  return module->determinize != NULL;
+}
+
+void engine_rng_fork(struct engine_rng *source, struct engine_rng *target)
+{
+  uint8_t seed[ENGINE_SEED_BYTES];
+  size_t i;
+
+  for (i = 0; i < sizeof(seed); i += 4) {
+    uint32_t word = engine_rng_next(source);
+
+    seed[i] = (uint8_t)word;
+    seed[i + 1] = (uint8_t)(word >> 8);
+    seed[i + 2] = (uint8_t)(word >> 16);
+    seed[i + 3] = (uint8_t)(word >> 24);
+  }
+  engine_rng_seed(target, seed);
+}
+
+enum cairn_status engine_determinize(const struct engine_module *module, int seats, uint32_t seq,
+                                     const char *view, size_t len, const json_t *options, int seat,
+                                     struct engine_rng *rng, struct engine_game **out,
+                                     struct cairn_error *err)
+{
+  struct engine_game *game;
+  enum cairn_status st;
+
+  *out = NULL;
+  if (!module->determinize)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "%s cannot build a game from a seat's view", module->id);
+  if (seats < module->min_seats || seats > module->max_seats || seat < 0 || seat >= seats)
+    return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                      "seat %d of %d seats is not one %s has", seat, seats, module->id);
+  /* The core owns every state's memory (engine.h): the title fills the block. */
+  game = calloc(1, module->state_size);
+  if (!game)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                      "out of memory while sampling a game");
+  game->module = module;
+  game->seats = seats;
+  game->seq = seq;
+  st = module->determinize(view, len, options, seat, rng, game, err);
+  if (st != CAIRN_OK) {
+    free(game);
+    return st;
+  }
+  *out = game;
+  return CAIRN_OK;
+}
+
+/* Records the first problem only: later ones often follow from it. */
+static void vr_fail(struct engine_view_reader *r, const char *key)
+{
+  if (r->bad)
+    return;
+  r->bad = true;
+  snprintf(r->what, sizeof(r->what), "%s", key ? key : "an element");
+}
+
+int engine_vr_int(struct engine_view_reader *r, const json_t *obj, const char *key, int min,
+                  int max)
+{
+  const json_t *v = key ? json_object_get(obj, key) : obj;
+  json_int_t n;
+
+  if (!json_is_integer(v)) {
+    vr_fail(r, key);
+    return min;
+  }
+  n = json_integer_value(v);
+  if (n < min || n > max) {
+    vr_fail(r, key);
+    return min;
+  }
+  return (int)n;
+}
+
+bool engine_vr_bool(struct engine_view_reader *r, const json_t *obj, const char *key)
+{
+  const json_t *v = json_object_get(obj, key);
+
+  if (!json_is_boolean(v))
+    vr_fail(r, key);
+  return json_is_true(v);
+}
+
+const json_t *engine_vr_array(struct engine_view_reader *r, const json_t *obj, const char *key,
+                              size_t max)
+{
+  const json_t *v = json_object_get(obj, key);
+
+  if (!json_is_array(v) || json_array_size(v) > max) {
+    vr_fail(r, key);
+    return NULL;
+  }
+  return v;
+}
+
+const char *engine_vr_string(struct engine_view_reader *r, const json_t *obj, const char *key)
+{
+  const json_t *v = json_object_get(obj, key);
+
+  if (!json_is_string(v)) {
+    vr_fail(r, key);
+    return "";
+  }
+  return json_string_value(v);
+}
+
+enum cairn_status engine_vr_status(const struct engine_view_reader *r, const char *title,
+                                   struct cairn_error *err)
+{
+  if (!r->bad)
+    return CAIRN_OK;
+  return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
+                    "not a running %s game's view: member \"%s\" is missing or wrong", title,
+                    r->what);
 }

@@ -150,6 +150,10 @@ struct game_service {
   pthread_t sweeper;     /* timeouts.c: acts on expired deadlines */
   bool sweeping;         /* the sweeper thread runs */
   _Atomic bool stopping; /* tells the sweeper to finish */
+  /* botpool.c: where search-level bots think, NULL while not started
+   * (then they think inline, as tools and unit tests need). */
+  struct game_bot_pool *bot_pool;
+  atomic_int hints_running; /* bots.c: game_hint searches under way, at most GAME_HINTS_MAX */
   /* Changes committed since start, by kind (commit.c), for GET /metrics. */
   atomic_long committed[GAME_CHANGE_KINDS];
 };
@@ -407,15 +411,16 @@ enum cairn_status game_cancel(struct game_service *svc, const char *game_id,
 /* Plan the rematch of the finished game `old` asked by `player_id`, one of
  * its players: a new row and start position as game_new builds them (same
  * title, seats, options; the same time control), every seat moved one
- * along (seat i's player to seat i + 1 mod seats): bot[] marks the bots'
- * new seats, *own_seat the asker's, and row->seat_invited the other
- * people's. Store it as a new game (game_create, then the asker's join).
+ * along (seat i's player to seat i + 1 mod seats): levels[] gives the
+ * bots' new seats their old level (GAME_NO_BOT for a person's seat),
+ * *own_seat the asker's, and row->seat_invited the other
+ * people's. Store it as a new game (game_create_leveled, then the asker's join).
  * game-not-finished (CAIRN_ECONFLICT) for a game still open or active,
  * not-seated (CAIRN_ETURN) for anyone else. On success *state and *row
  * are the caller's, as game_new's. */
 enum cairn_status game_rematch_plan(struct game_service *svc, const struct db_game *old,
                                     const char *player_id, struct db_game *row,
-                                    bool bot[ENGINE_MAX_SEATS], int *own_seat,
+                                    int levels[ENGINE_MAX_SEATS], int *own_seat,
                                     struct engine_game **state, struct cairn_error *err);
 
 /* ---- bots.c ---- */
@@ -463,10 +468,79 @@ enum cairn_status game_play_sampled(struct game_service *svc, struct db_game *ro
                                     enum game_change_kind kind, struct game_turn *after,
                                     struct cairn_error *err);
 
-/* Create the player of a new bot seat in *out (its token is one nobody
- * holds). */
-enum cairn_status game_bot_player(struct game_service *svc, struct db_player *out,
+/* Create the player of a new bot seat of `level` (enum bot_level) in
+ * *out (its token is one nobody holds). The level is in the player's id
+ * (GAME_BOT_PREFIX, then "easy-" or "strong-" for a search level), so it
+ * is stored with the seat and survives a restart. */
+enum cairn_status game_bot_player(struct game_service *svc, int level, struct db_player *out,
                                   struct cairn_error *err);
+
+/* The bot level (enum bot_level) that plays `seat` of `row`: its bot's,
+ * or random for a resigned person's seat. */
+int game_seat_bot_level(const struct db_game *row, int seat);
+
+/* game_create with a level (enum bot_level) per bot seat, GAME_NO_BOT for
+ * a person's. */
+#define GAME_NO_BOT (-1)
+enum cairn_status game_create_leveled(struct game_service *svc, struct db_game *row,
+                                      const int levels[ENGINE_MAX_SEATS], struct engine_game *state,
+                                      struct cairn_error *err);
+
+/* A pool worker's job (botpool.c): under the lock of game `game_id`, find
+ * the search-level bot that owes a decision, think outside the lock on a
+ * copy, and commit its move if the log head did not move meanwhile;
+ * otherwise ask the game's bots again. */
+void game_bots_think(struct game_service *svc, const char *game_id);
+
+/* The problem code of a hint refused in a game with more than one person
+ * (game_hint). */
+#define GAME_CODE_NO_HINT "no-hint"
+#define GAME_HINTS_MAX    2 /* hints searched at once: each is a strong bot's search */
+
+/* The strong bot's suggestion for `seat` (a person's) of game `game_id`:
+ * *move (a new reference, the caller's), *seq, the step it answers, and
+ * *moves, the log's length then. Takes the game's lock only to copy the
+ * state; searches without it, on the caller's thread. Refused unless
+ * exactly one seat is a person's (solo scenarios, games against bots):
+ * CAIRN_ECONFLICT GAME_CODE_NO_HINT; game-not-active, not-your-turn (the
+ * seat owes no decision). */
+enum cairn_status game_hint(struct game_service *svc, const char *game_id, int seat, json_t **move,
+                            uint32_t *seq, uint32_t *moves, struct cairn_error *err);
+
+/* The hint for a request: game_hint's checks at once, then the hint the
+ * pool worked out for this step (CAIRN_OK, *move and *seq as game_hint),
+ * or CAIRN_DONE when it is being worked out now (queued on the pool: ask
+ * again). Without a pool, game_hint on this thread, at most GAME_HINTS_MAX
+ * at once (then rate-limited). A full queue is rate-limited too. */
+enum cairn_status game_hint_ask(struct game_service *svc, const char *game_id, int seat,
+                                json_t **move, uint32_t *seq, struct cairn_error *err);
+
+/* ---- botpool.c: search-level bots think off the request path ---- */
+
+#define GAME_BOT_THREADS_MAX 8
+#define GAME_BOT_THREADS     2    /* the server's default: bots share the cores with requests */
+#define GAME_BOT_QUEUE       1024 /* games waiting for a bot at once; more wait for the sweep */
+
+/* Start `threads` workers (at most GAME_BOT_THREADS_MAX) over a queue of
+ * `cap` games; false when none could start. Stop with game_bot_pool_stop
+ * before the service is freed. */
+bool game_bot_pool_start(struct game_service *svc, int threads, size_t cap);
+
+/* Wake and join the workers; accepts a service whose pool never started.
+ * A job still queued is dropped: the next start's resume plays it. */
+void game_bot_pool_stop(struct game_service *svc);
+
+/* Queue game `game_id` for a worker (once: a queued game is not queued
+ * twice); false (logged) when the queue is full or stopping. */
+bool game_bot_pool_enqueue(struct game_service *svc, const char *game_id);
+
+/* Queue a hint for `seat` of game `game_id` (once); false when full. */
+bool game_bot_pool_hint_enqueue(struct game_service *svc, const char *game_id, int seat);
+
+/* The hint kept for `seat` of game `game_id` at log length `moves`:
+ * *move (a new reference) and *seq; false when none is kept. */
+bool game_bot_pool_hint_find(struct game_service *svc, const char *game_id, uint32_t moves,
+                             int seat, json_t **move, uint32_t *seq);
 
 /* Fill `out` with a fresh random id: 20 lowercase hex characters. */
 void game_new_id(char out[DB_ID_MAX + 1]);

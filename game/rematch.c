@@ -43,29 +43,32 @@ static enum cairn_status check_rematch(const struct db_game *old, const char *pl
 
 /* Who sits where in the rematch: seat i's player moves to seat i + 1. */
 static void rotate_seats(const struct db_game *old, const char *player_id, struct db_game *row,
-                         bool bot[ENGINE_MAX_SEATS], int *own_seat)
+                         int levels[ENGINE_MAX_SEATS], int *own_seat)
 {
   int i, to;
 
   for (i = 0; i < old->seats; i++) {
     to = (i + 1) % old->seats;
-    bot[to] = game_seat_is_bot(old, i);
+    /* A bot's seat keeps its level in the rematch. */
+    levels[to] = game_seat_is_bot(old, i) ? game_seat_bot_level(old, i) : GAME_NO_BOT;
     if (strcmp(old->seat_player[i], player_id) == 0)
       *own_seat = to;
-    else if (!bot[to])
+    else if (levels[to] == GAME_NO_BOT)
       snprintf(row->seat_invited[to], sizeof(row->seat_invited[to]), "%s", old->seat_player[i]);
   }
 }
 
 enum cairn_status game_rematch_plan(struct game_service *svc, const struct db_game *old,
                                     const char *player_id, struct db_game *row,
-                                    bool bot[ENGINE_MAX_SEATS], int *own_seat,
+                                    int levels[ENGINE_MAX_SEATS], int *own_seat,
                                     struct engine_game **state, struct cairn_error *err)
 {
   json_t *options = NULL;
   enum cairn_status st;
+  int i;
 
-  memset(bot, 0, sizeof(bool) * ENGINE_MAX_SEATS);
+  for (i = 0; i < ENGINE_MAX_SEATS; i++)
+    levels[i] = GAME_NO_BOT;
   *own_seat = -1;
   st = check_rematch(old, player_id, err);
   if (st != CAIRN_OK)
@@ -83,6 +86,6 @@ enum cairn_status game_rematch_plan(struct game_service *svc, const struct db_ga
   row->increment_ms = old->increment_ms;
   row->cap_ms = old->cap_ms;
   snprintf(row->on_timeout, sizeof(row->on_timeout), "%s", old->on_timeout);
-  rotate_seats(old, player_id, row, bot, own_seat);
+  rotate_seats(old, player_id, row, levels, own_seat);
   return CAIRN_OK;
 }

@@ -11,6 +11,7 @@
  * start and no bot owes a move until a join fills the game.
  */
 #include "game.h"
+#include "../bots/bots.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -50,16 +51,16 @@ enum cairn_status game_new(struct game_service *svc, const char *title, json_int
  * to seat in the game's own transaction. A failure leaves at most a few bot
  * players behind, seated nowhere, whose tokens nobody ever knew. */
 static enum cairn_status bot_players(struct game_service *svc, struct db_game *row,
-                                     const bool bot[ENGINE_MAX_SEATS], struct cairn_error *err)
+                                     const int levels[ENGINE_MAX_SEATS], struct cairn_error *err)
 {
   struct db_player player;
   enum cairn_status st = CAIRN_OK;
   int seat;
 
   for (seat = 0; st == CAIRN_OK && seat < row->seats; seat++) {
-    if (!bot[seat])
+    if (levels[seat] == GAME_NO_BOT)
       continue;
-    st = game_bot_player(svc, &player, err);
+    st = game_bot_player(svc, levels[seat], &player, err);
     if (st == CAIRN_OK) {
       snprintf(row->seat_player[seat], sizeof(row->seat_player[seat]), "%s", player.id);
       snprintf(row->seat_name[seat], sizeof(row->seat_name[seat]), "%s", player.name);
@@ -72,18 +73,29 @@ enum cairn_status game_create(struct game_service *svc, struct db_game *row,
                               const bool bot[ENGINE_MAX_SEATS], struct engine_game *state,
                               struct cairn_error *err)
 {
+  int levels[ENGINE_MAX_SEATS], seat;
+
+  for (seat = 0; seat < ENGINE_MAX_SEATS; seat++)
+    levels[seat] = bot[seat] ? BOT_RANDOM : GAME_NO_BOT;
+  return game_create_leveled(svc, row, levels, state, err);
+}
+
+enum cairn_status game_create_leveled(struct game_service *svc, struct db_game *row,
+                                      const int levels[ENGINE_MAX_SEATS], struct engine_game *state,
+                                      struct cairn_error *err)
+{
   enum cairn_status st = CAIRN_OK;
   int seat, people = 0;
 
   for (seat = 0; seat < row->seats; seat++)
-    people += !bot[seat];
+    people += levels[seat] == GAME_NO_BOT;
   /* A game that started at creation would owe clocks and a bot's first
    * move outside any transaction: a person's seat always stays free. */
   if (people == 0)
     st = cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
                     "bots: at least one seat must be left for a person");
   if (st == CAIRN_OK)
-    st = bot_players(svc, row, bot, err);
+    st = bot_players(svc, row, levels, err);
   if (st == CAIRN_OK)
     st = db_game_create(svc->db, row, err);
   if (st != CAIRN_OK) {

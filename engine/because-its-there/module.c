@@ -235,4 +235,5 @@ const struct engine_module bit_module = {
     .serialize = bit_serialize,
     .sample_move = bit_sample_move,
     .event_reveals = event_reveals,
+    .determinize = bit_determinize,
 };

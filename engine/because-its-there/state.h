@@ -381,6 +381,10 @@ void bit_write_legal(const struct engine_game *game, int seat, struct json_write
 json_t *bit_sample_move(const struct engine_game *game, int seat, uint64_t choice);
 void bit_write_view(const struct engine_game *game, int viewer, struct json_writer *w);
 json_t *bit_serialize(const struct engine_game *game);
+/* determinize.c: the module slot (engine.h). */
+enum cairn_status bit_determinize(const char *view, size_t len, const json_t *options, int seat,
+                                  struct engine_rng *rng, struct engine_game *game,
+                                  struct cairn_error *err);
 /* faces.c: write what is printed on `card` (text, effect, immunity,
  * recovery...) as members of its view object, open in `w`. */
 void bit_write_card_face(struct json_writer *w, int card);

@@ -157,4 +157,5 @@ const struct engine_module everest_module = {
     .event_reveals = event_reveals,
     .replay_text = everest_replay_text,
     .write_choices = everest_write_choices,
+    .determinize = everest_determinize,
 };

@@ -109,4 +109,5 @@ const struct engine_module himalaya_module = {
     .write_legal = himalaya_write_legal,
     .write_choices = himalaya_write_choices,
     .write_view = himalaya_write_view,
+    .determinize = himalaya_determinize,
 };

@@ -303,6 +303,9 @@ json_t *himalaya_sample_move(const struct engine_game *game, int seat, uint64_t 
 void himalaya_write_choices(const struct engine_game *game, int seat, struct json_writer *out);
 void himalaya_write_view(const struct engine_game *game, int viewer, struct json_writer *w);
 json_t *himalaya_serialize(const struct engine_game *game);
+enum cairn_status himalaya_determinize(const char *view, size_t len, const json_t *options,
+                                       int seat, struct engine_rng *rng, struct engine_game *game,
+                                       struct cairn_error *err);
 
 /* ---- module.c: shared glue ---- */
 

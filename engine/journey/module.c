@@ -326,4 +326,5 @@ const struct engine_module journey_module = {
     .event_reveals = event_reveals,
     .write_legal = journey_write_legal,
     .write_view = journey_write_view,
+    .determinize = journey_determinize,
 };

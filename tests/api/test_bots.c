@@ -2,6 +2,9 @@
  * test_bots.c - built-in bot seats (api/bots.c): one person plays a whole
  * game against bots; a bot that moves first does so as soon as the game
  * starts; bad bot lists are refused; bots never hold up a takeback.
+ * Levels (issue 26): a strong bot thinks on the pool, so the answer to
+ * the move that handed it the turn does not wait for it; it then plays,
+ * also after a restart; bad levels are refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -222,6 +225,218 @@ static void test_a_bot_owing_a_move_at_a_crash_plays_after_the_restart(void **st
   harness_expect_verifies(s, id);
 }
 
+struct game_turn_wait {
+  struct harness_server *server;
+  const char *token, *id;
+  int seat;
+};
+
+/* True once `seat` may act in the game (or the game is over). */
+static bool seat_may_act(void *arg)
+{
+  struct game_turn_wait *w = arg;
+  json_t *g = harness_get_game(w->server, w->token, w->id);
+  bool ready = harness_may_act(g, w->seat) || strcmp(harness_str(g, "status"), "finished") == 0;
+
+  json_decref(g);
+  return ready;
+}
+
+/* A strong bot's seat is named for its level, and its move is not in the
+ * answer that handed it the turn: it follows, played by the pool. */
+static void test_a_strong_bot_thinks_off_the_request_path(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct harness_response r;
+  struct game_turn_wait wait = {s, NULL, NULL, 0};
+  json_t *seat1, *g, *body;
+  char id[64];
+  int moves;
+
+  harness_new_player(s, "challenger", &me);
+  create_with_bots(s, me.token, 2, "[{\"seat\":1,\"level\":\"strong\"}]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  seat1 = json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "player");
+  assert_string_equal(harness_str(seat1, "name"), "Strong bot");
+  assert_int_equal(strncmp(harness_str(seat1, "id"), "bot-strong-", 11), 0);
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me.token, id, 0), 0);
+  wait.token = me.token;
+  wait.id = id;
+  for (moves = 0; moves < 3; moves++) {
+    g = harness_get_game(s, me.token, id);
+    if (strcmp(harness_str(g, "status"), "finished") == 0) {
+      json_decref(g);
+      break;
+    }
+    body = json_pack("{s:O, s:O}", "seq", json_object_get(g, "seq"), "move",
+                     json_array_get(json_object_get(g, "legal"), 0));
+    harness_call_json(s, &r, "POST", me.token, body, "/v1/games/%s/moves", id);
+    HARNESS_EXPECT_STATUS(&r, 200);
+    /* The answer is built under the game's lock, which the worker needs
+     * to commit: it never shows the strong bot's reply. */
+    if (strcmp(harness_str(json_object_get(r.json, "game"), "status"), "active") == 0)
+      assert_true(harness_may_act(json_object_get(r.json, "game"), 1));
+    harness_response_free(&r);
+    json_decref(body);
+    json_decref(g);
+    assert_true(harness_wait_until(seat_may_act, &wait, 60000));
+  }
+  g = harness_get_game(s, me.token, id);
+  assert_true(harness_int(g, "moves") >= 2); /* the person's and the bot's, at least */
+  json_decref(g);
+  harness_expect_verifies(s, id);
+}
+
+static void test_bot_levels_that_do_not_exist_are_refused(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct harness_response r;
+
+  harness_new_player(s, "leveller", &me);
+  create_with_bots(s, me.token, 2, "[{\"seat\":1,\"level\":\"godlike\"}]", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  assert_non_null(strstr(harness_str(r.json, "detail"), "level"));
+  harness_response_free(&r);
+  create_with_bots(s, me.token, 2, "[{\"seat\":1,\"colour\":\"red\"}]", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "unknown-field");
+  harness_response_free(&r);
+  create_with_bots(s, me.token, 2, "[{\"level\":\"easy\"}]", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+  create_with_bots(s, me.token, 3, "[1,{\"seat\":1,\"level\":\"easy\"}]", &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
+  harness_response_free(&r);
+}
+
+/* A strong bot owing the first move when the server stopped plays it
+ * after the restart (game_bots_resume hands it to the pool). */
+static void test_a_strong_bot_owing_a_move_at_a_crash_plays_after_the_restart(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct harness_response r;
+  struct game_seq wait = {s, NULL, NULL};
+  char id[64];
+  json_t *g;
+
+  harness_new_player(s, "patient2", &me);
+  create_with_bots(s, me.token, 2, "[{\"seat\":0,\"level\":\"strong\"}]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me.token, id, -1), 1);
+  g = harness_get_game(s, me.token, id);
+  assert_int_equal(json_integer_value(json_object_get(g, "seq")), 0);
+  json_decref(g);
+
+  harness_kill(s);
+  unsetenv("CAIRN_TEST_HOLD_BOTS");
+  harness_resume(s);
+  wait.token = me.token;
+  wait.id = id;
+  assert_true(harness_wait_until(bot_has_moved, &wait, 60000));
+  g = harness_get_game(s, me.token, id);
+  assert_true(harness_may_act(g, 1));
+  json_decref(g);
+  harness_expect_verifies(s, id);
+}
+
+/* GET /v1/games/{id}/hint: against bots, the strong bot's suggestion for
+ * the caller's seat, the same when asked again, and a move the game takes. */
+struct hint_ask {
+  struct harness_server *server;
+  const char *token, *id;
+};
+
+/* True once the hint is worked out (200). */
+static bool hint_ready(void *arg)
+{
+  struct hint_ask *a = arg;
+  struct harness_response r;
+  bool ready;
+
+  harness_call(a->server, &r, "GET", a->token, NULL, "/v1/games/%s/hint", a->id);
+  ready = r.status == 200;
+  harness_response_free(&r);
+  return ready;
+}
+
+static void test_a_hint_against_bots_is_a_move_the_game_takes(void **state)
+{
+  struct harness_server *s = *state;
+  struct hint_ask ask;
+  struct harness_player me, other;
+  struct harness_response r, again;
+  json_t *body;
+  char id[64];
+
+  harness_new_player(s, "hinted", &me);
+  harness_new_player(s, "onlooker", &other);
+  create_with_bots(s, me.token, 2, "[1]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me.token, id, 0), 0);
+
+  /* The first ask starts the search on the pool: 202 until it is done. */
+  harness_call(s, &r, "GET", me.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_STATUS(&r, 202);
+  assert_string_equal(harness_str(r.json, "status"), "thinking");
+  harness_response_free(&r);
+  ask.server = s;
+  ask.token = me.token;
+  ask.id = id;
+  assert_true(harness_wait_every(hint_ready, &ask, 120000, 200));
+  harness_call(s, &r, "GET", me.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  assert_string_equal(harness_str(r.json, "level"), "strong");
+  assert_int_equal(harness_int(r.json, "seat"), 0);
+  assert_true(json_is_object(json_object_get(r.json, "move")));
+  harness_call(s, &again, "GET", me.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_STATUS(&again, 200);
+  assert_true(json_equal(json_object_get(r.json, "move"), json_object_get(again.json, "move")));
+  harness_response_free(&again);
+
+  harness_call(s, &again, "GET", other.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_PROBLEM(&again, 403, "not-seated");
+  harness_response_free(&again);
+
+  body = json_pack("{s:O, s:O}", "seq", json_object_get(r.json, "seq"), "move",
+                   json_object_get(r.json, "move"));
+  harness_response_free(&r);
+  harness_call_json(s, &r, "POST", me.token, body, "/v1/games/%s/moves", id);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
+  json_decref(body);
+  harness_expect_verifies(s, id);
+}
+
+/* A game between two people has no hints: 409 no-hint, for either seat. */
+static void test_a_game_between_people_gives_no_hint(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player a, b;
+  struct harness_response r;
+  json_t *g;
+  char id[64];
+
+  harness_new_player(s, "alice", &a);
+  harness_new_player(s, "bob", &b);
+  g = harness_new_game(s, a.token, "himalaya", 2, NULL);
+  snprintf(id, sizeof id, "%s", harness_game_id(g));
+  json_decref(g);
+  assert_int_equal(harness_join(s, a.token, id, 0), 0);
+  assert_int_equal(harness_join(s, b.token, id, 1), 1);
+  harness_call(s, &r, "GET", a.token, NULL, "/v1/games/%s/hint", id);
+  HARNESS_EXPECT_PROBLEM(&r, 409, "no-hint");
+  assert_non_null(strstr(harness_str(r.json, "detail"), "exactly one person"));
+  harness_response_free(&r);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -231,6 +446,13 @@ int main(void)
       cmocka_unit_test(test_a_takeback_against_a_bot_rewinds_at_once),
       cmocka_unit_test_setup_teardown(test_a_bot_owing_a_move_at_a_crash_plays_after_the_restart,
                                       setup_holding_bots, harness_teardown),
+      cmocka_unit_test(test_a_strong_bot_thinks_off_the_request_path),
+      cmocka_unit_test(test_bot_levels_that_do_not_exist_are_refused),
+      cmocka_unit_test(test_a_hint_against_bots_is_a_move_the_game_takes),
+      cmocka_unit_test(test_a_game_between_people_gives_no_hint),
+      cmocka_unit_test_setup_teardown(
+          test_a_strong_bot_owing_a_move_at_a_crash_plays_after_the_restart, setup_holding_bots,
+          harness_teardown),
   };
 
   harness_global_init();

@@ -1,0 +1,380 @@
+/*
+ * ismcts.c - single-observer information-set Monte Carlo tree search with
+ * determinization (bots.h). Each iteration samples one world consistent
+ * with the bot's view (engine_determinize, drawing from the bot's own
+ * generator), walks the one tree of moves shared by all worlds, choosing
+ * among the moves legal in this world by UCB1 with availability counts,
+ * adds one node, plays the world out at random and credits every node on
+ * the path with the result for the seat that chose it. The move played is
+ * the root's most visited child.
+ *
+ * Nodes are keyed by a move's canonical text, so the same move found in
+ * two worlds is one node. Only the view enters: a world is rebuilt from
+ * it at every iteration, and the tree never sees the real state.
+ */
+#include "bots/bots.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Moves considered at one node: a title whose list is longer (or compact)
+ * offers this many draws of engine_sample_move, enough for the titles'
+ * usual turns and a bound on a node's cost. */
+#define CANDIDATES_MAX 48
+/* Steps of a random playout before it is scored as unfinished: a random
+ * game of the longest title (Because It's There, two seats) takes some 335. */
+#define PLAYOUT_MAX 600
+/* UCB1's exploration constant for rewards in [0, 1]. */
+#define EXPLORATION 0.7
+
+struct node {
+  json_t *move;           /* Owned: the move leading here (NULL at the root) */
+  char *text;             /* Owned: its canonical text */
+  int actor;              /* the seat that chose `move` */
+  double visits, avail;   /* times chosen, times it was legal when its parent was left */
+  double reward;          /* sum of `actor`'s rewards through here */
+  struct node **children; /* Owned, with each child */
+  size_t n_children, cap_children;
+};
+
+/* One legal move offered at a node, with its child when it has one. */
+struct candidate {
+  json_t *move; /* Owned */
+  char *text;   /* Owned */
+  struct node *child;
+};
+
+static const char *const level_names[BOT_LEVELS] = {"random", "easy", "strong"};
+
+const char *bot_level_name(enum bot_level level)
+{
+  return level_names[level];
+}
+
+bool bot_level_named(const char *name, enum bot_level *out)
+{
+  int i;
+
+  for (i = 0; i < BOT_LEVELS; i++)
+    if (strcmp(name, level_names[i]) == 0) {
+      *out = (enum bot_level)i;
+      return true;
+    }
+  return false;
+}
+
+bool bot_title_supported(const struct engine_module *module)
+{
+  return engine_can_determinize(module);
+}
+
+static void node_free(struct node *n)
+{
+  size_t i;
+
+  if (!n)
+    return;
+  for (i = 0; i < n->n_children; i++)
+    node_free(n->children[i]);
+  free(n->children);
+  json_decref(n->move);
+  free(n->text);
+  free(n);
+}
+
+static uint64_t draw64(struct engine_rng *rng)
+{
+  uint64_t low = engine_rng_next(rng);
+
+  return low | (uint64_t)engine_rng_next(rng) << 32;
+}
+
+static void candidates_clear(struct candidate *c, size_t n)
+{
+  size_t i;
+
+  for (i = 0; i < n; i++) {
+    json_decref(c[i].move);
+    free(c[i].text);
+  }
+}
+
+/* Adds `move` (taken) to out[] unless its text is there already; matched
+ * to `parent`'s child for it. Returns the new count. */
+static size_t offer_one(json_t *move, const struct node *parent, struct candidate *out, size_t n)
+{
+  char *text = move ? json_dumps(move, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+  size_t i;
+
+  for (i = 0; text && i < n; i++)
+    if (strcmp(out[i].text, text) == 0)
+      break;
+  if (!text || i < n) {
+    json_decref(move);
+    free(text);
+    return n;
+  }
+  out[n] = (struct candidate){.move = move, .text = text, .child = NULL};
+  for (i = 0; i < parent->n_children; i++)
+    if (strcmp(parent->children[i]->text, text) == 0)
+      out[n].child = parent->children[i];
+  return n + 1;
+}
+
+/* Whether `legal` (the title's legal list) is a plain list of moves: the
+ * title's own first sampled move is its first element. A compact form
+ * (Everest's plans) is not, nor is an empty list. */
+static bool plain_list(const struct engine_game *world, int seat, const json_t *legal)
+{
+  json_t *first = engine_sample_move(world, seat, 0);
+  bool plain = first && json_equal(first, json_array_get(legal, 0));
+
+  json_decref(first);
+  return plain;
+}
+
+/* The distinct moves `seat` may make in `world`: the title's whole legal
+ * list when it is a plain one of at most CANDIDATES_MAX moves (one walk of
+ * the rules), otherwise CANDIDATES_MAX draws from engine_sample_move (a
+ * compact form, or a longer list: a sample of it). Returns how many. */
+static size_t offer_moves(const struct engine_game *world, int seat, const struct node *parent,
+                          struct engine_rng *rng, struct candidate out[CANDIDATES_MAX])
+{
+  json_t *legal = engine_legal_moves(world, seat);
+  size_t n = 0, i;
+
+  if (json_array_size(legal) <= CANDIDATES_MAX && plain_list(world, seat, legal)) {
+    for (i = 0; i < json_array_size(legal); i++)
+      n = offer_one(json_incref(json_array_get(legal, i)), parent, out, n);
+  } else {
+    for (i = 0; i < CANDIDATES_MAX; i++)
+      n = offer_one(engine_sample_move(world, seat, draw64(rng)), parent, out, n);
+  }
+  json_decref(legal);
+  return n;
+}
+
+/* A new child of `parent` for candidate `c` (taking its move and text),
+ * or NULL when out of memory. */
+static struct node *add_child(struct node *parent, struct candidate *c, int actor)
+{
+  struct node *child;
+
+  if (parent->n_children == parent->cap_children) {
+    size_t cap = parent->cap_children ? parent->cap_children * 2 : 8;
+    struct node **grown = realloc(parent->children, cap * sizeof(*grown));
+
+    if (!grown)
+      return NULL;
+    parent->children = grown;
+    parent->cap_children = cap;
+  }
+  child = calloc(1, sizeof(*child));
+  if (!child)
+    return NULL;
+  child->move = c->move;
+  child->text = c->text;
+  child->actor = actor;
+  c->move = NULL;
+  c->text = NULL;
+  parent->children[parent->n_children++] = child;
+  return child;
+}
+
+static double ucb(const struct node *n)
+{
+  return n->reward / n->visits + EXPLORATION * sqrt(log(n->avail) / n->visits);
+}
+
+/* The seat whose decision the world waits for next: the first that owes one. */
+static int next_actor(const struct engine_game *world)
+{
+  int seats[ENGINE_MAX_SEATS];
+
+  return engine_to_act(world, seats) > 0 ? seats[0] : -1;
+}
+
+/* One step down from `n` in `world`: the move chosen (applied to the world)
+ * and its node, or NULL once the world is over, a node was added (the
+ * walk ends there) or something failed. *added says whether it was. */
+static struct node *descend(struct node *n, struct engine_game *world, int actor,
+                            struct engine_rng *rng, bool *added)
+{
+  struct candidate offered[CANDIDATES_MAX];
+  size_t count = offer_moves(world, actor, n, rng, offered), i, unexpanded = 0, pick;
+  struct node *next = NULL;
+  struct cairn_error err;
+
+  *added = false;
+  for (i = 0; i < count; i++) {
+    if (offered[i].child)
+      offered[i].child->avail++;
+    else
+      unexpanded++;
+  }
+  if (unexpanded > 0) {
+    pick = engine_rng_below(rng, (uint32_t)unexpanded);
+    for (i = 0; i < count && !next; i++)
+      if (!offered[i].child && pick-- == 0) {
+        next = add_child(n, &offered[i], actor);
+        *added = next != NULL;
+      }
+  } else {
+    for (i = 0; i < count; i++)
+      if (!next || ucb(offered[i].child) > ucb(next))
+        next = offered[i].child;
+  }
+  candidates_clear(offered, count);
+  if (next && engine_replay_step(world, actor, next->move, &err) != CAIRN_OK)
+    next = NULL;
+  return next;
+}
+
+/* Play `world` out at random from `rng`; false when a step failed. */
+static bool playout(struct engine_game *world, struct engine_rng *rng)
+{
+  struct cairn_error err;
+  int steps, seat;
+
+  for (steps = 0; steps < PLAYOUT_MAX; steps++) {
+    json_t *move;
+    enum cairn_status st;
+
+    seat = next_actor(world);
+    if (seat < 0)
+      return true;
+    move = engine_sample_move(world, seat, draw64(rng));
+    if (!move)
+      return false;
+    st = engine_replay_step(world, seat, move, &err);
+    json_decref(move);
+    if (st != CAIRN_OK)
+      return false;
+  }
+  return true;
+}
+
+/* How much of a win a seat's progress is worth when it did not win: less
+ * than any win, enough to tell the search which failed line got further. */
+#define PROGRESS_WEIGHT 0.3
+
+/* Each seat's reward in [0, 1]: a winner's 1; a loser's its progress
+ * (bot_progress) scaled by PROGRESS_WEIGHT; in an unfinished world (the
+ * playout's cap) that, or 1/seats for a title without a measure. */
+static void score(const struct engine_game *world, double reward[ENGINE_MAX_SEATS])
+{
+  json_t *result = engine_result(world);
+  json_t *winners = json_object_get(result, "winners");
+  size_t i;
+  int s;
+
+  for (s = 0; s < world->seats; s++) {
+    double progress = bot_progress(world, s);
+
+    reward[s] = progress > 0 || result ? PROGRESS_WEIGHT * progress : 1.0 / world->seats;
+  }
+  for (i = 0; i < json_array_size(winners); i++) {
+    json_int_t w = json_integer_value(json_array_get(winners, i));
+
+    if (w >= 0 && w < world->seats)
+      reward[w] = 1.0;
+  }
+  json_decref(result);
+}
+
+/* One iteration on `world` (a fresh sample, the iteration's own). */
+static void iterate(struct node *root, struct engine_game *world, int seat, struct engine_rng *rng)
+{
+  struct node *path[PLAYOUT_MAX];
+  double reward[ENGINE_MAX_SEATS];
+  size_t depth = 0, i;
+  struct node *n = root;
+  bool added = false;
+  int actor = seat; /* the root's decision is the bot's, whoever else owes one */
+
+  while (!added && depth < PLAYOUT_MAX && actor >= 0) {
+    n = descend(n, world, actor, rng, &added);
+    if (!n)
+      return;
+    path[depth++] = n;
+    actor = next_actor(world);
+  }
+  if (!playout(world, rng))
+    return;
+  score(world, reward);
+  for (i = 0; i < depth; i++) {
+    path[i]->visits++;
+    path[i]->reward += reward[path[i]->actor];
+  }
+}
+
+static int iterations_of(enum bot_level level)
+{
+  return level == BOT_STRONG ? BOT_STRONG_ITERATIONS : level == BOT_EASY ? BOT_EASY_ITERATIONS : 0;
+}
+
+/* A world sampled from the view, or NULL with *err set. */
+static struct engine_game *sample_world(const struct bot_input *in, struct engine_rng *rng,
+                                        struct cairn_error *err)
+{
+  struct engine_game *world = NULL;
+
+  if (engine_determinize(in->module, in->seats, in->seq, in->view, in->view_len, in->options,
+                         in->seat, rng, &world, err) != CAIRN_OK)
+    return NULL;
+  if (!engine_may_act(world, in->seat)) {
+    engine_free(world);
+    cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_NOT_YOUR_TURN, NULL,
+               "seat %d owes no decision in this view", in->seat);
+    return NULL;
+  }
+  return world;
+}
+
+/* The root's most visited child's move (a new reference), or NULL. */
+static json_t *most_visited(const struct node *root)
+{
+  const struct node *best = NULL;
+  size_t i;
+
+  for (i = 0; i < root->n_children; i++)
+    if (!best || root->children[i]->visits > best->visits)
+      best = root->children[i];
+  return best ? json_incref(best->move) : NULL;
+}
+
+enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, json_t **move,
+                             struct cairn_error *err)
+{
+  struct engine_rng rng;
+  struct engine_game *world;
+  struct node *root;
+  int i, iterations = iterations_of(level);
+
+  *move = NULL;
+  engine_rng_seed(&rng, in->seed);
+  world = sample_world(in, &rng, err);
+  if (!world)
+    return err->status;
+  if (iterations == 0) {
+    *move = engine_sample_move(world, in->seat, draw64(&rng));
+    engine_free(world);
+    return *move ? CAIRN_OK
+                 : cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                              "out of memory while choosing a move");
+  }
+  root = calloc(1, sizeof(*root));
+  for (i = 0; root && i < iterations && world; i++) {
+    iterate(root, world, in->seat, &rng);
+    engine_free(world);
+    world = i + 1 < iterations ? sample_world(in, &rng, err) : NULL;
+  }
+  engine_free(world);
+  *move = root ? most_visited(root) : NULL;
+  node_free(root);
+  if (!*move)
+    return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
+                      "out of memory while searching");
+  return CAIRN_OK;
+}
