@@ -482,7 +482,7 @@ static enum cairn_status read_bot_seats(const json_t *doc, int seats, int levels
   const json_t *list = json_object_get(doc, "bots");
   const json_t *v;
   size_t i;
-  int seat, level;
+  int seat = 0, level = GAME_NO_BOT;
 
   for (seat = 0; seat < ENGINE_MAX_SEATS; seat++)
     levels[seat] = GAME_NO_BOT;
