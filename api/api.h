@@ -40,8 +40,10 @@
 #define API_CODE_HTTP_VERSION      "http-version-not-supported"
 #define API_CODE_DRAINING          "draining"         /* GET /readyz while the server stops */
 #define API_CODE_BAD_SIGN_IN_CODE  "bad-sign-in-code" /* POST /v1/sign-in: no such code (now) */
-/* libmicrohttpd's polling threads (server.c). A thread owns its connections
- * and a move holds it until durable (about a millisecond of fsync here), so
+/* libmicrohttpd's polling threads (server.c) where a move's append blocks
+ * (PostgreSQL). A thread owns its connections and a move holds it until
+ * durable (about a millisecond of fsync here; figures from when SQLite's
+ * appends blocked too), so
  * each connection of a thread waits behind that thread's moves. bench_load,
  * 5 alternating runs each: 100 games in play 2,689-3,893 moves/s with 24
  * threads, 3,768-4,959 with 96 (better in all 5 pairs); 1,000 games within

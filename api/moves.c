@@ -52,25 +52,33 @@ enum cairn_status api_change_answer(struct api_request *req, const struct db_gam
   return api_answer_json(resp, 200, &w, err);
 }
 
+/* Under the game's lock, `row` loaded under it: play the move, blocking
+ * through its commit, and answer. */
+static enum cairn_status play_locked(struct api_request *req, const json_t *doc,
+                                     struct db_game *row, struct api_response *resp,
+                                     struct cairn_error *err)
+{
+  json_t *events = NULL;
+  uint32_t seq = 0;
+  int seat = api_viewer_seat(req, row);
+  enum cairn_status st =
+      game_play(req->server->game, row, seat, json_integer_value(json_object_get(doc, "seq")),
+                json_object_get(doc, "move"), &events, &seq, err);
+
+  if (st == CAIRN_OK)
+    st = api_change_answer(req, row, seat, seq, events, resp, err);
+  json_decref(events);
+  return st;
+}
+
 static enum cairn_status submit_locked(struct api_request *req, const json_t *doc,
                                        struct api_response *resp, struct cairn_error *err)
 {
   struct db_game row = {0};
-  json_t *events = NULL;
-  uint32_t seq = 0;
-  int seat;
-  enum cairn_status st;
+  enum cairn_status st = api_load_game(req, &row, err);
 
-  st = api_load_game(req, &row, err);
-  if (st != CAIRN_OK)
-    goto cleanup;
-  seat = api_viewer_seat(req, &row);
-  st = game_play(req->server->game, &row, seat, json_integer_value(json_object_get(doc, "seq")),
-                 json_object_get(doc, "move"), &events, &seq, err);
   if (st == CAIRN_OK)
-    st = api_change_answer(req, &row, seat, seq, events, resp, err);
-cleanup:
-  json_decref(events);
+    st = play_locked(req, doc, &row, resp, err);
   db_game_clear(&row);
   return st;
 }
@@ -128,7 +136,7 @@ static bool bots_reply(const struct db_game *row)
 
 /* Under the game's lock: play the move with its commit queued and park the
  * answer, which then holds the lock until it is written; or play it
- * blocking (a game with bots), as submit_locked does. */
+ * blocking (a game with bots: play_locked). */
 static enum cairn_status submit_parked(struct api_request *req, json_t *doc,
                                        struct api_response *resp, struct cairn_error *err)
 {
@@ -139,9 +147,10 @@ static enum cairn_status submit_parked(struct api_request *req, json_t *doc,
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   st = api_load_game(req, &m->row, err);
   if (st == CAIRN_OK && bots_reply(&m->row)) {
+    st = play_locked(req, doc, &m->row, resp, err);
     db_game_clear(&m->row);
     free(m);
-    return submit_locked(req, doc, resp, err);
+    return st;
   }
   m->later =
       (struct api_later){.answer = answer_parked, .release = release_parked, .server = req->server};

@@ -692,11 +692,11 @@ struct MHD_Daemon *api_server_start(struct api_server *server, const struct sock
     mhd_limit = (unsigned int)server->max_connections * threads;
   /* A pool of polling threads serves every connection: handlers are short
    * (one SQLite transaction at most) and waiting clients are parked
-   * (suspended), so no client holds a thread. A move's handler does block
-   * while its commit is fsynced, though, and the moves waiting meanwhile
-   * form the next group commit: more threads than cores means bigger
-   * batches and fewer fsyncs (API_HTTP_THREADS has the figures). The
-   * limits keep 10,000 idle long-poll or SSE clients within bounded
+   * (suspended), so no client holds a thread. On SQLite a move is parked
+   * too while its group commit is on disk (later.c), so a few threads do;
+   * on PostgreSQL a move's handler blocks through its commit, and more
+   * threads are more moves in flight (API_HTTP_THREADS has the figures).
+   * The limits keep 10,000 idle long-poll or SSE clients within bounded
    * memory. The 16 KiB connection pool must hold an 8 KiB target or 8 KiB
    * of header fields for framing.c to answer them; a smaller one would
    * not save idle clients' memory anyway: a parked long-poll touches 5.1

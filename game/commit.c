@@ -222,7 +222,7 @@ static enum cairn_status write_join(struct game_service *svc, struct db_game *ro
 
 /* A log row on its way to disk: the change and everything its follow-ups
  * need once the store's verdict is in. On the stack of game_commit_turn, or
- * allocated by game_play_async until game_play_finish. */
+ * allocated by game_commit_async until game_commit_finish. */
 struct game_row_job {
   struct game_service *svc;
   struct db_game *row;       /* borrowed: the caller's, mirrored once committed */
