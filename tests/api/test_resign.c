@@ -321,6 +321,76 @@ static void test_a_resigned_seat_of_three_is_played_by_the_bot(void **state)
   expect_same_after_restart(s, &t);
 }
 
+/* Each title's rule, as its README's "Resigning and abandoning" says: a
+ * two-seat game of every two-seat title goes to the other seat; in
+ * Journey, both climbers resigning against the (bot) Mountain give the
+ * Mountain the game, and the Mountain resigning against bot climbers gives
+ * it to both climbers, a team. */
+static void expect_winners(struct harness_server *s, const char *id, const char *winners)
+{
+  json_t *g = harness_get_game(s, NULL, id);
+  json_t *want = json_loads(winners, 0, NULL);
+  json_t *result = json_object_get(g, "result");
+
+  assert_string_equal(harness_str(g, "status"), "finished");
+  assert_string_equal(harness_str(result, "reason"), "resignation");
+  if (!json_equal(json_object_get(result, "winners"), want))
+    fail_msg("game %s: winners %s, not %s", id, harness_dump(json_object_get(result, "winners")),
+             winners);
+  json_decref(want);
+  json_decref(g);
+}
+
+/* A Journey game with the bots of `bots` (JSON) and people in `people`. */
+static void journey_table(struct harness_server *s, struct table *t, const char *bots,
+                          const int *people, int n)
+{
+  static const char *const names[] = {"tenzing", "hillary", "mountain"};
+  struct harness_response r;
+  char body[200];
+  int i;
+
+  harness_new_player(s, "creator", &t->p[2]);
+  snprintf(body, sizeof body, "{\"title\":\"journey-to-the-top\",\"seats\":3,\"bots\":%s}", bots);
+  harness_call(s, &r, "POST", t->p[2].token, body, "/v1/games");
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(t->id, sizeof t->id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  for (i = 0; i < n; i++) {
+    harness_new_player(s, names[people[i]], &t->p[people[i]]);
+    harness_join(s, t->p[people[i]].token, t->id, people[i]);
+  }
+  t->n = 3;
+}
+
+static void test_each_title_states_what_a_resignation_means(void **state)
+{
+  struct harness_server *s = *state;
+  static const char *const duels[] = {"himalaya", "everest-piecepack", "because-its-there"};
+  static const int climbers[] = {0, 1}, mountain[] = {2};
+  struct table t;
+  json_t *g;
+  size_t i;
+
+  for (i = 0; i < sizeof duels / sizeof duels[0]; i++) {
+    seat_table(s, &t, duels[i], 2);
+    resign_ok(s, t.p[1].token, t.id);
+    expect_winners(s, t.id, "[0]");
+  }
+  journey_table(s, &t, "[{\"seat\":2,\"level\":\"random\"}]", climbers, 2);
+  resign_ok(s, t.p[0].token, t.id); /* Hillary still climbs; the bot climbs for Tenzing */
+  g = harness_get_game(s, NULL, t.id);
+  assert_string_equal(harness_str(g, "status"), "active");
+  json_decref(g);
+  resign_ok(s, t.p[1].token, t.id);
+  expect_winners(s, t.id, "[2]");
+  expect_whole(s, t.id);
+  journey_table(s, &t, "[{\"seat\":0,\"level\":\"random\"},{\"seat\":1,\"level\":\"random\"}]",
+                mountain, 1);
+  resign_ok(s, t.p[2].token, t.id);
+  expect_winners(s, t.id, "[0,1]");
+}
+
 /* Takeback: a move from before a resignation is never taken back, since a
  * rewind past the resignation would undo it. */
 static void test_no_takeback_reaches_past_a_resignation(void **state)
@@ -426,6 +496,7 @@ int main(void)
       cmocka_unit_test(test_a_solo_resignation_ends_the_game_without_a_winner),
       cmocka_unit_test(test_resignations_that_cannot_be_are_refused_without_a_change),
       cmocka_unit_test(test_a_resigned_seat_of_three_is_played_by_the_bot),
+      cmocka_unit_test(test_each_title_states_what_a_resignation_means),
       cmocka_unit_test(test_no_takeback_reaches_past_a_resignation),
       cmocka_unit_test(test_a_resignation_fires_the_end_webhook),
   };
