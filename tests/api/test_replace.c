@@ -154,13 +154,21 @@ static int platform_rows(struct harness_server *s, const char *id, const char *k
   return n;
 }
 
-/* The record verifies online and its export offline (`cairn verify`). */
+/* Every position replays, the record verifies online (a full replay from
+ * the seed) and its export offline (`cairn verify`). */
 static void expect_whole(struct harness_server *s, const char *id)
 {
+  struct harness_response r;
   char path[400], args[480];
   json_t *doc, *report = NULL;
+  long seq = game_seq(s, id), n;
 
   harness_expect_verifies(s, id);
+  for (n = 0; n <= seq; n++) {
+    harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s?at=%ld", id, n);
+    HARNESS_EXPECT_STATUS(&r, 200);
+    harness_response_free(&r);
+  }
   doc = harness_get_json(s, NULL, "/v1/games/%s/export", id);
   snprintf(path, sizeof path, "%s/replaced.json", s->dir);
   assert_int_equal(json_dump_file(doc, path, JSON_COMPACT), 0);
@@ -169,6 +177,41 @@ static void expect_whole(struct harness_server *s, const char *id)
   assert_true(json_is_true(json_object_get(report, "ok")));
   json_decref(report);
   json_decref(doc);
+}
+
+/* Whether the public log (a spectator's) holds an event of `type` for seat `seat`. */
+static bool logged(struct harness_server *s, const char *id, const char *type, int seat)
+{
+  json_t *log = harness_get_log(s, NULL, id, 0);
+  json_t *e;
+  size_t i;
+  bool found = false;
+
+  json_array_foreach(json_object_get(log, "events"), i, e)
+  {
+    const json_t *ev = json_object_get(e, "event");
+
+    found =
+        found || (strcmp(harness_str(ev, "type"), type) == 0 && harness_int(ev, "seat") == seat);
+  }
+  json_decref(log);
+  return found;
+}
+
+/* Rated games `player` played, all titles. */
+static long rated_games(struct harness_server *s, const char *player)
+{
+  json_t *profile = harness_get_json(s, NULL, "/v1/players/%s", player);
+  json_t *r;
+  size_t i;
+  long games = 0;
+
+  json_array_foreach(json_object_get(profile, "ratings"), i, r)
+  {
+    games += harness_int(r, "games");
+  }
+  json_decref(profile);
+  return games;
 }
 
 /* Himalaya, three seats: seat 0 lets its deadline pass under "wait"; the
@@ -216,6 +259,8 @@ static void test_two_people_replace_the_late_third_by_a_bot(void **state)
   assert_int_equal(strncmp(after, "bot-easy-", 9), 0);
   assert_int_equal(platform_rows(s, t.id, "replace-vote", 1), 1);
   assert_int_equal(platform_rows(s, t.id, "replace", 0), 1);
+  assert_true(logged(s, t.id, "replace_voted", 1)); /* public, as every platform row */
+  assert_true(logged(s, t.id, "seat_replaced", 0));
 
   /* The easy bot thinks on the pool, off the request path: its move lands
    * on its own time. */
@@ -250,28 +295,65 @@ static void test_no_replacement_under_on_timeout_move(void **state)
   expect_refused(s, t.p[1].token, t.id, 0, NULL, 409, "no-replace");
 }
 
-/* Under "wait" a late seat may still move while the votes stand; then it is
- * not late any more, and no vote for it is taken. */
-static void test_a_late_seat_may_still_move_under_wait(void **state)
+/* The seat that owes the first decision in `id` plays its first legal move. */
+static int play_first_legal(struct harness_server *s, const struct table *t)
+{
+  json_t *g = harness_get_game(s, NULL, t->id);
+  int seat = (int)json_integer_value(json_array_get(json_object_get(g, "to_act"), 0));
+  struct harness_response r;
+  json_t *mine, *move;
+
+  json_decref(g);
+  mine = harness_get_game(s, t->p[seat].token, t->id);
+  move = json_incref(json_array_get(json_object_get(mine, "legal"), 0));
+  harness_post_move(s, &r, t->p[seat].token, t->id, harness_int(mine, "seq"), move);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  json_decref(move);
+  json_decref(mine);
+  return seat;
+}
+
+/* Play (in time) until seat 0 owes a decision again after another seat moved. */
+static void on_to_next_turn_of_seat_0(struct harness_server *s, const struct table *t)
+{
+  bool others_moved = false, owes = false;
+  int moves;
+
+  for (moves = 0; moves < 200 && !(others_moved && owes); moves++) {
+    json_t *g;
+
+    others_moved = play_first_legal(s, t) != 0 || others_moved;
+    g = harness_get_game(s, NULL, t->id);
+    owes = harness_may_act(g, 0);
+    json_decref(g);
+  }
+  assert_true(others_moved && owes);
+}
+
+/* Under "wait" a late seat may still move while a vote stands; its move
+ * cancels the votes before it, so when it is late again the vote starts
+ * over: the other voter's vote alone replaces nobody. */
+static void test_a_late_seat_may_still_move_and_cancels_the_votes(void **state)
 {
   struct harness_server *s = *state;
   struct table t;
   struct harness_response r;
-  json_t *g, *move;
 
   timed_table(s, &t, 3, "wait");
   harness_advance_clock(s, 25 * HOUR_MS);
   post_vote(s, t.p[1].token, t.id, 0, NULL, &r);
   HARNESS_EXPECT_JSON(&r, 200);
   harness_response_free(&r);
-  g = harness_get_game(s, t.p[0].token, t.id);
-  move = json_incref(json_array_get(json_object_get(g, "legal"), 0));
-  json_decref(g);
-  harness_post_move(s, &r, t.p[0].token, t.id, 0, move);
+  assert_int_equal(play_first_legal(s, &t), 0); /* late, but in before the others agreed */
+  expect_refused(s, t.p[2].token, t.id, 0, NULL, 409, "no-replace"); /* not late now */
+  on_to_next_turn_of_seat_0(s, &t);
+  harness_advance_clock(s, 25 * HOUR_MS);
+  post_vote(s, t.p[2].token, t.id, 0, NULL, &r);
   HARNESS_EXPECT_JSON(&r, 200);
+  assert_true(harness_has_event(r.json, "replace_voted")); /* seat 1's old vote counts no more */
+  assert_false(harness_has_event(r.json, "seat_replaced"));
   harness_response_free(&r);
-  json_decref(move);
-  expect_refused(s, t.p[2].token, t.id, 0, NULL, 409, "no-replace");
 }
 
 /* Two seats: the one other person's vote is the replacement. Sent twice at
@@ -297,6 +379,25 @@ static void *race(void *arg)
   pthread_barrier_wait(x->start);
   harness_send(&x->client, &req, &x->r);
   return NULL;
+}
+
+/* The person left resigns the duel: it ends, won by the bot's seat. */
+static void post_resign_duel(struct harness_server *s, const char *token, const char *id)
+{
+  struct harness_response r;
+  json_t *body = json_pack("{s:I}", "seq", (json_int_t)game_seq(s, id));
+  json_t *g;
+
+  harness_call_json(s, &r, "POST", token, body, "/v1/games/%s/resign", id);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  json_decref(body);
+  g = harness_get_game(s, NULL, id);
+  assert_string_equal(harness_str(g, "status"), "finished");
+  assert_int_equal(json_integer_value(
+                       json_array_get(json_object_get(json_object_get(g, "result"), "winners"), 0)),
+                   0);
+  json_decref(g);
 }
 
 static void test_racing_votes_in_a_duel_replace_once(void **state)
@@ -339,6 +440,11 @@ static void test_racing_votes_in_a_duel_replace_once(void **state)
   /* The random bot answers inline, in the replacement's own follow-up. */
   assert_true(game_seq(s, t.id) >= 2);
   expect_whole(s, t.id);
+
+  /* A game with a replaced seat holds a bot: its end rates nobody. */
+  post_resign_duel(s, t.p[1].token, t.id);
+  assert_int_equal(rated_games(s, t.p[1].id), 0);
+  assert_int_equal(rated_games(s, t.p[0].id), 0);
 }
 
 int main(void)
@@ -347,7 +453,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_two_people_replace_the_late_third_by_a_bot, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_no_replacement_under_on_timeout_move, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_a_late_seat_may_still_move_under_wait, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_late_seat_may_still_move_and_cancels_the_votes, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_racing_votes_in_a_duel_replace_once, setup, teardown),
   };
 
