@@ -87,9 +87,10 @@ static void count_votes(const struct game_log *log, int late, struct votes *v)
       memset(v, 0, sizeof(*v)); /* its person came back */
     } else if (kind && strcmp(kind, KIND_VOTE) == 0 &&
                json_integer_value(json_object_get(move, "seat")) == late) {
-      if (!v->open)
-        snprintf(v->level, sizeof(v->level), "%s",
-                 json_string_value(json_object_get(move, "level")));
+      const char *level = json_string_value(json_object_get(move, "level"));
+
+      if (!v->open) /* a row without one (none is written so) names no level: refused below */
+        snprintf(v->level, sizeof(v->level), "%s", level ? level : "");
       v->voted[log->moves[i].seat] = true;
       v->open = true;
     }
