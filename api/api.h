@@ -512,6 +512,8 @@ enum cairn_status api_takeback_decline(struct api_request *, struct api_response
                                        struct cairn_error *);
 enum cairn_status api_games_resign(struct api_request *, struct api_response *,
                                    struct cairn_error *);
+enum cairn_status api_games_replace(struct api_request *, struct api_response *,
+                                    struct cairn_error *);
 enum cairn_status api_static_get(struct api_request *, struct api_response *, struct cairn_error *);
 /* GET /docs: the API document as one HTML page (docs.c). */
 enum cairn_status api_docs_get(struct api_request *, struct api_response *, struct cairn_error *);

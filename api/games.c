@@ -519,7 +519,8 @@ static bool hours_ms(const json_t *v, int64_t *ms)
 
 /* `time_control`: {"move_hours": h} (every decision gets h), or a pace
  * {"base_hours": b, "increment_hours": i, "cap_hours": c} (i may be 0, c at
- * least b); `on_timeout`: "move" (default) or "adjudicate". */
+ * least b); `on_timeout`: "move" (default), "adjudicate" or "wait" (issue 25:
+ * game/replace.c). */
 static enum cairn_status read_time_control(const json_t *doc, struct db_game *row,
                                            struct cairn_error *err)
 {
@@ -529,9 +530,10 @@ static enum cairn_status read_time_control(const json_t *doc, struct db_game *ro
   const json_t *v;
 
   snprintf(row->on_timeout, sizeof(row->on_timeout), "%s", on_timeout ? on_timeout : "move");
-  if (strcmp(row->on_timeout, "move") != 0 && strcmp(row->on_timeout, "adjudicate") != 0)
+  if (strcmp(row->on_timeout, "move") != 0 && strcmp(row->on_timeout, "adjudicate") != 0 &&
+      strcmp(row->on_timeout, "wait") != 0)
     return cairn_fail(err, CAIRN_EINVAL, CAIRN_CODE_BAD_VALUE, NULL,
-                      "on_timeout must be \"move\" or \"adjudicate\"");
+                      "on_timeout must be \"move\", \"adjudicate\" or \"wait\"");
   if (!tc)
     return CAIRN_OK;
   json_object_foreach((json_t *)tc, key, v)

@@ -48,6 +48,7 @@ static const struct problem_kind by_code[] = {
     {CAIRN_CODE_RULES_RETIRED, 409, "Rules version retired"},
     {CAIRN_CODE_NO_TAKEBACK, 409, "Nothing to take back"},
     {GAME_CODE_NO_HINT, 409, "No hints in this game"},
+    {GAME_CODE_NO_REPLACE, 409, "Seat cannot be replaced"},
     {CAIRN_CODE_ALREADY_RESIGNED, 409, "Already resigned"},
     {API_CODE_URI_TOO_LONG, 414, "Request target too long"},
     {API_CODE_HEADERS_TOO_LARGE, 431, "Header fields too large"},

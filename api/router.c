@@ -39,6 +39,7 @@ static const struct route routes[] = {
     {"POST", "/v1/games/*/takeback/accept", api_takeback_accept, 0},
     {"POST", "/v1/games/*/takeback/decline", api_takeback_decline, 0},
     {"POST", "/v1/games/*/resign", api_games_resign, 0},
+    {"POST", "/v1/games/*/replace", api_games_replace, 0}, /* seat_changes.c, issue 25 */
     {"GET", "/v1/games/*/verify", api_games_verify, 0},
     {"GET", "/v1/games/*/export", api_games_export, 0},
     /* The lobby and invitations (issue 25). */

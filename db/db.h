@@ -154,6 +154,11 @@ struct db_move {
    * (db_game.seat_resigned) in the row's own transaction. False for rows
    * read back. */
   bool resigns;
+  /* This row hands `seat` to the player seat_player_to, an existing one (a
+   * bot replacing a late seat's person, issue 25): move_append writes the
+   * seat's player in the row's own transaction. NULL otherwise, and for
+   * rows read back. */
+  const char *seat_player_to;
   /* The row ends a rated game (issue 25): move_append updates the ratings
    * and the end order in the row's own transaction. NULL otherwise, and
    * for rows read back. */

@@ -66,6 +66,14 @@ static void read_after(const struct db_game *row, const struct game_change *chan
     a->turn.n = engine_to_act(next, a->turn.seats);
 }
 
+/* A replacement's seat is its new player's (a bot's) from now on (a vote
+ * for one, the same kind of change, hands nothing). */
+static void hand_seat(struct db_game *row, const struct game_change *change)
+{
+  snprintf(row->seat_player[change->seat], sizeof(row->seat_player[0]), "%s", change->player_id);
+  snprintf(row->seat_name[change->seat], sizeof(row->seat_name[0]), "%s", change->player_name);
+}
+
 /* Committed: the row on disk moved on, so mirror it in *row, and make
  * `next` (taken) the cached state. */
 static void mirror_row(struct game_service *svc, struct db_game *row,
@@ -83,6 +91,8 @@ static void mirror_row(struct game_service *svc, struct db_game *row,
   }
   if (change->kind == GAME_CHANGE_RESIGN)
     row->seat_resigned[change->seat] = true;
+  if (change->kind == GAME_CHANGE_REPLACE && change->player_id)
+    hand_seat(row, change);
   game_live_put(svc->live, row->id, row->moves, next); /* the clocks were saved with the row */
 }
 
@@ -101,6 +111,8 @@ static void row_after(const struct db_game *row, const struct game_change *chang
     after->result_json = (char *)change->result_json; /* borrowed, like the rest */
   if (change->kind == GAME_CHANGE_RESIGN)
     after->seat_resigned[change->seat] = true;
+  if (change->kind == GAME_CHANGE_REPLACE && change->player_id)
+    hand_seat(after, change);
 }
 
 /* What the change will owe: the listener's webhook deliveries. `joined`:
@@ -279,7 +291,9 @@ static enum cairn_status prepare_row(struct game_row_job *job, struct cairn_erro
                                 .n_clocks = n_clocks,
                                 .outbox = job->owed.rows,
                                 .n_outbox = job->owed.n,
-                                .resigns = change->kind == GAME_CHANGE_RESIGN};
+                                .resigns = change->kind == GAME_CHANGE_RESIGN,
+                                .seat_player_to =
+                                    change->kind == GAME_CHANGE_REPLACE ? change->player_id : NULL};
   if (!job->move_text || !job->events_text || (job->a.result && !job->result_text))
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   if (job->a.ends)
@@ -330,6 +344,7 @@ const char *game_change_kind_name(enum game_change_kind kind)
       [GAME_CHANGE_MOVE] = "move",       [GAME_CHANGE_BOT] = "bot",
       [GAME_CHANGE_TIMEOUT] = "timeout", [GAME_CHANGE_TAKEBACK] = "takeback",
       [GAME_CHANGE_JOIN] = "join",       [GAME_CHANGE_RESIGN] = "resign",
+      [GAME_CHANGE_REPLACE] = "replace",
   };
 
   return kind >= 0 && kind < GAME_CHANGE_KINDS ? names[kind] : "?";

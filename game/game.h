@@ -124,8 +124,9 @@ enum game_change_kind {
   GAME_CHANGE_TAKEBACK, /* a takeback row: request, answer or rewind */
   GAME_CHANGE_JOIN,     /* a seat taken (no log row); may start the game */
   GAME_CHANGE_RESIGN,   /* a seat's resignation: a platform row, which marks the seat */
+  GAME_CHANGE_REPLACE,  /* a late seat handed to a bot (replace.c): a platform row */
 };
-#define GAME_CHANGE_KINDS (GAME_CHANGE_RESIGN + 1)
+#define GAME_CHANGE_KINDS (GAME_CHANGE_REPLACE + 1)
 
 /* The kind's name, for GET /metrics' labels ("move", "bot", ...). */
 const char *game_change_kind_name(enum game_change_kind kind);
@@ -245,8 +246,9 @@ struct game_change {
   const char *result_json;  /* borrowed: a result decided outside the rules
                                (an adjudication, a resignation) as compact
                                JSON with sorted keys, stored as is; or NULL */
-  const char *player_id;    /* borrowed: a join's player, who takes `seat`; NULL otherwise */
-  const char *player_name;  /* borrowed: that player's name, for what the join says */
+  const char *player_id;    /* borrowed: a join's or a replacement's player, who takes `seat`;
+                               NULL otherwise */
+  const char *player_name;  /* borrowed: that player's name */
 };
 
 /* Under the lock. Commit `change` to the game `row` (loaded under this
@@ -351,6 +353,34 @@ enum cairn_status game_play_async(struct game_service *svc, struct db_game *row,
 enum cairn_status game_resign(struct game_service *svc, struct db_game *row, int seat,
                               json_int_t seq, json_t **events, uint32_t *seq_after,
                               struct cairn_error *err);
+
+/* ---- replace.c: a late seat handed to a bot (issue 25) ---- */
+
+/* The problem code of a replacement refused (409). */
+#define GAME_CODE_NO_REPLACE "no-replace"
+
+/* Under the lock. `voter` of *row, at `seq`, votes to hand the seat `late`
+ * to a bot of `level` ("random", "easy", "strong"; NULL for the standing
+ * vote's, or easy). The turn checks (game_check_turn: not-seated,
+ * game-not-active, already-resigned, stale-seq), then bad-value for a seat
+ * out of range or an unknown level, and 409 no-replace when `late` is the
+ * voter's own seat, is played by the server already, is not past its
+ * deadline, when `voter` voted already, or names a level other than the
+ * standing vote's. The vote is the platform row {"cairn":"replace-vote"};
+ * the one that completes the votes of every other unresigned person is
+ * instead {"cairn":"replace"}, which gives the seat to a new bot player in
+ * its own transaction, after which the bot plays (game_commit). On success
+ * *events (new reference) are the row's events, *seq_after the seq. */
+enum cairn_status game_replace(struct game_service *svc, struct db_game *row, int voter,
+                               json_int_t seq, json_int_t late, const char *level, json_t **events,
+                               uint32_t *seq_after, struct cairn_error *err);
+
+/* Whether platform row kind `kind` is replace.c's, and its replay (a
+ * function of the row alone, as game_platform_apply's). */
+bool game_replace_row(const char *kind);
+enum cairn_status game_replace_apply(const json_t *move, const struct db_move *row,
+                                     struct engine_game **state, json_t **events,
+                                     struct cairn_error *err);
 
 /* ---- create and join (seats.c) ---- */
 

@@ -27,6 +27,9 @@
  *                                             row's seat resigned (resign.c);
  *                                             never taken back, nor anything
  *                                             before it
+ *   {"cairn":"replace-vote",...}, {"cairn":"replace",...}
+ *                                             a late seat handed to a bot
+ *                                             (replace.c)
  * so a rewind is replayed by rebuilding the prefix of the log before row k,
  * which may itself contain rewinds: the same rule applies all the way down.
  *
@@ -118,6 +121,8 @@ enum cairn_status game_platform_apply(const json_t *move, const struct db_move *
     return adjudicate(move, state, events, err);
   if (kind && strcmp(kind, KIND_RESIGN) == 0)
     return resign(row, state, events, err);
+  if (kind && game_replace_row(kind))
+    return game_replace_apply(move, row, state, events, err);
   if (!kind || !json_is_integer(json_object_get(move, "to_ord")) || to_ord < 0 ||
       to_ord >= row->ord)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
@@ -167,9 +172,11 @@ static void scan_log(const struct game_log *log, int seat, struct takeback_scan 
         scan->target = (long)m->ord;
       scan->request = -1; /* moving on cancels an open request */
       scan->asked = false;
-    } else if (strcmp(kind, KIND_REWIND) == 0 || strcmp(kind, KIND_RESIGN) == 0) {
+    } else if (strcmp(kind, KIND_REWIND) == 0 || strcmp(kind, KIND_RESIGN) == 0 ||
+               strcmp(kind, "replace") == 0) {
       /* Nothing before a rewind is taken back again, and nothing before a
-       * resignation at all: a rewind past it would undo it. */
+       * resignation or a seat's replacement at all: a rewind past it would
+       * undo it. */
       scan->target = -1;
       scan->request = -1;
       scan->asked = false;

@@ -6,8 +6,9 @@
  * under the game lock, re-checks and acts for every seat out of time: with on_timeout "move" it
  * plays a random legal move for the absent seat (the same move a bot would choose; every title's
  * timeout move); with "adjudicate" it ends the game against those seats, recorded as a platform row
- * so the log stays the truth. Either way the change is committed, announced and sent to webhooks
- * like any move.
+ * so the log stays the truth; with "wait" it does nothing (storage does not even list such games):
+ * the late seat may still move, or the other people may vote to hand it to a bot (replace.c).
+ * Either way the change is committed, announced and sent to webhooks like any move.
  *
  * All times come from svc->now_ms. With --test-clock that clock runs
  * `offset` ahead of the real one and POST /v1/test/clock {"advance_ms": N}
@@ -115,7 +116,7 @@ static enum cairn_status sweep_game(void *arg, const char *game_id, struct cairn
   /* Re-checked under the lock: a move may have landed since the query. */
   st = db_game_load(svc->db, game_id, &row, err);
   if (st == CAIRN_OK && strcmp(row.status, DB_STATUS_ACTIVE) == 0 &&
-      (n = game_clocks_overdue(svc, &row, seats)) > 0) {
+      strcmp(row.on_timeout, "wait") != 0 && (n = game_clocks_overdue(svc, &row, seats)) > 0) {
     st = game_live_get(svc, &row, &state, err);
     if (st == CAIRN_OK && strcmp(row.on_timeout, "adjudicate") == 0)
       st = adjudicate_late(svc, &row, state, seats, n, err);

@@ -360,7 +360,8 @@ enum cairn_status db_pg_games_overdue(void *ctx, int64_t now_ms, db_game_id_cb c
   db_pg_int(&p, now_ms);
   return each_listed(ctx,
                      "SELECT DISTINCT c.game_id FROM clocks c JOIN games g ON g.id = c.game_id"
-                     " WHERE g.status = 'active' AND c.deadline_ms <= $1",
+                     " WHERE g.status = 'active' AND c.deadline_ms <= $1"
+                     " AND g.on_timeout <> 'wait'",
                      &p, cb, arg, err);
 }
 

@@ -149,6 +149,19 @@ static enum cairn_status mark_resigned(PGconn *conn, const char *game_id, int se
                    "recording a resignation", err);
 }
 
+/* A replacement's bookkeeping: the seat's player is a bot from now on. */
+static enum cairn_status hand_seat(PGconn *conn, const char *game_id, int seat, const char *player,
+                                   struct cairn_error *err)
+{
+  struct db_pg_params p = {0};
+
+  db_pg_text(&p, game_id);
+  db_pg_int(&p, seat);
+  db_pg_text(&p, player);
+  return db_pg_run(conn, "UPDATE seats SET player_id = $3 WHERE game_id = $1 AND seat = $2", &p,
+                   "recording a replacement", err);
+}
+
 /* Check and write one append inside the open transaction. */
 static enum cairn_status append_checked(PGconn *conn, const char *game_id,
                                         const struct db_move *move, const char *result_json,
@@ -170,6 +183,8 @@ static enum cairn_status append_checked(PGconn *conn, const char *game_id,
     st = db_pg_write_outbox(conn, move->outbox, move->n_outbox, err);
   if (st == CAIRN_OK && move->resigns)
     st = mark_resigned(conn, game_id, move->seat, err);
+  if (st == CAIRN_OK && move->seat_player_to)
+    st = hand_seat(conn, game_id, move->seat, move->seat_player_to, err);
   /* The end of a rated game rates its players here (issue 25). */
   if (st == CAIRN_OK && move->rating)
     st = db_pg_write_ratings(conn, game_id, move->at_ms, move->rating, err);

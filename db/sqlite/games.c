@@ -492,7 +492,8 @@ enum cairn_status db_sqlite_games_overdue(void *ctx, int64_t now_ms,
   snprintf(now, sizeof(now), "%lld", (long long)now_ms);
   st = list_games(ctx,
                   "SELECT DISTINCT c.game_id FROM clocks c JOIN games g ON g.id = c.game_id"
-                  " WHERE g.status = 'active' AND c.deadline_ms <= CAST(?1 AS INTEGER)",
+                  " WHERE g.status = 'active' AND c.deadline_ms <= CAST(?1 AS INTEGER)"
+                  " AND g.on_timeout <> 'wait'",
                   now, &rows, &n, err);
   for (i = 0; st == CAIRN_OK && i < n; i++)
     st = cb(arg, rows[i].id, err);

@@ -196,6 +196,30 @@ cleanup:
   return st;
 }
 
+/* A replacement's bookkeeping: the seat's player is a bot from now on. */
+static enum cairn_status hand_seat(sqlite3 *db, const char *game_id, int seat, const char *player,
+                                   struct cairn_error *err)
+{
+  sqlite3_stmt *stmt = NULL;
+  enum cairn_status st;
+  int rc;
+
+  st = db_sqlite_prepare(db, "UPDATE seats SET player_id = ?3 WHERE game_id = ?1 AND seat = ?2",
+                         &stmt, err);
+  if (st != CAIRN_OK)
+    goto cleanup;
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int(stmt, 2, seat);
+  sqlite3_bind_text(stmt, 3, player, -1, SQLITE_STATIC);
+  rc = sqlite3_step(stmt);
+  if (rc != SQLITE_DONE)
+    st = db_sqlite_fail(db, rc, "recording a replacement", err);
+
+cleanup:
+  db_sqlite_release(stmt);
+  return st;
+}
+
 /* Check and write one append inside the open transaction. */
 static enum cairn_status append_checked(sqlite3 *db, struct db_append *a, struct cairn_error *err)
 {
@@ -218,6 +242,8 @@ static enum cairn_status append_checked(sqlite3 *db, struct db_append *a, struct
     st = db_sqlite_write_outbox(db, a->move->outbox, a->move->n_outbox, err);
   if (st == CAIRN_OK && a->move->resigns)
     st = mark_resigned(db, a->game_id, a->move->seat, err);
+  if (st == CAIRN_OK && a->move->seat_player_to)
+    st = hand_seat(db, a->game_id, a->move->seat, a->move->seat_player_to, err);
   /* The end of a rated game rates its players here (issue 25). */
   if (st == CAIRN_OK && a->move->rating)
     st = db_sqlite_write_ratings(db, a->game_id, a->move->at_ms, a->move->rating, err);

@@ -130,7 +130,10 @@ void db_rowcache_game_moved(struct db_rowcache *rc, const char *game_id, const s
 
   if (strcmp(slot->id, game_id) != 0)
     return;
-  if (slot->moves != move->ord || (result_json && !(result = strdup(result_json)))) {
+  /* A seat handed to another player (a replacement) needs that player's
+   * name, which the row does not carry: the copy is read again. */
+  if (slot->moves != move->ord || move->seat_player_to ||
+      (result_json && !(result = strdup(result_json)))) {
     db_game_clear(slot);
     return;
   }

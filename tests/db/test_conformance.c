@@ -325,6 +325,44 @@ static void test_a_resignation_and_its_seat_commit_together(void **state)
   db_game_clear(&g);
 }
 
+/* A replacement row hands its seat to another player in the row's own
+ * transaction (issue 25): both or neither, and a stale one hands nothing. */
+static void test_a_replacement_and_its_seat_commit_together(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct db_move m = {.ord = 0,
+                      .seq = 1,
+                      .seat = 2,
+                      .move_json = "{\"cairn\":\"replace\"}",
+                      .events_json = "[]",
+                      .at_ms = 1000,
+                      .seat_player_to = "bot-easy-1"};
+  struct db_game g = {0};
+  char before[DB_ID_MAX + 1];
+
+  tmpdb_add_active_game(f->db, "g", 3);
+  tmpdb_add_player(f->db, "bot-easy-1", 0x01); /* fills no seat of "g" uses */
+  tmpdb_add_player(f->db, "bot-easy-2", 0x02);
+  tmpdb_load(f->db, "g", &g);
+  snprintf(before, sizeof before, "%s", g.seat_player[1]);
+  db_game_clear(&g);
+  assert_int_equal(db_move_append(f->db, "g", &m, NULL, &err), CAIRN_OK);
+  tmpdb_load(f->db, "g", &g);
+  assert_string_equal(g.seat_player[2], "bot-easy-1");
+  assert_string_equal(g.seat_player[1], before);
+  assert_int_equal(g.moves, 1);
+  db_game_clear(&g);
+  /* Stale: refused, and seat 1 keeps its player. */
+  m.seat = 1;
+  m.seat_player_to = "bot-easy-2";
+  assert_int_equal(db_move_append(f->db, "g", &m, NULL, &err), CAIRN_ESTALE);
+  tmpdb_load(f->db, "g", &g);
+  assert_string_equal(g.seat_player[1], before);
+  assert_int_equal(g.moves, 1);
+  db_game_clear(&g);
+}
+
 /* ---- the webhook outbox ---- */
 
 /* ---- the webhook outbox ---- */
@@ -2218,6 +2256,7 @@ int main(void)
       T(test_game_created_with_seated_players),
       T(test_a_move_and_its_clocks_commit_together),
       T(test_a_resignation_and_its_seat_commit_together),
+      T(test_a_replacement_and_its_seat_commit_together),
       T(test_the_outbox_keeps_what_is_owed),
       T(test_mentions_are_kept_per_player_and_hook),
       T(test_a_move_and_its_outbox_commit_together),
