@@ -159,6 +159,10 @@ struct api_response {
   } reader;
   /* An answer that comes later (struct api_later, owned), or NULL. */
   struct api_later *later;
+  /* A refusal by a limit of the handler's own (chat's rate, a webhook
+   * test's): the 429's Retry-After in whole seconds, kept when the handler
+   * fails (the rest of the response is dropped); 0 for none. */
+  int retry_after;
 };
 
 /*

@@ -117,7 +117,8 @@ static enum cairn_status check_text(const char *text, struct cairn_error *err)
  * bucket, so a chatty player is slowed long before the general limit
  * would notice, and chat never spends a player's move budget. Off when
  * the server's rate limits are (--rate-limit 0). */
-static enum cairn_status charge(struct api_request *req, struct cairn_error *err)
+static enum cairn_status charge(struct api_request *req, struct api_response *resp,
+                                struct cairn_error *err)
 {
   struct api_rate_refusal refusal;
   char key[8 + DB_ID_MAX];
@@ -126,6 +127,7 @@ static enum cairn_status charge(struct api_request *req, struct cairn_error *err
   if (api_limits_take(req->server->limits, key, API_CHAT_PER_SECOND, api_now_ms(req->server),
                       &refusal))
     return CAIRN_OK;
+  resp->retry_after = refusal.retry_after;
   return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
                     "too many chat messages; retry in %d s", refusal.retry_after);
 }
@@ -173,7 +175,7 @@ enum cairn_status api_chat_post(struct api_request *req, struct api_response *re
   if (st == CAIRN_OK)
     st = check_text(text, err);
   if (st == CAIRN_OK)
-    st = charge(req, err);
+    st = charge(req, resp, err);
   if (st != CAIRN_OK)
     goto cleanup;
   game_new_id(msg.id);

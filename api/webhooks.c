@@ -315,8 +315,10 @@ enum cairn_status api_webhooks_test(struct api_request *req, struct api_response
     if (!body)
       st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   }
-  if (st == CAIRN_OK)
+  if (st == CAIRN_OK) {
     st = api_deliver_try(req->server->deliver, &f.hook, body, &out, err);
+    resp->retry_after = out.retry_after; /* 0 unless refused */
+  }
   if (st == CAIRN_OK) {
     resp->status = 200;
     resp->body = json_pack("{s:s, s:s, s:b, s:o, s:o}", "delivery", out.delivery_id, "event",
