@@ -588,6 +588,9 @@ enum cairn_status api_chat_list(struct api_request *, struct api_response *, str
 enum cairn_status api_chat_delete(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 const char *api_chat_channel_name(int channel); /* Static */
+/* Another node stored a chat message (db_change.chat): announced to the
+ * streams here as a post of this node is, when a client here may care. */
+void api_chat_remote(struct api_server *server, const struct db_change *change);
 /* profiles.c (issue 25): a player's profile and a title's leaderboard. */
 enum cairn_status api_players_profile(struct api_request *, struct api_response *,
                                       struct cairn_error *);

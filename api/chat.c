@@ -17,10 +17,14 @@
  * players' channel only to streams of seated players), and owes chat lines
  * to the webhooks that follow the game (webhooks.c, api_webhooks_owe_chat),
  * stored with the message in one transaction. Clients fetch the text with
- * GET, which applies the channel rule once.
+ * GET, which applies the channel rule once. On PostgreSQL a message posted
+ * on another node reaches the streams here through the database's
+ * notification (migrations/postgres/0008_notify_chat.sql, which names the
+ * message, never its words; api_chat_remote).
  */
 #include "api.h"
 #include "notify.h"
+#include "../log/log.h"
 
 #include <microhttpd.h>
 #include <stdio.h>
@@ -284,6 +288,23 @@ cleanup:
   json_decref(messages);
   db_game_clear(&row);
   return st;
+}
+
+void api_chat_remote(struct api_server *server, const struct db_change *change)
+{
+  struct db_game row = {0};
+  struct cairn_error err = {0};
+
+  if (!api_notify_cares(server->notify, change->game_id))
+    return;
+  /* The row names who is seated: the players' channel is told to them
+   * only (api_notify_chat), as for a post made here. */
+  if (game_load(server->game, change->game_id, &row, &err) == CAIRN_OK)
+    api_notify_chat(server->notify, &row, change->chat - 1, change->chat_n, change->chat_deleted);
+  else
+    log_line(LOG_ERROR, "chat", "another node's chat message in game %s: %s", change->game_id,
+             err.detail);
+  db_game_clear(&row);
 }
 
 enum cairn_status api_chat_delete(struct api_request *req, struct api_response *resp,

@@ -741,6 +741,18 @@ static json_t *chat_notice_json(const struct notice *n)
                    n->chat_deleted);
 }
 
+bool api_notify_cares(struct api_notify *hub, const char *game)
+{
+  bool cares;
+
+  if (!hub)
+    return false;
+  pthread_mutex_lock(&hub->lock);
+  cares = hub->player_streams > 0 || game_watched(hub, game);
+  pthread_mutex_unlock(&hub->lock);
+  return cares;
+}
+
 void api_stream_set_viewer(struct api_stream *s, const char *player)
 {
   pthread_mutex_lock(&s->hub->lock);

@@ -99,6 +99,11 @@ ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max);
 void api_notify_chat(struct api_notify *hub, const struct db_game *row, int channel, uint32_t n,
                      bool deleted);
 
+/* Is a client here waiting on `game`: a long-poll or a stream of it, or
+ * any player's stream (whose games the hub does not know)? Another node's
+ * chat message is worth a storage read only then. Notes nothing. */
+bool api_notify_cares(struct api_notify *hub, const char *game);
+
 /* A game's stream is read by `player` (a seated one hears of the players'
  * chat channel); NULL or "" for a reader without a token. */
 void api_stream_set_viewer(struct api_stream *stream, const char *player);
