@@ -393,6 +393,15 @@ void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool c
  * attempt (not in the game's transaction: a crash in between loses the
  * notice, never the invitation, which "my games" shows). */
 void api_webhooks_invite(struct api_server *server, const struct db_game *row);
+/* An invitation to seat `seat` of `row` was declined: "declined" to its
+ * creator's game-less webhooks, naming the seat (never who declined). */
+void api_webhooks_declined(struct api_server *server, const struct db_game *row, int seat);
+/* `row` was cancelled by its creator: "cancelled" to the game-less
+ * webhooks of every player seated in it and of every player it kept a
+ * seat for (`invited`, per seat, as the row was before), the creator
+ * aside, each naming their seat. */
+void api_webhooks_cancelled(struct api_server *server, const struct db_game *row,
+                            const char (*invited)[DB_ID_MAX + 1]);
 
 /* ---- framing.c ---- */
 
