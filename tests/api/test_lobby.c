@@ -316,12 +316,28 @@ static json_t *my_entry(struct harness_server *s, const char *token, const char 
   return found;
 }
 
+/* Only seat `kept` of `seats` (-1: none) is marked kept, and only with true. */
+static void expect_kept_only(const json_t *seats, int kept)
+{
+  const json_t *seat;
+  size_t i;
+
+  assert_true(json_array_size(seats) > 0);
+  json_array_foreach(seats, i, seat)
+  {
+    if ((int)i == kept)
+      assert_true(json_is_true(json_object_get(seat, "kept")));
+    else
+      assert_null(json_object_get(seat, "kept"));
+  }
+}
+
 static void test_an_invited_seat_is_kept_listed_and_accepted(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player alice, bob, carol;
   struct harness_response r;
-  char id[64];
+  char id[64], *text;
   json_t *entry, *game;
 
   harness_new_player(s, "alice", &alice);
@@ -336,9 +352,20 @@ static void test_an_invited_seat_is_kept_listed_and_accepted(void **state)
   assert_int_equal(harness_int(entry, "my_seat"), 1);
   assert_string_equal(harness_str(entry, "status"), "open");
   json_decref(entry);
-  /* The lobby counts only seat 2 as free. */
+  /* The lobby counts only seat 2 as free, and shows seat 1 kept. */
   game = lobby(s, "");
-  assert_int_equal(harness_int(json_array_get(json_object_get(game, "games"), 0), "free_seats"), 1);
+  entry = json_array_get(json_object_get(game, "games"), 0);
+  assert_int_equal(harness_int(entry, "free_seats"), 1);
+  expect_kept_only(json_object_get(entry, "players"), 1);
+  json_decref(game);
+  /* So does the game, to anyone, never for whom; and it names its creator
+   * (who may cancel it) while it is open. */
+  game = harness_get_game(s, carol.token, id);
+  expect_kept_only(json_object_get(game, "seats"), 1);
+  assert_string_equal(harness_str(game, "creator"), alice.id);
+  text = harness_dump(game);
+  assert_null(strstr(text, bob.id));
+  free(text);
   json_decref(game);
 
   /* carol may not take bob's seat; asking for any seat gives her seat 2. */
@@ -353,6 +380,8 @@ static void test_an_invited_seat_is_kept_listed_and_accepted(void **state)
   game = harness_get_game(s, bob.token, id);
   assert_string_equal(harness_str(game, "status"), "active");
   assert_int_equal(harness_int(game, "your_seat"), 1);
+  expect_kept_only(json_object_get(game, "seats"), -1);
+  assert_null(json_object_get(game, "creator")); /* nothing to cancel any more */
   json_decref(game);
   entry = my_entry(s, bob.token, id);
   assert_true(json_is_false(json_object_get(entry, "invitation")));
