@@ -159,6 +159,10 @@ struct api_response {
   } reader;
   /* An answer that comes later (struct api_later, owned), or NULL. */
   struct api_later *later;
+  /* A refusal by a limit of the handler's own (chat's rate, a webhook
+   * test's): the 429's Retry-After in whole seconds, kept when the handler
+   * fails (the rest of the response is dropped); 0 for none. */
+  int retry_after;
 };
 
 /*
@@ -389,6 +393,15 @@ void api_webhooks_send(struct api_server *server, struct game_owed *owed, bool c
  * attempt (not in the game's transaction: a crash in between loses the
  * notice, never the invitation, which "my games" shows). */
 void api_webhooks_invite(struct api_server *server, const struct db_game *row);
+/* An invitation to seat `seat` of `row` was declined: "declined" to its
+ * creator's game-less webhooks, naming the seat (never who declined). */
+void api_webhooks_declined(struct api_server *server, const struct db_game *row, int seat);
+/* `row` was cancelled by its creator: "cancelled" to the game-less
+ * webhooks of every player seated in it and of every player it kept a
+ * seat for (`invited`, per seat, as the row was before), the creator
+ * aside, each naming their seat. */
+void api_webhooks_cancelled(struct api_server *server, const struct db_game *row,
+                            const char (*invited)[DB_ID_MAX + 1]);
 
 /* ---- framing.c ---- */
 
@@ -586,6 +599,9 @@ enum cairn_status api_chat_list(struct api_request *, struct api_response *, str
 enum cairn_status api_chat_delete(struct api_request *, struct api_response *,
                                   struct cairn_error *);
 const char *api_chat_channel_name(int channel); /* Static */
+/* Another node stored a chat message (db_change.chat): announced to the
+ * streams here as a post of this node is, when a client here may care. */
+void api_chat_remote(struct api_server *server, const struct db_change *change);
 /* profiles.c (issue 25): a player's profile and a title's leaderboard. */
 enum cairn_status api_players_profile(struct api_request *, struct api_response *,
                                       struct cairn_error *);

@@ -17,10 +17,14 @@
  * players' channel only to streams of seated players), and owes chat lines
  * to the webhooks that follow the game (webhooks.c, api_webhooks_owe_chat),
  * stored with the message in one transaction. Clients fetch the text with
- * GET, which applies the channel rule once.
+ * GET, which applies the channel rule once. On PostgreSQL a message posted
+ * on another node reaches the streams here through the database's
+ * notification (migrations/postgres/0008_notify_chat.sql, which names the
+ * message, never its words; api_chat_remote).
  */
 #include "api.h"
 #include "notify.h"
+#include "../log/log.h"
 
 #include <microhttpd.h>
 #include <stdio.h>
@@ -117,7 +121,8 @@ static enum cairn_status check_text(const char *text, struct cairn_error *err)
  * bucket, so a chatty player is slowed long before the general limit
  * would notice, and chat never spends a player's move budget. Off when
  * the server's rate limits are (--rate-limit 0). */
-static enum cairn_status charge(struct api_request *req, struct cairn_error *err)
+static enum cairn_status charge(struct api_request *req, struct api_response *resp,
+                                struct cairn_error *err)
 {
   struct api_rate_refusal refusal;
   char key[8 + DB_ID_MAX];
@@ -126,6 +131,7 @@ static enum cairn_status charge(struct api_request *req, struct cairn_error *err
   if (api_limits_take(req->server->limits, key, API_CHAT_PER_SECOND, api_now_ms(req->server),
                       &refusal))
     return CAIRN_OK;
+  resp->retry_after = refusal.retry_after;
   return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
                     "too many chat messages; retry in %d s", refusal.retry_after);
 }
@@ -173,7 +179,7 @@ enum cairn_status api_chat_post(struct api_request *req, struct api_response *re
   if (st == CAIRN_OK)
     st = check_text(text, err);
   if (st == CAIRN_OK)
-    st = charge(req, err);
+    st = charge(req, resp, err);
   if (st != CAIRN_OK)
     goto cleanup;
   game_new_id(msg.id);
@@ -282,6 +288,23 @@ cleanup:
   json_decref(messages);
   db_game_clear(&row);
   return st;
+}
+
+void api_chat_remote(struct api_server *server, const struct db_change *change)
+{
+  struct db_game row = {0};
+  struct cairn_error err = {0};
+
+  if (!api_notify_cares(server->notify, change->game_id))
+    return;
+  /* The row names who is seated: the players' channel is told to them
+   * only (api_notify_chat), as for a post made here. */
+  if (game_load(server->game, change->game_id, &row, &err) == CAIRN_OK)
+    api_notify_chat(server->notify, &row, change->chat - 1, change->chat_n, change->chat_deleted);
+  else
+    log_line(LOG_ERROR, "chat", "another node's chat message in game %s: %s", change->game_id,
+             err.detail);
+  db_game_clear(&row);
 }
 
 enum cairn_status api_chat_delete(struct api_request *req, struct api_response *resp,

@@ -980,10 +980,12 @@ enum cairn_status api_deliver_try(struct api_deliver *d, const struct db_webhook
   if (!d)
     return cairn_fail(err, CAIRN_EINTERNAL, CAIRN_CODE_INTERNAL, NULL,
                       "the webhook worker is not running");
-  if (!may_test(d, hook, &wait_s))
+  if (!may_test(d, hook, &wait_s)) {
+    out->retry_after = wait_s;
     return cairn_fail(err, CAIRN_ETOOLARGE, CAIRN_CODE_RATE_LIMITED, NULL,
                       "one test delivery per webhook every %d s; retry in %d s",
                       DELIVER_TEST_EVERY_MS / 1000, wait_s);
+  }
   t = trial_new();
   j = t ? new_job(hook, DELIVER_TEST_EVENT, "", body) : NULL;
   if (!j) {

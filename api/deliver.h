@@ -46,6 +46,7 @@ struct api_deliver_outcome {
   bool delivered;       /* the receiver answered 2xx */
   int http_status;      /* the receiver's status; 0 when it did not answer */
   char error[160];      /* why it failed, in our words; "" when delivered */
+  int retry_after;      /* refused (rate-limited): whole seconds until a test may go */
 };
 
 /* Send `body` (copied) to `hook` once, as event "test", through the

@@ -89,6 +89,11 @@ static void write_seats(struct json_writer *w, const struct db_game *row)
     } else {
       jw_null(w);
     }
+    /* A free seat kept for an invited player (issue 25): nobody else may
+     * take it, so a page offers no Join there. For whom stays between the
+     * creator and the invitee. */
+    if (!row->seat_player[i][0] && row->seat_invited[i][0])
+      jw_key_bool(w, "kept", true);
     jw_object_end(w);
   }
   jw_array_end(w);
@@ -258,6 +263,9 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
     jw_int(w, seat);
   else
     jw_null(w);
+  /* Who may cancel it, while that can be done (issue 25). */
+  if (strcmp(status, DB_STATUS_OPEN) == 0 && row->creator[0])
+    jw_key_string(w, "creator", row->creator);
   jw_key(w, "view");
   engine_write_view(state, viewer, w);
   jw_key(w, "result");

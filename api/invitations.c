@@ -9,8 +9,39 @@
  *
  * The creator may cancel an open game (POST /v1/games/{id}/cancel): its
  * status becomes cancelled and its invitations go with it.
+ *
+ * Both answers are told, as the invitation was (api_webhooks_invite): a
+ * decline to the creator's webhooks and, as `event: invitation`, to the
+ * game's streams and the creator's; a cancel to the webhooks of every
+ * invitee and seated player and, as the game's notice (status cancelled),
+ * to their streams and the game's (notify.c). Who was invited is read from
+ * the game as it was before the answer, which withdraws the invitations.
  */
 #include "api.h"
+#include "notify.h"
+
+#include <string.h>
+
+/* The game as it stands before an answer, for whom to tell afterwards;
+ * false (and nobody told) when it cannot be read, which the answer itself
+ * then reports. */
+static bool read_before(struct api_request *req, struct db_game *row)
+{
+  struct cairn_error ignored = {0};
+
+  return game_load(req->server->game, req->id, row, &ignored) == CAIRN_OK;
+}
+
+/* The seat of `row` kept for `player_id`, or -1. */
+static int kept_for(const struct db_game *row, const char *player_id)
+{
+  int i;
+
+  for (i = 0; i < row->seats; i++)
+    if (strcmp(row->seat_invited[i], player_id) == 0)
+      return i;
+  return -1;
+}
 
 enum cairn_status api_invitation_accept(struct api_request *req, struct api_response *resp,
                                         struct cairn_error *err)
@@ -31,11 +62,24 @@ enum cairn_status api_invitation_accept(struct api_request *req, struct api_resp
 enum cairn_status api_invitation_decline(struct api_request *req, struct api_response *resp,
                                          struct cairn_error *err)
 {
+  struct db_game before = {0};
+  bool known;
+  int seat;
   enum cairn_status st;
 
   st = api_require_player(req, err);
-  if (st == CAIRN_OK)
-    st = game_decline(req->server->game, req->id, &req->player, err);
+  if (st != CAIRN_OK)
+    return st;
+  known = read_before(req, &before);
+  st = game_decline(req->server->game, req->id, &req->player, err);
+  seat = known ? kept_for(&before, req->player.id) : -1;
+  if (st == CAIRN_OK && seat >= 0) {
+    /* The seat is free now; nothing else of the game changed. */
+    before.seat_invited[seat][0] = '\0';
+    api_notify_declined(req->server->notify, &before, seat);
+    api_webhooks_declined(req->server, &before, seat);
+  }
+  db_game_clear(&before);
   if (st != CAIRN_OK)
     return st;
   resp->status = 200;
@@ -46,11 +90,26 @@ enum cairn_status api_invitation_decline(struct api_request *req, struct api_res
 enum cairn_status api_games_cancel(struct api_request *req, struct api_response *resp,
                                    struct cairn_error *err)
 {
+  struct db_game before = {0}, after = {0};
+  struct cairn_error ignored = {0};
   enum cairn_status st;
 
   st = api_require_player(req, err);
-  if (st == CAIRN_OK)
-    st = game_cancel(req->server->game, req->id, &req->player, err);
+  if (st != CAIRN_OK)
+    return st;
+  if (!read_before(req, &before))
+    return game_cancel(req->server->game, req->id, &req->player, err);
+  st = game_cancel(req->server->game, req->id, &req->player, err);
+  /* Told from the row as the cancel left it (a join may have come between
+   * the read before and the cancel: its player is told as seated), with
+   * the invitations the row had before. */
+  if (st == CAIRN_OK && game_load(req->server->game, req->id, &after, &ignored) == CAIRN_OK) {
+    api_notify_cancelled(req->server->notify, &after,
+                         (const char(*)[DB_ID_MAX + 1]) before.seat_invited);
+    api_webhooks_cancelled(req->server, &after, (const char(*)[DB_ID_MAX + 1]) before.seat_invited);
+  }
+  db_game_clear(&before);
+  db_game_clear(&after);
   if (st != CAIRN_OK)
     return st;
   resp->status = 200;

@@ -44,14 +44,19 @@ static const char *query_value(const struct api_request *req, const char *name)
 json_t *api_seats_json(const struct db_game *row)
 {
   json_t *seats = json_array();
+  json_t *entry;
   int i;
 
-  for (i = 0; i < row->seats; i++)
-    json_array_append_new(seats, json_pack("{s:i, s:o}", "seat", i, "player",
-                                           row->seat_player[i][0]
-                                               ? json_pack("{s:s, s:s}", "id", row->seat_player[i],
-                                                           "name", row->seat_name[i])
-                                               : json_null()));
+  for (i = 0; i < row->seats; i++) {
+    entry = json_pack("{s:i, s:o}", "seat", i, "player",
+                      row->seat_player[i][0] ? json_pack("{s:s, s:s}", "id", row->seat_player[i],
+                                                         "name", row->seat_name[i])
+                                             : json_null());
+    /* Kept for an invited player, as in the game resource (games.c). */
+    if (entry && !row->seat_player[i][0] && row->seat_invited[i][0])
+      json_object_set_new(entry, "kept", json_true());
+    json_array_append_new(seats, entry);
+  }
   return seats;
 }
 

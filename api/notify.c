@@ -56,13 +56,17 @@ struct notice {
   char status[DB_STATUS_MAX + 1];
   int to_act[ENGINE_MAX_SEATS];
   int n_to_act;
-  char players[ENGINE_MAX_SEATS][DB_ID_MAX + 1]; /* who sits where: the player filter */
-  int seats;
+  /* Whose player streams hear it (the player filter): who sits in the game;
+   * for an invitation's notice (issue 25) its invitees and creator too. */
+  char players[ENGINE_MAX_SEATS + 1][DB_ID_MAX + 1];
+  int seats; /* entries of players */
   /* A chat notice (issue 25): 0 for a game notice, else 1 + the channel
    * (DB_CHAT_*) whose message chat_n was posted (or deleted) */
   int chat;
   uint32_t chat_n;
   bool chat_deleted;
+  /* An invitation declined (issue 25): 1 + the seat kept, 0 otherwise */
+  int declined;
 };
 
 struct waiter {
@@ -270,16 +274,13 @@ static void wake_for(struct api_notify *hub, const struct notice *n)
       wake_streams(hub, watch_slot(n->players[i]), n);
 }
 
-void api_notify_publish(struct api_notify *hub, const struct db_game *row, const int *to_act,
-                        int n_to_act)
+/* The next notice of the ring, about `row` as it stands, heard by its
+ * seated players. Hub lock held. */
+static struct notice *next_notice(struct api_notify *hub, const struct db_game *row)
 {
   struct notice *n;
-  uint32_t h = slot_hash(row->id) % SEQ_SLOTS;
   int i;
 
-  if (!hub)
-    return;
-  pthread_mutex_lock(&hub->lock);
   hub->next_id++;
   n = &hub->ring[hub->next_id % RING_SIZE];
   memset(n, 0, sizeof(*n));
@@ -288,10 +289,23 @@ void api_notify_publish(struct api_notify *hub, const struct db_game *row, const
   snprintf(n->status, sizeof(n->status), "%s", row->status);
   n->seq = row->seq;
   n->seats = row->seats;
-  n->n_to_act = n_to_act;
-  memcpy(n->to_act, to_act, sizeof(n->to_act[0]) * (size_t)n_to_act);
   for (i = 0; i < row->seats; i++)
     memcpy(n->players[i], row->seat_player[i], sizeof(n->players[i]));
+  return n;
+}
+
+void api_notify_publish(struct api_notify *hub, const struct db_game *row, const int *to_act,
+                        int n_to_act)
+{
+  struct notice *n;
+  uint32_t h = slot_hash(row->id) % SEQ_SLOTS;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  n = next_notice(hub, row);
+  n->n_to_act = n_to_act;
+  memcpy(n->to_act, to_act, sizeof(n->to_act[0]) * (size_t)n_to_act);
   snprintf(hub->latest[h].game, sizeof(hub->latest[h].game), "%s", row->id);
   hub->latest[h].seq = row->seq;
   wake_for(hub, n);
@@ -483,14 +497,30 @@ void api_stream_close(struct api_stream *s)
 
 static json_t *chat_notice_json(const struct notice *n);
 
+/* A notice's event name and its data (a new reference). */
+static const char *event_of(const struct notice *n, json_t **body)
+{
+  if (n->chat) {
+    *body = chat_notice_json(n);
+    return "chat";
+  }
+  if (n->declined) {
+    /* Which seat is free again, never who declined it. */
+    *body = json_pack("{s:s, s:i, s:b}", "game", n->game, "seat", n->declined - 1, "declined", 1);
+    return "invitation";
+  }
+  *body = api_notice_json(n->game, n->seq, n->status, n->to_act, n->n_to_act);
+  return "game";
+}
+
 /* Write one event; 0 if it does not fit in `max` (try again later). */
 static size_t format_event(const struct notice *n, char *buf, size_t max)
 {
-  json_t *body = n->chat ? chat_notice_json(n)
-                         : api_notice_json(n->game, n->seq, n->status, n->to_act, n->n_to_act);
+  json_t *body;
+  const char *event = event_of(n, &body);
   char *text = api_json_text(body, NULL);
   int len = text ? snprintf(buf, max, "id: %llu\nevent: %s\ndata: %s\n\n",
-                            (unsigned long long)n->id, n->chat ? "chat" : "game", text)
+                            (unsigned long long)n->id, event, text)
                  : -1;
 
   free(text);
@@ -601,7 +631,9 @@ ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
       used += len < max - used ? len : 0;
       break;
     }
-    if (stream_wants(s, n) && s->with_view) {
+    /* Only a game's change carries the view: chat and invitations are
+     * sent as they are. */
+    if (stream_wants(s, n) && s->with_view && !n->chat && !n->declined) {
       taken = *n;
       have = true;
       s->cursor++;
@@ -741,6 +773,18 @@ static json_t *chat_notice_json(const struct notice *n)
                    n->chat_deleted);
 }
 
+bool api_notify_cares(struct api_notify *hub, const char *game)
+{
+  bool cares;
+
+  if (!hub)
+    return false;
+  pthread_mutex_lock(&hub->lock);
+  cares = hub->player_streams > 0 || game_watched(hub, game);
+  pthread_mutex_unlock(&hub->lock);
+  return cares;
+}
+
 void api_stream_set_viewer(struct api_stream *s, const char *player)
 {
   pthread_mutex_lock(&s->hub->lock);
@@ -752,21 +796,11 @@ void api_notify_chat(struct api_notify *hub, const struct db_game *row, int chan
                      bool deleted)
 {
   struct notice *n;
-  int i;
 
   if (!hub)
     return;
   pthread_mutex_lock(&hub->lock);
-  hub->next_id++;
-  n = &hub->ring[hub->next_id % RING_SIZE];
-  memset(n, 0, sizeof(*n));
-  n->id = hub->next_id;
-  snprintf(n->game, sizeof(n->game), "%s", row->id);
-  snprintf(n->status, sizeof(n->status), "%s", row->status);
-  n->seq = row->seq;
-  n->seats = row->seats;
-  for (i = 0; i < row->seats; i++)
-    memcpy(n->players[i], row->seat_player[i], sizeof(n->players[i]));
+  n = next_notice(hub, row);
   n->chat = 1 + channel;
   n->chat_n = n_msg;
   n->chat_deleted = deleted;
@@ -774,6 +808,65 @@ void api_notify_chat(struct api_notify *hub, const struct db_game *row, int chan
    * long-polls of the game are woken all the same: a chat long-poll
    * (chat.c) looks again, a /wait finds its game where it was and parks
    * again. */
+  wake_for(hub, n);
+  pthread_mutex_unlock(&hub->lock);
+}
+
+/* ---- invitations answered (issue 25) ---- */
+
+/* Add `player` to who hears `n`, once. Hub lock held. */
+static void add_hearer(struct notice *n, const char *player)
+{
+  int i;
+
+  if (!player[0] || n->seats == (int)(sizeof(n->players) / sizeof(n->players[0])))
+    return;
+  for (i = 0; i < n->seats; i++)
+    if (strcmp(n->players[i], player) == 0)
+      return;
+  snprintf(n->players[n->seats++], sizeof(n->players[0]), "%s", player);
+}
+
+/* Seated players first; a seat nobody sits in is left out of the filter,
+ * so room is left for the others who hear it. Hub lock held. */
+static struct notice *next_notice_of_seated(struct api_notify *hub, const struct db_game *row)
+{
+  struct notice *n = next_notice(hub, row);
+  int i;
+
+  n->seats = 0;
+  for (i = 0; i < row->seats; i++)
+    add_hearer(n, row->seat_player[i]);
+  return n;
+}
+
+void api_notify_declined(struct api_notify *hub, const struct db_game *row, int seat)
+{
+  struct notice *n;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  n = next_notice_of_seated(hub, row);
+  add_hearer(n, row->creator);
+  n->declined = 1 + seat;
+  wake_for(hub, n);
+  pthread_mutex_unlock(&hub->lock);
+}
+
+void api_notify_cancelled(struct api_notify *hub, const struct db_game *row,
+                          const char (*invited)[DB_ID_MAX + 1])
+{
+  struct notice *n;
+  int i;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  n = next_notice_of_seated(hub, row);
+  for (i = 0; i < row->seats; i++)
+    add_hearer(n, invited[i]);
+  add_hearer(n, row->creator);
   wake_for(hub, n);
   pthread_mutex_unlock(&hub->lock);
 }

@@ -99,6 +99,25 @@ ssize_t api_stream_read(void *cls, uint64_t pos, char *buf, size_t max);
 void api_notify_chat(struct api_notify *hub, const struct db_game *row, int channel, uint32_t n,
                      bool deleted);
 
+/* Invitations answered (issue 25). An invitation to seat `seat` of
+ * `row` (as it stands) was declined: `event: invitation` {game, seat,
+ * declined: true}, never naming who declined, on the game's streams and
+ * on the player streams of its seated players and its creator. */
+void api_notify_declined(struct api_notify *hub, const struct db_game *row, int seat);
+
+/* `row` was cancelled (its status says so; its seats as they were): the
+ * game notice on the game's streams and long-polls and on the player
+ * streams of its seated players, of the players it kept seats for
+ * (`invited`, one per seat, "" for none: the row as it was before) and of
+ * its creator. */
+void api_notify_cancelled(struct api_notify *hub, const struct db_game *row,
+                          const char (*invited)[DB_ID_MAX + 1]);
+
+/* Is a client here waiting on `game`: a long-poll or a stream of it, or
+ * any player's stream (whose games the hub does not know)? Another node's
+ * chat message is worth a storage read only then. Notes nothing. */
+bool api_notify_cares(struct api_notify *hub, const char *game);
+
 /* A game's stream is read by `player` (a seated one hears of the players'
  * chat channel); NULL or "" for a reader without a token. */
 void api_stream_set_viewer(struct api_stream *stream, const char *player);

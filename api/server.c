@@ -486,6 +486,10 @@ static enum MHD_Result dispatch(struct api_server *server, struct MHD_Connection
   }
 respond:
   if (st != CAIRN_OK) {
+    /* A handler's own limit says when to retry; the request limits' own
+     * refusal (with its bucket headers) came before any handler ran. */
+    if (resp.retry_after > 0 && refused.retry_after <= 0)
+      refused.retry_after = resp.retry_after;
     api_response_clear(&resp);
     /* Allow goes with a 405 only (the route is known before the limits). */
     x.allow = allow[0] && err.code && strcmp(err.code, CAIRN_CODE_METHOD) == 0 ? allow : NULL;

@@ -315,8 +315,10 @@ enum cairn_status api_webhooks_test(struct api_request *req, struct api_response
     if (!body)
       st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
   }
-  if (st == CAIRN_OK)
+  if (st == CAIRN_OK) {
     st = api_deliver_try(req->server->deliver, &f.hook, body, &out, err);
+    resp->retry_after = out.retry_after; /* 0 unless refused */
+  }
   if (st == CAIRN_OK) {
     resp->status = 200;
     resp->body = json_pack("{s:s, s:s, s:b, s:o, s:o}", "delivery", out.delivery_id, "event",
@@ -335,7 +337,7 @@ struct change {
   struct api_server *server;
   struct game_owed *owed; /* where the deliveries the change owes are gathered */
   const struct db_game *row;
-  const char *event;               /* turn, start, end, invite */
+  const char *event;               /* turn, start, end, invite, declined, cancelled */
   int to_act[ENGINE_MAX_SEATS], n; /* seats to act now */
   bool newly[ENGINE_MAX_SEATS];    /* seat started to owe a decision */
   bool changed;                    /* the set of seats to act differs */
@@ -595,6 +597,12 @@ static void describe(const struct change *c, const struct db_webhook *hook, int 
   } else if (strcmp(c->event, "invite") == 0) {
     append(text, size, "You are invited to %s game %s (seat %d): accept or decline it.", title,
            c->row->id, seat);
+  } else if (strcmp(c->event, "declined") == 0) {
+    append(text, size, "Your invitation to %s game %s (seat %d) was declined: the seat is free.",
+           title, c->row->id, seat);
+  } else if (strcmp(c->event, "cancelled") == 0) {
+    append(text, size, "%s game %s (seat %d) was cancelled by its creator.", title, c->row->id,
+           seat);
   } else if (seat >= 0) {
     chat_name(c->row, seat, hook->format, name, sizeof(name));
     append(text, size, "Your turn, %s, in %s game %s (seat %d, seq %u).", name, title, c->row->id,
@@ -766,19 +774,49 @@ static enum cairn_status consider_invited(void *arg, const struct db_webhook *ho
   return body ? owe(inv->c, hook, body, err) : CAIRN_OK;
 }
 
-void api_webhooks_invite(struct api_server *server, const struct db_game *row)
+/* Tell `event` of `row` to the game-less webhooks of each player seats[i]
+ * names ("" for none), about seat i, but to its creator when `to_creator`
+ * is false (the creator did it). */
+static void tell_each(struct api_server *server, const struct db_game *row, const char *event,
+                      const char (*seats)[DB_ID_MAX + 1], bool to_creator)
 {
   struct game_owed owed = {0};
-  struct change c = {.server = server, .owed = &owed, .row = row, .event = "invite"};
+  struct change c = {.server = server, .owed = &owed, .row = row, .event = event};
   struct invitation inv = {.c = &c};
   struct cairn_error err = {0};
 
   if (!server->deliver)
     return;
   for (inv.seat = 0; inv.seat < row->seats; inv.seat++)
-    if (row->seat_invited[inv.seat][0])
-      db_webhooks_of_owner(server->db, row->seat_invited[inv.seat], consider_invited, &inv, &err);
+    if (seats[inv.seat][0] && (to_creator || strcmp(seats[inv.seat], row->creator) != 0))
+      db_webhooks_of_owner(server->db, seats[inv.seat], consider_invited, &inv, &err);
   api_webhooks_send(server, &owed, true);
+}
+
+void api_webhooks_invite(struct api_server *server, const struct db_game *row)
+{
+  tell_each(server, row, "invite", (const char(*)[DB_ID_MAX + 1]) row->seat_invited, true);
+}
+
+void api_webhooks_declined(struct api_server *server, const struct db_game *row, int seat)
+{
+  char creator_at[ENGINE_MAX_SEATS][DB_ID_MAX + 1] = {{0}};
+
+  snprintf(creator_at[seat], sizeof(creator_at[seat]), "%s", row->creator);
+  tell_each(server, row, "declined", (const char(*)[DB_ID_MAX + 1]) creator_at, true);
+}
+
+void api_webhooks_cancelled(struct api_server *server, const struct db_game *row,
+                            const char (*invited)[DB_ID_MAX + 1])
+{
+  char told[ENGINE_MAX_SEATS][DB_ID_MAX + 1] = {{0}};
+  int i;
+
+  /* A seat is taken, kept, or free: one player at most each. */
+  for (i = 0; i < row->seats; i++)
+    snprintf(told[i], sizeof(told[i]), "%s",
+             row->seat_player[i][0] ? row->seat_player[i] : invited[i]);
+  tell_each(server, row, "cancelled", (const char(*)[DB_ID_MAX + 1]) told, false);
 }
 
 /* The webhooks that follow the game as the change leaves it. */

@@ -347,6 +347,13 @@ struct db_change {
   const char *game_id;
   uint32_t seq;   /* the game's seq after the change */
   uint32_t moves; /* its log rows after the change: a join leaves them as they were */
+  /* Or a chat message posted (or deleted) in the game (issue 25), which
+   * does not change it (seq and moves are 0 then): 1 + its channel
+   * (DB_CHAT_*), 0 for a change of the game. Which message, never its
+   * words. */
+  int chat;
+  uint32_t chat_n;
+  bool chat_deleted;
 };
 
 /* Called by a store's listener (db_listen_start) with each change another

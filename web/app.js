@@ -6,7 +6,7 @@ import { h } from './svg.js';
 import { boardFor, generic } from './boards/index.js';
 import { listOf } from './choices.js';
 import { rulesFor, optionLabel, valueLabel, valuesForSeats } from './rules/index.js';
-import { lobbyCard, invitationsCard, archiveCard, rematchButton } from './lobby.js';
+import { lobbyCard, invitationsCard, archiveCard, rematchButton, inviteFields, invitationBox, cancelButton, seatWord } from './lobby.js';
 import { chatPanel } from './chat.js';
 import { profilePage, leaderboardPage, leaderboardsCard } from './profile.js';
 
@@ -100,12 +100,14 @@ function newGameForm(title, features = { bots: true, timeControl: true }) {
   const onTimeout = h('select', { name: 'on_timeout' }, h('option', { value: 'move' }, 'a random move is played'),
     h('option', { value: 'adjudicate' }, 'the late seat loses'));
   const join = h('input', { type: 'checkbox', name: 'join', checked: true });
+  const invites = inviteFields(seats);
   const err = h('div');
   const f = h('form', { class: 'new-game', dataset: { title: title.id } },
     h('label', {}, 'Players ', seats), ...opts,
     features.bots ? h('label', {}, 'Bot seats ', bots) : null,
     features.timeControl ? h('label', {}, 'Time control ', tc, ' when late: ', onTimeout) : null,
     h('label', {}, join, ' take a seat myself'),
+    h('div', { class: 'invite-fields' }, 'Keep seats for players (their ids): ', invites.el),
     h('button', { type: 'submit', class: 'primary' }, 'Create game'), err);
   f.addEventListener('submit', async (e) => {
     e.preventDefault();
@@ -118,12 +120,14 @@ function newGameForm(title, features = { bots: true, timeControl: true }) {
     const body = { title: title.id, seats: Number(seats.value), options };
     const botSeats = [...f.querySelectorAll('input[name=bot]:checked')].map((b) => Number(b.value));
     if (botSeats.length) body.bots = botSeats;
+    const invite = invites.read();
+    if (invite.length) body.invite = invite;
     if (features.timeControl && tc.value) { body.time_control = JSON.parse(tc.value); body.on_timeout = onTimeout.value; }
     try {
       const g = await API.createGame(body);
       API.store.rememberGame(g.id, g.title);
       if (join.checked) {
-        const free = (g.seats || []).find((s) => !s.player && !botSeats.includes(s.seat));
+        const free = (g.seats || []).find((s) => !s.player && !s.kept && !botSeats.includes(s.seat));
         await API.joinGame(g.id, free ? free.seat : undefined);
       }
       location.hash = `#/game/${g.id}`;
@@ -233,6 +237,7 @@ function playerCard(player) {
   }
   const err = h('div');
   box.append(h('p', {}, 'You are ', h('strong', {}, player.name), '. Your token is kept in this browser.'),
+    h('p', {}, 'Your player id, for others to invite you: ', h('code', { id: 'player-id' }, player.id)),
     deviceCodeBox(),
     h('div', { class: 'buttons' },
       h('button', { id: 'sign-out-everywhere', onclick: () => signOutEverywhere(err) }, 'Sign out everywhere'),
@@ -393,7 +398,7 @@ function gamePage(id) {
     } catch { /* the log is a nicety */ }
   }
 
-  function signature(g) { return `${g.status}/${g.seq}/${g.moves}/${(g.seats || []).map((s) => (s.player ? s.player.id : '-')).join(',')}/${(g.to_act || []).join(',')}`; }
+  function signature(g) { return `${g.status}/${g.seq}/${g.moves}/${(g.seats || []).map((s) => (s.player ? s.player.id : s.kept ? 'k' : '-')).join(',')}/${(g.to_act || []).join(',')}`; }
 
   async function refresh(force = false) {
     // One request at a time; a request asked for meanwhile runs right after.
@@ -446,12 +451,13 @@ function gamePage(id) {
     const link = `${location.origin}${location.pathname}#/game/${g.id}`;
     const seats = h('ul', { class: 'seats' }, g.seats.map((s) => h('li', { class: `${(g.to_act || []).includes(s.seat) ? 'to-act' : ''}${g.your_seat === s.seat ? ' mine' : ''}`, dataset: { seat: s.seat } },
       h('span', { class: 'dot', style: `background:${['#d7263d', '#1b6fd1', '#2e9d4a', '#e08a00', '#7b4fbf'][s.seat % 5]}` }),
-      ` ${s.seat}: ${s.player ? s.player.name : 'free'}${g.view && Array.isArray(g.view.roles) && g.view.roles[s.seat] ? ` (${g.view.roles[s.seat]})` : ''}`, (g.to_act || []).includes(s.seat) ? h('span', { class: 'acting' }, ' to act') : '')));
+      ` ${s.seat}: ${s.player || !s.kept ? seatWord(s) : 'kept for an invited player'}${g.view && Array.isArray(g.view.roles) && g.view.roles[s.seat] ? ` (${g.view.roles[s.seat]})` : ''}`, (g.to_act || []).includes(s.seat) ? h('span', { class: 'acting' }, ' to act') : '')));
     const join = h('div', { class: 'join' });
     if (g.status === 'open' && g.your_seat == null) {
       if (!me) join.append(h('p', {}, 'Create a player to join this game:'), playerForm(() => { refresh(true); }, 'Create player'));
       else {
-        for (const s of g.seats.filter((x) => !x.player)) {
+        // A kept seat is its invitee's alone: no Join there.
+        for (const s of g.seats.filter((x) => !x.player && !x.kept)) {
           join.append(h('button', { class: 'primary join-seat', dataset: { seat: s.seat }, onclick: async () => {
             try { await API.joinGame(g.id, s.seat); API.store.rememberGame(g.id, g.title); clearError(); refresh(true); } catch (e) { showError(e); }
           } }, `Join as seat ${s.seat}`));
@@ -477,7 +483,8 @@ function gamePage(id) {
       seats,
       h('div', { class: 'invite' }, 'Invite link: ', h('input', { readonly: true, value: link, id: 'invite-link', size: 48, onfocus: (e) => e.target.select() }),
         h('button', { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, 'Copy')),
-      join, rematchButton(g, showError));
+      join, invitationBox(g, state, renderHeader, () => refresh(true)),
+      cancelButton(g, () => { clearError(); refresh(true); }, showError), rematchButton(g, showError));
     document.body.dataset.gameStatus = g.status;
     document.body.dataset.seq = g.seq;
     document.body.dataset.yourTurn = g.status === 'active' && g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? '1' : '0';

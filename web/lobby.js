@@ -1,8 +1,10 @@
 // lobby.js - the web client's part of issue 25: the lobby (open games to
-// join, live games to watch), the caller's invitations (accept, decline),
-// the rematch button of a finished game and the caller's archive. app.js
-// places these cards and the button; everything here speaks to the API
-// through api.js.
+// join, live games to watch), the caller's invitations (accept, decline,
+// on the home page and on the game's page), the new-game form's seats kept
+// for named players, the creator's Cancel of an open game, the rematch
+// button of a finished game and the caller's archive. app.js places these
+// cards, fields and buttons; everything here speaks to the API through
+// api.js.
 import * as API from './api.js';
 import { h } from './svg.js';
 
@@ -12,15 +14,18 @@ function problemLine(e) {
   return h('p', { class: 'problem' }, (e && (e.detail || e.message)) || 'Something went wrong.');
 }
 
+// A seat in words: its player, "kept" for an invited player, or "free".
+export const seatWord = (s) => (s.player ? s.player.name : s.kept ? 'kept' : 'free');
+
 function playersOf(g) {
-  return (g.players || g.seats || []).map((s) => (s.player ? s.player.name : 'free')).join(', ');
+  return (g.players || g.seats || []).map(seatWord).join(', ');
 }
 
 // One lobby entry: an open game offers Join (the lowest seat free for
 // anyone), a live one Watch.
 function lobbyEntry(g, titleNames) {
   const watch = h('a', { href: `#/game/${g.id}`, class: 'lobby-watch' }, g.status === 'open' ? 'View' : 'Watch');
-  const join = g.status === 'open' && API.store.player()
+  const join = g.status === 'open' && g.free_seats > 0 && API.store.player()
     ? h('button', { class: 'primary lobby-join', onclick: async (e) => {
       try { await API.joinGame(g.id); API.store.rememberGame(g.id, g.title); location.hash = `#/game/${g.id}`; } catch (err) { e.target.replaceWith(problemLine(err)); }
     } }, 'Join')
@@ -56,6 +61,20 @@ export function lobbyCard(titleNames) {
   return card;
 }
 
+// Answer the caller's invitation to game `g`: accepted, its page opens
+// with the seat taken (or, shown already, onAnswered() reads it again);
+// declined, onAnswered(). A refusal replaces the button.
+function answerInvitation(g, verb, onAnswered) {
+  return async (e) => {
+    try {
+      await API.api('POST', `/v1/games/${g.id}/invitation/${verb}`, {});
+      if (verb === 'accept') API.store.rememberGame(g.id, g.title);
+      if (verb === 'accept' && location.hash !== `#/game/${g.id}`) location.hash = `#/game/${g.id}`;
+      else onAnswered();
+    } catch (err) { e.target.replaceWith(problemLine(err)); }
+  };
+}
+
 // The caller's invitations (GET /v1/players/me/games, `invitation`).
 export function invitationsCard(titleNames, onAnswered) {
   const list = h('ul', { class: 'invitation-list' });
@@ -65,12 +84,7 @@ export function invitationsCard(titleNames, onAnswered) {
     let games = [];
     try { games = (await API.api('GET', '/v1/players/me/games')).games.filter((g) => g.invitation); } catch { games = []; }
     for (const g of games) {
-      const answer = (verb) => async (e) => {
-        try {
-          await API.api('POST', `/v1/games/${g.id}/invitation/${verb}`, {});
-          if (verb === 'accept') { API.store.rememberGame(g.id, g.title); location.hash = `#/game/${g.id}`; } else onAnswered();
-        } catch (err) { e.target.replaceWith(problemLine(err)); }
-      };
+      const answer = (verb) => answerInvitation(g, verb, onAnswered);
       list.append(h('li', { class: 'invitation', dataset: { id: g.id } },
         `${titleNames[g.title] || g.title} `, h('code', {}, g.id.slice(0, 8)), ` seat ${g.my_seat} `,
         h('button', { class: 'primary accept-invitation', onclick: answer('accept') }, 'Accept'), ' ',
@@ -126,4 +140,54 @@ export function rematchButton(g, onError) {
       location.hash = `#/game/${next.id}`;
     } catch (e) { onError(e); }
   } }, 'Rematch');
+}
+
+// On an open game's page: Accept and Decline when one of its kept seats is
+// kept for the caller (the game does not say for whom: the caller's own
+// GET /v1/players/me/games does, asked once per page); null otherwise.
+// `changed()` runs once the answer to that question is known.
+export function invitationBox(g, state, changed, onAnswered) {
+  const me = API.store.player();
+  if (g.status !== 'open' || !me || !g.seats.some((s) => s.kept)) return null;
+  if (state.invitedSeat === undefined) {
+    state.invitedSeat = null;
+    API.api('GET', '/v1/players/me/games').then((r) => {
+      const mine = (r.games || []).find((x) => x.id === g.id && x.invitation);
+      state.invitedSeat = mine ? mine.my_seat : null;
+      if (mine) changed();
+    }).catch(() => {});
+  }
+  if (state.invitedSeat == null || !g.seats[state.invitedSeat] || !g.seats[state.invitedSeat].kept) return null;
+  return h('div', { class: 'invitation-answer', id: 'invitation-answer' }, `You are invited to seat ${state.invitedSeat}: `,
+    h('button', { class: 'primary', id: 'accept-invitation', onclick: answerInvitation(g, 'accept', onAnswered) }, 'Accept'), ' ',
+    h('button', { id: 'decline-invitation', onclick: answerInvitation(g, 'decline', onAnswered) }, 'Decline'));
+}
+
+// An open game's "Cancel game" (POST /v1/games/{id}/cancel), for its
+// creator only (the game names its creator while it is open).
+export function cancelButton(g, onDone, onError) {
+  const me = API.store.player();
+  if (g.status !== 'open' || !me || g.creator !== me.id) return null;
+  return h('button', { id: 'cancel-game', onclick: async () => {
+    try { await API.api('POST', `/v1/games/${g.id}/cancel`, {}); onDone(); } catch (e) { onError(e); }
+  } }, 'Cancel game');
+}
+
+// The new-game form's invitations: a player id per seat to keep that seat
+// for (`invite` of POST /v1/games), drawn again when the seat count
+// changes. read() gives the filled ones as [{seat, player}].
+export function inviteFields(seatsSelect) {
+  const box = h('span', { class: 'invites' });
+  const draw = () => {
+    const typed = [...box.querySelectorAll('input')].map((i) => i.value);
+    box.replaceChildren();
+    for (let i = 0; i < Number(seatsSelect.value); i++) {
+      box.append(h('span', { class: 'invite-seat' }, ` seat ${i} `,
+        h('input', { name: 'invite', dataset: { seat: i }, placeholder: 'player id', size: 22, value: typed[i] || '', 'aria-label': `keep seat ${i} for player id` })));
+    }
+  };
+  seatsSelect.addEventListener('change', draw); draw();
+  const read = () => [...box.querySelectorAll('input[name=invite]')].filter((i) => i.value.trim())
+    .map((i) => ({ seat: Number(i.dataset.seat), player: i.value.trim() }));
+  return { el: box, read };
 }

@@ -2,8 +2,10 @@
  * listen.c - hearing the changes other nodes commit (issue 23): one
  * connection of its own, outside the pool, LISTENs on DB_PG_CHANNEL, which
  * the triggers of migrations/postgres/0002_notify.sql notify in every
- * transaction that changes a game, and a thread of its own hands each
- * notification of another node to the caller's callback. What the caller
+ * transaction that changes a game, and on CHAT_CHANNEL, which those of
+ * 0008_notify_chat.sql notify for every chat message posted or deleted
+ * (issue 25), and a thread of its own hands each notification of another
+ * node to the caller's callback. What the caller
  * does with it (the game layer publishes it) is not this file's concern.
  *
  * The thread sleeps in poll() on the connection's socket and on a pipe,
@@ -39,6 +41,9 @@ static const char keepalives[] = "keepalives_idle=30&keepalives_interval=10&keep
 /* Named, so an operator (and test_pg_nodes) can find it in
  * pg_stat_activity; last, so it is ours whatever the URL says. */
 static const char app_name[] = "&application_name=cairn-listen";
+
+/* The channel 0008_notify_chat.sql's triggers notify on. */
+#define CHAT_CHANNEL "cairn_chat"
 
 struct db_listener {
   struct db_pg *c; /* borrowed: the store, for its conninfo and node */
@@ -76,7 +81,7 @@ static PGconn *connect_listening(const struct db_listener *l)
 
   if (db_pg_connect(l->conninfo, &conn, &err) != CAIRN_OK)
     return NULL;
-  res = PQexec(conn, "LISTEN " DB_PG_CHANNEL);
+  res = PQexec(conn, "LISTEN " DB_PG_CHANNEL "; LISTEN " CHAT_CHANNEL);
   if (PQresultStatus(res) != PGRES_COMMAND_OK || PQsetnonblocking(conn, 1) != 0) {
     log_line(LOG_ERROR, "db", "listening for other nodes' changes: %s", PQerrorMessage(conn));
     PQclear(res);
@@ -96,6 +101,7 @@ static bool parse_payload(const char *payload, char id[DB_ID_MAX + 1],
   unsigned long seq, moves;
 
   node[0] = '\0';
+  memset(out, 0, sizeof(*out));
   /* DB_ID_MAX and DB_PG_NODE_HEX + 1 characters at most: a longer node
    * cannot be ours. */
   if (sscanf(payload, "%32s %lu %lu %17s", id, &seq, &moves, node) < 3 || seq > UINT32_MAX ||
@@ -104,6 +110,27 @@ static bool parse_payload(const char *payload, char id[DB_ID_MAX + 1],
   out->game_id = id;
   out->seq = (uint32_t)seq;
   out->moves = (uint32_t)moves;
+  return true;
+}
+
+/* A chat payload "<game> <channel> <n> <deleted> <node>" into *out, as
+ * parse_payload does a game's. */
+static bool parse_chat_payload(const char *payload, char id[DB_ID_MAX + 1],
+                               char node[DB_PG_NODE_HEX + 2], struct db_change *out)
+{
+  unsigned long n;
+  int channel, deleted;
+
+  node[0] = '\0';
+  memset(out, 0, sizeof(*out));
+  if (sscanf(payload, "%32s %d %lu %d %17s", id, &channel, &n, &deleted, node) < 4 ||
+      (channel != DB_CHAT_PLAYERS && channel != DB_CHAT_SPECTATORS) || n < 1 || n > UINT32_MAX ||
+      (deleted != 0 && deleted != 1))
+    return false;
+  out->game_id = id;
+  out->chat = 1 + channel;
+  out->chat_n = (uint32_t)n;
+  out->chat_deleted = deleted == 1;
   return true;
 }
 
@@ -116,9 +143,11 @@ static void deliver(struct db_listener *l)
   while ((n = PQnotifies(l->conn))) {
     char id[DB_ID_MAX + 1], node[DB_PG_NODE_HEX + 2];
     struct db_change change;
+    bool chat = strcmp(n->relname, CHAT_CHANNEL) == 0;
 
-    if (!parse_payload(n->extra, id, node, &change))
-      log_line(LOG_ERROR, "db", "a notification on %s that is not a game's change", n->relname);
+    if (!(chat ? parse_chat_payload : parse_payload)(n->extra, id, node, &change))
+      log_line(LOG_ERROR, "db", "a notification on %s that is not %s", n->relname,
+               chat ? "a chat message's" : "a game's change");
     else if (strcmp(node, l->c->node) != 0)
       l->cb(l->arg, &change);
     PQfreemem(n);

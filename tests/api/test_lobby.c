@@ -27,6 +27,7 @@
 
 #include "harness.h"
 #include "hookrx.h"
+#include "sseclient.h"
 
 /* POST /v1/games with `body` (JSON text) as `token`; expects `status`.
  * New reference: the answer. */
@@ -315,12 +316,28 @@ static json_t *my_entry(struct harness_server *s, const char *token, const char 
   return found;
 }
 
+/* Only seat `kept` of `seats` (-1: none) is marked kept, and only with true. */
+static void expect_kept_only(const json_t *seats, int kept)
+{
+  const json_t *seat;
+  size_t i;
+
+  assert_true(json_array_size(seats) > 0);
+  json_array_foreach(seats, i, seat)
+  {
+    if ((int)i == kept)
+      assert_true(json_is_true(json_object_get(seat, "kept")));
+    else
+      assert_null(json_object_get(seat, "kept"));
+  }
+}
+
 static void test_an_invited_seat_is_kept_listed_and_accepted(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player alice, bob, carol;
   struct harness_response r;
-  char id[64];
+  char id[64], *text;
   json_t *entry, *game;
 
   harness_new_player(s, "alice", &alice);
@@ -335,9 +352,20 @@ static void test_an_invited_seat_is_kept_listed_and_accepted(void **state)
   assert_int_equal(harness_int(entry, "my_seat"), 1);
   assert_string_equal(harness_str(entry, "status"), "open");
   json_decref(entry);
-  /* The lobby counts only seat 2 as free. */
+  /* The lobby counts only seat 2 as free, and shows seat 1 kept. */
   game = lobby(s, "");
-  assert_int_equal(harness_int(json_array_get(json_object_get(game, "games"), 0), "free_seats"), 1);
+  entry = json_array_get(json_object_get(game, "games"), 0);
+  assert_int_equal(harness_int(entry, "free_seats"), 1);
+  expect_kept_only(json_object_get(entry, "players"), 1);
+  json_decref(game);
+  /* So does the game, to anyone, never for whom; and it names its creator
+   * (who may cancel it) while it is open. */
+  game = harness_get_game(s, carol.token, id);
+  expect_kept_only(json_object_get(game, "seats"), 1);
+  assert_string_equal(harness_str(game, "creator"), alice.id);
+  text = harness_dump(game);
+  assert_null(strstr(text, bob.id));
+  free(text);
   json_decref(game);
 
   /* carol may not take bob's seat; asking for any seat gives her seat 2. */
@@ -352,6 +380,8 @@ static void test_an_invited_seat_is_kept_listed_and_accepted(void **state)
   game = harness_get_game(s, bob.token, id);
   assert_string_equal(harness_str(game, "status"), "active");
   assert_int_equal(harness_int(game, "your_seat"), 1);
+  expect_kept_only(json_object_get(game, "seats"), -1);
+  assert_null(json_object_get(game, "creator")); /* nothing to cancel any more */
   json_decref(game);
   entry = my_entry(s, bob.token, id);
   assert_true(json_is_false(json_object_get(entry, "invitation")));
@@ -628,6 +658,167 @@ static void test_the_creator_cancels_an_open_game(void **state)
   cancel(s, alice.token, "no-such-game", 404, "not-found");
 }
 
+/* ---- answers told (issue 25) ---- */
+
+/* A stream read until it holds `until`. */
+struct watch {
+  struct sse_client base; /* first: the reader */
+  char until[96];
+};
+
+static bool watch_enough(struct sse_client *c)
+{
+  return strstr(c->text, ((struct watch *)c)->until) != NULL;
+}
+
+static void watch_start(struct watch *w, struct harness_server *s, const char *path,
+                        const char *token, const char *until)
+{
+  sse_client_init(&w->base, s, path, token, watch_enough);
+  snprintf(w->until, sizeof w->until, "%s", until);
+  w->base.timeout_s = 15;
+  sse_client_start(&w->base);
+}
+
+/* The data of the events named `event` of game `id` the stream read, in
+ * order, as a JSON array (new reference). */
+static json_t *events_of(struct watch *w, const char *event, const char *id)
+{
+  char head[48];
+  const char *at = w->base.text ? w->base.text : "";
+  json_t *out = json_array();
+
+  snprintf(head, sizeof head, "event: %s\ndata: ", event);
+  while ((at = strstr(at, head))) {
+    const char *data = at + strlen(head), *end = strstr(data, "\n\n");
+    json_t *body = end ? json_loadb(data, (size_t)(end - data), 0, NULL) : NULL;
+
+    if (body && strcmp(harness_str(body, "game"), id) == 0)
+      json_array_append(out, body);
+    json_decref(body);
+    at = data;
+  }
+  return out;
+}
+
+/* The deliveries of `event` to `path` so far; *body gets the last's body. */
+static int delivered(const char *path, const char *event, char body[512])
+{
+  static struct hookrx_seen seen[HOOKRX_MAX];
+  int n = hookrx_copy(seen, HOOKRX_MAX), i, count = 0;
+
+  for (i = 0; i < n; i++)
+    if (strcmp(seen[i].path, path) == 0 && strcmp(seen[i].event, event) == 0) {
+      count++;
+      if (body)
+        snprintf(body, 512, "%s", seen[i].body);
+    }
+  return count;
+}
+
+/* A decline is told to the creator (webhook "declined", naming the seat,
+ * never who declined) and, as `event: invitation`, to the game's streams
+ * and the seated players' and creator's; a cancel to every invitee and
+ * seated player (webhook "cancelled", the creator aside) and, as the
+ * game's notice with status cancelled, on their streams and the game's.
+ * Nobody else hears of either: each quiet stream and hook is read until a
+ * later game of its own player has been told, so anything about this game
+ * would have come before. */
+static void test_declines_and_cancels_are_told(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player alice, bob, carol, dan, eve;
+  struct watch game_w, alice_w, carol_w, dan_w, bob_w, eve_w;
+  char id[64], later[64], body[512], path[96], cancelled[] = "\"status\":\"cancelled\"";
+  json_t *events, *e;
+
+  harness_new_player(s, "alice", &alice);
+  harness_new_player(s, "bob", &bob);
+  harness_new_player(s, "carol", &carol);
+  harness_new_player(s, "dan", &dan);
+  harness_new_player(s, "eve", &eve);
+  add_hook(s, &alice, "/told-alice");
+  add_hook(s, &bob, "/told-bob");
+  add_hook(s, &carol, "/told-carol");
+  add_hook(s, &dan, "/told-dan");
+  add_hook(s, &eve, "/told-eve");
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":4,\"seat\":0,\"invite\":[{\"seat\":1,"
+           "\"player\":\"%s\"},{\"seat\":2,\"player\":\"%s\"}]}",
+           bob.id, dan.id);
+  create_id(s, alice.token, body, id);
+  assert_int_equal(harness_join(s, carol.token, id, 3), 3);
+  /* bob and eve's later game: its start is what their quiet stream and
+   * hooks are read until. */
+  create_id(s, bob.token, "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0}", later);
+
+  snprintf(path, sizeof path, "/v1/games/%s/events", id);
+  watch_start(&game_w, s, path, NULL, cancelled);
+  watch_start(&alice_w, s, "/v1/players/me/events", alice.token, cancelled);
+  watch_start(&carol_w, s, "/v1/players/me/events", carol.token, cancelled);
+  watch_start(&dan_w, s, "/v1/players/me/events", dan.token, cancelled);
+  watch_start(&bob_w, s, "/v1/players/me/events", bob.token, later);
+  watch_start(&eve_w, s, "/v1/players/me/events", eve.token, later);
+
+  answer(s, bob.token, id, "decline", 200, NULL);
+  assert_int_equal(hookrx_wait("/told-alice", 1, 10000), 1);
+  assert_int_equal(delivered("/told-alice", "declined", body), 1);
+  e = json_loads(body, 0, NULL);
+  assert_non_null(e);
+  assert_string_equal(harness_str(e, "game"), id);
+  assert_string_equal(harness_str(e, "status"), "open");
+  assert_non_null(strstr(harness_str(e, "text"), "(seat 1) was declined"));
+  json_decref(e);
+  assert_null(strstr(body, "bob"));
+  assert_null(strstr(body, bob.id));
+
+  cancel(s, alice.token, id, 200, NULL);
+  assert_int_equal(harness_join(s, eve.token, later, 1), 1);
+  /* dan: his invitation, then the cancel; bob: his, then his later
+   * game's start (and turn); eve: that start (and turn). */
+  assert_int_equal(hookrx_wait("/told-dan", 2, 10000), 2);
+  assert_int_equal(hookrx_wait("/told-carol", 1, 10000), 1);
+  assert_true(hookrx_wait("/told-eve", 1, 10000) >= 1);
+  assert_true(hookrx_wait("/told-bob", 2, 10000) >= 2);
+  assert_int_equal(delivered("/told-dan", "cancelled", body), 1);
+  assert_non_null(strstr(body, "(seat 2) was cancelled by its creator"));
+  assert_int_equal(delivered("/told-carol", "cancelled", body), 1);
+  assert_non_null(strstr(body, "(seat 3) was cancelled by its creator"));
+  assert_int_equal(delivered("/told-alice", "cancelled", NULL), 0);
+  assert_int_equal(delivered("/told-bob", "cancelled", NULL), 0); /* declined already */
+  assert_int_equal(delivered("/told-eve", "cancelled", NULL), 0);
+  assert_int_equal(delivered("/told-eve", "start", NULL), 1);
+
+  struct watch *told[] = {&game_w, &alice_w, &carol_w, &dan_w}, *quiet[] = {&bob_w, &eve_w};
+  for (int i = 0; i < 4; i++) {
+    sse_client_join(&told[i]->base);
+    /* The decline: to the game's streams, its creator's and its seated
+     * player's; the seat, never who. */
+    events = events_of(told[i], "invitation", id);
+    assert_int_equal(json_array_size(events), told[i] == &dan_w ? 0 : 1);
+    if (told[i] != &dan_w) {
+      e = json_array_get(events, 0);
+      assert_int_equal(harness_int(e, "seat"), 1);
+      assert_true(json_is_true(json_object_get(e, "declined")));
+      assert_int_equal(json_object_size(e), 3);
+    }
+    json_decref(events);
+    events = events_of(told[i], "game", id);
+    e = json_array_get(events, json_array_size(events) - 1);
+    assert_non_null(e);
+    assert_string_equal(harness_str(e, "status"), "cancelled");
+    json_decref(events);
+    assert_null(strstr(told[i]->base.text, bob.id));
+    sse_client_free(&told[i]->base);
+  }
+  for (int i = 0; i < 2; i++) {
+    sse_client_join(&quiet[i]->base);
+    assert_non_null(strstr(quiet[i]->base.text, later));
+    assert_null(strstr(quiet[i]->base.text, id));
+    sse_client_free(&quiet[i]->base);
+  }
+}
+
 /* ---- rematch ---- */
 
 static void resign(struct harness_server *s, const char *token, const char *id)
@@ -773,6 +964,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(test_an_invitees_webhooks_are_told, harness_setup,
                                       harness_teardown),
       cmocka_unit_test_setup_teardown(test_the_creator_cancels_an_open_game, harness_setup,
+                                      harness_teardown),
+      cmocka_unit_test_setup_teardown(test_declines_and_cancels_are_told, harness_setup,
                                       harness_teardown),
       cmocka_unit_test_setup_teardown(test_a_rematch_rotates_the_seats_and_starts_when_all_accept,
                                       harness_setup, harness_teardown),

@@ -7,7 +7,9 @@
  * game/remote.c) with the payloads a change made on A gets, a spectator's
  * stream carries nothing it could not fetch itself, a node announces its
  * own change once, and a node whose listening connection was ended hears
- * again, missing nothing, once it has made it again.
+ * again, missing nothing, once it has made it again. Chat posted on one
+ * node reaches the streams on the other, each channel only its readers
+ * (issue 25).
  *
  * Each test has a database of its own on the cluster CAIRN_TEST_PG names
  * (`make run-tests` starts one with tests/db/pg_cluster.sh).
@@ -132,34 +134,53 @@ static long play_one(struct harness_server *s, struct duel *d)
 
 struct sse {
   struct sse_client base; /* first: the reader */
-  int want;               /* stop after this many "game" events */
+  const char *kind;       /* the events kept: "game", or "chat" */
+  int want;               /* stop after this many of them */
   _Atomic int events;
   char *data[SSE_MAX]; /* OUT: each game event's data, compact and key-sorted */
   bool resync;         /* an "event: resync" came */
 };
 
-/* Re-read the whole text: the complete "event: game" blocks so far. */
+/* A game's start (seq 0): the join on B that started the duel reaches A
+ * when A's listener gets to it, which may be just after a stream there
+ * opened (and then that stream carries it) or before (and then it does
+ * not), so the streams count the moves only. Counting it made a stream
+ * waiting for one event stop at the start, before the move (and before a
+ * resync) it was opened for, whenever the machine was busy. */
+static bool is_start(const struct sse *c, const json_t *body)
+{
+  const json_t *seq = json_object_get(body, "seq");
+
+  return strcmp(c->kind, "game") == 0 && json_is_integer(seq) && json_integer_value(seq) == 0;
+}
+
+/* Re-read the whole text: the complete "event: <kind>" blocks so far. */
 static bool count_events(struct sse_client *b)
 {
   struct sse *c = (struct sse *)b;
   const char *at = b->text, *block;
+  char head[32];
   int n = 0;
 
+  snprintf(head, sizeof head, "event: %s\ndata: ", c->kind);
   c->resync = strstr(b->text, "event: resync") != NULL;
-  while (n < SSE_MAX && (block = strstr(at, "event: game\ndata: "))) {
-    const char *data = block + strlen("event: game\ndata: ");
+  while (n < SSE_MAX && (block = strstr(at, head))) {
+    const char *data = block + strlen(head);
     const char *end = strstr(data, "\n\n");
     json_t *body;
 
     if (!end)
       break;
-    if (!c->data[n]) {
-      body = json_loadb(data, (size_t)(end - data), 0, NULL);
-      c->data[n] = body ? harness_dump(body) : strdup("(not JSON)");
-      json_decref(body);
-    }
-    n++;
+    body = json_loadb(data, (size_t)(end - data), 0, NULL);
     at = end;
+    if (body && is_start(c, body)) {
+      json_decref(body);
+      continue;
+    }
+    if (!c->data[n])
+      c->data[n] = body ? harness_dump(body) : strdup("(not JSON)");
+    json_decref(body);
+    n++;
   }
   atomic_store(&c->events, n);
   return n >= c->want;
@@ -172,6 +193,7 @@ static void sse_start(struct sse *c, struct harness_server *s, const char *path,
 {
   memset(c, 0, sizeof *c);
   sse_client_init(&c->base, s, path, token, count_events);
+  c->kind = "game";
   c->want = want;
   sse_client_start(&c->base);
 }
@@ -290,6 +312,85 @@ static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **stat
   sse_free(&on_a);
   sse_free(&on_b);
   sse_free(&player_on_a);
+}
+
+/* `who` posts `text` to `channel` (NULL: their own) of game `id` on `s`;
+ * the message's id into `msg_id`. */
+static void post_chat(struct harness_server *s, const struct harness_player *who, const char *id,
+                      const char *channel, const char *text, char msg_id[64])
+{
+  json_t *body = channel ? json_pack("{s:s, s:s}", "channel", channel, "text", text)
+                         : json_pack("{s:s}", "text", text);
+  struct harness_response r;
+
+  harness_call_json(s, &r, "POST", who->token, body, "/v1/games/%s/chat", id);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(msg_id, 64, "%s", harness_str(r.json, "id"));
+  harness_response_free(&r);
+  json_decref(body);
+}
+
+/* Chat posted and deleted on B reaches the streams of the game on A (issue
+ * 25), each told only what its reader may read: a seated player's stream
+ * hears of both channels, a spectator's (signed in or not) of the
+ * spectators' only, never that the players' channel moved; and no event,
+ * on any stream, carries a message's words. The players' message goes
+ * first: a spectator's stream that holds the later ones would hold it
+ * too, had it been sent there (A hears B's commits in their order, and a
+ * stream sends in the order A heard). */
+static void test_chat_on_one_node_reaches_the_streams_on_the_other_by_channel(void **state)
+{
+  struct fixture *f = *state;
+  struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
+  struct harness_player fan;
+  struct sse seated, player_stream, watcher, anonymous;
+  struct harness_response r;
+  char path[128], secret[64], cheer[64];
+  struct duel d;
+
+  start_duel(b, &d);
+  harness_new_player(b, "Sherpa fan", &fan);
+  snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
+  sse_start(&seated, a, path, d.p[1].token, 3);
+  sse_start(&watcher, a, path, fan.token, 2);
+  sse_start(&anonymous, a, path, NULL, 2);
+  sse_start(&player_stream, a, "/v1/players/me/events", d.p[1].token, 3);
+  seated.kind = watcher.kind = anonymous.kind = player_stream.kind = "chat";
+
+  post_chat(b, &d.p[0], d.id, "players", "we go left at the col", secret);
+  post_chat(b, &fan, d.id, NULL, "allez!", cheer);
+  harness_call(b, &r, "DELETE", fan.token, NULL, "/v1/chat/%s", cheer);
+  HARNESS_EXPECT_STATUS(&r, 200);
+  harness_response_free(&r);
+  sse_client_join(&seated.base);
+  sse_client_join(&watcher.base);
+  sse_client_join(&anonymous.base);
+  sse_client_join(&player_stream.base);
+
+  char want_players[160], want_cheer[160], want_gone[160];
+  snprintf(want_players, sizeof want_players,
+           "{\"channel\":\"players\",\"deleted\":false,\"game\":\"%s\",\"n\":1}", d.id);
+  snprintf(want_cheer, sizeof want_cheer,
+           "{\"channel\":\"spectators\",\"deleted\":false,\"game\":\"%s\",\"n\":1}", d.id);
+  snprintf(want_gone, sizeof want_gone,
+           "{\"channel\":\"spectators\",\"deleted\":true,\"game\":\"%s\",\"n\":1}", d.id);
+  struct sse *hears_all[] = {&seated, &player_stream}, *spectators[] = {&watcher, &anonymous};
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(atomic_load(&hears_all[i]->events), 3);
+    assert_string_equal(hears_all[i]->data[0], want_players);
+    assert_string_equal(hears_all[i]->data[1], want_cheer);
+    assert_string_equal(hears_all[i]->data[2], want_gone);
+    assert_int_equal(atomic_load(&spectators[i]->events), 2);
+    assert_string_equal(spectators[i]->data[0], want_cheer);
+    assert_string_equal(spectators[i]->data[1], want_gone);
+    assert_null(strstr(spectators[i]->base.text, "players"));
+  }
+  struct sse *all[] = {&seated, &player_stream, &watcher, &anonymous};
+  for (int i = 0; i < 4; i++) {
+    assert_null(strstr(all[i]->base.text, "left at the col"));
+    assert_null(strstr(all[i]->base.text, "allez"));
+    sse_free(all[i]);
+  }
 }
 
 /* A stream holding at least `events` game events. */
@@ -482,6 +583,8 @@ int main(void)
                                       teardown),
       cmocka_unit_test_setup_teardown(
           test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters, setup, teardown),
+      cmocka_unit_test_setup_teardown(
+          test_chat_on_one_node_reaches_the_streams_on_the_other_by_channel, setup, teardown),
   };
   int failed;
 

@@ -878,6 +878,22 @@ static void test_delivery(struct harness_server *s, const struct harness_player 
   harness_call(s, r, "POST", who->token, NULL, "/v1/webhooks/%s/test", id);
 }
 
+/* A refused test says when the next may go: Retry-After, whole seconds
+ * within the 10 s a test waits for the last, the "retry in N s" of its
+ * detail. */
+static void expect_retry_after_as_said(const struct harness_response *r)
+{
+  const char *header = harness_response_header(r, "Retry-After");
+  const char *said = strstr(harness_str(r->json, "detail"), "retry in ");
+  int seconds;
+
+  assert_non_null(header);
+  assert_non_null(said);
+  seconds = atoi(header);
+  assert_in_range(seconds, 1, 10);
+  assert_int_equal(atoi(said + strlen("retry in ")), seconds);
+}
+
 /* Issue 24: "a test delivery": one clearly marked test event through the
  * real delivery path (signed like the others), whose answer says what
  * happened; at most one per webhook every 10 s; only the owner's. */
@@ -923,6 +939,7 @@ static void test_a_test_delivery_is_signed_marked_and_answers_its_outcome(void *
   test_delivery(s, &a, ok_id, &r);
   HARNESS_EXPECT_PROBLEM(&r, 429, "rate-limited");
   assert_non_null(strstr(harness_str(r.json, "detail"), "every 10 s"));
+  expect_retry_after_as_said(&r);
   harness_response_free(&r);
 
   /* A failure is answered as it was: the receiver's status and why. */

@@ -124,3 +124,82 @@ test('a finished game offers a rematch and shows in the archive', async () => {
   assert.deepEqual(page.errors, []);
   await ctx.close();
 });
+
+test('a game is created with a seat kept for a named player, who sees it and declines', async () => {
+  const anna = await newPlayer('anna-kept');
+  const ben = await newPlayer('ben-kept');
+  const cleo = await newPlayer('cleo-kept');
+  // anna creates a 3-seat game from the form, seat 1 kept for ben.
+  const a = await pageAs(anna);
+  await a.page.goto(`${server.url}/`);
+  const form = a.page.locator('form.new-game[data-title="himalaya"]');
+  await form.locator('select[name=seats]').selectOption('3');
+  await form.locator('input[name=invite][data-seat="1"]').fill(ben.id);
+  await form.locator('button[type=submit]').click();
+  await a.page.waitForFunction(() => /^#\/game\/[0-9a-f]+$/.test(location.hash));
+  const id = a.page.url().match(/#\/game\/([0-9a-f]+)/)[1];
+  let g = await game(id);
+  assert.equal(g.status, 'open');
+  assert.equal(g.seats[0].player.id, anna.id); // "take a seat myself": the lowest seat not kept
+  assert.equal(g.seats[1].kept, true);
+  assert.equal(g.seats[2].kept, undefined);
+  await a.page.waitForSelector('#seq');
+  assert.match(await a.page.locator('.seats li[data-seat="1"]').textContent(), /kept for an invited player/);
+
+  // cleo, a third player, is offered seat 2 and never ben's kept seat.
+  const c = await pageAs(cleo);
+  await c.page.goto(`${server.url}/#/game/${id}`);
+  await c.page.locator('button.join-seat[data-seat="2"]').waitFor();
+  assert.equal(await c.page.locator('button.join-seat[data-seat="1"]').count(), 0);
+  assert.equal(await c.page.locator('button.join-seat').count(), 1);
+  assert.equal(await c.page.locator('#accept-invitation').count(), 0);
+  assert.equal(await c.page.locator('#cancel-game').count(), 0); // not hers to cancel
+
+  // ben sees the invitation on his home page and declines it there.
+  const b = await pageAs(ben);
+  await b.page.goto(`${server.url}/`);
+  const entry = b.page.locator(`#invitations .invitation[data-id="${id}"]`);
+  await entry.waitFor();
+  await entry.locator('button.decline-invitation').click();
+  await entry.waitFor({ state: 'detached' });
+  g = await game(id);
+  assert.equal(g.seats[1].kept, undefined);
+  // The seat is anyone's now: cleo's page offers it once it reads the game again.
+  await c.page.locator('button.join-seat[data-seat="1"]').waitFor();
+  for (const p of [a.page, b.page, c.page]) assert.deepEqual(p.errors, []);
+  await a.ctx.close(); await b.ctx.close(); await c.ctx.close();
+});
+
+test('an invitee accepts on the game page, and the creator cancels an open game', async () => {
+  const dora = await newPlayer('dora-kept');
+  const emil = await newPlayer('emil-kept');
+  const fay = await newPlayer('fay-kept');
+  const created = await call(server.url, 'POST', '/v1/games',
+    { title: 'himalaya', seats: 3, seat: 0, invite: [{ seat: 1, player: emil.id }, { seat: 2, player: fay.id }] }, dora.token);
+  assert.equal(created.status, 201);
+  const id = created.body.id;
+  // emil opens the invite link: Accept there (no Join on either kept seat).
+  const e = await pageAs(emil);
+  await e.page.goto(`${server.url}/#/game/${id}`);
+  await e.page.locator('#accept-invitation').waitFor();
+  assert.match(await e.page.locator('#invitation-answer').textContent(), /seat 1/);
+  assert.equal(await e.page.locator('button.join-seat').count(), 0);
+  await e.page.click('#accept-invitation');
+  await e.page.waitForFunction(() => /you are seat 1/.test(document.querySelector('.status-line')?.textContent || ''));
+  assert.equal(await e.page.locator('#invitation-answer').count(), 0);
+  assert.equal((await game(id)).seats[1].player.id, emil.id);
+
+  // dora, the creator, cancels it from its page; fay's invitation goes with it.
+  const d = await pageAs(dora);
+  await d.page.goto(`${server.url}/#/game/${id}`);
+  await d.page.click('#cancel-game');
+  await d.page.waitForSelector('body[data-game-status="cancelled"]');
+  assert.equal(await d.page.locator('#cancel-game').count(), 0);
+  assert.equal((await game(id)).status, 'cancelled');
+  const mine = await call(server.url, 'GET', '/v1/players/me/games', undefined, fay.token);
+  assert.ok(!mine.body.games.some((x) => x.id === id && x.invitation));
+  // emil's page hears of it too.
+  await e.page.waitForSelector('body[data-game-status="cancelled"]');
+  for (const p of [d.page, e.page]) assert.deepEqual(p.errors, []);
+  await d.ctx.close(); await e.ctx.close();
+});
