@@ -19,7 +19,7 @@
  * stored with the message in one transaction. Clients fetch the text with
  * GET, which applies the channel rule once. On PostgreSQL a message posted
  * on another node reaches the streams here through the database's
- * notification (migrations/postgres/0008_notify_chat.sql, which names the
+ * notification (migrations/postgres/0009_notify_chat.sql, which names the
  * message, never its words; api_chat_remote).
  */
 #include "api.h"

@@ -3,7 +3,7 @@
  * connection of its own, outside the pool, LISTENs on DB_PG_CHANNEL, which
  * the triggers of migrations/postgres/0002_notify.sql notify in every
  * transaction that changes a game, and on CHAT_CHANNEL, which those of
- * 0008_notify_chat.sql notify for every chat message posted or deleted
+ * 0009_notify_chat.sql notify for every chat message posted or deleted
  * (issue 25), and a thread of its own hands each notification of another
  * node to the caller's callback. What the caller
  * does with it (the game layer publishes it) is not this file's concern.
@@ -42,7 +42,7 @@ static const char keepalives[] = "keepalives_idle=30&keepalives_interval=10&keep
  * pg_stat_activity; last, so it is ours whatever the URL says. */
 static const char app_name[] = "&application_name=cairn-listen";
 
-/* The channel 0008_notify_chat.sql's triggers notify on. */
+/* The channel 0009_notify_chat.sql's triggers notify on. */
 #define CHAT_CHANNEL "cairn_chat"
 
 struct db_listener {

@@ -1,4 +1,4 @@
--- 0008_notify_chat.sql - a chat message posted, or deleted, raises a
+-- 0009_notify_chat.sql - a chat message posted, or deleted, raises a
 -- notification on channel cairn_chat in the transaction that stores it, so
 -- the SSE streams of the game on another node hear of it as they do on the
 -- node that took it (issue 25; db/postgres/listen.c listens, api/chat.c
