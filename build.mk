@@ -206,9 +206,28 @@ RELEASE_PROPERTY := $(patsubst $(OUT)/%,build/release/%,$(filter %/test_property
 property-tests: $(filter %/test_property,$(TEST_BIN))
 # Each binary's own output is kept in build/test/logs/ and shown only when it
 # fails (CAIRN_TEST_VERBOSE=1 shows all of it), so a green run prints one
-# line a binary and the summary.
+# line a binary and the summary. tests/run.sh runs TEST_JOBS binaries at a
+# time (most of a binary's time is spent waiting on its server), the
+# slowest first (TEST_SLOW, each with its release run beside it) so that
+# they overlap the many short ones instead of ending the run alone.
 # Shell tests (tests/bench/test_compare.sh) run beside the binaries.
 TEST_SCRIPTS := $(wildcard tests/bench/test_*.sh)
+TEST_JOBS ?= 2
+TEST_SLOW := test_secrets test_document test_webhooks test_property test_fair test_json_text \
+             test_titles test_pages test_conformance test_sqlite test_ratings test_pg_work test_choices
+slow_first = $(foreach n,$(TEST_SLOW),$(filter %/$(n),$(1))) \
+             $(filter-out $(foreach n,$(TEST_SLOW),%/$(n)),$(1))
+RELEASE_RUNS := $(filter $(TEST_BIN),$(RELEASE_SECURITY))
+# The job list tests/run.sh reads, a line a job: binary, server, log
+# suffix, label, games ("-" for none), written to $(OUT)/logs/jobs.
+define newline
+
+
+endef
+test_jobs = $(foreach t,$(call slow_first,$(RELEASE_PROPERTY)),$(t) - .release (release_build,_every_game) -$(newline))$\
+  $(foreach t,$(call slow_first,$(RELEASE_RUNS)),$(t) $(RELEASE_SERVER) .release (release_server) -$(newline))$\
+  $(foreach t,$(call slow_first,$(TEST_BIN)),$(t) $(abspath $(SERVER)) - - $(PROPERTY_GAMES_SANITIZED)$(newline))$\
+  $(foreach t,$(TEST_SCRIPTS),$(t) - - - -$(newline))
 #
 # The PostgreSQL tests (the conformance suite's postgres row, test_postgres)
 # run against a real cluster: tests/db/pg_cluster.sh starts a throwaway one
@@ -216,34 +235,14 @@ TEST_SCRIPTS := $(wildcard tests/bench/test_*.sh)
 # after the last, whether the tests pass, fail or are interrupted.
 PG_CLUSTER := tests/db/pg_cluster.sh
 run-tests: tests check-engine-purity
-	@mkdir -p $(OUT)/logs; passed=0; failed=0; failed_list=""; \
-	CAIRN_TEST_PG=$$(sh $(PG_CLUSTER) start) || { echo "FAIL: no PostgreSQL cluster for the tests"; exit 1; }; \
+	$(shell mkdir -p $(OUT)/logs)$(file >$(OUT)/logs/jobs,$(test_jobs))
+	@[ -x $(RELEASE_SERVER) ] || { echo "no release server at $(RELEASE_SERVER) (make -f build.mk MODE=release server)"; exit 1; }
+	@for t in $(RELEASE_PROPERTY); do [ -x $$t ] || { \
+	  echo "no release build of $$t (make -f build.mk MODE=release property-tests)"; exit 1; }; done
+	@CAIRN_TEST_PG=$$(sh $(PG_CLUSTER) start) || { echo "FAIL: no PostgreSQL cluster for the tests"; exit 1; }; \
 	export CAIRN_TEST_PG; \
 	trap 'sh $(PG_CLUSTER) stop "$$CAIRN_TEST_PG"' EXIT; trap 'exit 130' INT TERM; \
-	run_one() { \
-	  log="$(OUT)/logs/$$(basename $$1)$$4.log"; began=$$(date +%s); \
-	  if [ -n "$$CAIRN_TEST_VERBOSE" ]; then $(OPENAPI_ENV) CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1; rc=$$?; \
-	  else $(OPENAPI_ENV) CAIRN_SERVER=$$2 ASAN_OPTIONS=detect_leaks=1 $$1 >"$$log" 2>&1; rc=$$?; fi; \
-	  took=" ($$(( $$(date +%s) - began )) s)"; \
-	  if [ $$rc -eq 0 ]; then echo "ok   $$1$$3$$took"; passed=$$((passed+1)); \
-	  else [ -n "$$CAIRN_TEST_VERBOSE" ] || cat "$$log"; echo "FAIL $$1$$3$$took"; \
-	    failed=$$((failed+1)); failed_list="$$failed_list $$1$$3"; fi; \
-	}; \
-	export CAIRN_PROPERTY_GAMES=$(PROPERTY_GAMES_SANITIZED); \
-	for t in $(TEST_BIN); do run_one $$t $(abspath $(SERVER)) ""; done; \
-	unset CAIRN_PROPERTY_GAMES; \
-	for t in $(TEST_SCRIPTS); do run_one $$t "" ""; done; \
-	for t in $(filter $(TEST_BIN),$(RELEASE_SECURITY)); do \
-	  [ -x $(RELEASE_SERVER) ] || { echo "no release server at $(RELEASE_SERVER)"; failed=$$((failed+1)); break; }; \
-	  run_one $$t $(RELEASE_SERVER) " (release server)" .release; \
-	done; \
-	for t in $(RELEASE_PROPERTY); do \
-	  [ -x $$t ] || { echo "no release build of $$t (make -f build.mk MODE=release property-tests)"; failed=$$((failed+1)); continue; }; \
-	  run_one $$t "" " (release build, every game)" .release; \
-	done; \
-	echo; [ -z "$$failed_list" ] || echo "failed:$$failed_list"; \
-	echo "binaries: $$passed passed, $$failed failed"; \
-	[ $$failed -eq 0 ]
+	sed 's/^ *//' $(OUT)/logs/jobs | $(OPENAPI_ENV) OUT=$(OUT) JOBS=$(TEST_JOBS) bash tests/run.sh
 
 # Each bench prints its figures and appends them, under a line naming the
 # time, the commit and the bench, to $(BENCH_HISTORY) (tracked: the history
