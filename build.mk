@@ -308,5 +308,6 @@ $(OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(CORE_OBJ) $(FUZZ_SUPPORT)
 fuzz-run: $(FUZZ_BIN)
 	@for b in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$b $(FUZZ_SECONDS) $(OUT) || exit 1; done
 
+# Two harnesses at a time (each libFuzzer run uses one core).
 fuzz-short: $(FUZZ_BIN)
-	@for b in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$b $(FUZZ_SHORT_SECONDS) $(OUT) short || exit 1; done
+	@printf '%s\n' $(FUZZ_BIN) | xargs -P 2 -I '{}' sh tests/fuzz/run.sh '{}' $(FUZZ_SHORT_SECONDS) $(OUT) short
