@@ -11,7 +11,6 @@
  */
 #include "engine/himalaya/state.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,28 +211,21 @@ static void keep(struct chosen_list *c, const struct himalaya_move *m)
 }
 
 /* Moves in the order engine/choices.c sorts their texts: step by step,
- * and a move that is another's first steps before it. */
+ * and a move that is another's first steps before it (the steps' key). */
 static int compare_chosen(const void *pa, const void *pb)
 {
-  const struct himalaya_steps *a = &((const struct chosen *)pa)->steps;
-  const struct himalaya_steps *b = &((const struct chosen *)pb)->steps;
+  uint64_t a = ((const struct chosen *)pa)->steps.key, b = ((const struct chosen *)pb)->steps.key;
 
-  for (int i = 0; i < a->n && i < b->n; i++)
-    if (a->rank[i] != b->rank[i])
-      return a->rank[i] < b->rank[i] ? -1 : 1;
-  return (a->n > b->n) - (a->n < b->n);
+  return (a > b) - (a < b);
 }
 
 /* The node choosing step `depth` of the sorted moves at[0..n), all of
  * which have that step and share the ones before it. */
 static void write_node(const struct chosen *at, size_t n, int depth, struct json_writer *out)
 {
-  char pointer[24];
   size_t i = 0, end, rest;
 
-  pointer[0] = '/';
-  snprintf(pointer + 1, sizeof(pointer) - 1, "%s", himalaya_member_name(at[0].steps.member[depth]));
-  engine_choice_node_begin(out, pointer);
+  engine_choice_node_begin(out, himalaya_member_pointer(at[0].steps.member[depth]));
   while (i < n) {
     uint8_t rank = at[i].steps.rank[depth];
 

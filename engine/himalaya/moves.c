@@ -333,17 +333,18 @@ void himalaya_move_write(const struct himalaya_move *m, struct json_writer *w)
   jw_object_end(w);
 }
 
-/* The members of a move in the choices tree's order, by name. */
-static const char *const member_names[HIMALAYA_MEMBERS] = {
-    [HIMALAYA_MEMBER_TYPE] = "type",
-    [HIMALAYA_MEMBER_VALUE] = "value",
-    [HIMALAYA_MEMBER_CARD] = "card",
-    [HIMALAYA_MEMBER_PAWN] = "pawn",
-    [HIMALAYA_MEMBER_TAKE_ALONG] = "take_along",
-    [HIMALAYA_MEMBER_COMPANIONS] = "companions",
-    [HIMALAYA_MEMBER_DIRECTION] = "direction",
-    [HIMALAYA_MEMBER_SHERPA] = "sherpa",
-    [HIMALAYA_MEMBER_RESTORE] = "restore",
+/* The members of a move in the choices tree's order, as the pointers a
+ * tree's nodes choose them by. */
+static const char *const member_pointers[HIMALAYA_MEMBERS] = {
+    [HIMALAYA_MEMBER_TYPE] = "/type",
+    [HIMALAYA_MEMBER_VALUE] = "/value",
+    [HIMALAYA_MEMBER_CARD] = "/card",
+    [HIMALAYA_MEMBER_PAWN] = "/pawn",
+    [HIMALAYA_MEMBER_TAKE_ALONG] = "/take_along",
+    [HIMALAYA_MEMBER_COMPANIONS] = "/companions",
+    [HIMALAYA_MEMBER_DIRECTION] = "/direction",
+    [HIMALAYA_MEMBER_SHERPA] = "/sherpa",
+    [HIMALAYA_MEMBER_RESTORE] = "/restore",
 };
 
 /* Each companion set's place when the sets are ordered by their text, as
@@ -358,16 +359,22 @@ static const uint8_t type_rank[] = {
 static const uint8_t pawn_rank[] = {
     [HIMALAYA_PAWN_CLIMBER] = 0, [HIMALAYA_PAWN_NONE] = 1, [HIMALAYA_PAWN_SHERPA] = 2};
 
+/* Bits a step takes in a move's sort key: rank + 1 (0: no such step)
+ * must fit, and the largest rank is a companion set's. */
+#define STEP_BITS 5
+
 static void add_step(struct himalaya_steps *s, enum himalaya_member member, unsigned rank)
 {
   s->member[s->n] = (uint8_t)member;
   s->rank[s->n] = (uint8_t)rank;
+  s->key |= (uint64_t)(rank + 1) << (STEP_BITS * (HIMALAYA_MEMBERS - 1 - s->n));
   s->n++;
 }
 
 void himalaya_move_steps(const struct himalaya_move *m, struct himalaya_steps *s)
 {
   s->n = 0;
+  s->key = 0;
   add_step(s, HIMALAYA_MEMBER_TYPE, type_rank[m->type]);
   if (m->type == HIMALAYA_MOVE_REROLL)
     return;
@@ -385,9 +392,9 @@ void himalaya_move_steps(const struct himalaya_move *m, struct himalaya_steps *s
     add_step(s, HIMALAYA_MEMBER_RESTORE, (unsigned)m->restore_card);
 }
 
-const char *himalaya_member_name(enum himalaya_member member)
+const char *himalaya_member_pointer(enum himalaya_member member)
 {
-  return member_names[member];
+  return member_pointers[member];
 }
 
 void himalaya_member_write(const struct himalaya_move *m, enum himalaya_member member,
@@ -440,7 +447,7 @@ void himalaya_move_write_choices(const struct himalaya_move *m, struct json_writ
   himalaya_move_steps(m, &s);
   jw_object_begin(w);
   for (int i = 0; i < s.n; i++) {
-    jw_key(w, member_names[s.member[i]]);
+    jw_key(w, member_pointers[s.member[i]] + 1);
     himalaya_member_write(m, s.member[i], w);
   }
   jw_object_end(w);

@@ -154,11 +154,15 @@ struct himalaya_steps {
   int n;
   uint8_t member[HIMALAYA_MEMBERS]; /* enum himalaya_member */
   uint8_t rank[HIMALAYA_MEMBERS];
+  /* The ranks packed, first step highest, an absent step 0: moves ordered
+   * by their keys are ordered step by step, a move that is another's
+   * first steps before it. */
+  uint64_t key;
 };
 
 void himalaya_move_steps(const struct himalaya_move *m, struct himalaya_steps *s);
-/* Static: the member's name ("type", ...). */
-const char *himalaya_member_name(enum himalaya_member member);
+/* Static: the pointer a node choosing `member` names ("/type", ...). */
+const char *himalaya_member_pointer(enum himalaya_member member);
 /* Write the value `m` gives `member`, as himalaya_move_write_choices does. */
 void himalaya_member_write(const struct himalaya_move *m, enum himalaya_member member,
                            struct json_writer *w);
