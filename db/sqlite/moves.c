@@ -499,10 +499,13 @@ cleanup:
  * memory never carries the file (bench_idle). Returns `start`. */
 static bool map_for_long_walk(struct db_sqlite *c, bool start)
 {
+  /* sqlite3_exec: prepared once a long walk, not kept among the cached
+   * statements (test_statement_cache counts them). A refusal only leaves
+   * the walk reading as before. */
   if (start && c->long_walks++ == 0)
-    db_sqlite_exec(c->rdb, "PRAGMA mmap_size = " LONG_WALK_MAP_BYTES);
+    sqlite3_exec(c->rdb, "PRAGMA mmap_size = " LONG_WALK_MAP_BYTES, NULL, NULL, NULL);
   else if (!start && --c->long_walks == 0)
-    db_sqlite_exec(c->rdb, "PRAGMA mmap_size = 0");
+    sqlite3_exec(c->rdb, "PRAGMA mmap_size = 0", NULL, NULL, NULL);
   return start;
 }
 
