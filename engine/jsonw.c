@@ -9,6 +9,7 @@
 #include <string.h>
 
 #define FIRST_CAPACITY 16384 /* most answers fit: one allocation */
+#define SMALL_CAPACITY 1024  /* a stored move or its events (jw_dumps_sorted) */
 
 void jw_init(struct json_writer *w)
 {
@@ -440,6 +441,12 @@ char *jw_dumps_sorted(const json_t *v)
   if (!json_is_object(v) && !json_is_array(v))
     return NULL; /* what json_dumps refuses without JSON_ENCODE_ANY */
   jw_init(&w);
+  /* The stored texts of a move and of its events are a few hundred bytes:
+   * a first buffer glibc keeps in its per-thread caches (up to 1,032
+   * bytes), where FIRST_CAPACITY's malloc and free went to the shared
+   * heap, and its consolidation, twice a move (issue 22). */
+  w.buf = malloc(SMALL_CAPACITY);
+  w.cap = w.buf ? SMALL_CAPACITY : 0;
   write_sorted(&w, v);
   return jw_finish(&w, NULL);
 }

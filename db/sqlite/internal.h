@@ -90,6 +90,7 @@ struct db_sqlite {
    * lookups never queue behind a durable commit. */
   sqlite3 *rdb;
   pthread_mutex_t rlock; /* serialises every use of rdb */
+  int long_walks;        /* log walks reading rdb's file mapped (moves.c), under rlock */
   char *path;            /* owned: the database file, NULL in memory (backup.c opens it) */
   /* group commit (groupcommit.c): appends waiting for the next
    * transaction, and the thread that commits them */

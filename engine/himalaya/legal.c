@@ -20,7 +20,20 @@ struct lister {
   struct engine_list list; /* first: the walk is handed the list */
   const struct himalaya_state *st;
   int seat;
+  struct chosen_list *chosen; /* set: the moves are kept here, not listed */
 };
+
+struct chosen_list;
+static void keep(struct chosen_list *c, const struct himalaya_move *m);
+
+/* One legal move found: kept for the choices tree, or listed. */
+static void take(struct lister *l, const struct himalaya_move *m)
+{
+  if (l->chosen)
+    keep(l->chosen, m);
+  else
+    engine_list_take(&l->list, m);
+}
 
 /* After a legal die or card move `m`: the same move picking up each used
  * card at a high camp, where its Sherpas then qualify. Skipped at once when
@@ -39,7 +52,7 @@ static void offer_restores(struct lister *l, const struct himalaya_move *m)
   for (k = 0; k < HIMALAYA_CARD_KINDS && !l->list.found; k++) {
     with.restore_card = k;
     if (himalaya_check_move(l->st, l->seat, &with, &plan, NULL) == CAIRN_OK)
-      engine_list_take(&l->list, &with);
+      take(l, &with);
   }
 }
 
@@ -50,7 +63,7 @@ static bool offer(struct lister *l, const struct himalaya_move *m, struct himala
 {
   if (l->list.found || himalaya_check_move(l->st, l->seat, m, plan, NULL) != CAIRN_OK)
     return false;
-  engine_list_take(&l->list, m);
+  take(l, m);
   offer_restores(l, m);
   return true;
 }
@@ -167,33 +180,101 @@ void himalaya_write_legal(const struct engine_game *game, int seat, struct json_
   engine_list_write(&l.list, lister_init(&l, game, seat) ? walk : NULL, out);
 }
 
-static void write_choice_move(const void *m, struct json_writer *out)
+/* The legal moves of one walk, each with its steps, to be sorted. */
+struct chosen {
+  struct himalaya_move move;
+  struct himalaya_steps steps;
+};
+
+struct chosen_list {
+  struct chosen *at;
+  size_t n, cap;
+  bool failed; /* out of memory */
+};
+
+static void keep(struct chosen_list *c, const struct himalaya_move *m)
 {
-  himalaya_move_write_choices(m, out);
+  if (c->n == c->cap) {
+    size_t cap = c->cap ? 2 * c->cap : 256;
+    struct chosen *grown = c->failed ? NULL : realloc(c->at, cap * sizeof(*grown));
+
+    if (!grown) {
+      c->failed = true;
+      return;
+    }
+    c->at = grown;
+    c->cap = cap;
+  }
+  c->at[c->n].move = *m;
+  himalaya_move_steps(m, &c->at[c->n].steps);
+  c->n++;
 }
 
-/* The choices tree of the same walk, its moves written in the order a
- * client chooses their members (moves.c): the shared head of a Himalaya
- * move (type, value, card, pawn, no take-along) then branches once, so
- * the tree is about a third of the list (openapi.yaml, test_choices). */
+/* Moves in the order engine/choices.c sorts their texts: step by step,
+ * and a move that is another's first steps before it (the steps' key). */
+static int compare_chosen(const void *pa, const void *pb)
+{
+  uint64_t a = ((const struct chosen *)pa)->steps.key, b = ((const struct chosen *)pb)->steps.key;
+
+  return (a > b) - (a < b);
+}
+
+/* The node choosing step `depth` of the sorted moves at[0..n), all of
+ * which have that step and share the ones before it. */
+static void write_node(const struct chosen *at, size_t n, int depth, struct json_writer *out)
+{
+  size_t i = 0, end, rest;
+
+  engine_choice_node_begin(out, himalaya_member_pointer(at[0].steps.member[depth]));
+  while (i < n) {
+    uint8_t rank = at[i].steps.rank[depth];
+
+    for (end = i + 1; end < n && at[end].steps.rank[depth] == rank; end++)
+      ;
+    /* Moves ending here come first in their group; any after go on. */
+    for (rest = i; rest < end && at[rest].steps.n == depth + 1; rest++)
+      ;
+    jw_object_begin(out);
+    jw_key(out, "value");
+    himalaya_member_write(&at[i].move, at[i].steps.member[depth], out);
+    if (rest < end) {
+      if (rest > i)
+        jw_key_bool(out, "done", true);
+      jw_key(out, "then");
+      write_node(at + rest, end - rest, depth + 1, out);
+    }
+    jw_object_end(out);
+    i = end;
+  }
+  engine_choice_node_end(out);
+}
+
+/* The choices tree of the same walk, its moves' members in the order a
+ * client chooses them (moves.c): the shared head of a Himalaya move (type,
+ * value, card, pawn, no take-along) then branches once, so the tree is
+ * about a third of the list (openapi.yaml, test_choices). Built from the
+ * moves themselves, sorted by their steps' ranks (himalaya_move_steps):
+ * the same bytes engine_choices_from_list makes of their written list,
+ * without writing, reading and sorting that text, which was a fifth of the
+ * server's CPU per move under bench_load (issue 22). */
 void himalaya_write_choices(const struct engine_game *game, int seat, struct json_writer *out)
 {
   struct lister l;
-  struct json_writer list;
-  size_t len;
-  char *text;
-  bool acts = lister_init(&l, game, seat);
+  struct chosen_list chosen = {0};
 
-  l.list.write = write_choice_move;
-  jw_init(&list);
-  engine_list_write(&l.list, acts ? walk : NULL, &list);
-  text = jw_finish(&list, &len);
-  if (!text) {
-    out->failed = true;
-    return;
+  if (lister_init(&l, game, seat)) {
+    l.chosen = &chosen;
+    offer_all(&l);
   }
-  engine_choices_from_list(text, len, out);
-  free(text);
+  if (chosen.failed) {
+    out->failed = true;
+  } else if (chosen.n == 0) {
+    jw_null(out);
+  } else {
+    qsort(chosen.at, chosen.n, sizeof(*chosen.at), compare_chosen);
+    write_node(chosen.at, chosen.n, 0, out);
+  }
+  free(chosen.at);
 }
 
 /* Move number choice % n of the n that write_legal lists, as

@@ -333,34 +333,123 @@ void himalaya_move_write(const struct himalaya_move *m, struct json_writer *w)
   jw_object_end(w);
 }
 
-void himalaya_move_write_choices(const struct himalaya_move *m, struct json_writer *w)
+/* The members of a move in the choices tree's order, as the pointers a
+ * tree's nodes choose them by. */
+static const char *const member_pointers[HIMALAYA_MEMBERS] = {
+    [HIMALAYA_MEMBER_TYPE] = "/type",
+    [HIMALAYA_MEMBER_VALUE] = "/value",
+    [HIMALAYA_MEMBER_CARD] = "/card",
+    [HIMALAYA_MEMBER_PAWN] = "/pawn",
+    [HIMALAYA_MEMBER_TAKE_ALONG] = "/take_along",
+    [HIMALAYA_MEMBER_COMPANIONS] = "/companions",
+    [HIMALAYA_MEMBER_DIRECTION] = "/direction",
+    [HIMALAYA_MEMBER_SHERPA] = "/sherpa",
+    [HIMALAYA_MEMBER_RESTORE] = "/restore",
+};
+
+/* Each companion set's place when the sets are ordered by their text, as
+ * engine/choices.c orders values: "[0,1,2,3]" first ("," sorts before
+ * "]"), "[]" last ("]" after every digit). */
+static const uint8_t companions_rank[1u << HIMALAYA_SHERPAS] = {15, 7, 11, 3, 13, 5, 9, 1,
+                                                                14, 6, 10, 2, 12, 4, 8, 0};
+
+/* Type and pawn names' places in the same order. */
+static const uint8_t type_rank[] = {
+    [HIMALAYA_MOVE_DIE] = 0, [HIMALAYA_MOVE_REROLL] = 1, [HIMALAYA_MOVE_SUPPLY] = 2};
+static const uint8_t pawn_rank[] = {
+    [HIMALAYA_PAWN_CLIMBER] = 0, [HIMALAYA_PAWN_NONE] = 1, [HIMALAYA_PAWN_SHERPA] = 2};
+
+/* Bits a step takes in a move's sort key: rank + 1 (0: no such step)
+ * must fit, and the largest rank is a companion set's. */
+#define STEP_BITS 5
+
+static void add_step(struct himalaya_steps *s, enum himalaya_member member, unsigned rank)
+{
+  s->member[s->n] = (uint8_t)member;
+  s->rank[s->n] = (uint8_t)rank;
+  s->key |= (uint64_t)(rank + 1) << (STEP_BITS * (HIMALAYA_MEMBERS - 1 - s->n));
+  s->n++;
+}
+
+void himalaya_move_steps(const struct himalaya_move *m, struct himalaya_steps *s)
+{
+  s->n = 0;
+  s->key = 0;
+  add_step(s, HIMALAYA_MEMBER_TYPE, type_rank[m->type]);
+  if (m->type == HIMALAYA_MOVE_REROLL)
+    return;
+  add_step(s, HIMALAYA_MEMBER_VALUE, (unsigned)m->value); /* one digit: its text's order */
+  if (m->type == HIMALAYA_MOVE_SUPPLY)
+    add_step(s, HIMALAYA_MEMBER_CARD, (unsigned)m->card); /* "1/2" < "3/4" < "5/6" */
+  add_step(s, HIMALAYA_MEMBER_PAWN, pawn_rank[m->pawn]);
+  if (m->pawn == HIMALAYA_PAWN_SHERPA) {
+    add_step(s, HIMALAYA_MEMBER_TAKE_ALONG, m->take_along); /* false < true */
+    add_step(s, HIMALAYA_MEMBER_COMPANIONS, companions_rank[m->companions]);
+    add_step(s, HIMALAYA_MEMBER_DIRECTION, m->down ? 0 : 1); /* "down" < "up" */
+    add_step(s, HIMALAYA_MEMBER_SHERPA, (unsigned)m->sherpa);
+  }
+  if (m->restore)
+    add_step(s, HIMALAYA_MEMBER_RESTORE, (unsigned)m->restore_card);
+}
+
+const char *himalaya_member_pointer(enum himalaya_member member)
+{
+  return member_pointers[member];
+}
+
+void himalaya_member_write(const struct himalaya_move *m, enum himalaya_member member,
+                           struct json_writer *w)
 {
   int s;
 
-  jw_object_begin(w);
-  if (m->type == HIMALAYA_MOVE_REROLL) {
-    jw_key_string(w, "type", "reroll");
-    jw_object_end(w);
-    return;
-  }
-  jw_key_string(w, "type", m->type == HIMALAYA_MOVE_DIE ? "die" : "supply");
-  jw_key_int(w, "value", m->value);
-  if (m->type == HIMALAYA_MOVE_SUPPLY)
-    jw_key_string(w, "card", himalaya_card_name(m->card));
-  jw_key_string(w, "pawn", pawn_names[m->pawn]);
-  if (m->pawn == HIMALAYA_PAWN_SHERPA) {
-    jw_key_bool(w, "take_along", m->take_along);
-    jw_key(w, "companions");
+  switch (member) {
+  case HIMALAYA_MEMBER_TYPE:
+    jw_string(w, m->type == HIMALAYA_MOVE_REROLL ? "reroll"
+                 : m->type == HIMALAYA_MOVE_DIE  ? "die"
+                                                 : "supply");
+    break;
+  case HIMALAYA_MEMBER_VALUE:
+    jw_int(w, m->value);
+    break;
+  case HIMALAYA_MEMBER_CARD:
+    jw_string(w, himalaya_card_name(m->card));
+    break;
+  case HIMALAYA_MEMBER_PAWN:
+    jw_string(w, pawn_names[m->pawn]);
+    break;
+  case HIMALAYA_MEMBER_TAKE_ALONG:
+    jw_bool(w, m->take_along);
+    break;
+  case HIMALAYA_MEMBER_COMPANIONS:
     jw_array_begin(w);
     for (s = 0; s < HIMALAYA_SHERPAS; s++)
       if (m->companions & (1u << s))
         jw_int(w, s);
     jw_array_end(w);
-    jw_key_string(w, "direction", m->down ? "down" : "up");
-    jw_key_int(w, "sherpa", m->sherpa);
+    break;
+  case HIMALAYA_MEMBER_DIRECTION:
+    jw_string(w, m->down ? "down" : "up");
+    break;
+  case HIMALAYA_MEMBER_SHERPA:
+    jw_int(w, m->sherpa);
+    break;
+  case HIMALAYA_MEMBER_RESTORE:
+  case HIMALAYA_MEMBERS: /* not a member; never asked */
+    jw_string(w, himalaya_card_name(m->restore_card));
+    break;
   }
-  if (m->restore)
-    jw_key_string(w, "restore", himalaya_card_name(m->restore_card));
+}
+
+void himalaya_move_write_choices(const struct himalaya_move *m, struct json_writer *w)
+{
+  struct himalaya_steps s;
+
+  himalaya_move_steps(m, &s);
+  jw_object_begin(w);
+  for (int i = 0; i < s.n; i++) {
+    jw_key(w, member_pointers[s.member[i]] + 1);
+    himalaya_member_write(m, s.member[i], w);
+  }
   jw_object_end(w);
 }
 

@@ -131,6 +131,42 @@ void himalaya_move_write(const struct himalaya_move *m, struct json_writer *w);
  * the pawn, no take-along), which Sherpa last, the card picked up after. */
 void himalaya_move_write_choices(const struct himalaya_move *m, struct json_writer *w);
 
+/* A move's members, in that order. */
+enum himalaya_member {
+  HIMALAYA_MEMBER_TYPE,
+  HIMALAYA_MEMBER_VALUE,
+  HIMALAYA_MEMBER_CARD,
+  HIMALAYA_MEMBER_PAWN,
+  HIMALAYA_MEMBER_TAKE_ALONG,
+  HIMALAYA_MEMBER_COMPANIONS,
+  HIMALAYA_MEMBER_DIRECTION,
+  HIMALAYA_MEMBER_SHERPA,
+  HIMALAYA_MEMBER_RESTORE,
+  HIMALAYA_MEMBERS
+};
+
+/* A move as the choices tree reads it: its members in choice order, each
+ * with its value's place among the values that member can take, in the
+ * order engine/choices.c sorts values (counts by size, the rest by their
+ * text), so moves ordered by their ranks are ordered as that builder
+ * orders their texts. */
+struct himalaya_steps {
+  int n;
+  uint8_t member[HIMALAYA_MEMBERS]; /* enum himalaya_member */
+  uint8_t rank[HIMALAYA_MEMBERS];
+  /* The ranks packed, first step highest, an absent step 0: moves ordered
+   * by their keys are ordered step by step, a move that is another's
+   * first steps before it. */
+  uint64_t key;
+};
+
+void himalaya_move_steps(const struct himalaya_move *m, struct himalaya_steps *s);
+/* Static: the pointer a node choosing `member` names ("/type", ...). */
+const char *himalaya_member_pointer(enum himalaya_member member);
+/* Write the value `m` gives `member`, as himalaya_move_write_choices does. */
+void himalaya_member_write(const struct himalaya_move *m, enum himalaya_member member,
+                           struct json_writer *w);
+
 /* New reference: the same as a tree, or NULL when out of memory. */
 json_t *himalaya_move_json(const struct himalaya_move *m);
 

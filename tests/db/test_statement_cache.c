@@ -272,6 +272,64 @@ static void test_close_after_use_leaves_nothing(void **state)
   }
 }
 
+/* The reading connection's mmap limit now (PRAGMA mmap_size). */
+static long long map_limit(struct db_sqlite *c)
+{
+  sqlite3_stmt *stmt = NULL;
+  long long limit = -1;
+
+  db_sqlite_rlock(c);
+  assert_int_equal(sqlite3_prepare_v2(c->rdb, "PRAGMA mmap_size", -1, &stmt, NULL), SQLITE_OK);
+  if (sqlite3_step(stmt) == SQLITE_ROW)
+    limit = sqlite3_column_int64(stmt, 0);
+  sqlite3_finalize(stmt);
+  db_sqlite_runlock(c);
+  return limit;
+}
+
+struct mapped_walk {
+  struct db_sqlite *c;
+  uint32_t rows;        /* the next row's ord */
+  uint32_t mapped_rows; /* rows whose callback found the file mapped */
+};
+
+static enum cairn_status note_mapping(void *arg, const struct db_move *move,
+                                      struct cairn_error *err)
+{
+  struct mapped_walk *w = arg;
+
+  assert_int_equal(move->ord, w->rows);
+  w->rows++;
+  w->mapped_rows += map_limit(w->c) > 0;
+  return CAIRN_OK;
+}
+
+/* Issue 22: a walk past its first batch (128 rows) reads the file mapped,
+ * the first batch and every short walk as before, and the mapping goes
+ * with the walk: an idle server's memory never carries the file. The
+ * mapping's pragmas are not kept among the cached statements. */
+static void test_a_long_walk_maps_the_file_only_while_it_runs(void **state)
+{
+  struct tmpdb_backend *f = *state;
+  struct cairn_error err = {0};
+  struct mapped_walk w = {.c = backend(f)}, short_walk = {.c = backend(f), .rows = 200};
+  int reader;
+  uint32_t ord;
+
+  tmpdb_add_active_game(f->db, "g1", 2);
+  for (ord = 0; ord < 300; ord++)
+    assert_int_equal(tmpdb_append(f->db, "g1", ord, NULL, &err), CAIRN_OK);
+  assert_int_equal(db_moves_load_lean(f->db, "g1", 200, note_mapping, &short_walk, &err), CAIRN_OK);
+  assert_int_equal(short_walk.rows, 300);
+  assert_int_equal(short_walk.mapped_rows, 0); /* one batch: read as before */
+  reader = statements(backend(f)->rdb);
+  assert_int_equal(db_moves_load_lean(f->db, "g1", 0, note_mapping, &w, &err), CAIRN_OK);
+  assert_int_equal(w.rows, 300);
+  assert_int_equal(w.mapped_rows, 300 - 128);
+  assert_int_equal(map_limit(w.c), 0);
+  assert_int_equal(statements(backend(f)->rdb), reader);
+}
+
 int main(void)
 {
 #define T(name) cmocka_unit_test_setup_teardown(name, tmpdb_backend_setup, tmpdb_backend_teardown)
@@ -284,6 +342,7 @@ int main(void)
       T(test_transaction_statements_keep_their_semantics),
       T(test_begin_immediate_reports_a_busy_database),
       T(test_close_after_use_leaves_nothing),
+      T(test_a_long_walk_maps_the_file_only_while_it_runs),
   };
 
   return order_run_group_tests(tests, NULL, NULL);

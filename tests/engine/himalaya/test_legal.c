@@ -146,6 +146,80 @@ static void test_legal_moves_agree_in_a_crowded_position(void **state)
   engine_free(game);
 }
 
+/* The tree engine/choices.c would build from the moves written in choice
+ * order: the reference the title's own tree builder must equal. */
+static char *tree_by_the_shared_builder(const struct engine_game *game, int seat)
+{
+  json_t *legal = engine_legal_moves(game, seat), *move;
+  struct json_writer list, tree;
+  struct himalaya_move m;
+  struct cairn_error err = {0};
+  size_t i, len;
+  char *text, *out;
+
+  jw_init(&list);
+  jw_array_begin(&list);
+  json_array_foreach(legal, i, move)
+  {
+    assert_int_equal(himalaya_move_parse(move, &m, &err), CAIRN_OK);
+    himalaya_move_write_choices(&m, &list);
+  }
+  jw_array_end(&list);
+  json_decref(legal);
+  text = jw_finish(&list, &len);
+  assert_non_null(text);
+  jw_init(&tree);
+  engine_choices_from_list(text, len, &tree);
+  free(text);
+  out = jw_finish(&tree, &len);
+  assert_non_null(out);
+  return out;
+}
+
+/* Issue 22: the title builds its tree from its moves, sorted by their
+ * members' ranks, not from their text; it must be the shared builder's
+ * tree byte for byte (the same order of options, the same "done"s) in
+ * every position a game reaches, for every seat. */
+static void test_choices_equal_the_shared_builders_tree(void **state)
+{
+  int seats, trees = 0;
+
+  for (seats = 2; seats <= 5; seats++) {
+    struct engine_game *game = hs_new(seats, 90 + seats);
+    int step;
+
+    for (step = 0; step < 60 && !engine_is_over(game); step++) {
+      int seat, acting = hs_state(game)->current;
+      json_t *list;
+      char *text;
+
+      for (seat = 0; seat < seats; seat++) {
+        struct json_writer w;
+        size_t len;
+        char *mine, *shared = tree_by_the_shared_builder(game, seat);
+
+        jw_init(&w);
+        engine_write_choices(game, seat, &w);
+        mine = jw_finish(&w, &len);
+        assert_non_null(mine);
+        assert_string_equal(mine, shared);
+        trees += strcmp(mine, "null") != 0;
+        free(mine);
+        free(shared);
+      }
+      /* Alternate the first and the last listed move: one keeps dice in
+       * play, the other reaches supply cards and companions. */
+      list = engine_legal_moves(game, acting);
+      text = json_dumps(json_array_get(list, step % 2 ? json_array_size(list) - 1 : 0), 0);
+      json_decref(kit_apply(&game, acting, text));
+      free(text);
+      json_decref(list);
+    }
+    engine_free(game);
+  }
+  assert_true(trees > 100);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -153,6 +227,7 @@ int main(void)
       cmocka_unit_test(test_legal_moves_list_each_die_value_once),
       cmocka_unit_test(test_legal_moves_agree_with_apply_move),
       cmocka_unit_test(test_legal_moves_agree_in_a_crowded_position),
+      cmocka_unit_test(test_choices_equal_the_shared_builders_tree),
   };
 
   return order_run_group_tests(tests, NULL, NULL);
