@@ -34,6 +34,7 @@
 
 #include "tests/api/harness.h"
 #include "tests/api/sseclient.h"
+#include "tests/api/longpoll.h"
 #include "tests/api/pgdb.h"
 
 #define MOVES 6 /* a spectator's stream follows this many */
@@ -207,46 +208,17 @@ static void sse_free(struct sse *c)
 
 /* ---- a long-poll on its own thread ---- */
 
-struct poll_arg {
-  struct harness_server *s;
-  char path[160];
-  json_t *answer; /* New reference, once answered */
-  _Atomic bool done;
-};
-
-static void *run_poll(void *arg)
+/* A long-poll on the game, parked on `s` once this returns. */
+static void poll_start(struct long_poll *a, struct harness_server *s, const char *game_id,
+                       long after)
 {
-  struct poll_arg *a = arg;
-  struct harness_client client;
-  struct harness_request req = {.method = "GET", .path = a->path};
-  struct harness_response r;
-
-  harness_client_init(&client, a->s);
-  if (harness_send(&client, &req, &r))
-    a->answer = json_incref(r.json);
-  harness_response_free(&r);
-  harness_client_cleanup(&client);
-  atomic_store(&a->done, true);
-  return NULL;
-}
-
-/* A long-poll parks without a word, so nothing says when the server holds
- * it: a fixed pause gives the request time to arrive. A move that
- * overtakes it is answered all the same (its seq is past `after`), only
- * without exercising the wake. */
-static void poll_start(struct poll_arg *a, pthread_t *t, struct harness_server *s,
-                       const char *game_id, long after)
-{
-  memset(a, 0, sizeof *a);
-  a->s = s;
-  snprintf(a->path, sizeof a->path, "/v1/games/%s/wait?after=%ld&timeout=30", game_id, after);
-  assert_int_equal(pthread_create(t, NULL, run_poll, a), 0);
-  usleep(300 * 1000);
+  long_poll_start(a, s, "/v1/games/%s/wait?after=%ld&timeout=30", game_id, after);
+  long_poll_let_it_park();
 }
 
 /* The long-poll's answer less its "changed", as a notice's text (OUT,
  * caller frees with free()). */
-static char *poll_notice(struct poll_arg *a)
+static char *poll_notice(struct long_poll *a)
 {
   char *text;
 
@@ -254,8 +226,7 @@ static char *poll_notice(struct poll_arg *a)
   assert_true(json_is_true(json_object_get(a->answer, "changed")));
   json_object_del(a->answer, "changed");
   text = harness_dump(a->answer);
-  json_decref(a->answer);
-  a->answer = NULL;
+  long_poll_free(a);
   return text;
 }
 
@@ -278,8 +249,7 @@ static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **stat
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct sse on_a, player_on_a, on_b;
-  pthread_t t_poll;
-  struct poll_arg poll;
+  struct long_poll poll;
   struct duel d;
   char path[128], *want, *polled;
   long seq;
@@ -289,11 +259,11 @@ static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **stat
   sse_start(&on_a, a, path, NULL, 1);
   sse_start(&on_b, b, path, NULL, 1);
   sse_start(&player_on_a, a, "/v1/players/me/events", d.p[1].token, 1);
-  poll_start(&poll, &t_poll, a, d.id, 0);
+  poll_start(&poll, a, d.id, 0);
 
   seq = play_one(b, &d);
   assert_int_equal(seq, 1);
-  pthread_join(t_poll, NULL);
+  long_poll_join(&poll);
   sse_client_join(&on_a.base);
   sse_client_join(&player_on_a.base);
   sse_client_join(&on_b.base);
@@ -504,18 +474,17 @@ static void test_a_node_whose_listener_was_ended_hears_again(void **state)
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct listeners ended;
-  struct poll_arg poll;
+  struct long_poll poll;
   struct duel d;
-  pthread_t t;
   char *want, *polled;
 
   start_duel(b, &d);
   assert_true(end_listeners(f, &ended));
   /* The nodes reconnect on their own time (a first pause of 50 ms). */
   assert_true(harness_wait_until(both_listen_again, &ended, 10000));
-  poll_start(&poll, &t, a, d.id, 0);
+  poll_start(&poll, a, d.id, 0);
   assert_int_equal(play_one(b, &d), 1);
-  pthread_join(t, NULL);
+  long_poll_join(&poll);
   want = public_notice(b, d.id);
   polled = poll_notice(&poll);
   assert_string_equal(polled, want);
@@ -534,17 +503,16 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct listeners ended;
-  struct poll_arg poll;
+  struct long_poll poll;
   struct sse stream;
   struct duel d;
-  pthread_t t_poll;
   char path[128], *want, *polled;
   double resumed;
 
   start_duel(b, &d);
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
   sse_start(&stream, a, path, NULL, 1);
-  poll_start(&poll, &t_poll, a, d.id, 0);
+  poll_start(&poll, a, d.id, 0);
   assert_int_equal(kill(a->pid, SIGSTOP), 0);
   assert_true(end_listeners(f, &ended));
   assert_true(harness_wait_until(listeners_gone, &ended, 10000));
@@ -552,7 +520,7 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
   assert_int_equal(kill(a->pid, SIGCONT), 0);
   resumed = now_s();
 
-  pthread_join(t_poll, NULL);
+  long_poll_join(&poll);
   /* A reconnects on its own time, within a second; the long-poll's own
    * timeout (30 s) would answer it too, but late. */
   assert_true(now_s() - resumed < 10.0);
