@@ -20,8 +20,6 @@
 #include "api.h"
 #include "notify.h"
 
-#include <string.h>
-
 /* The game as it stands before an answer, for whom to tell afterwards;
  * false (and nobody told) when it cannot be read, which the answer itself
  * then reports. */
@@ -30,17 +28,6 @@ static bool read_before(struct api_request *req, struct db_game *row)
   struct cairn_error ignored = {0};
 
   return game_load(req->server->game, req->id, row, &ignored) == CAIRN_OK;
-}
-
-/* The seat of `row` kept for `player_id`, or -1. */
-static int kept_for(const struct db_game *row, const char *player_id)
-{
-  int i;
-
-  for (i = 0; i < row->seats; i++)
-    if (strcmp(row->seat_invited[i], player_id) == 0)
-      return i;
-  return -1;
 }
 
 enum cairn_status api_invitation_accept(struct api_request *req, struct api_response *resp,
@@ -72,7 +59,7 @@ enum cairn_status api_invitation_decline(struct api_request *req, struct api_res
     return st;
   known = read_before(req, &before);
   st = game_decline(req->server->game, req->id, &req->player, err);
-  seat = known ? kept_for(&before, req->player.id) : -1;
+  seat = known ? game_invited_seat(&before, req->player.id) : -1;
   if (st == CAIRN_OK && seat >= 0) {
     /* The seat is free now; nothing else of the game changed. */
     before.seat_invited[seat][0] = '\0';
