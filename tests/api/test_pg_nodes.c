@@ -135,7 +135,7 @@ static long play_one(struct harness_server *s, struct duel *d)
 
 struct sse {
   struct sse_client base; /* first: the reader */
-  const char *kind;       /* the events kept: "game", or "chat" */
+  const char *kind;       /* the events kept: "game", "chat" or "invitation" */
   int want;               /* stop after this many of them */
   _Atomic int events;
   char *data[SSE_MAX]; /* OUT: each game event's data, compact and key-sorted */
@@ -147,12 +147,16 @@ struct sse {
  * opened (and then that stream carries it) or before (and then it does
  * not), so the streams count the moves only. Counting it made a stream
  * waiting for one event stop at the start, before the move (and before a
- * resync) it was opened for, whenever the machine was busy. */
+ * resync) it was opened for, whenever the machine was busy. An open
+ * game's cancel is at seq 0 too, and is counted: no join comes before it
+ * in the tests that wait for one. */
 static bool is_start(const struct sse *c, const json_t *body)
 {
   const json_t *seq = json_object_get(body, "seq");
+  const json_t *status = json_object_get(body, "status");
 
-  return strcmp(c->kind, "game") == 0 && json_is_integer(seq) && json_integer_value(seq) == 0;
+  return strcmp(c->kind, "game") == 0 && json_is_integer(seq) && json_integer_value(seq) == 0 &&
+         !(json_is_string(status) && strcmp(json_string_value(status), "cancelled") == 0);
 }
 
 /* Re-read the whole text: the complete "event: <kind>" blocks so far. */
@@ -187,16 +191,23 @@ static bool count_events(struct sse_client *b)
   return n >= c->want;
 }
 
-/* Open `path` on `s` (as `token`, or anonymously) on its own thread, and
- * wait until the server holds the stream. */
-static void sse_start(struct sse *c, struct harness_server *s, const char *path, const char *token,
-                      int want)
+/* Open `path` on `s` (as `token`, or anonymously) on its own thread,
+ * keeping the events `kind`, and wait until the server holds the stream. */
+static void sse_start_kind(struct sse *c, struct harness_server *s, const char *path,
+                           const char *token, int want, const char *kind)
 {
   memset(c, 0, sizeof *c);
   sse_client_init(&c->base, s, path, token, count_events);
-  c->kind = "game";
+  c->kind = kind;
   c->want = want;
   sse_client_start(&c->base);
+}
+
+/* sse_start_kind of the game events. */
+static void sse_start(struct sse *c, struct harness_server *s, const char *path, const char *token,
+                      int want)
+{
+  sse_start_kind(c, s, path, token, want, "game");
 }
 
 static void sse_free(struct sse *c)
@@ -540,6 +551,104 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
   sse_free(&stream);
 }
 
+/* ---- invitations answered on the other node (issue 25) ---- */
+
+/* A two-seat game that `creator` opens on `s` in seat 0, seat 1 kept for
+ * `invitee`; its id into id[64]. */
+static void invite_game(struct harness_server *s, const struct harness_player *creator,
+                        const struct harness_player *invitee, char id[64])
+{
+  struct harness_response r;
+  char body[256];
+
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0,"
+           "\"invite\":[{\"seat\":1,\"player\":\"%s\"}]}",
+           invitee->id);
+  harness_call(s, &r, "POST", creator->token, body, "/v1/games");
+  HARNESS_EXPECT_JSON(&r, 201);
+  snprintf(id, 64, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+}
+
+/* An invitation declined on B is told on A as on B: `event: invitation`
+ * {game, seat, declined} on the game's stream and on the creator's player
+ * stream, naming the seat and never who declined. */
+static void test_a_decline_on_one_node_reaches_the_streams_on_the_other(void **state)
+{
+  struct fixture *f = *state;
+  struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
+  struct harness_player creator, invitee;
+  struct sse game_on_a, creator_on_a, game_on_b;
+  struct harness_response r;
+  char id[64], path[128];
+
+  harness_new_player(b, "Whillans", &creator);
+  harness_new_player(b, "Haston", &invitee);
+  invite_game(b, &creator, &invitee, id);
+  snprintf(path, sizeof path, "/v1/games/%s/events", id);
+  sse_start_kind(&game_on_a, a, path, NULL, 1, "invitation");
+  sse_start_kind(&creator_on_a, a, "/v1/players/me/events", creator.token, 1, "invitation");
+  sse_start_kind(&game_on_b, b, path, NULL, 1, "invitation");
+
+  harness_call(b, &r, "POST", invitee.token, NULL, "/v1/games/%s/invitation/decline", id);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  sse_client_join(&game_on_a.base);
+  sse_client_join(&creator_on_a.base);
+  sse_client_join(&game_on_b.base);
+
+  assert_int_equal(atomic_load(&game_on_b.events), 1);
+  assert_non_null(strstr(game_on_b.data[0], "\"declined\":true"));
+  assert_non_null(strstr(game_on_b.data[0], "\"seat\":1"));
+  struct sse *on_a[] = {&game_on_a, &creator_on_a};
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(atomic_load(&on_a[i]->events), 1);
+    assert_string_equal(on_a[i]->data[0], game_on_b.data[0]);
+    assert_null(strstr(on_a[i]->base.text, invitee.id));
+    sse_free(on_a[i]);
+  }
+  sse_free(&game_on_b);
+}
+
+/* A game cancelled on B reaches, on A, the player stream of the player it
+ * kept a seat for, as well as the game's stream: each with the notice the
+ * invitee's stream on B carries (status cancelled). */
+static void test_a_cancel_on_one_node_reaches_the_invitees_on_the_other(void **state)
+{
+  struct fixture *f = *state;
+  struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
+  struct harness_player creator, invitee;
+  struct sse invitee_on_a, game_on_a, invitee_on_b;
+  struct harness_response r;
+  char id[64], path[128];
+
+  harness_new_player(b, "Bonatti", &creator);
+  harness_new_player(b, "Mauri", &invitee);
+  invite_game(b, &creator, &invitee, id);
+  snprintf(path, sizeof path, "/v1/games/%s/events", id);
+  sse_start(&invitee_on_a, a, "/v1/players/me/events", invitee.token, 1);
+  sse_start(&game_on_a, a, path, NULL, 1);
+  sse_start(&invitee_on_b, b, "/v1/players/me/events", invitee.token, 1);
+
+  harness_call(b, &r, "POST", creator.token, NULL, "/v1/games/%s/cancel", id);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  sse_client_join(&invitee_on_a.base);
+  sse_client_join(&game_on_a.base);
+  sse_client_join(&invitee_on_b.base);
+
+  assert_int_equal(atomic_load(&invitee_on_b.events), 1);
+  assert_non_null(strstr(invitee_on_b.data[0], "\"status\":\"cancelled\""));
+  struct sse *on_a[] = {&invitee_on_a, &game_on_a};
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(atomic_load(&on_a[i]->events), 1);
+    assert_string_equal(on_a[i]->data[0], invitee_on_b.data[0]);
+    sse_free(on_a[i]);
+  }
+  sse_free(&invitee_on_b);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -553,6 +662,10 @@ int main(void)
           test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters, setup, teardown),
       cmocka_unit_test_setup_teardown(
           test_chat_on_one_node_reaches_the_streams_on_the_other_by_channel, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_decline_on_one_node_reaches_the_streams_on_the_other,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_cancel_on_one_node_reaches_the_invitees_on_the_other,
+                                      setup, teardown),
   };
   int failed;
 
