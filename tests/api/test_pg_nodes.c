@@ -553,22 +553,63 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
 
 /* ---- invitations answered on the other node (issue 25) ---- */
 
-/* A two-seat game that `creator` opens on `s` in seat 0, seat 1 kept for
- * `invitee`; its id into id[64]. */
-static void invite_game(struct harness_server *s, const struct harness_player *creator,
-                        const struct harness_player *invitee, char id[64])
+/* A game opened on B by `creator` in seat 0 with seat 1 kept for
+ * `invitee`, and the streams that watch an answer to it: two on A and, for
+ * what they should carry, one on B. */
+struct invited {
+  struct harness_player creator, invitee;
+  char id[64], path[128]; /* the game, and its stream's path */
+  struct sse on_a[2], on_b;
+};
+
+/* New players `creator` and `invitee` on `b`, and their game. */
+static void invited_open(struct invited *v, struct harness_server *b, const char *creator,
+                         const char *invitee)
 {
   struct harness_response r;
   char body[256];
 
+  memset(v, 0, sizeof *v);
+  harness_new_player(b, creator, &v->creator);
+  harness_new_player(b, invitee, &v->invitee);
   snprintf(body, sizeof body,
            "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0,"
            "\"invite\":[{\"seat\":1,\"player\":\"%s\"}]}",
-           invitee->id);
-  harness_call(s, &r, "POST", creator->token, body, "/v1/games");
+           v->invitee.id);
+  harness_call(b, &r, "POST", v->creator.token, body, "/v1/games");
   HARNESS_EXPECT_JSON(&r, 201);
-  snprintf(id, 64, "%s", harness_game_id(r.json));
+  snprintf(v->id, sizeof v->id, "%s", harness_game_id(r.json));
   harness_response_free(&r);
+  snprintf(v->path, sizeof v->path, "/v1/games/%s/events", v->id);
+}
+
+/* `who` POSTs /v1/games/{id}/`answer` on `b` (200); then the streams end. */
+static void invited_answer(struct invited *v, struct harness_server *b,
+                           const struct harness_player *who, const char *answer)
+{
+  struct harness_response r;
+
+  harness_call(b, &r, "POST", who->token, NULL, "/v1/games/%s/%s", v->id, answer);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  sse_client_join(&v->on_a[0].base);
+  sse_client_join(&v->on_a[1].base);
+  sse_client_join(&v->on_b.base);
+}
+
+/* Each stream on A carried one event, the very one B's carried, which
+ * holds `member`; never the invitee's id. Frees the streams. */
+static void invited_expect_as_on_b(struct invited *v, const char *member)
+{
+  assert_int_equal(atomic_load(&v->on_b.events), 1);
+  assert_non_null(strstr(v->on_b.data[0], member));
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(atomic_load(&v->on_a[i].events), 1);
+    assert_string_equal(v->on_a[i].data[0], v->on_b.data[0]);
+    assert_null(strstr(v->on_a[i].base.text, v->invitee.id));
+    sse_free(&v->on_a[i]);
+  }
+  sse_free(&v->on_b);
 }
 
 /* An invitation declined on B is told on A as on B: `event: invitation`
@@ -578,37 +619,15 @@ static void test_a_decline_on_one_node_reaches_the_streams_on_the_other(void **s
 {
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
-  struct harness_player creator, invitee;
-  struct sse game_on_a, creator_on_a, game_on_b;
-  struct harness_response r;
-  char id[64], path[128];
+  struct invited v;
 
-  harness_new_player(b, "Whillans", &creator);
-  harness_new_player(b, "Haston", &invitee);
-  invite_game(b, &creator, &invitee, id);
-  snprintf(path, sizeof path, "/v1/games/%s/events", id);
-  sse_start_kind(&game_on_a, a, path, NULL, 1, "invitation");
-  sse_start_kind(&creator_on_a, a, "/v1/players/me/events", creator.token, 1, "invitation");
-  sse_start_kind(&game_on_b, b, path, NULL, 1, "invitation");
-
-  harness_call(b, &r, "POST", invitee.token, NULL, "/v1/games/%s/invitation/decline", id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  harness_response_free(&r);
-  sse_client_join(&game_on_a.base);
-  sse_client_join(&creator_on_a.base);
-  sse_client_join(&game_on_b.base);
-
-  assert_int_equal(atomic_load(&game_on_b.events), 1);
-  assert_non_null(strstr(game_on_b.data[0], "\"declined\":true"));
-  assert_non_null(strstr(game_on_b.data[0], "\"seat\":1"));
-  struct sse *on_a[] = {&game_on_a, &creator_on_a};
-  for (int i = 0; i < 2; i++) {
-    assert_int_equal(atomic_load(&on_a[i]->events), 1);
-    assert_string_equal(on_a[i]->data[0], game_on_b.data[0]);
-    assert_null(strstr(on_a[i]->base.text, invitee.id));
-    sse_free(on_a[i]);
-  }
-  sse_free(&game_on_b);
+  invited_open(&v, b, "Whillans", "Haston");
+  sse_start_kind(&v.on_a[0], a, v.path, NULL, 1, "invitation");
+  sse_start_kind(&v.on_a[1], a, "/v1/players/me/events", v.creator.token, 1, "invitation");
+  sse_start_kind(&v.on_b, b, v.path, NULL, 1, "invitation");
+  invited_answer(&v, b, &v.invitee, "invitation/decline");
+  assert_non_null(strstr(v.on_b.data[0], "\"seat\":1"));
+  invited_expect_as_on_b(&v, "\"declined\":true");
 }
 
 /* A game cancelled on B reaches, on A, the player stream of the player it
@@ -618,35 +637,14 @@ static void test_a_cancel_on_one_node_reaches_the_invitees_on_the_other(void **s
 {
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
-  struct harness_player creator, invitee;
-  struct sse invitee_on_a, game_on_a, invitee_on_b;
-  struct harness_response r;
-  char id[64], path[128];
+  struct invited v;
 
-  harness_new_player(b, "Bonatti", &creator);
-  harness_new_player(b, "Mauri", &invitee);
-  invite_game(b, &creator, &invitee, id);
-  snprintf(path, sizeof path, "/v1/games/%s/events", id);
-  sse_start(&invitee_on_a, a, "/v1/players/me/events", invitee.token, 1);
-  sse_start(&game_on_a, a, path, NULL, 1);
-  sse_start(&invitee_on_b, b, "/v1/players/me/events", invitee.token, 1);
-
-  harness_call(b, &r, "POST", creator.token, NULL, "/v1/games/%s/cancel", id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  harness_response_free(&r);
-  sse_client_join(&invitee_on_a.base);
-  sse_client_join(&game_on_a.base);
-  sse_client_join(&invitee_on_b.base);
-
-  assert_int_equal(atomic_load(&invitee_on_b.events), 1);
-  assert_non_null(strstr(invitee_on_b.data[0], "\"status\":\"cancelled\""));
-  struct sse *on_a[] = {&invitee_on_a, &game_on_a};
-  for (int i = 0; i < 2; i++) {
-    assert_int_equal(atomic_load(&on_a[i]->events), 1);
-    assert_string_equal(on_a[i]->data[0], invitee_on_b.data[0]);
-    sse_free(on_a[i]);
-  }
-  sse_free(&invitee_on_b);
+  invited_open(&v, b, "Bonatti", "Mauri");
+  sse_start(&v.on_a[0], a, "/v1/players/me/events", v.invitee.token, 1);
+  sse_start(&v.on_a[1], a, v.path, NULL, 1);
+  sse_start(&v.on_b, b, "/v1/players/me/events", v.invitee.token, 1);
+  invited_answer(&v, b, &v.creator, "cancel");
+  invited_expect_as_on_b(&v, "\"status\":\"cancelled\"");
 }
 
 int main(void)
