@@ -30,6 +30,20 @@ static json_t *create_with_bots(struct harness_server *s, const char *token, int
   return r->json;
 }
 
+/* A game of `seats` with `bots` is refused: 400 `code`, its detail
+ * naming `in_detail` (NULL: not looked at). */
+static void expect_refused(struct harness_server *s, const char *token, int seats, const char *bots,
+                           const char *code, const char *in_detail)
+{
+  struct harness_response r;
+
+  create_with_bots(s, token, seats, bots, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, code);
+  if (in_detail)
+    assert_non_null(strstr(harness_str(r.json, "detail"), in_detail));
+  harness_response_free(&r);
+}
+
 /* A new player `name` (*me) creates a Himalaya game of `seats` seats with
  * `bots`; its id in id[64]. New reference: the game as created. */
 static json_t *new_game_with_bots(struct harness_server *s, const char *name,
@@ -115,21 +129,12 @@ static void test_bot_lists_that_leave_no_person_or_repeat_a_seat_are_refused(voi
 {
   struct harness_server *s = *state;
   struct harness_player me;
-  struct harness_response r;
 
   harness_new_player(s, "picky", &me);
-  create_with_bots(s, me.token, 2, "[0,1]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 3, "[1,1]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 3, "[7]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 3, "1", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "wrong-type");
-  harness_response_free(&r);
+  expect_refused(s, me.token, 2, "[0,1]", "bad-value", NULL);
+  expect_refused(s, me.token, 3, "[1,1]", "bad-value", NULL);
+  expect_refused(s, me.token, 3, "[7]", "bad-value", NULL);
+  expect_refused(s, me.token, 3, "1", "wrong-type", NULL);
 }
 
 /* api/README.md "Takebacks": a request that only bots would answer rewinds
@@ -296,22 +301,12 @@ static void test_bot_levels_that_do_not_exist_are_refused(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player me;
-  struct harness_response r;
 
   harness_new_player(s, "leveller", &me);
-  create_with_bots(s, me.token, 2, "[{\"seat\":1,\"level\":\"godlike\"}]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  assert_non_null(strstr(harness_str(r.json, "detail"), "level"));
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 2, "[{\"seat\":1,\"colour\":\"red\"}]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "unknown-field");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 2, "[{\"level\":\"easy\"}]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 3, "[1,{\"seat\":1,\"level\":\"easy\"}]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
+  expect_refused(s, me.token, 2, "[{\"seat\":1,\"level\":\"godlike\"}]", "bad-value", "level");
+  expect_refused(s, me.token, 2, "[{\"seat\":1,\"colour\":\"red\"}]", "unknown-field", NULL);
+  expect_refused(s, me.token, 2, "[{\"level\":\"easy\"}]", "bad-value", NULL);
+  expect_refused(s, me.token, 3, "[1,{\"seat\":1,\"level\":\"easy\"}]", "bad-value", NULL);
 }
 
 /* A strong bot owing the first move when the server stopped plays it
