@@ -33,6 +33,16 @@ long rss_kb(pid_t pid)
   return kb;
 }
 
+void rss_without_asan_quarantine(void)
+{
+  const char *asan = getenv("ASAN_OPTIONS");
+  char options[512];
+
+  snprintf(options, sizeof(options), "%s%squarantine_size_mb=0", asan ? asan : "",
+           asan && *asan ? ":" : "");
+  setenv("ASAN_OPTIONS", options, 1);
+}
+
 static void *sample(void *arg)
 {
   struct rss_sampler *m = arg;

@@ -10,6 +10,12 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+/* Under AddressSanitizer a server keeps up to 256 MB of freed memory in
+ * quarantine, which would measure ASan rather than the server: the
+ * servers started after this (their environment is ours) get none. Call
+ * from main() before the tests. */
+void rss_without_asan_quarantine(void);
+
 /* VmRSS of process `pid` in KiB (/proc/PID/status), -1 when unreadable. */
 long rss_kb(pid_t pid);
 

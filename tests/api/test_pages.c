@@ -352,17 +352,7 @@ int main(void)
   };
   int rc;
 
-  /* Under AddressSanitizer the server keeps up to 256 MB of freed memory
-   * in quarantine, which would measure ASan rather than the server: the
-   * servers this binary starts get none (their environment is ours). */
-  {
-    const char *asan = getenv("ASAN_OPTIONS");
-    char options[512];
-
-    snprintf(options, sizeof(options), "%s%squarantine_size_mb=0", asan ? asan : "",
-             asan && *asan ? ":" : "");
-    setenv("ASAN_OPTIONS", options, 1);
-  }
+  rss_without_asan_quarantine();
   harness_global_init();
   rc = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();
