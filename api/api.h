@@ -584,6 +584,13 @@ enum cairn_status api_games_rematch(struct api_request *, struct api_response *,
                                     struct cairn_error *);
 enum cairn_status api_games_cancel(struct api_request *, struct api_response *,
                                    struct cairn_error *);
+/* Another node ended an invitation with its seat not taken
+ * (db_change.invitation): a decline announced to the streams here as a
+ * decline of this node is; a cancel's game notice to the invitee's player
+ * streams here (the game's own streams and its seated players' hear the
+ * cancel as a change of the game: game_remote_change). Only when a client
+ * here may care. */
+void api_invitation_remote(struct api_server *server, const struct db_change *change);
 /* Each seat of `row` with its player, {seat, player: {id, name} | null}
  * (new reference; lobby.c). */
 json_t *api_seats_json(const struct db_game *row);

@@ -16,11 +16,13 @@
  * invitee and seated player and, as the game's notice (status cancelled),
  * to their streams and the game's (notify.c). Who was invited is read from
  * the game as it was before the answer, which withdraws the invitations.
+ * On PostgreSQL the other nodes hear of each invitation so ended
+ * (migrations/postgres/0010_notify_invitations.sql) and tell their own
+ * streams the same (api_invitation_remote).
  */
 #include "api.h"
 #include "notify.h"
-
-#include <string.h>
+#include "../log/log.h"
 
 /* The game as it stands before an answer, for whom to tell afterwards;
  * false (and nobody told) when it cannot be read, which the answer itself
@@ -30,17 +32,6 @@ static bool read_before(struct api_request *req, struct db_game *row)
   struct cairn_error ignored = {0};
 
   return game_load(req->server->game, req->id, row, &ignored) == CAIRN_OK;
-}
-
-/* The seat of `row` kept for `player_id`, or -1. */
-static int kept_for(const struct db_game *row, const char *player_id)
-{
-  int i;
-
-  for (i = 0; i < row->seats; i++)
-    if (strcmp(row->seat_invited[i], player_id) == 0)
-      return i;
-  return -1;
 }
 
 enum cairn_status api_invitation_accept(struct api_request *req, struct api_response *resp,
@@ -72,7 +63,7 @@ enum cairn_status api_invitation_decline(struct api_request *req, struct api_res
     return st;
   known = read_before(req, &before);
   st = game_decline(req->server->game, req->id, &req->player, err);
-  seat = known ? kept_for(&before, req->player.id) : -1;
+  seat = known ? game_invited_seat(&before, req->player.id) : -1;
   if (st == CAIRN_OK && seat >= 0) {
     /* The seat is free now; nothing else of the game changed. */
     before.seat_invited[seat][0] = '\0';
@@ -115,4 +106,22 @@ enum cairn_status api_games_cancel(struct api_request *req, struct api_response 
   resp->status = 200;
   resp->body = json_pack("{s:s, s:s}", "id", req->id, "status", DB_STATUS_CANCELLED);
   return CAIRN_OK;
+}
+
+void api_invitation_remote(struct api_server *server, const struct db_change *change)
+{
+  struct db_game row = {0};
+  struct cairn_error err = {0};
+
+  if (!api_notify_cares(server->notify, change->game_id))
+    return;
+  /* The row as it stands: the invitation is gone from it already. */
+  if (game_load(server->game, change->game_id, &row, &err) != CAIRN_OK)
+    log_line(LOG_ERROR, "invitations", "another node's answer to an invitation to game %s: %s",
+             change->game_id, err.detail);
+  else if (change->invitation == DB_INVITATION_DECLINED)
+    api_notify_declined(server->notify, &row, change->invitation_seat);
+  else
+    api_notify_cancelled_to(server->notify, &row, change->invitee);
+  db_game_clear(&row);
 }

@@ -67,6 +67,9 @@ struct notice {
   bool chat_deleted;
   /* An invitation declined (issue 25): 1 + the seat kept, 0 otherwise */
   int declined;
+  /* Heard by the players' streams only, not by the game's own streams and
+   * long-polls (api_notify_cancelled_to) */
+  bool players_only;
 };
 
 struct waiter {
@@ -231,7 +234,7 @@ static bool stream_wants(const struct api_stream *s, const struct notice *n)
   if (!stream_may_read(s, n))
     return false;
   if (s->game[0])
-    return strcmp(s->game, n->game) == 0;
+    return !n->players_only && strcmp(s->game, n->game) == 0;
   for (i = 0; i < n->seats; i++)
     if (strcmp(n->players[i], s->player) == 0)
       return true;
@@ -257,7 +260,7 @@ static void wake_for(struct api_notify *hub, const struct notice *n)
   struct waiter **pw = &hub->waiters[watch_slot(n->game)];
   int i;
 
-  while (*pw) {
+  while (*pw && !n->players_only) {
     struct waiter *w = *pw;
 
     if (strcmp(w->game, n->game) == 0) {
@@ -867,6 +870,21 @@ void api_notify_cancelled(struct api_notify *hub, const struct db_game *row,
   for (i = 0; i < row->seats; i++)
     add_hearer(n, invited[i]);
   add_hearer(n, row->creator);
+  wake_for(hub, n);
+  pthread_mutex_unlock(&hub->lock);
+}
+
+void api_notify_cancelled_to(struct api_notify *hub, const struct db_game *row, const char *player)
+{
+  struct notice *n;
+
+  if (!hub)
+    return;
+  pthread_mutex_lock(&hub->lock);
+  n = next_notice(hub, row);
+  n->seats = 0;
+  add_hearer(n, player);
+  n->players_only = true;
   wake_for(hub, n);
   pthread_mutex_unlock(&hub->lock);
 }

@@ -113,6 +113,11 @@ void api_notify_declined(struct api_notify *hub, const struct db_game *row, int 
 void api_notify_cancelled(struct api_notify *hub, const struct db_game *row,
                           const char (*invited)[DB_ID_MAX + 1]);
 
+/* The notice of the cancelled `row` for the player streams of `player`
+ * alone: the cancel of another node reaches the rest here as a change of
+ * the game (api_invitation_remote). */
+void api_notify_cancelled_to(struct api_notify *hub, const struct db_game *row, const char *player);
+
 /* Is a client here waiting on `game`: a long-poll or a stream of it, or
  * any player's stream (whose games the hub does not know)? Another node's
  * chat message is worth a storage read only then. Notes nothing. */

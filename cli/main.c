@@ -405,6 +405,8 @@ static void on_remote_change(void *arg, const struct db_change *change)
     api_notify_resync(server->notify);
   else if (change->chat)
     api_chat_remote(server, change);
+  else if (change->invitation)
+    api_invitation_remote(server, change);
   else if (api_notify_heed(server->notify, change->game_id, change->seq))
     game_remote_change(server->game, change->game_id, change->moves);
 }

@@ -354,7 +354,15 @@ struct db_change {
   int chat;
   uint32_t chat_n;
   bool chat_deleted;
+  /* Or an invitation that ended with its seat not taken (issue 25):
+   * DB_INVITATION_DECLINED or DB_INVITATION_CANCELLED (its game was),
+   * 0 otherwise; the seat it kept and its invitee. */
+  int invitation;
+  int invitation_seat;
+  const char *invitee;
 };
+#define DB_INVITATION_DECLINED  1
+#define DB_INVITATION_CANCELLED 2
 
 /* Called by a store's listener (db_listen_start) with each change another
  * process committed; with `change` NULL when some may have been missed

@@ -413,6 +413,9 @@ enum cairn_status game_join(struct game_service *svc, const char *game_id,
 /* Invitations (issue 25): a seat kept for a named player
  * (db_game.seat_invited, set before game_create). */
 
+/* The seat of `row` kept for `player_id`, or -1. */
+int game_invited_seat(const struct db_game *row, const char *player_id);
+
 /* `player` takes the seat kept for them in `game_id`, as game_join does
  * (one change, under the game lock; the store deletes the invitation in
  * the join's transaction). CAIRN_ENOTFOUND when no seat is kept for them:

@@ -193,8 +193,7 @@ cleanup:
   return st;
 }
 
-/* The seat of `row` kept for `player_id`, or -1. */
-static int invited_seat(const struct db_game *row, const char *player_id)
+int game_invited_seat(const struct db_game *row, const char *player_id)
 {
   int i;
 
@@ -215,7 +214,7 @@ enum cairn_status game_accept(struct game_service *svc, const char *game_id,
   st = game_load(svc, game_id, &row, err);
   if (st != CAIRN_OK)
     goto cleanup;
-  seat = invited_seat(&row, player->id);
+  seat = game_invited_seat(&row, player->id);
   if (seat < 0) {
     st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL,
                     "no invitation of yours to game %s is open", game_id);

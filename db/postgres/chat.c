@@ -14,10 +14,11 @@
 /* The columns read_chat reads, in its order. */
 #define CHAT_COLUMNS "id, game_id, channel, n, author, author_name, text, at_ms, deleted_ms"
 
-static enum cairn_status read_chat(const PGresult *res, int row, struct db_chat *m,
-                                   struct cairn_error *err)
+/* A db_pg_row_reader: `out` is a struct db_chat. */
+static enum cairn_status read_chat(const PGresult *res, int row, void *out, struct cairn_error *err)
 {
   static const char what[] = "loading chat messages";
+  struct db_chat *m = out;
   enum cairn_status st;
 
   memset(m, 0, sizeof(*m));
@@ -87,37 +88,35 @@ enum cairn_status db_pg_chat_post(void *ctx, struct db_chat *msg, const struct d
   return st;
 }
 
+/* The caller's db_chat_cb, as db_pg_each_row's visitor. */
+struct chat_visit {
+  db_chat_cb cb;
+  void *arg;
+};
+
+static enum cairn_status visit_chat(void *arg, const void *row, struct cairn_error *err)
+{
+  const struct chat_visit *v = arg;
+
+  return v->cb(v->arg, row, err);
+}
+
 enum cairn_status db_pg_chat_list(void *ctx, const char *game_id, int channel, uint32_t after,
                                   int limit, db_chat_cb cb, void *arg, struct cairn_error *err)
 {
   struct db_pg_params p = {0};
-  struct db_chat *rows = NULL;
-  PGresult *res = NULL;
-  enum cairn_status st;
-  int i, n = 0;
+  struct chat_visit v = {cb, arg};
 
   assert(ctx && game_id && cb && limit >= 0);
   db_pg_text(&p, game_id);
   db_pg_int(&p, channel);
   db_pg_int(&p, after);
   db_pg_int(&p, limit);
-  st = db_pg_read(ctx,
-                  "SELECT " CHAT_COLUMNS " FROM chat_messages WHERE game_id = $1"
-                  " AND channel = $2::integer AND n > $3::bigint ORDER BY n LIMIT $4::bigint",
-                  &p, &res, "loading chat messages", err);
-  if (st == CAIRN_OK) {
-    n = PQntuples(res);
-    rows = calloc(n > 0 ? (size_t)n : 1, sizeof(*rows));
-    if (!rows)
-      st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  }
-  for (i = 0; st == CAIRN_OK && i < n; i++)
-    st = read_chat(res, i, &rows[i], err);
-  PQclear(res);
-  for (i = 0; st == CAIRN_OK && i < n; i++)
-    st = cb(arg, &rows[i], err);
-  free(rows);
-  return st;
+  return db_pg_each_row(ctx,
+                        "SELECT " CHAT_COLUMNS " FROM chat_messages WHERE game_id = $1"
+                        " AND channel = $2::integer AND n > $3::bigint ORDER BY n LIMIT $4::bigint",
+                        &p, "loading chat messages", sizeof(struct db_chat), read_chat, visit_chat,
+                        &v, err);
 }
 
 enum cairn_status db_pg_chat_get(void *ctx, const char *id, struct db_chat *out,

@@ -251,6 +251,32 @@ enum cairn_status db_pg_read(struct db_pg *c, const char *sql, const struct db_p
   return st;
 }
 
+enum cairn_status db_pg_each_row(struct db_pg *c, const char *sql,
+                                 const struct db_pg_params *params, const char *what,
+                                 size_t row_size, db_pg_row_reader read, db_pg_row_visitor visit,
+                                 void *arg, struct cairn_error *err)
+{
+  char *rows = NULL;
+  PGresult *res = NULL;
+  enum cairn_status st;
+  int i, n = 0;
+
+  st = db_pg_read(c, sql, params, &res, what, err);
+  if (st == CAIRN_OK) {
+    n = PQntuples(res);
+    rows = calloc(n > 0 ? (size_t)n : 1, row_size);
+    if (!rows)
+      st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
+  }
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = read(res, i, rows + (size_t)i * row_size, err);
+  PQclear(res);
+  for (i = 0; st == CAIRN_OK && i < n; i++)
+    st = visit(arg, rows + (size_t)i * row_size, err);
+  free(rows);
+  return st;
+}
+
 enum cairn_status db_pg_write(struct db_pg *c, const char *sql, const struct db_pg_params *params,
                               PGresult **out, char sqlstate[6], const char *what,
                               struct cairn_error *err)

@@ -121,6 +121,20 @@ bool db_pg_state_is_integrity(const char sqlstate[6]);
 /* One read on a connection borrowed for it alone; *out as db_pg_exec's. */
 enum cairn_status db_pg_read(struct db_pg *c, const char *sql, const struct db_pg_params *params,
                              PGresult **out, const char *what, struct cairn_error *err);
+
+/* How db_pg_each_row reads row `i` of `res` into `row`. */
+typedef enum cairn_status (*db_pg_row_reader)(const PGresult *res, int i, void *row,
+                                              struct cairn_error *err);
+/* What db_pg_each_row hands each row it read to, with its `arg`. */
+typedef enum cairn_status (*db_pg_row_visitor)(void *arg, const void *row, struct cairn_error *err);
+/* db_pg_read `sql` (while `what`), read every row with `read` into an
+ * array of `row_size`-byte rows and release the result; only then hand
+ * the rows in order to `visit` until one fails, so a visitor runs with no
+ * connection or result held and may use the store itself. */
+enum cairn_status db_pg_each_row(struct db_pg *c, const char *sql,
+                                 const struct db_pg_params *params, const char *what,
+                                 size_t row_size, db_pg_row_reader read, db_pg_row_visitor visit,
+                                 void *arg, struct cairn_error *err);
 /* One writing statement in a transaction of its own on a borrowed
  * connection: BEGIN, the statement, COMMIT. The BEGIN is what makes it
  * safe to retry on a fresh connection when the pooled one broke (conn.c);

@@ -4,7 +4,9 @@
  * the triggers of migrations/postgres/0002_notify.sql notify in every
  * transaction that changes a game, and on CHAT_CHANNEL, which those of
  * 0009_notify_chat.sql notify for every chat message posted or deleted
- * (issue 25), and a thread of its own hands each notification of another
+ * (issue 25), and on INVITATION_CHANNEL, which 0010_notify_invitations.sql
+ * notifies for every invitation declined or withdrawn by a cancel, and a
+ * thread of its own hands each notification of another
  * node to the caller's callback. What the caller
  * does with it (the game layer publishes it) is not this file's concern.
  *
@@ -44,6 +46,8 @@ static const char app_name[] = "&application_name=cairn-listen";
 
 /* The channel 0009_notify_chat.sql's triggers notify on. */
 #define CHAT_CHANNEL "cairn_chat"
+/* The channel 0010_notify_invitations.sql's trigger notifies on. */
+#define INVITATION_CHANNEL "cairn_invitations"
 
 struct db_listener {
   struct db_pg *c; /* borrowed: the store, for its conninfo and node */
@@ -81,7 +85,8 @@ static PGconn *connect_listening(const struct db_listener *l)
 
   if (db_pg_connect(l->conninfo, &conn, &err) != CAIRN_OK)
     return NULL;
-  res = PQexec(conn, "LISTEN " DB_PG_CHANNEL "; LISTEN " CHAT_CHANNEL);
+  res =
+      PQexec(conn, "LISTEN " DB_PG_CHANNEL "; LISTEN " CHAT_CHANNEL "; LISTEN " INVITATION_CHANNEL);
   if (PQresultStatus(res) != PGRES_COMMAND_OK || PQsetnonblocking(conn, 1) != 0) {
     log_line(LOG_ERROR, "db", "listening for other nodes' changes: %s", PQerrorMessage(conn));
     PQclear(res);
@@ -134,6 +139,51 @@ static bool parse_chat_payload(const char *payload, char id[DB_ID_MAX + 1],
   return true;
 }
 
+/* An invitation's payload "<game> <seat> <invitee> <how> <node>" into
+ * *out (its invitee points into `invitee`), as parse_payload does a
+ * game's. */
+static bool parse_invitation_payload(const char *payload, char id[DB_ID_MAX + 1],
+                                     char invitee[DB_ID_MAX + 1], char node[DB_PG_NODE_HEX + 2],
+                                     struct db_change *out)
+{
+  char how[16];
+  int seat;
+
+  node[0] = '\0';
+  memset(out, 0, sizeof(*out));
+  if (sscanf(payload, "%32s %d %32s %15s %17s", id, &seat, invitee, how, node) < 4 || seat < 0 ||
+      seat >= ENGINE_MAX_SEATS)
+    return false;
+  if (strcmp(how, "declined") == 0)
+    out->invitation = DB_INVITATION_DECLINED;
+  else if (strcmp(how, "cancelled") == 0)
+    out->invitation = DB_INVITATION_CANCELLED;
+  else
+    return false;
+  out->game_id = id;
+  out->invitation_seat = seat;
+  out->invitee = invitee;
+  return true;
+}
+
+/* A notification on `channel` into *out, false when it is not what that
+ * channel carries; what it should have been into *what. */
+static bool parse_notification(const char *channel, const char *payload, char id[DB_ID_MAX + 1],
+                               char invitee[DB_ID_MAX + 1], char node[DB_PG_NODE_HEX + 2],
+                               struct db_change *out, const char **what)
+{
+  if (strcmp(channel, CHAT_CHANNEL) == 0) {
+    *what = "a chat message's";
+    return parse_chat_payload(payload, id, node, out);
+  }
+  if (strcmp(channel, INVITATION_CHANNEL) == 0) {
+    *what = "an invitation's end";
+    return parse_invitation_payload(payload, id, invitee, node, out);
+  }
+  *what = "a game's change";
+  return parse_payload(payload, id, node, out);
+}
+
 /* Hand the notifications read so far to the callback, but this node's own:
  * it announced those itself when it committed them. */
 static void deliver(struct db_listener *l)
@@ -141,13 +191,12 @@ static void deliver(struct db_listener *l)
   PGnotify *n;
 
   while ((n = PQnotifies(l->conn))) {
-    char id[DB_ID_MAX + 1], node[DB_PG_NODE_HEX + 2];
+    char id[DB_ID_MAX + 1], invitee[DB_ID_MAX + 1], node[DB_PG_NODE_HEX + 2];
     struct db_change change;
-    bool chat = strcmp(n->relname, CHAT_CHANNEL) == 0;
+    const char *what;
 
-    if (!(chat ? parse_chat_payload : parse_payload)(n->extra, id, node, &change))
-      log_line(LOG_ERROR, "db", "a notification on %s that is not %s", n->relname,
-               chat ? "a chat message's" : "a game's change");
+    if (!parse_notification(n->relname, n->extra, id, invitee, node, &change, &what))
+      log_line(LOG_ERROR, "db", "a notification on %s that is not %s", n->relname, what);
     else if (strcmp(node, l->c->node) != 0)
       l->cb(l->arg, &change);
     PQfreemem(n);

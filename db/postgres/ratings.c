@@ -21,10 +21,12 @@
   "SELECT r.title, r.player, r.mu, r.sigma, r.ordinal, r.games, r.wins, r.draws, r.losses,"        \
   " r.updated_ms, coalesce(p.name, '') FROM ratings r LEFT JOIN players p ON p.id = r.player"
 
-static enum cairn_status read_rating(const PGresult *res, int row, struct db_rating *r,
+/* A db_pg_row_reader: `out` is a struct db_rating. */
+static enum cairn_status read_rating(const PGresult *res, int row, void *out,
                                      struct cairn_error *err)
 {
   static const char what[] = "loading ratings";
+  struct db_rating *r = out;
   enum cairn_status st;
 
   memset(r, 0, sizeof(*r));
@@ -166,28 +168,26 @@ enum cairn_status db_pg_write_ratings(PGconn *conn, const char *game_id, int64_t
 
 /* ---- listings ---- */
 
+/* The caller's db_rating_cb, as db_pg_each_row's visitor. */
+struct rating_visit {
+  db_rating_cb cb;
+  void *arg;
+};
+
+static enum cairn_status visit_rating(void *arg, const void *row, struct cairn_error *err)
+{
+  const struct rating_visit *v = arg;
+
+  return v->cb(v->arg, row, err);
+}
+
 static enum cairn_status each(struct db_pg *c, const char *sql, const struct db_pg_params *p,
                               db_rating_cb cb, void *arg, struct cairn_error *err)
 {
-  struct db_rating *rows = NULL;
-  PGresult *res = NULL;
-  enum cairn_status st;
-  int i, n = 0;
+  struct rating_visit v = {cb, arg};
 
-  st = db_pg_read(c, sql, p, &res, "loading ratings", err);
-  if (st == CAIRN_OK) {
-    n = PQntuples(res);
-    rows = calloc(n > 0 ? (size_t)n : 1, sizeof(*rows));
-    if (!rows)
-      st = cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL, "out of memory");
-  }
-  for (i = 0; st == CAIRN_OK && i < n; i++)
-    st = read_rating(res, i, &rows[i], err);
-  PQclear(res);
-  for (i = 0; st == CAIRN_OK && i < n; i++)
-    st = cb(arg, &rows[i], err);
-  free(rows);
-  return st;
+  return db_pg_each_row(c, sql, p, "loading ratings", sizeof(struct db_rating), read_rating,
+                        visit_rating, &v, err);
 }
 
 enum cairn_status db_pg_ratings_of(void *ctx, const char *player, db_rating_cb cb, void *arg,

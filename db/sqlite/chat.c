@@ -151,7 +151,6 @@ enum cairn_status db_sqlite_chat_get(void *ctx, const char *id, struct db_chat *
   struct db_sqlite *c = ctx;
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
-  int rc;
 
   assert(c && id && out);
   memset(out, 0, sizeof(*out));
@@ -160,14 +159,10 @@ enum cairn_status db_sqlite_chat_get(void *ctx, const char *id, struct db_chat *
                          err);
   if (st == CAIRN_OK) {
     sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_ROW)
-      st = read_chat(stmt, out, err);
-    else if (rc == SQLITE_DONE)
-      st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no chat message %s", id);
-    else
-      st = db_sqlite_fail(c->rdb, rc, "loading a chat message", err);
+    st = db_sqlite_step_one(c->rdb, stmt, "chat message", id, "loading a chat message", err);
   }
+  if (st == CAIRN_OK)
+    st = read_chat(stmt, out, err);
   db_sqlite_release(stmt);
   db_sqlite_runlock(c);
   return st;

@@ -58,6 +58,18 @@ enum cairn_status db_sqlite_fail(sqlite3 *db, int rc, const char *what, struct c
                     "storage failed while %s; nothing was changed", what);
 }
 
+enum cairn_status db_sqlite_step_one(sqlite3 *db, sqlite3_stmt *stmt, const char *thing,
+                                     const char *id, const char *doing, struct cairn_error *err)
+{
+  int rc = sqlite3_step(stmt);
+
+  if (rc == SQLITE_ROW)
+    return CAIRN_OK;
+  if (rc == SQLITE_DONE)
+    return cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no %s %s", thing, id);
+  return db_sqlite_fail(db, rc, doing, err);
+}
+
 /*
  * The statement cache is SQLite's own list of a connection's statements
  * (sqlite3_next_stmt), searched by text. The backend has a fixed set of a
@@ -255,21 +267,14 @@ enum cairn_status db_sqlite_game_status(sqlite3 *db, const char *game_id, char *
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
-  int rc;
 
   st = db_sqlite_prepare(db, "SELECT status, seats, moves FROM games WHERE id = ?1", &stmt, err);
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  rc = sqlite3_step(stmt);
-  if (rc == SQLITE_DONE) {
-    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+  st = db_sqlite_step_one(db, stmt, "game", game_id, "reading a game", err);
+  if (st != CAIRN_OK)
     goto cleanup;
-  }
-  if (rc != SQLITE_ROW) {
-    st = db_sqlite_fail(db, rc, "reading a game", err);
-    goto cleanup;
-  }
   st = db_sqlite_column_copy(stmt, 0, status, size, "reading a game", err);
   if (seats)
     *seats = sqlite3_column_int(stmt, 1);

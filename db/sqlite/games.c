@@ -265,15 +265,10 @@ enum cairn_status db_sqlite_game_load(void *ctx, const char *game_id, struct db_
   if (st != CAIRN_OK)
     goto cleanup;
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  rc = sqlite3_step(stmt);
-  if (rc == SQLITE_DONE) {
-    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no game %s", game_id);
+  st = db_sqlite_step_one(c->rdb, stmt, "game", game_id, "loading a game", err);
+  if (st != CAIRN_OK)
     goto cleanup;
-  }
-  if (rc != SQLITE_ROW) {
-    st = db_sqlite_fail(c->rdb, rc, "loading a game", err);
-    goto cleanup;
-  }
+  rc = SQLITE_ROW; /* the first seat's row, read below */
   st = read_row(stmt, out, err);
   if (st != CAIRN_OK)
     goto cleanup;

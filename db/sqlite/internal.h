@@ -184,6 +184,12 @@ void db_sqlite_forget_game(struct db_sqlite *c, const char *game_id);
  * connection, so sqlite3_errmsg still describes this failure. */
 enum cairn_status db_sqlite_fail(sqlite3 *db, int rc, const char *what, struct cairn_error *err);
 
+/* Step `stmt` (of `db`), which reads the row of the `thing` named `id`:
+ * CAIRN_OK with that row to read, CAIRN_ENOTFOUND ("no <thing> <id>")
+ * when there is none, db_sqlite_fail while `doing` otherwise. */
+enum cairn_status db_sqlite_step_one(sqlite3 *db, sqlite3_stmt *stmt, const char *thing,
+                                     const char *id, const char *doing, struct cairn_error *err);
+
 /* The connection's statement for `sql`, ready to bind and step: the cached
  * one if idle, else newly prepared. `sql` must be a literal (one statement,
  * ? parameters; the few texts a helper picks from are fine): each distinct

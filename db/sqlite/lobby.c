@@ -91,29 +91,6 @@ enum cairn_status db_sqlite_games_lobby(void *ctx, const struct db_lobby_query *
 
 /* ---- invitations ---- */
 
-enum cairn_status db_sqlite_insert_invitation(sqlite3 *db, const char *game_id, int seat,
-                                              const char *player_id, struct cairn_error *err)
-{
-  sqlite3_stmt *stmt = NULL;
-  enum cairn_status st;
-  int rc;
-
-  st = db_sqlite_prepare(
-      db, "INSERT INTO invitations (game_id, seat, player_id) VALUES (?1, ?2, ?3)", &stmt, err);
-  if (st != CAIRN_OK)
-    return st;
-  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  sqlite3_bind_int(stmt, 2, seat);
-  sqlite3_bind_text(stmt, 3, player_id, -1, SQLITE_STATIC);
-  rc = sqlite3_step(stmt);
-  if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
-    st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no player %s", player_id);
-  else if (rc != SQLITE_DONE)
-    st = db_sqlite_fail(db, rc, "inviting a player", err);
-  db_sqlite_release(stmt);
-  return st;
-}
-
 enum cairn_status db_sqlite_uninvite(sqlite3 *db, const char *game_id, const char *player_id,
                                      bool *deleted, struct cairn_error *err)
 {

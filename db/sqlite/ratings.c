@@ -276,7 +276,6 @@ enum cairn_status db_sqlite_player_get(void *ctx, const char *id, struct db_play
   struct db_sqlite *c = ctx;
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
-  int rc;
 
   assert(c && id && out);
   memset(out, 0, sizeof(*out));
@@ -284,11 +283,7 @@ enum cairn_status db_sqlite_player_get(void *ctx, const char *id, struct db_play
   st = db_sqlite_prepare(c->rdb, "SELECT id, name FROM players WHERE id = ?1", &stmt, err);
   if (st == CAIRN_OK) {
     sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
-    rc = sqlite3_step(stmt);
-    if (rc == SQLITE_DONE)
-      st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no player %s", id);
-    else if (rc != SQLITE_ROW)
-      st = db_sqlite_fail(c->rdb, rc, "loading a player", err);
+    st = db_sqlite_step_one(c->rdb, stmt, "player", id, "loading a player", err);
   }
   if (st == CAIRN_OK)
     st = db_sqlite_column_copy(stmt, 0, out->id, sizeof(out->id), "loading a player", err);

@@ -4,7 +4,9 @@
  * (its clock start, the first clocks, the webhook outbox rows). Every check
  * runs inside the write transaction that inserts the seat, so two players
  * racing for the last seat (or one player racing for two seats) cannot both
- * win, and a crash cannot leave a started game without its clocks.
+ * win, and a crash cannot leave a started game without its clocks. Also
+ * the two rows that hold a seat for a player, for the other slots'
+ * transactions: a seat taken, and a seat kept (an invitation).
  */
 #include "internal.h"
 
@@ -56,17 +58,19 @@ cleanup:
   return st;
 }
 
-enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int seat,
-                                        const char *player_id, struct cairn_error *err)
+/* Run `insert`, an INSERT of (game_id ?1, seat ?2, player_id ?3), while
+ * `doing`: a player who does not exist is not found (the foreign key). */
+static enum cairn_status insert_player_seat(sqlite3 *db, const char *insert, const char *game_id,
+                                            int seat, const char *player_id, const char *doing,
+                                            struct cairn_error *err)
 {
   sqlite3_stmt *stmt = NULL;
   enum cairn_status st;
   int rc;
 
-  st = db_sqlite_prepare(db, "INSERT INTO seats (game_id, seat, player_id) VALUES (?1, ?2, ?3)",
-                         &stmt, err);
+  st = db_sqlite_prepare(db, insert, &stmt, err);
   if (st != CAIRN_OK)
-    goto cleanup;
+    return st;
   sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
   sqlite3_bind_int(stmt, 2, seat);
   sqlite3_bind_text(stmt, 3, player_id, -1, SQLITE_STATIC);
@@ -74,11 +78,24 @@ enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int se
   if (rc == SQLITE_CONSTRAINT_FOREIGNKEY)
     st = cairn_fail(err, CAIRN_ENOTFOUND, CAIRN_CODE_NOT_FOUND, NULL, "no player %s", player_id);
   else if (rc != SQLITE_DONE)
-    st = db_sqlite_fail(db, rc, "taking a seat", err);
-
-cleanup:
+    st = db_sqlite_fail(db, rc, doing, err);
   db_sqlite_release(stmt);
   return st;
+}
+
+enum cairn_status db_sqlite_insert_seat(sqlite3 *db, const char *game_id, int seat,
+                                        const char *player_id, struct cairn_error *err)
+{
+  return insert_player_seat(db, "INSERT INTO seats (game_id, seat, player_id) VALUES (?1, ?2, ?3)",
+                            game_id, seat, player_id, "taking a seat", err);
+}
+
+enum cairn_status db_sqlite_insert_invitation(sqlite3 *db, const char *game_id, int seat,
+                                              const char *player_id, struct cairn_error *err)
+{
+  return insert_player_seat(
+      db, "INSERT INTO invitations (game_id, seat, player_id) VALUES (?1, ?2, ?3)", game_id, seat,
+      player_id, "inviting a player", err);
 }
 
 enum cairn_status db_sqlite_start_if_full(sqlite3 *db, const char *game_id, int64_t at_ms,

@@ -22,6 +22,8 @@
 
 #include "tests/order.h"
 #include "harness.h"
+#include "rss.h"
+#include "setups.h"
 
 #define MANY_GAMES 300
 #define EXPORTS    16
@@ -31,20 +33,6 @@
  * an export holding its games, which grows with their number. */
 #define EXPORT_GROWTH_KB (48 * 1024)
 
-/* POST /v1/games/{id}/resign at the game's current seq, as `token`. */
-static void resign(struct harness_server *s, const char *token, const char *id)
-{
-  struct harness_response r;
-  json_t *game = harness_get_game(s, NULL, id);
-  char body[64];
-
-  snprintf(body, sizeof body, "{\"seq\":%ld}", harness_int(game, "seq"));
-  json_decref(game);
-  harness_call(s, &r, "POST", token, body, "/v1/games/%s/resign", id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  harness_response_free(&r);
-}
-
 /* A two-seat `title` game, `a` in seat 0 and `b` in seat 1, ended by
  * `loser`'s resignation; its id into id[64]. The pause keeps each game's
  * end a millisecond apart, so the order a test expects is the order it
@@ -53,35 +41,12 @@ static void finished_duel(struct harness_server *s, const char *title,
                           const struct harness_player *a, const struct harness_player *b,
                           const struct harness_player *loser, char id[64])
 {
-  struct harness_response r;
-  char body[256];
+  char fields[128];
 
-  snprintf(body, sizeof body,
-           "{\"title\":\"%s\",\"seats\":2,\"seat\":0,\"invite\":[{\"seat\":1,\"player\":\"%s\"}]}",
-           title, b->id);
-  harness_call(s, &r, "POST", a->token, body, "/v1/games");
-  HARNESS_EXPECT_JSON(&r, 201);
-  snprintf(id, 64, "%s", harness_game_id(r.json));
-  harness_response_free(&r);
-  harness_call(s, &r, "POST", b->token, NULL, "/v1/games/%s/invitation/accept", id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  harness_response_free(&r);
-  resign(s, loser->token, id);
+  snprintf(fields, sizeof fields, "\"title\":\"%s\",\"seats\":2", title);
+  setup_invited_game(s, fields, a, b, 1, id);
+  setup_resign(s, loser->token, id);
   usleep(2000);
-}
-
-/* The ids a page lists, in order, as "a,b,c" into out[size]. */
-static void page_ids(const json_t *page, char *out, size_t size)
-{
-  const json_t *g;
-  size_t i, used = 0;
-
-  out[0] = '\0';
-  json_array_foreach(json_object_get(page, "games"), i, g)
-  {
-    used += (size_t)snprintf(out + used, size - used, "%s%s", i ? "," : "", harness_game_id(g));
-    assert_true(used < size);
-  }
 }
 
 static void expect_archive(struct harness_server *s, const char *token, const char *query,
@@ -90,7 +55,7 @@ static void expect_archive(struct harness_server *s, const char *token, const ch
   json_t *page = harness_get_json(s, token, "/v1/archive%s", query);
   char got[1024];
 
-  page_ids(page, got, sizeof got);
+  setup_page_ids(page, got, sizeof got);
   assert_string_equal(got, ids);
   json_decref(page);
 }
@@ -281,46 +246,6 @@ static void test_the_export_gives_each_game_s_own_document_per_line(void **state
 
 /* ---- memory ---- */
 
-/* A field of /proc/<pid>/status in KiB ("VmRSS"). */
-static long status_kb(pid_t pid, const char *field)
-{
-  char path[64], line[256];
-  long kb = -1;
-  size_t n = strlen(field);
-  FILE *f;
-
-  snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-  f = fopen(path, "r");
-  if (!f)
-    return -1;
-  while (fgets(line, sizeof(line), f))
-    if (strncmp(line, field, n) == 0 && line[n] == ':')
-      kb = strtol(line + n + 1, NULL, 10);
-  fclose(f);
-  return kb;
-}
-
-struct sampler {
-  pid_t pid;
-  volatile bool stop;
-  long peak_kb; /* OUT: the highest VmRSS seen */
-};
-
-static void *sample_rss(void *arg)
-{
-  struct sampler *m = arg;
-  struct timespec pause = {0, 2 * 1000 * 1000};
-
-  while (!m->stop) {
-    long kb = status_kb(m->pid, "VmRSS");
-
-    if (kb > m->peak_kb)
-      m->peak_kb = kb;
-    nanosleep(&pause, NULL); /* the sampling period of the measurement, not a wait */
-  }
-  return NULL;
-}
-
 struct exporter {
   struct harness_server *s;
   const char *path;
@@ -354,26 +279,25 @@ static long peak_of_exports(struct harness_server *s, const char *path, int line
 {
   struct exporter e[EXPORTS];
   pthread_t t[EXPORTS];
-  pthread_t sampler_thread;
-  struct sampler m = {.pid = s->pid};
+  struct rss_sampler m;
+  long peak;
   int i;
 
-  m.peak_kb = status_kb(s->pid, "VmRSS");
-  assert_true(m.peak_kb > 0);
-  pthread_create(&sampler_thread, NULL, sample_rss, &m);
+  rss_sampler_start(&m, s->pid);
   for (i = 0; i < EXPORTS; i++) {
     e[i] = (struct exporter){.s = s, .path = path};
     pthread_create(&t[i], NULL, export_once, &e[i]);
   }
-  for (i = 0; i < EXPORTS; i++) {
+  for (i = 0; i < EXPORTS; i++)
     pthread_join(t[i], NULL);
+  /* Stopped before any assertion, which would leave this frame (rss.h). */
+  peak = rss_sampler_stop(&m);
+  for (i = 0; i < EXPORTS; i++) {
     assert_int_equal(e[i].status, 200);
     assert_int_equal(e[i].lines, lines);
   }
-  m.stop = true;
-  pthread_join(sampler_thread, NULL);
   *len = e[0].len;
-  return m.peak_kb;
+  return peak;
 }
 
 /* MANY_GAMES solo games, each ended by its player's resignation. EXPORTS
@@ -399,7 +323,7 @@ static void test_exporting_many_games_keeps_memory_bounded(void **state)
     HARNESS_EXPECT_JSON(&r, 201);
     snprintf(id, sizeof id, "%s", harness_game_id(r.json));
     harness_response_free(&r);
-    resign(s, p.token, id);
+    setup_resign(s, p.token, id);
   }
   snprintf(one, sizeof one, "/v1/archive/export?player=%s&limit=1", p.id);
   snprintf(all, sizeof all, "/v1/archive/export?player=%s", p.id);
@@ -409,7 +333,7 @@ static void test_exporting_many_games_keeps_memory_bounded(void **state)
   export_once(&warm);
   assert_int_equal(warm.lines, MANY_GAMES);
 
-  before = status_kb(s->pid, "VmRSS");
+  before = rss_kb(s->pid);
   peak_one = peak_of_exports(s, one, 1, &one_len);
   peak_all = peak_of_exports(s, all, MANY_GAMES, &all_len);
   printf("archive export memory: VmRSS %ld KiB before; %d concurrent exports of 1 game (%zu bytes "
@@ -436,18 +360,7 @@ int main(void)
   };
   int rc;
 
-  /* Under AddressSanitizer the server keeps up to 256 MB of freed memory
-   * in quarantine, which would measure ASan rather than the server: the
-   * servers this binary starts get none (their environment is ours), as
-   * in test_pages.c. */
-  {
-    const char *asan = getenv("ASAN_OPTIONS");
-    char options[512];
-
-    snprintf(options, sizeof(options), "%s%squarantine_size_mb=0", asan ? asan : "",
-             asan && *asan ? ":" : "");
-    setenv("ASAN_OPTIONS", options, 1);
-  }
+  rss_without_asan_quarantine();
   harness_global_init();
   rc = order_run_group_tests_name("api/archive", tests, NULL, NULL);
   harness_global_cleanup();

@@ -30,6 +30,38 @@ static json_t *create_with_bots(struct harness_server *s, const char *token, int
   return r->json;
 }
 
+/* A game of `seats` with `bots` is refused: 400 `code`, its detail
+ * naming `in_detail` (NULL: not looked at). */
+static void expect_refused(struct harness_server *s, const char *token, int seats, const char *bots,
+                           const char *code, const char *in_detail)
+{
+  struct harness_response r;
+
+  create_with_bots(s, token, seats, bots, &r);
+  HARNESS_EXPECT_PROBLEM(&r, 400, code);
+  if (in_detail)
+    assert_non_null(strstr(harness_str(r.json, "detail"), in_detail));
+  harness_response_free(&r);
+}
+
+/* A new player `name` (*me) creates a Himalaya game of `seats` seats with
+ * `bots`; its id in id[64]. New reference: the game as created. */
+static json_t *new_game_with_bots(struct harness_server *s, const char *name,
+                                  struct harness_player *me, int seats, const char *bots,
+                                  char id[64])
+{
+  struct harness_response r;
+  json_t *game;
+
+  harness_new_player(s, name, me);
+  create_with_bots(s, me->token, seats, bots, &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, 64, "%s", harness_game_id(r.json));
+  game = json_incref(r.json);
+  harness_response_free(&r);
+  return game;
+}
+
 /* Issue "Asynchronous play", 5: "a human versus three bots plays a whole
  * Himalaya game". */
 static void test_one_person_plays_a_whole_game_against_three_bots(void **state)
@@ -39,16 +71,13 @@ static void test_one_person_plays_a_whole_game_against_three_bots(void **state)
   struct harness_response r;
   char id[64];
   int moves;
+  json_t *created = new_game_with_bots(s, "soloist", &me, 4, "[1,2,3]", id);
 
-  harness_new_player(s, "soloist", &me);
-  create_with_bots(s, me.token, 4, "[1,2,3]", &r);
-  HARNESS_EXPECT_STATUS(&r, 201);
-  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
   assert_string_equal(
-      harness_str(json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "player"),
+      harness_str(json_object_get(json_array_get(json_object_get(created, "seats"), 1), "player"),
                   "name"),
       "Random bot");
-  harness_response_free(&r);
+  json_decref(created);
   assert_int_equal(harness_join(s, me.token, id, 0), 0);
   for (moves = 0; moves < 1000; moves++) {
     json_t *g = harness_get_game(s, me.token, id);
@@ -78,13 +107,7 @@ static void test_one_person_plays_a_whole_game_against_three_bots(void **state)
 static void join_a_bot_moving_first(struct harness_server *s, const char *name,
                                     struct harness_player *me, char id[64])
 {
-  struct harness_response r;
-
-  harness_new_player(s, name, me);
-  create_with_bots(s, me->token, 2, "[0]", &r);
-  HARNESS_EXPECT_STATUS(&r, 201);
-  snprintf(id, 64, "%s", harness_game_id(r.json));
-  harness_response_free(&r);
+  json_decref(new_game_with_bots(s, name, me, 2, "[0]", id));
   assert_int_equal(harness_join(s, me->token, id, -1), 1);
 }
 
@@ -106,21 +129,12 @@ static void test_bot_lists_that_leave_no_person_or_repeat_a_seat_are_refused(voi
 {
   struct harness_server *s = *state;
   struct harness_player me;
-  struct harness_response r;
 
   harness_new_player(s, "picky", &me);
-  create_with_bots(s, me.token, 2, "[0,1]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 3, "[1,1]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 3, "[7]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 3, "1", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "wrong-type");
-  harness_response_free(&r);
+  expect_refused(s, me.token, 2, "[0,1]", "bad-value", NULL);
+  expect_refused(s, me.token, 3, "[1,1]", "bad-value", NULL);
+  expect_refused(s, me.token, 3, "[7]", "bad-value", NULL);
+  expect_refused(s, me.token, 3, "1", "wrong-type", NULL);
 }
 
 /* api/README.md "Takebacks": a request that only bots would answer rewinds
@@ -133,11 +147,7 @@ static void test_a_takeback_against_a_bot_rewinds_at_once(void **state)
   json_t *before, *g, *body;
   char id[64];
 
-  harness_new_player(s, "undoer", &me);
-  create_with_bots(s, me.token, 2, "[1]", &r);
-  HARNESS_EXPECT_STATUS(&r, 201);
-  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
-  harness_response_free(&r);
+  json_decref(new_game_with_bots(s, "undoer", &me, 2, "[1]", id));
   assert_int_equal(harness_join(s, me.token, id, 0), 0);
 
   before = harness_get_game(s, me.token, id);
@@ -250,18 +260,15 @@ static void test_a_strong_bot_thinks_off_the_request_path(void **state)
   struct harness_player me;
   struct harness_response r;
   struct game_turn_wait wait = {s, NULL, NULL, 0};
-  json_t *seat1, *g, *body;
+  json_t *created, *seat1, *g, *body;
   char id[64];
   int moves;
 
-  harness_new_player(s, "challenger", &me);
-  create_with_bots(s, me.token, 2, "[{\"seat\":1,\"level\":\"strong\"}]", &r);
-  HARNESS_EXPECT_STATUS(&r, 201);
-  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
-  seat1 = json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "player");
+  created = new_game_with_bots(s, "challenger", &me, 2, "[{\"seat\":1,\"level\":\"strong\"}]", id);
+  seat1 = json_object_get(json_array_get(json_object_get(created, "seats"), 1), "player");
   assert_string_equal(harness_str(seat1, "name"), "Strong bot");
   assert_int_equal(strncmp(harness_str(seat1, "id"), "bot-strong-", 11), 0);
-  harness_response_free(&r);
+  json_decref(created);
   assert_int_equal(harness_join(s, me.token, id, 0), 0);
   wait.token = me.token;
   wait.id = id;
@@ -294,22 +301,12 @@ static void test_bot_levels_that_do_not_exist_are_refused(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player me;
-  struct harness_response r;
 
   harness_new_player(s, "leveller", &me);
-  create_with_bots(s, me.token, 2, "[{\"seat\":1,\"level\":\"godlike\"}]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  assert_non_null(strstr(harness_str(r.json, "detail"), "level"));
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 2, "[{\"seat\":1,\"colour\":\"red\"}]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "unknown-field");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 2, "[{\"level\":\"easy\"}]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
-  create_with_bots(s, me.token, 3, "[1,{\"seat\":1,\"level\":\"easy\"}]", &r);
-  HARNESS_EXPECT_PROBLEM(&r, 400, "bad-value");
-  harness_response_free(&r);
+  expect_refused(s, me.token, 2, "[{\"seat\":1,\"level\":\"godlike\"}]", "bad-value", "level");
+  expect_refused(s, me.token, 2, "[{\"seat\":1,\"colour\":\"red\"}]", "unknown-field", NULL);
+  expect_refused(s, me.token, 2, "[{\"level\":\"easy\"}]", "bad-value", NULL);
+  expect_refused(s, me.token, 3, "[1,{\"seat\":1,\"level\":\"easy\"}]", "bad-value", NULL);
 }
 
 /* A strong bot owing the first move when the server stopped plays it
@@ -318,16 +315,11 @@ static void test_a_strong_bot_owing_a_move_at_a_crash_plays_after_the_restart(vo
 {
   struct harness_server *s = *state;
   struct harness_player me;
-  struct harness_response r;
   struct game_seq wait = {s, NULL, NULL};
   char id[64];
   json_t *g;
 
-  harness_new_player(s, "patient2", &me);
-  create_with_bots(s, me.token, 2, "[{\"seat\":0,\"level\":\"strong\"}]", &r);
-  HARNESS_EXPECT_STATUS(&r, 201);
-  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
-  harness_response_free(&r);
+  json_decref(new_game_with_bots(s, "patient2", &me, 2, "[{\"seat\":0,\"level\":\"strong\"}]", id));
   assert_int_equal(harness_join(s, me.token, id, -1), 1);
   g = harness_get_game(s, me.token, id);
   assert_int_equal(json_integer_value(json_object_get(g, "seq")), 0);
@@ -374,12 +366,8 @@ static void test_a_hint_against_bots_is_a_move_the_game_takes(void **state)
   json_t *body;
   char id[64];
 
-  harness_new_player(s, "hinted", &me);
+  json_decref(new_game_with_bots(s, "hinted", &me, 2, "[1]", id));
   harness_new_player(s, "onlooker", &other);
-  create_with_bots(s, me.token, 2, "[1]", &r);
-  HARNESS_EXPECT_STATUS(&r, 201);
-  snprintf(id, sizeof id, "%s", harness_game_id(r.json));
-  harness_response_free(&r);
   assert_int_equal(harness_join(s, me.token, id, 0), 0);
 
   /* The first ask starts the search on the pool: 202 until it is done. */

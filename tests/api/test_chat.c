@@ -18,7 +18,6 @@
 
 #include "tests/order.h"
 #include <curl/curl.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 
 #include "harness.h"
 #include "sseclient.h"
+#include "longpoll.h"
 #include "hookrx.h"
 
 /* Two seated players and a spectator around a two-seat Himalaya game. */
@@ -408,52 +408,28 @@ static void test_a_spectators_stream_hears_nothing_of_the_players_channel(void *
   sse_client_free(&player.base);
 }
 
-struct poll_arg {
-  struct harness_server *s;
-  char path[200];
-  json_t *answer;
-};
-
-static void *run_poll(void *arg)
-{
-  struct poll_arg *a = arg;
-  struct harness_client client;
-  struct harness_request req = {.method = "GET", .path = a->path};
-  struct harness_response r;
-
-  harness_client_init(&client, a->s);
-  if (harness_send(&client, &req, &r))
-    a->answer = json_incref(r.json);
-  harness_response_free(&r);
-  harness_client_cleanup(&client);
-  return NULL;
-}
-
 /* A long-poll (?timeout=) of the spectators' channel answers with the
  * spectator's message, not at the players' one before it. */
 static void test_a_chat_long_poll_answers_with_the_next_message_it_may_read(void **state)
 {
   struct harness_server *s = *state;
-  struct poll_arg a = {.s = s};
+  struct long_poll a;
   struct table t;
-  pthread_t th;
   json_t *m, *messages;
 
   seat_table(s, &t);
-  snprintf(a.path, sizeof a.path, "/v1/games/%s/chat?channel=spectators&after=0&timeout=30", t.id);
-  assert_int_equal(pthread_create(&th, NULL, run_poll, &a), 0);
-  /* Nothing says when the server holds the poll: give it time to arrive. */
-  usleep(300 * 1000);
+  long_poll_start(&a, s, "/v1/games/%s/chat?channel=spectators&after=0&timeout=30", t.id);
+  long_poll_let_it_park();
   m = say(s, t.a.token, t.id, NULL, "players only");
   json_decref(m);
   m = say(s, t.spectator.token, t.id, NULL, "for everyone");
   json_decref(m);
-  pthread_join(th, NULL);
+  long_poll_join(&a);
   assert_non_null(a.answer);
   messages = json_object_get(a.answer, "messages");
   assert_int_equal(json_array_size(messages), 1);
   assert_string_equal(harness_str(json_array_get(messages, 0), "text"), "for everyone");
-  json_decref(a.answer);
+  long_poll_free(&a);
 }
 
 /* ---- servers of their own: a rate limit, webhooks ---- */

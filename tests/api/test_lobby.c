@@ -28,6 +28,7 @@
 #include "harness.h"
 #include "hookrx.h"
 #include "sseclient.h"
+#include "setups.h"
 
 /* POST /v1/games with `body` (JSON text) as `token`; expects `status`.
  * New reference: the answer. */
@@ -62,26 +63,12 @@ static json_t *lobby(struct harness_server *s, const char *query)
   return harness_get_json(s, NULL, "/v1/lobby%s", query);
 }
 
-/* The ids a page lists, in order, as "a,b,c" into out[size]. */
-static void page_ids(const json_t *page, char *out, size_t size)
-{
-  const json_t *g;
-  size_t i, used = 0;
-
-  out[0] = '\0';
-  json_array_foreach(json_object_get(page, "games"), i, g)
-  {
-    used += (size_t)snprintf(out + used, size - used, "%s%s", i ? "," : "", harness_game_id(g));
-    assert_true(used < size);
-  }
-}
-
 static void expect_lobby(struct harness_server *s, const char *query, const char *ids)
 {
   json_t *page = lobby(s, query);
   char got[1024];
 
-  page_ids(page, got, sizeof got);
+  setup_page_ids(page, got, sizeof got);
   assert_string_equal(got, ids);
   json_decref(page);
 }
@@ -821,19 +808,6 @@ static void test_declines_and_cancels_are_told(void **state)
 
 /* ---- rematch ---- */
 
-static void resign(struct harness_server *s, const char *token, const char *id)
-{
-  struct harness_response r;
-  json_t *game = harness_get_game(s, NULL, id);
-  char body[64];
-
-  snprintf(body, sizeof body, "{\"seq\":%ld}", harness_int(game, "seq"));
-  json_decref(game);
-  harness_call(s, &r, "POST", token, body, "/v1/games/%s/resign", id);
-  HARNESS_EXPECT_JSON(&r, 200);
-  harness_response_free(&r);
-}
-
 static json_t *rematch(struct harness_server *s, const char *token, const char *id, long status,
                        const char *code)
 {
@@ -862,20 +836,16 @@ static void test_a_rematch_rotates_the_seats_and_starts_when_all_accept(void **s
 {
   struct harness_server *s = *state;
   struct harness_player alice, bob;
-  char id[64], body[256], next[64];
+  char id[64], next[64];
   json_t *game, *entry;
 
   harness_new_player(s, "alice", &alice);
   harness_new_player(s, "bob", &bob);
-  snprintf(body, sizeof body,
-           "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0,\"time_control\":{\"move_hours\":24},"
-           "\"invite\":[{\"seat\":1,\"player\":\"%s\"}]}",
-           bob.id);
-  create_id(s, alice.token, body, id);
-  answer(s, bob.token, id, "accept", 200, NULL);
+  setup_invited_game(s, "\"title\":\"himalaya\",\"seats\":2,\"time_control\":{\"move_hours\":24}",
+                     &alice, &bob, 1, id);
   /* Not over yet: no rematch. */
   json_decref(rematch(s, bob.token, id, 409, "game-not-finished"));
-  resign(s, bob.token, id);
+  setup_resign(s, bob.token, id);
 
   game = rematch(s, bob.token, id, 201, NULL);
   snprintf(next, sizeof next, "%s", harness_game_id(game));
@@ -905,21 +875,16 @@ static void test_a_rematch_keeps_the_bots_and_is_refused_to_others(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player alice, bob, carol;
-  char id[64], body[256], next[64];
+  char id[64], next[64];
   json_t *game;
 
   harness_new_player(s, "alice", &alice);
   harness_new_player(s, "bob", &bob);
   harness_new_player(s, "carol", &carol);
-  snprintf(body, sizeof body,
-           "{\"title\":\"himalaya\",\"seats\":3,\"seat\":0,\"bots\":[1],"
-           "\"invite\":[{\"seat\":2,\"player\":\"%s\"}]}",
-           bob.id);
-  create_id(s, alice.token, body, id);
-  answer(s, bob.token, id, "accept", 200, NULL);
+  setup_invited_game(s, "\"title\":\"himalaya\",\"seats\":3,\"bots\":[1]", &alice, &bob, 2, id);
   /* With no person left unresigned the game ends. */
-  resign(s, alice.token, id);
-  resign(s, bob.token, id);
+  setup_resign(s, alice.token, id);
+  setup_resign(s, bob.token, id);
 
   json_decref(rematch(s, carol.token, id, 403, "not-seated"));
   json_decref(rematch(s, NULL, id, 401, "missing-token"));

@@ -22,7 +22,6 @@
 
 #include <cmocka.h>
 #include <ctype.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +30,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "longpoll.h"
 #include "tests/order.h"
 
 /* A scrape of GET /metrics (owned text), checked for its media type. */
@@ -238,27 +238,6 @@ static void test_metrics_count_what_was_done_and_name_no_game_or_player(void **s
   free(after);
 }
 
-struct poll_arg {
-  struct harness_server *s;
-  char path[160];
-  long status;
-};
-
-static void *run_poll(void *arg)
-{
-  struct poll_arg *a = arg;
-  struct harness_client client;
-  struct harness_request req = {.method = "GET", .path = a->path};
-  struct harness_response r;
-
-  harness_client_init(&client, a->s);
-  harness_send(&client, &req, &r);
-  a->status = r.status;
-  harness_response_free(&r);
-  harness_client_cleanup(&client);
-  return NULL;
-}
-
 struct gauge_wait {
   struct harness_server *s;
   const char *key;
@@ -279,18 +258,16 @@ static void test_metrics_show_waiting_clients_while_they_wait(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player p[2];
-  struct poll_arg a = {.s = s};
+  struct long_poll a;
   struct gauge_wait parked = {.s = s, .key = "cairn_waiting_clients{kind=\"long_poll\"}"};
-  pthread_t t;
   char id[64];
 
   start_duel(s, "Norgay", "Mallory", p, id);
-  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=60", id);
-  assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
+  long_poll_start(&a, s, "/v1/games/%s/wait?after=0&timeout=60", id);
   parked.want = 1;
   assert_true(harness_wait_every(gauge_is, &parked, 10000, 20));
   play_first_move(s, id, p);
-  pthread_join(t, NULL);
+  long_poll_free(&a);
   assert_int_equal(a.status, 200);
   parked.want = 0;
   assert_true(harness_wait_every(gauge_is, &parked, 10000, 20));
@@ -649,18 +626,16 @@ static void test_a_stop_answers_the_requests_in_flight(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player p[2];
-  struct poll_arg a = {.s = s};
+  struct long_poll a;
   struct gauge_wait parked = {
       .s = s, .key = "cairn_waiting_clients{kind=\"long_poll\"}", .want = 1};
-  pthread_t t;
   char id[64];
 
   start_duel(s, "Bonington", "Haston", p, id);
-  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=60", id);
-  assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
+  long_poll_start(&a, s, "/v1/games/%s/wait?after=0&timeout=60", id);
   assert_true(harness_wait_every(gauge_is, &parked, 10000, 20));
   harness_pause(s); /* SIGTERM, and a clean exit within the harness's limit */
-  pthread_join(t, NULL);
+  long_poll_free(&a);
   assert_int_equal(a.status, 200);
   harness_resume(s);
 }

@@ -25,6 +25,7 @@
 
 #include "tests/order.h"
 #include "harness.h"
+#include "rss.h"
 
 #define LONG_ROWS        3000        /* rows of the long game: 23 chunks of 128 */
 #define EXPORTS          16          /* concurrent exports, as in the issue */
@@ -249,26 +250,6 @@ static void play_long(struct harness_server *s, struct harness_player p[SEATS], 
   json_decref(game);
 }
 
-/* A field of /proc/<pid>/status in KiB ("VmRSS", "VmHWM"). */
-static long status_kb(pid_t pid, const char *field)
-{
-  char path[64];
-  char line[256];
-  long kb = -1;
-  size_t n = strlen(field);
-  FILE *f;
-
-  snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-  f = fopen(path, "r");
-  if (!f)
-    return -1;
-  while (fgets(line, sizeof(line), f))
-    if (strncmp(line, field, n) == 0 && line[n] == ':')
-      kb = strtol(line + n + 1, NULL, 10);
-  fclose(f);
-  return kb;
-}
-
 struct exporter {
   struct harness_server *s;
   const char *id;
@@ -298,41 +279,19 @@ static void *export_once(void *arg)
   return NULL;
 }
 
-struct sampler {
-  pid_t pid;
-  volatile bool stop;
-  long peak_kb; /* OUT: the highest VmRSS seen */
-};
-
-static void *sample_rss(void *arg)
-{
-  struct sampler *m = arg;
-  struct timespec pause = {0, 2 * 1000 * 1000};
-
-  while (!m->stop) {
-    long kb = status_kb(m->pid, "VmRSS");
-
-    if (kb > m->peak_kb)
-      m->peak_kb = kb;
-    nanosleep(&pause, NULL); /* the sampling period of the measurement, not a wait */
-  }
-  return NULL;
-}
-
 static void test_export_memory(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player p[SEATS];
   struct exporter e[EXPORTS];
   pthread_t t[EXPORTS];
-  pthread_t sampler_thread;
-  struct sampler m = {0};
+  struct rss_sampler m;
   json_t *created;
   json_t *doc;
   char id[64];
   char *text;
   size_t len;
-  long before;
+  long before, peak;
   int i;
 
   for (i = 0; i < SEATS; i++) {
@@ -360,11 +319,7 @@ static void test_export_memory(void **state)
   free(text);
   harness_expect_verifies(s, id);
 
-  before = status_kb(s->pid, "VmRSS");
-  assert_true(before > 0);
-  m.pid = s->pid;
-  m.peak_kb = before;
-  pthread_create(&sampler_thread, NULL, sample_rss, &m);
+  before = rss_sampler_start(&m, s->pid);
   for (i = 0; i < EXPORTS; i++) {
     e[i] = (struct exporter){.s = s, .id = id};
     pthread_create(&t[i], NULL, export_once, &e[i]);
@@ -375,8 +330,7 @@ static void test_export_memory(void **state)
    * sampler would go on reading `m` from a dead stack (UBSan caught it as a
    * "load of value 48" for m.stop, and the failure itself was lost with
    * the buffered output). */
-  m.stop = true;
-  pthread_join(sampler_thread, NULL);
+  peak = rss_sampler_stop(&m);
   for (i = 0; i < EXPORTS; i++) {
     if (e[i].status != 200 || !e[i].parsed)
       fail_msg("export %d: status %ld, %zu bytes, %s", i, e[i].status, e[i].len,
@@ -384,8 +338,8 @@ static void test_export_memory(void **state)
   }
   printf("export memory: %d concurrent exports of %d rows (%zu bytes each): VmRSS %ld KiB before, "
          "peak %ld KiB, growth %ld KiB (bound %d KiB)\n",
-         EXPORTS, LONG_ROWS, e[0].len, before, m.peak_kb, m.peak_kb - before, EXPORT_GROWTH_KB);
-  assert_true(m.peak_kb - before < EXPORT_GROWTH_KB);
+         EXPORTS, LONG_ROWS, e[0].len, before, peak, peak - before, EXPORT_GROWTH_KB);
+  assert_true(peak - before < EXPORT_GROWTH_KB);
 }
 
 int main(void)
@@ -398,17 +352,7 @@ int main(void)
   };
   int rc;
 
-  /* Under AddressSanitizer the server keeps up to 256 MB of freed memory
-   * in quarantine, which would measure ASan rather than the server: the
-   * servers this binary starts get none (their environment is ours). */
-  {
-    const char *asan = getenv("ASAN_OPTIONS");
-    char options[512];
-
-    snprintf(options, sizeof(options), "%s%squarantine_size_mb=0", asan ? asan : "",
-             asan && *asan ? ":" : "");
-    setenv("ASAN_OPTIONS", options, 1);
-  }
+  rss_without_asan_quarantine();
   harness_global_init();
   rc = order_run_group_tests(tests, NULL, NULL);
   harness_global_cleanup();

@@ -34,6 +34,7 @@
 
 #include "tests/api/harness.h"
 #include "tests/api/sseclient.h"
+#include "tests/api/longpoll.h"
 #include "tests/api/pgdb.h"
 
 #define MOVES 6 /* a spectator's stream follows this many */
@@ -134,7 +135,7 @@ static long play_one(struct harness_server *s, struct duel *d)
 
 struct sse {
   struct sse_client base; /* first: the reader */
-  const char *kind;       /* the events kept: "game", or "chat" */
+  const char *kind;       /* the events kept: "game", "chat" or "invitation" */
   int want;               /* stop after this many of them */
   _Atomic int events;
   char *data[SSE_MAX]; /* OUT: each game event's data, compact and key-sorted */
@@ -146,12 +147,16 @@ struct sse {
  * opened (and then that stream carries it) or before (and then it does
  * not), so the streams count the moves only. Counting it made a stream
  * waiting for one event stop at the start, before the move (and before a
- * resync) it was opened for, whenever the machine was busy. */
+ * resync) it was opened for, whenever the machine was busy. An open
+ * game's cancel is at seq 0 too, and is counted: no join comes before it
+ * in the tests that wait for one. */
 static bool is_start(const struct sse *c, const json_t *body)
 {
   const json_t *seq = json_object_get(body, "seq");
+  const json_t *status = json_object_get(body, "status");
 
-  return strcmp(c->kind, "game") == 0 && json_is_integer(seq) && json_integer_value(seq) == 0;
+  return strcmp(c->kind, "game") == 0 && json_is_integer(seq) && json_integer_value(seq) == 0 &&
+         !(json_is_string(status) && strcmp(json_string_value(status), "cancelled") == 0);
 }
 
 /* Re-read the whole text: the complete "event: <kind>" blocks so far. */
@@ -186,16 +191,23 @@ static bool count_events(struct sse_client *b)
   return n >= c->want;
 }
 
-/* Open `path` on `s` (as `token`, or anonymously) on its own thread, and
- * wait until the server holds the stream. */
-static void sse_start(struct sse *c, struct harness_server *s, const char *path, const char *token,
-                      int want)
+/* Open `path` on `s` (as `token`, or anonymously) on its own thread,
+ * keeping the events `kind`, and wait until the server holds the stream. */
+static void sse_start_kind(struct sse *c, struct harness_server *s, const char *path,
+                           const char *token, int want, const char *kind)
 {
   memset(c, 0, sizeof *c);
   sse_client_init(&c->base, s, path, token, count_events);
-  c->kind = "game";
+  c->kind = kind;
   c->want = want;
   sse_client_start(&c->base);
+}
+
+/* sse_start_kind of the game events. */
+static void sse_start(struct sse *c, struct harness_server *s, const char *path, const char *token,
+                      int want)
+{
+  sse_start_kind(c, s, path, token, want, "game");
 }
 
 static void sse_free(struct sse *c)
@@ -207,46 +219,17 @@ static void sse_free(struct sse *c)
 
 /* ---- a long-poll on its own thread ---- */
 
-struct poll_arg {
-  struct harness_server *s;
-  char path[160];
-  json_t *answer; /* New reference, once answered */
-  _Atomic bool done;
-};
-
-static void *run_poll(void *arg)
+/* A long-poll on the game, parked on `s` once this returns. */
+static void poll_start(struct long_poll *a, struct harness_server *s, const char *game_id,
+                       long after)
 {
-  struct poll_arg *a = arg;
-  struct harness_client client;
-  struct harness_request req = {.method = "GET", .path = a->path};
-  struct harness_response r;
-
-  harness_client_init(&client, a->s);
-  if (harness_send(&client, &req, &r))
-    a->answer = json_incref(r.json);
-  harness_response_free(&r);
-  harness_client_cleanup(&client);
-  atomic_store(&a->done, true);
-  return NULL;
-}
-
-/* A long-poll parks without a word, so nothing says when the server holds
- * it: a fixed pause gives the request time to arrive. A move that
- * overtakes it is answered all the same (its seq is past `after`), only
- * without exercising the wake. */
-static void poll_start(struct poll_arg *a, pthread_t *t, struct harness_server *s,
-                       const char *game_id, long after)
-{
-  memset(a, 0, sizeof *a);
-  a->s = s;
-  snprintf(a->path, sizeof a->path, "/v1/games/%s/wait?after=%ld&timeout=30", game_id, after);
-  assert_int_equal(pthread_create(t, NULL, run_poll, a), 0);
-  usleep(300 * 1000);
+  long_poll_start(a, s, "/v1/games/%s/wait?after=%ld&timeout=30", game_id, after);
+  long_poll_let_it_park();
 }
 
 /* The long-poll's answer less its "changed", as a notice's text (OUT,
  * caller frees with free()). */
-static char *poll_notice(struct poll_arg *a)
+static char *poll_notice(struct long_poll *a)
 {
   char *text;
 
@@ -254,8 +237,7 @@ static char *poll_notice(struct poll_arg *a)
   assert_true(json_is_true(json_object_get(a->answer, "changed")));
   json_object_del(a->answer, "changed");
   text = harness_dump(a->answer);
-  json_decref(a->answer);
-  a->answer = NULL;
+  long_poll_free(a);
   return text;
 }
 
@@ -278,8 +260,7 @@ static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **stat
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct sse on_a, player_on_a, on_b;
-  pthread_t t_poll;
-  struct poll_arg poll;
+  struct long_poll poll;
   struct duel d;
   char path[128], *want, *polled;
   long seq;
@@ -289,11 +270,11 @@ static void test_a_move_on_one_node_reaches_the_waiters_on_the_other(void **stat
   sse_start(&on_a, a, path, NULL, 1);
   sse_start(&on_b, b, path, NULL, 1);
   sse_start(&player_on_a, a, "/v1/players/me/events", d.p[1].token, 1);
-  poll_start(&poll, &t_poll, a, d.id, 0);
+  poll_start(&poll, a, d.id, 0);
 
   seq = play_one(b, &d);
   assert_int_equal(seq, 1);
-  pthread_join(t_poll, NULL);
+  long_poll_join(&poll);
   sse_client_join(&on_a.base);
   sse_client_join(&player_on_a.base);
   sse_client_join(&on_b.base);
@@ -504,18 +485,17 @@ static void test_a_node_whose_listener_was_ended_hears_again(void **state)
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct listeners ended;
-  struct poll_arg poll;
+  struct long_poll poll;
   struct duel d;
-  pthread_t t;
   char *want, *polled;
 
   start_duel(b, &d);
   assert_true(end_listeners(f, &ended));
   /* The nodes reconnect on their own time (a first pause of 50 ms). */
   assert_true(harness_wait_until(both_listen_again, &ended, 10000));
-  poll_start(&poll, &t, a, d.id, 0);
+  poll_start(&poll, a, d.id, 0);
   assert_int_equal(play_one(b, &d), 1);
-  pthread_join(t, NULL);
+  long_poll_join(&poll);
   want = public_notice(b, d.id);
   polled = poll_notice(&poll);
   assert_string_equal(polled, want);
@@ -534,17 +514,16 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
   struct fixture *f = *state;
   struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
   struct listeners ended;
-  struct poll_arg poll;
+  struct long_poll poll;
   struct sse stream;
   struct duel d;
-  pthread_t t_poll;
   char path[128], *want, *polled;
   double resumed;
 
   start_duel(b, &d);
   snprintf(path, sizeof path, "/v1/games/%s/events", d.id);
   sse_start(&stream, a, path, NULL, 1);
-  poll_start(&poll, &t_poll, a, d.id, 0);
+  poll_start(&poll, a, d.id, 0);
   assert_int_equal(kill(a->pid, SIGSTOP), 0);
   assert_true(end_listeners(f, &ended));
   assert_true(harness_wait_until(listeners_gone, &ended, 10000));
@@ -552,7 +531,7 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
   assert_int_equal(kill(a->pid, SIGCONT), 0);
   resumed = now_s();
 
-  pthread_join(t_poll, NULL);
+  long_poll_join(&poll);
   /* A reconnects on its own time, within a second; the long-poll's own
    * timeout (30 s) would answer it too, but late. */
   assert_true(now_s() - resumed < 10.0);
@@ -572,6 +551,102 @@ static void test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters(v
   sse_free(&stream);
 }
 
+/* ---- invitations answered on the other node (issue 25) ---- */
+
+/* A game opened on B by `creator` in seat 0 with seat 1 kept for
+ * `invitee`, and the streams that watch an answer to it: two on A and, for
+ * what they should carry, one on B. */
+struct invited {
+  struct harness_player creator, invitee;
+  char id[64], path[128]; /* the game, and its stream's path */
+  struct sse on_a[2], on_b;
+};
+
+/* New players `creator` and `invitee` on `b`, and their game. */
+static void invited_open(struct invited *v, struct harness_server *b, const char *creator,
+                         const char *invitee)
+{
+  struct harness_response r;
+  char body[256];
+
+  memset(v, 0, sizeof *v);
+  harness_new_player(b, creator, &v->creator);
+  harness_new_player(b, invitee, &v->invitee);
+  snprintf(body, sizeof body,
+           "{\"title\":\"himalaya\",\"seats\":2,\"seat\":0,"
+           "\"invite\":[{\"seat\":1,\"player\":\"%s\"}]}",
+           v->invitee.id);
+  harness_call(b, &r, "POST", v->creator.token, body, "/v1/games");
+  HARNESS_EXPECT_JSON(&r, 201);
+  snprintf(v->id, sizeof v->id, "%s", harness_game_id(r.json));
+  harness_response_free(&r);
+  snprintf(v->path, sizeof v->path, "/v1/games/%s/events", v->id);
+}
+
+/* `who` POSTs /v1/games/{id}/`answer` on `b` (200); then the streams end. */
+static void invited_answer(struct invited *v, struct harness_server *b,
+                           const struct harness_player *who, const char *answer)
+{
+  struct harness_response r;
+
+  harness_call(b, &r, "POST", who->token, NULL, "/v1/games/%s/%s", v->id, answer);
+  HARNESS_EXPECT_JSON(&r, 200);
+  harness_response_free(&r);
+  sse_client_join(&v->on_a[0].base);
+  sse_client_join(&v->on_a[1].base);
+  sse_client_join(&v->on_b.base);
+}
+
+/* Each stream on A carried one event, the very one B's carried, which
+ * holds `member`; never the invitee's id. Frees the streams. */
+static void invited_expect_as_on_b(struct invited *v, const char *member)
+{
+  assert_int_equal(atomic_load(&v->on_b.events), 1);
+  assert_non_null(strstr(v->on_b.data[0], member));
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(atomic_load(&v->on_a[i].events), 1);
+    assert_string_equal(v->on_a[i].data[0], v->on_b.data[0]);
+    assert_null(strstr(v->on_a[i].base.text, v->invitee.id));
+    sse_free(&v->on_a[i]);
+  }
+  sse_free(&v->on_b);
+}
+
+/* An invitation declined on B is told on A as on B: `event: invitation`
+ * {game, seat, declined} on the game's stream and on the creator's player
+ * stream, naming the seat and never who declined. */
+static void test_a_decline_on_one_node_reaches_the_streams_on_the_other(void **state)
+{
+  struct fixture *f = *state;
+  struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
+  struct invited v;
+
+  invited_open(&v, b, "Whillans", "Haston");
+  sse_start_kind(&v.on_a[0], a, v.path, NULL, 1, "invitation");
+  sse_start_kind(&v.on_a[1], a, "/v1/players/me/events", v.creator.token, 1, "invitation");
+  sse_start_kind(&v.on_b, b, v.path, NULL, 1, "invitation");
+  invited_answer(&v, b, &v.invitee, "invitation/decline");
+  assert_non_null(strstr(v.on_b.data[0], "\"seat\":1"));
+  invited_expect_as_on_b(&v, "\"declined\":true");
+}
+
+/* A game cancelled on B reaches, on A, the player stream of the player it
+ * kept a seat for, as well as the game's stream: each with the notice the
+ * invitee's stream on B carries (status cancelled). */
+static void test_a_cancel_on_one_node_reaches_the_invitees_on_the_other(void **state)
+{
+  struct fixture *f = *state;
+  struct harness_server *a = &f->n.node[0], *b = &f->n.node[1];
+  struct invited v;
+
+  invited_open(&v, b, "Bonatti", "Mauri");
+  sse_start(&v.on_a[0], a, "/v1/players/me/events", v.invitee.token, 1);
+  sse_start(&v.on_a[1], a, v.path, NULL, 1);
+  sse_start(&v.on_b, b, "/v1/players/me/events", v.invitee.token, 1);
+  invited_answer(&v, b, &v.creator, "cancel");
+  invited_expect_as_on_b(&v, "\"status\":\"cancelled\"");
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -585,6 +660,10 @@ int main(void)
           test_a_move_made_while_a_node_could_not_listen_reaches_its_waiters, setup, teardown),
       cmocka_unit_test_setup_teardown(
           test_chat_on_one_node_reaches_the_streams_on_the_other_by_channel, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_decline_on_one_node_reaches_the_streams_on_the_other,
+                                      setup, teardown),
+      cmocka_unit_test_setup_teardown(test_a_cancel_on_one_node_reaches_the_invitees_on_the_other,
+                                      setup, teardown),
   };
   int failed;
 

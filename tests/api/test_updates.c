@@ -12,7 +12,6 @@
 
 #include <cmocka.h>
 #include <curl/curl.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "tests/order.h"
 #include "harness.h"
 #include "sseclient.h"
+#include "longpoll.h"
 
 struct duel {
   struct harness_player p[2];
@@ -100,73 +100,40 @@ static void sse_init(struct sse *c, struct harness_server *s, const char *path, 
   c->want = want;
 }
 
-/* A long-poll parks its request without a word until the game moves, and
- * no count of waiting clients is public, so nothing says when the server
- * holds it: the one fixed pause left, giving the request time to arrive.
- * A move that overtakes it is answered all the same (after=0), only
- * without exercising the wake. */
-static void let_the_poll_park(void)
-{
-  usleep(300 * 1000);
-}
-
 /* ---- long-poll ---- */
-
-struct poll_arg {
-  struct harness_server *s;
-  char path[160];
-  json_t *answer;
-};
-
-static void *run_poll(void *arg)
-{
-  struct poll_arg *a = arg;
-  struct harness_client client;
-  struct harness_request req = {.method = "GET", .path = a->path};
-  struct harness_response r;
-
-  harness_client_init(&client, a->s);
-  if (harness_send(&client, &req, &r))
-    a->answer = json_incref(r.json);
-  harness_response_free(&r);
-  harness_client_cleanup(&client);
-  return NULL;
-}
 
 /* Issue "Asynchronous play", 2: "long-poll wakes on the move". */
 static void test_long_poll_wakes_on_the_move(void **state)
 {
   struct harness_server *s = *state;
-  struct poll_arg a = {.s = s};
+  struct long_poll a;
   struct duel d;
-  pthread_t t;
 
   start_duel(s, &d, "waiter", "mover");
-  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=60", d.id);
-  assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
-  let_the_poll_park();
+  long_poll_start(&a, s, "/v1/games/%s/wait?after=0&timeout=60", d.id);
+  long_poll_let_it_park();
   play_one(s, &d);
-  pthread_join(t, NULL);
+  long_poll_join(&a);
   assert_non_null(a.answer);
   assert_true(json_is_true(json_object_get(a.answer, "changed")));
   assert_int_equal(json_integer_value(json_object_get(a.answer, "seq")), 1);
   assert_int_equal(json_integer_value(json_array_get(json_object_get(a.answer, "to_act"), 0)), 1);
-  json_decref(a.answer);
+  long_poll_free(&a);
 }
 
 static void test_long_poll_without_a_move_answers_at_its_timeout(void **state)
 {
   struct harness_server *s = *state;
-  struct poll_arg a = {.s = s};
+  struct long_poll a;
   struct duel d;
 
   start_duel(s, &d, "patient", "idle");
-  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0&timeout=1", d.id);
-  run_poll(&a);
+  long_poll_start(&a, s, "/v1/games/%s/wait?after=0&timeout=1", d.id);
+  long_poll_join(&a);
   assert_non_null(a.answer);
   assert_true(json_is_false(json_object_get(a.answer, "changed")));
   assert_int_equal(json_integer_value(json_object_get(a.answer, "seq")), 0);
-  json_decref(a.answer);
+  long_poll_free(&a);
 }
 
 /* Without `timeout` a long-poll waits (30 s, the document's default): a
@@ -175,19 +142,17 @@ static void test_long_poll_without_a_move_answers_at_its_timeout(void **state)
 static void test_long_poll_without_timeout_waits(void **state)
 {
   struct harness_server *s = *state;
-  struct poll_arg a = {.s = s};
+  struct long_poll a;
   struct duel d;
-  pthread_t t;
 
   start_duel(s, &d, "unhurried", "mover");
-  snprintf(a.path, sizeof a.path, "/v1/games/%s/wait?after=0", d.id);
-  assert_int_equal(pthread_create(&t, NULL, run_poll, &a), 0);
-  let_the_poll_park();
+  long_poll_start(&a, s, "/v1/games/%s/wait?after=0", d.id);
+  long_poll_let_it_park();
   play_one(s, &d);
-  pthread_join(t, NULL);
+  long_poll_join(&a);
   assert_non_null(a.answer);
   assert_true(json_is_true(json_object_get(a.answer, "changed")));
-  json_decref(a.answer);
+  long_poll_free(&a);
 }
 
 static void test_long_poll_needs_after(void **state)
