@@ -6,7 +6,7 @@ import { h } from './svg.js';
 import { boardFor, generic } from './boards/index.js';
 import { listOf } from './choices.js';
 import { rulesFor, optionLabel, valueLabel, valuesForSeats } from './rules/index.js';
-import { lobbyCard, invitationsCard, archiveCard, rematchButton, inviteFields, invitationBox, cancelButton, seatWord } from './lobby.js';
+import { lobbyCard, invitationsCard, archiveCard, rematchButton, resignButton, inviteFields, invitationBox, cancelButton, seatWord } from './lobby.js';
 import { chatPanel } from './chat.js';
 import { profilePage, leaderboardPage, leaderboardsCard } from './profile.js';
 
@@ -484,7 +484,8 @@ function gamePage(id) {
       h('div', { class: 'invite' }, 'Invite link: ', h('input', { readonly: true, value: link, id: 'invite-link', size: 48, onfocus: (e) => e.target.select() }),
         h('button', { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, 'Copy')),
       join, invitationBox(g, state, renderHeader, () => refresh(true)),
-      cancelButton(g, () => { clearError(); refresh(true); }, showError), rematchButton(g, showError));
+      cancelButton(g, () => { clearError(); refresh(true); }, showError), rematchButton(g, showError),
+      resignButton(g, state, () => { clearError(); refresh(true); }, showError));
     document.body.dataset.gameStatus = g.status;
     document.body.dataset.seq = g.seq;
     document.body.dataset.yourTurn = g.status === 'active' && g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? '1' : '0';

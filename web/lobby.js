@@ -142,6 +142,29 @@ export function rematchButton(g, onError) {
   } }, 'Rematch');
 }
 
+// A running game's "Resign" (POST /v1/games/{id}/resign), for its
+// players: a second click on "Really resign?" sends it, so a slip of the
+// mouse does not end a game. The armed state lives in the page's `state`,
+// since the header is drawn again whenever the game changes. What a
+// resignation means is the title's rule (its README): with two seats the
+// other wins.
+export function resignButton(g, state, onDone, onError) {
+  if (g.status !== 'active' || g.your_seat == null) return null;
+  const armed = state.resignArmed === g.id;
+  return h('button', { id: 'resign', class: armed ? 'danger' : '', onclick: async () => {
+    if (!armed) {
+      state.resignArmed = g.id;
+      onDone();
+      return;
+    }
+    state.resignArmed = null;
+    try {
+      await API.api('POST', `/v1/games/${g.id}/resign`, { seq: g.seq });
+      onDone();
+    } catch (e) { onError(e); }
+  } }, armed ? 'Really resign?' : 'Resign');
+}
+
 // On an open game's page: Accept and Decline when one of its kept seats is
 // kept for the caller (the game does not say for whom: the caller's own
 // GET /v1/players/me/games does, asked once per page); null otherwise.

@@ -203,3 +203,34 @@ test('an invitee accepts on the game page, and the creator cancels an open game'
   for (const p of [d.page, e.page]) assert.deepEqual(p.errors, []);
   await d.ctx.close(); await e.ctx.close();
 });
+
+test('a player resigns from the game page after confirming, and the other wins; a spectator has no Resign', async () => {
+  const gina = await newPlayer('gina-resign');
+  const hugo = await newPlayer('hugo-resign');
+  const created = await call(server.url, 'POST', '/v1/games',
+    { title: 'himalaya', seats: 2, seat: 0, invite: [{ seat: 1, player: hugo.id }] }, gina.token);
+  const id = created.body.id;
+  assert.equal((await call(server.url, 'POST', `/v1/games/${id}/invitation/accept`, {}, hugo.token)).status, 200);
+  const watcher = await pageAs(await newPlayer('ida-watch'));
+  await watcher.page.goto(`${server.url}/#/game/${id}`);
+  await watcher.page.waitForSelector('body[data-game-status="active"]');
+  assert.equal(await watcher.page.locator('#resign').count(), 0);
+
+  const { ctx, page } = await pageAs(gina);
+  await page.goto(`${server.url}/#/game/${id}`);
+  await page.waitForSelector('body[data-game-status="active"]');
+  await page.click('#resign');
+  // One click only arms it: the game goes on.
+  await page.waitForFunction(() => document.querySelector('#resign')?.textContent === 'Really resign?');
+  assert.equal((await game(id)).status, 'active');
+  await page.click('#resign');
+  await page.waitForSelector('body[data-game-status="finished"]');
+  const g = await game(id);
+  assert.deepEqual(g.result.winners, [1]);
+  assert.equal(g.result.reason, 'resignation');
+  assert.equal(await page.locator('#resign').count(), 0);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(watcher.page.errors, []);
+  await ctx.close();
+  await watcher.ctx.close();
+});
