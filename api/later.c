@@ -101,7 +101,7 @@ struct api_finisher *api_finisher_new(void)
   return f;
 }
 
-void api_finisher_free(struct api_finisher *f)
+void api_finisher_stop(struct api_finisher *f)
 {
   if (!f)
     return;
@@ -111,6 +111,14 @@ void api_finisher_free(struct api_finisher *f)
   pthread_mutex_unlock(&f->lock);
   for (int i = 0; i < f->started; i++)
     pthread_join(f->threads[i], NULL);
+  f->started = 0;
+}
+
+void api_finisher_free(struct api_finisher *f)
+{
+  if (!f)
+    return;
+  api_finisher_stop(f);
   pthread_cond_destroy(&f->queued);
   pthread_mutex_destroy(&f->lock);
   free(f);

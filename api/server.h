@@ -62,8 +62,11 @@ void api_conns_linger(struct api_conns *conns, struct api_conn *k);
 /* ---- later.c: answers that come later (struct api_later, api.h) ---- */
 
 /* The threads that answer parked requests (api_later_done): new, NULL when
- * none could start; free waits for those queued and stops them. */
+ * none could start; stop waits for those queued and ends the threads
+ * (api_later_done answers inline after it); free also stops, and releases
+ * the memory, which api_later_done reads until storage's committer ends. */
 struct api_finisher *api_finisher_new(void);
+void api_finisher_stop(struct api_finisher *finisher);
 void api_finisher_free(struct api_finisher *finisher);
 /* On the connection's thread, in its handler: park `conn` until `later` is
  * answered; false when it is answered already (send it now). */

@@ -593,15 +593,18 @@ cleanup:
   /* No request or sweep queues a bot now; a worker ends its job first. */
   if (server.game)
     game_bot_pool_stop(server.game);
-  api_finisher_free(server.finisher);
-  server.finisher = NULL; /* a late commit answers inline (api_later_done) */
+  /* A commit still on disk answers inline from now on (api_later_done);
+   * the finisher's memory stays until storage is closed, because the
+   * committer thread may still be reading it. */
+  api_finisher_stop(server.finisher);
   api_notify_free(server.notify);
   api_deliver_free(server.deliver);
   api_limits_free(server.limits);
   api_conns_free(server.conns);
   api_metrics_free(server.metrics);
   game_service_free(server.game);
-  db_close(server.db);
+  db_close(server.db); /* joins the committer: no api_later_done after it */
+  api_finisher_free(server.finisher);
   sodium_memzero(&server.key, sizeof(server.key));
   return status;
 }
