@@ -139,6 +139,10 @@ static void truth_update(const struct harness_server *s, const char *game_id, st
   harness_db_snapshot(s, copy);
   if (sqlite3_open_v2(copy, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
     fail_msg("cannot open %s: %s", copy, sqlite3_errmsg(db));
+  /* The copy is read and thrown away: closing it must not checkpoint its
+   * WAL into it (a write and an fsync per step), the next step copies both
+   * files again. */
+  sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
   sqlite3_busy_timeout(db, 5000);
   if (sqlite3_prepare_v2(db,
                          "SELECT ord, seq, seat, move_json, events_json, at_ms FROM moves"
