@@ -384,16 +384,15 @@ static void expect_chain_recomputes(struct harness_server *s, const char *id)
 
 /* ---- playing ---- */
 
+/* `g`: the game as the public sees it now, after step `step`. */
 static void attack_everyone(struct harness_server *s, const struct harness_player *players,
-                            int seats, const char *id, long step, struct truth *t)
+                            int seats, const char *id, long step, const json_t *g, struct truth *t)
 {
   bool every_row = step % 8 == 0;
-  json_t *g = harness_get_game(s, NULL, id);
   long seq = harness_int(g, "seq");
   bool over = strcmp(harness_str(g, "status"), "finished") == 0;
   size_t rows_seen = t->n;
 
-  json_decref(g);
   if (over)
     return; /* the seed is out: every secret is public now, by the rules */
   truth_update(s, id, t);
@@ -421,14 +420,18 @@ static void play_and_attack(struct harness_server *s, const char *title, int sea
   json_decref(created);
   for (int i = 0; i < seats; i++)
     harness_join(s, players[i].token, id, i);
-  for (posts = 0; posts < MAX_POSTS; posts++) {
+  for (posts = 0; posts <= MAX_POSTS; posts++) {
     json_t *g = harness_get_game(s, NULL, id);
     const json_t *to_act = json_object_get(g, "to_act");
     json_t *mine, *move;
     struct harness_response r;
     int seat;
 
-    if (strcmp(harness_str(g, "status"), "finished") == 0) {
+    /* The public game after a post is both what the attack starts from and
+     * what the next post is chosen from: fetched once for both. */
+    if (posts > 0)
+      attack_everyone(s, players, seats, id, posts - 1, g, &truth);
+    if (strcmp(harness_str(g, "status"), "finished") == 0 || posts == MAX_POSTS) {
       json_decref(g);
       break;
     }
@@ -444,7 +447,6 @@ static void play_and_attack(struct harness_server *s, const char *title, int sea
     harness_response_free(&r);
     json_decref(move);
     json_decref(mine);
-    attack_everyone(s, players, seats, id, posts, &truth);
   }
   truth_clear(&truth);
   if (posts == MAX_POSTS)
