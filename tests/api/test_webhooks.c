@@ -206,26 +206,11 @@ static int received(const char *path)
   return a.count;
 }
 
-/* The server's webhook backlog from its GET /metrics: deliveries queued,
- * in flight or waiting for a retry; -1 when the scrape has no such line. */
-static long backlog(struct harness_server *s)
-{
-  static const char gauge[] = "\ncairn_webhook_backlog ";
-  struct harness_response r;
-  const char *at;
-  long n = -1;
-
-  harness_call(s, &r, "GET", NULL, NULL, "/metrics");
-  at = r.status == 200 && r.body ? strstr(r.body, gauge) : NULL;
-  if (at)
-    n = strtol(at + strlen(gauge), NULL, 10);
-  harness_response_free(&r);
-  return n;
-}
-
+/* The backlog gauge counts deliveries queued, in flight or waiting for a
+ * retry. */
 static bool nothing_owed(void *arg)
 {
-  return backlog(arg) == 0;
+  return harness_metric(arg, "cairn_webhook_backlog") == 0;
 }
 
 /* Wait (bounded) until `s` owes no delivery: every attempt it will make
