@@ -47,10 +47,16 @@
 #define MAX_POSTS 3000
 #define HASH      32
 
-/* A stored log row is a struct chainref_row whose strings the truth owns. */
+/* The stored log of the game under attack, as far as read: each row a
+ * struct chainref_row whose strings the truth owns, its events parsed
+ * once, and for each possible viewer (the spectator -1, seats 0 to
+ * MAX_SEATS - 1) whether one of them is private from it. The log is
+ * append-only, so each step reads only the rows stored since the last. */
 struct truth {
   struct chainref_row *rows; /* owned */
-  size_t n;
+  json_t **events;           /* owned: rows[k].events parsed */
+  unsigned *private_from;    /* bit viewer + 1: an event of the row is private from viewer */
+  size_t n, cap;
 };
 
 static void truth_clear(struct truth *t)
@@ -58,55 +64,12 @@ static void truth_clear(struct truth *t)
   for (size_t i = 0; i < t->n; i++) {
     free((char *)t->rows[i].move);
     free((char *)t->rows[i].events);
+    json_decref(t->events[i]);
   }
   free(t->rows);
+  free(t->events);
+  free(t->private_from);
   memset(t, 0, sizeof(*t));
-}
-
-static void truth_load(const struct harness_server *s, const char *game_id, struct truth *t)
-{
-  sqlite3 *db = NULL;
-  sqlite3_stmt *stmt = NULL;
-  size_t cap = 0;
-  char copy[300];
-
-  memset(t, 0, sizeof(*t));
-  snprintf(copy, sizeof copy, "%s/truth.db", s->dir);
-  harness_db_snapshot(s, copy);
-  if (sqlite3_open_v2(copy, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
-    fail_msg("cannot open %s: %s", copy, sqlite3_errmsg(db));
-  sqlite3_busy_timeout(db, 5000);
-  if (sqlite3_prepare_v2(db,
-                         "SELECT ord, seq, seat, move_json, events_json, at_ms FROM moves"
-                         " WHERE game_id = ?1 ORDER BY ord",
-                         -1, &stmt, NULL) != SQLITE_OK)
-    fail_msg("cannot read moves: %s", sqlite3_errmsg(db));
-  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
-  while (sqlite3_step(stmt) == SQLITE_ROW) {
-    struct chainref_row *r;
-
-    if (t->n == cap) {
-      cap = cap ? 2 * cap : 64;
-      t->rows = realloc(t->rows, cap * sizeof(*t->rows));
-      assert_non_null(t->rows);
-    }
-    r = &t->rows[t->n++];
-    r->ord = sqlite3_column_int64(stmt, 0);
-    r->seq = sqlite3_column_int64(stmt, 1);
-    r->seat = sqlite3_column_int(stmt, 2);
-    r->move = strdup((const char *)sqlite3_column_text(stmt, 3));
-    r->events = strdup((const char *)sqlite3_column_text(stmt, 4));
-    r->at_ms = sqlite3_column_int64(stmt, 5);
-  }
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-}
-
-/* ---- what the rules keep hidden, worked out here from the log alone ---- */
-
-static bool platform_row(const struct chainref_row *r)
-{
-  return strstr(r->move, "\"cairn\":") != NULL;
 }
 
 static bool event_private_from(const json_t *ev, int viewer)
@@ -125,20 +88,80 @@ static bool event_private_from(const json_t *ev, int viewer)
   return true;
 }
 
-static bool any_event_private_from(const struct chainref_row *r, int viewer)
+/* Whom some event of `events` is private from, as truth.private_from. */
+static unsigned private_from_viewers(const json_t *events)
 {
-  json_t *events = json_loads(r->events, 0, NULL);
-  json_t *ev;
+  unsigned mask = 0;
+  const json_t *ev;
   size_t i;
-  bool hidden = false;
 
   json_array_foreach(events, i, ev)
   {
-    if (event_private_from(ev, viewer))
-      hidden = true;
+    for (int viewer = -1; viewer < MAX_SEATS; viewer++)
+      if (event_private_from(ev, viewer))
+        mask |= 1u << (viewer + 1);
   }
-  json_decref(events);
-  return hidden;
+  return mask;
+}
+
+static void truth_append(struct truth *t, sqlite3_stmt *stmt)
+{
+  struct chainref_row *r;
+
+  if (t->n == t->cap) {
+    t->cap = t->cap ? 2 * t->cap : 64;
+    t->rows = realloc(t->rows, t->cap * sizeof(*t->rows));
+    t->events = realloc(t->events, t->cap * sizeof(*t->events));
+    t->private_from = realloc(t->private_from, t->cap * sizeof(*t->private_from));
+    assert_true(t->rows && t->events && t->private_from);
+  }
+  r = &t->rows[t->n];
+  r->ord = sqlite3_column_int64(stmt, 0);
+  r->seq = sqlite3_column_int64(stmt, 1);
+  r->seat = sqlite3_column_int(stmt, 2);
+  r->move = strdup((const char *)sqlite3_column_text(stmt, 3));
+  r->events = strdup((const char *)sqlite3_column_text(stmt, 4));
+  r->at_ms = sqlite3_column_int64(stmt, 5);
+  t->events[t->n] = json_loads(r->events, 0, NULL);
+  assert_true(json_is_array(t->events[t->n]));
+  t->private_from[t->n] = private_from_viewers(t->events[t->n]);
+  t->n++;
+}
+
+/* Read the rows of `game_id` stored since the last call into `t`. */
+static void truth_update(const struct harness_server *s, const char *game_id, struct truth *t)
+{
+  sqlite3 *db = NULL;
+  sqlite3_stmt *stmt = NULL;
+  char copy[300];
+
+  snprintf(copy, sizeof copy, "%s/truth.db", s->dir);
+  harness_db_snapshot(s, copy);
+  if (sqlite3_open_v2(copy, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+    fail_msg("cannot open %s: %s", copy, sqlite3_errmsg(db));
+  /* The copy is read and thrown away: closing it must not checkpoint its
+   * WAL into it (a write and an fsync per step), the next step copies both
+   * files again. */
+  sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL);
+  sqlite3_busy_timeout(db, 5000);
+  if (sqlite3_prepare_v2(db,
+                         "SELECT ord, seq, seat, move_json, events_json, at_ms FROM moves"
+                         " WHERE game_id = ?1 AND ord > ?2 ORDER BY ord",
+                         -1, &stmt, NULL) != SQLITE_OK)
+    fail_msg("cannot read moves: %s", sqlite3_errmsg(db));
+  sqlite3_bind_text(stmt, 1, game_id, -1, SQLITE_STATIC);
+  sqlite3_bind_int64(stmt, 2, t->n ? t->rows[t->n - 1].ord : INT64_MIN);
+  while (sqlite3_step(stmt) == SQLITE_ROW)
+    truth_append(t, stmt);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+}
+
+/* ---- what the rules keep hidden, worked out here from the log alone ---- */
+
+static bool platform_row(const struct chainref_row *r)
+{
+  return strstr(r->move, "\"cairn\":") != NULL;
 }
 
 /* A decision that left its step waiting for other seats, and that no later
@@ -173,7 +196,7 @@ static bool hidden_from(const struct truth *t, size_t k, int viewer)
 
   if (r->seat == viewer || platform_row(r))
     return false;
-  return any_event_private_from(r, viewer) || unresolved_decision(t, k);
+  return (t->private_from[k] >> (viewer + 1) & 1u) || unresolved_decision(t, k);
 }
 
 /* ---- the attacker's recomputations: chainref.c, the documented layouts ---- */
@@ -223,7 +246,7 @@ static void attack_row_hash(const char *game_id, const json_t *doc, const json_t
 
 struct fetched {
   json_t *docs[5]; /* game, game at seq, log, export, verify */
-  char *texts[5];  /* each dumped once, compact and key-sorted: searched for secrets */
+  char *texts[5];  /* each dumped once, compact and key-sorted, when first searched for a secret */
   size_t n;
 };
 
@@ -245,8 +268,7 @@ static void fetch_all(struct harness_server *s, const char *token, const char *i
   f->docs[f->n++] = get_json(s, token, "/v1/games/%s/log", id, 0);
   f->docs[f->n++] = get_json(s, token, "/v1/games/%s/export", id, 0);
   f->docs[f->n++] = get_json(s, token, "/v1/games/%s/verify", id, 0);
-  for (size_t i = 0; i < f->n; i++)
-    f->texts[i] = harness_dump(f->docs[i]);
+  memset(f->texts, 0, sizeof f->texts);
 }
 
 static void fetched_clear(struct fetched *f)
@@ -258,24 +280,26 @@ static void fetched_clear(struct fetched *f)
   f->n = 0;
 }
 
-static bool fetched_mention(const struct fetched *f, const char *needle)
+static bool fetched_mention(struct fetched *f, const char *needle)
 {
-  for (size_t i = 0; i < f->n; i++)
+  for (size_t i = 0; i < f->n; i++) {
+    if (!f->texts[i])
+      f->texts[i] = harness_dump(f->docs[i]);
     if (strstr(f->texts[i], needle))
       return true;
+  }
   return false;
 }
 
 /* Every private event of row k hidden from `viewer` is absent from all it
  * fetched, compared as compact sorted JSON (how every answer is dumped). */
-static void attack_private_events(const struct fetched *f, const struct chainref_row *r, int viewer,
+static void attack_private_events(struct fetched *f, const struct truth *t, size_t k, int viewer,
                                   const char *game_id)
 {
-  json_t *events = json_loads(r->events, 0, NULL);
   json_t *ev;
   size_t i;
 
-  json_array_foreach(events, i, ev)
+  json_array_foreach(t->events[k], i, ev)
   {
     char *needle;
 
@@ -283,11 +307,10 @@ static void attack_private_events(const struct fetched *f, const struct chainref
       continue;
     needle = harness_dump(ev);
     if (fetched_mention(f, needle))
-      fail_msg("viewer %d sees the private event %s of row %ld of game %s", viewer, needle, r->ord,
-               game_id);
+      fail_msg("viewer %d sees the private event %s of row %ld of game %s", viewer, needle,
+               t->rows[k].ord, game_id);
     free(needle);
   }
-  json_decref(events);
 }
 
 /* `every_row`: look for every private event of the log in what was
@@ -312,8 +335,8 @@ static void attack_as(struct harness_server *s, const char *token, int viewer, c
                  t->rows[k].move);
       attack_row_hash(id, f.docs[3], entries, t, k, viewer);
     }
-    if (every_row || k >= new_from)
-      attack_private_events(&f, &t->rows[k], viewer, id);
+    if ((every_row || k >= new_from) && (t->private_from[k] >> (viewer + 1) & 1u))
+      attack_private_events(&f, t, k, viewer, id);
   }
   if (json_object_get(f.docs[0], "seed") || json_object_get(f.docs[3], "seed"))
     fail_msg("viewer %d sees the seed of live game %s", viewer, id);
@@ -361,24 +384,21 @@ static void expect_chain_recomputes(struct harness_server *s, const char *id)
 
 /* ---- playing ---- */
 
+/* `g`: the game as the public sees it now, after step `step`. */
 static void attack_everyone(struct harness_server *s, const struct harness_player *players,
-                            int seats, const char *id, long step, size_t *rows_seen)
+                            int seats, const char *id, long step, const json_t *g, struct truth *t)
 {
   bool every_row = step % 8 == 0;
-  json_t *g = harness_get_game(s, NULL, id);
   long seq = harness_int(g, "seq");
   bool over = strcmp(harness_str(g, "status"), "finished") == 0;
-  struct truth t;
+  size_t rows_seen = t->n;
 
-  json_decref(g);
   if (over)
     return; /* the seed is out: every secret is public now, by the rules */
-  truth_load(s, id, &t);
-  attack_as(s, NULL, -1, id, seq, &t, every_row, *rows_seen);
+  truth_update(s, id, t);
+  attack_as(s, NULL, -1, id, seq, t, every_row, rows_seen);
   for (int v = 0; v < seats; v++)
-    attack_as(s, players[v].token, v, id, seq, &t, every_row, *rows_seen);
-  *rows_seen = t.n;
-  truth_clear(&t);
+    attack_as(s, players[v].token, v, id, seq, t, every_row, rows_seen);
 }
 
 static void play_and_attack(struct harness_server *s, const char *title, int seats,
@@ -389,7 +409,7 @@ static void play_and_attack(struct harness_server *s, const char *title, int sea
   char name[32], id[64];
   json_t *created;
   long posts;
-  size_t rows_seen = 0;
+  struct truth truth = {0};
 
   for (int i = 0; i < seats; i++) {
     snprintf(name, sizeof name, "attacked-%d", i);
@@ -400,14 +420,18 @@ static void play_and_attack(struct harness_server *s, const char *title, int sea
   json_decref(created);
   for (int i = 0; i < seats; i++)
     harness_join(s, players[i].token, id, i);
-  for (posts = 0; posts < MAX_POSTS; posts++) {
+  for (posts = 0; posts <= MAX_POSTS; posts++) {
     json_t *g = harness_get_game(s, NULL, id);
     const json_t *to_act = json_object_get(g, "to_act");
     json_t *mine, *move;
     struct harness_response r;
     int seat;
 
-    if (strcmp(harness_str(g, "status"), "finished") == 0) {
+    /* The public game after a post is both what the attack starts from and
+     * what the next post is chosen from: fetched once for both. */
+    if (posts > 0)
+      attack_everyone(s, players, seats, id, posts - 1, g, &truth);
+    if (strcmp(harness_str(g, "status"), "finished") == 0 || posts == MAX_POSTS) {
       json_decref(g);
       break;
     }
@@ -423,8 +447,8 @@ static void play_and_attack(struct harness_server *s, const char *title, int sea
     harness_response_free(&r);
     json_decref(move);
     json_decref(mine);
-    attack_everyone(s, players, seats, id, posts, &rows_seen);
   }
+  truth_clear(&truth);
   if (posts == MAX_POSTS)
     fail_msg("%s game %s did not finish in %d posts", title, id, MAX_POSTS);
   printf("%s, %d seats: %ld moves, every step attacked\n", title, seats, posts);

@@ -163,13 +163,94 @@ static json_t *resolve(json_t *doc, const char *ref)
 
 /* ---------------------------------------------------------------- the validator */
 
+/* ---------------------------------------------------------------- judgements kept */
+
+/* An open-addressing set of pointer pairs with what was found for each.
+ * Two uses below: the schemas whose keywords were vetted already (value
+ * NULL; the document does not change during the run), and the judgements
+ * check() made during one assert_fits (check() is a function of the schema
+ * and the value alone while one value is judged: the document, the value
+ * and strictness do not change, and documented() asks again of every
+ * branch check_branches has just judged). */
+struct kept_judgement {
+  const json_t *schema, *value; /* both NULL: a free slot */
+  bool fits;
+  char *why; /* owned: a misfit's reason without the path it was judged at */
+};
+
+struct judgements {
+  struct kept_judgement *slots; /* owned */
+  size_t cap, n;                /* cap a power of two, n used */
+};
+
+static size_t judgement_slot(const struct judgements *j, const json_t *schema, const json_t *value)
+{
+  uint64_t h = ((uint64_t)(uintptr_t)schema * 0x9e3779b97f4a7c15ull) ^
+               ((uint64_t)(uintptr_t)value * 0xc2b2ae3d27d4eb4full);
+  size_t i = (size_t)(h ^ (h >> 29)) & (j->cap - 1);
+
+  while (j->slots[i].schema && (j->slots[i].schema != schema || j->slots[i].value != value))
+    i = (i + 1) & (j->cap - 1);
+  return i;
+}
+
+/* Borrowed: what was kept for (schema, value), or NULL. */
+static const struct kept_judgement *judgement_find(const struct judgements *j, const json_t *schema,
+                                                   const json_t *value)
+{
+  const struct kept_judgement *k;
+
+  if (!j->cap)
+    return NULL;
+  k = &j->slots[judgement_slot(j, schema, value)];
+  return k->schema ? k : NULL;
+}
+
+static void judgement_keep(struct judgements *j, const json_t *schema, const json_t *value,
+                           bool fits, const char *why)
+{
+  struct kept_judgement *k;
+
+  if (2 * (j->n + 1) > j->cap) {
+    struct judgements grown = {.cap = j->cap ? 2 * j->cap : 1024};
+
+    grown.slots = calloc(grown.cap, sizeof(*grown.slots));
+    assert_non_null(grown.slots);
+    for (size_t i = 0; i < j->cap; i++)
+      if (j->slots[i].schema)
+        grown.slots[judgement_slot(&grown, j->slots[i].schema, j->slots[i].value)] = j->slots[i];
+    grown.n = j->n;
+    free(j->slots);
+    *j = grown;
+  }
+  k = &j->slots[judgement_slot(j, schema, value)];
+  if (!k->schema)
+    j->n++;
+  free(k->why);
+  *k = (struct kept_judgement){.schema = schema, .value = value, .fits = fits};
+  if (why) {
+    k->why = strdup(why);
+    assert_non_null(k->why);
+  }
+}
+
+static void judgements_clear(struct judgements *j)
+{
+  for (size_t i = 0; i < j->cap; i++)
+    free(j->slots[i].why);
+  free(j->slots);
+  memset(j, 0, sizeof(*j));
+}
+
 struct checker {
-  json_t *doc;       /* borrowed: the whole document, for $ref */
-  char why[1024];    /* the first reason the last failing check gave */
-  bool strict;       /* every member must be documented (see documented()) */
-  const char *title; /* Static: the title being played, for the report */
-  json_t *seen;      /* misfits reported so far, by "title: why" */
-  int misfits;       /* values that did not fit, in all */
+  json_t *doc;               /* borrowed: the whole document, for $ref */
+  struct judgements *vetted; /* schemas whose keywords are all known (NULL: vet every time) */
+  struct judgements *made;   /* check()'s judgements of the value being judged (NULL: none) */
+  char why[1024];            /* the first reason the last failing check gave */
+  bool strict;               /* every member must be documented (see documented()) */
+  const char *title;         /* Static: the title being played, for the report */
+  json_t *seen;              /* misfits reported so far, by "title: why" */
+  int misfits;               /* values that did not fit, in all */
 };
 
 static bool check(struct checker *c, const json_t *schema, const json_t *value, const char *path);
@@ -426,19 +507,55 @@ static bool listed(const char *const *list, const char *key)
   return false;
 }
 
-static bool check(struct checker *c, const json_t *schema, const json_t *value, const char *path)
+/* Fails the test when `schema` uses a keyword this validator neither judges
+ * nor knows as an annotation; each schema object is vetted once. */
+static void vet_keywords(struct checker *c, const json_t *schema, const char *path)
 {
   const char *key;
   json_t *arg;
 
-  if (json_is_boolean(schema))
-    return json_is_true(schema) || failed(c, path, "the schema is false");
-  assert_true(json_is_object(schema));
+  if (c->vetted && judgement_find(c->vetted, schema, NULL))
+    return;
   json_object_foreach((json_t *)schema, key, arg)
   {
     if (!listed(judged, key) && !listed(annotations, key) && strncmp(key, "x-", 2) != 0)
       fail_msg("%s: the schema uses %s, which this validator does not know", path, key);
   }
+  if (c->vetted)
+    judgement_keep(c->vetted, schema, NULL, true, NULL);
+}
+
+static bool judge(struct checker *c, const json_t *schema, const json_t *value, const char *path);
+
+/* Does `value` fit `schema`? If not, c->why says why. A judgement already
+ * made of the same pair for this value is given again, its reason put
+ * back under this path (every reason for a misfit at `path` starts with
+ * it: sub-paths extend it). */
+static bool check(struct checker *c, const json_t *schema, const json_t *value, const char *path)
+{
+  const struct kept_judgement *k = c->made ? judgement_find(c->made, schema, value) : NULL;
+  size_t at = strlen(path);
+  bool fits;
+
+  if (k) {
+    if (!k->fits)
+      snprintf(c->why, sizeof(c->why), "%s%s", path, k->why);
+    return k->fits;
+  }
+  fits = judge(c, schema, value, path);
+  if (c->made && (fits || strncmp(c->why, path, at) == 0))
+    judgement_keep(c->made, schema, value, fits, fits ? NULL : c->why + at);
+  return fits;
+}
+
+static bool judge(struct checker *c, const json_t *schema, const json_t *value, const char *path)
+{
+  json_t *arg;
+
+  if (json_is_boolean(schema))
+    return json_is_true(schema) || failed(c, path, "the schema is false");
+  assert_true(json_is_object(schema));
+  vet_keywords(c, schema, path);
   if ((arg = json_object_get(schema, "$ref"))) {
     const json_t *target = resolve(c->doc, json_string_value(arg));
 
@@ -550,8 +667,16 @@ static void assert_fits(struct checker *c, const json_t *schema, const json_t *v
 {
   char key[1200];
   char *text;
+  struct judgements made = {0};
+  bool fits;
 
-  if (check_value(c, schema, value, kind))
+  /* The value's judgements are kept while it is judged only: once it is
+   * freed, another may be allocated at its address. */
+  c->made = &made;
+  fits = check_value(c, schema, value, kind);
+  c->made = NULL;
+  judgements_clear(&made);
+  if (fits)
     return;
   c->misfits++;
   snprintf(key, sizeof(key), "%s: %s", c->title, c->why);
@@ -938,7 +1063,8 @@ static json_t *option_sets(const struct engine_module *m)
 static void test_every_title_plays_within_its_schemas(void **state)
 {
   json_t *doc = load_document();
-  struct checker c = {.doc = doc, .strict = true, .seen = json_object()};
+  struct judgements vetted = {0};
+  struct checker c = {.doc = doc, .strict = true, .seen = json_object(), .vetted = &vetted};
   const struct engine_module *const *m;
   uint64_t rng = 21;
 
@@ -986,6 +1112,7 @@ static void test_every_title_plays_within_its_schemas(void **state)
     }
     json_decref(sets);
   }
+  judgements_clear(&vetted);
   json_decref(c.seen);
   assert_int_equal(c.misfits, 0);
   json_decref(doc);
