@@ -4,8 +4,10 @@
  * with the bot's view (engine_determinize, drawing from the bot's own
  * generator), walks the one tree of moves shared by all worlds, choosing
  * among the moves legal in this world by UCB1 with availability counts,
- * adds one node, plays the world out at random and credits every node on
- * the path with the result for the seat that chose it. The move played is
+ * adds one node, plays the world on (playout.c: greedily by the title's
+ * measure of positions where it has one, otherwise at random to the end)
+ * and credits every node on the path with the reward of the seat that
+ * chose it. The move played is
  * the root's most visited child.
  *
  * Nodes are keyed by a move's canonical text, so the same move found in
@@ -22,9 +24,8 @@
  * offers this many draws of engine_sample_move, enough for the titles'
  * usual turns and a bound on a node's cost. */
 #define CANDIDATES_MAX 48
-/* Steps of a random playout before it is scored as unfinished: a random
- * game of the longest title (Because It's There, two seats) takes some 335. */
-#define PLAYOUT_MAX 600
+/* Depth of a walk down the tree, a bound no title's game comes near. */
+#define DEPTH_MAX 600
 /* UCB1's exploration constant for rewards in [0, 1]. */
 #define EXPLORATION 0.7
 
@@ -81,13 +82,6 @@ static void node_free(struct node *n)
   json_decref(n->move);
   free(n->text);
   free(n);
-}
-
-static uint64_t draw64(struct engine_rng *rng)
-{
-  uint64_t low = engine_rng_next(rng);
-
-  return low | (uint64_t)engine_rng_next(rng) << 32;
 }
 
 static void candidates_clear(struct candidate *c, size_t n)
@@ -149,7 +143,7 @@ static size_t offer_moves(const struct engine_game *world, int seat, const struc
       n = offer_one(json_incref(json_array_get(legal, i)), parent, out, n);
   } else {
     for (i = 0; i < CANDIDATES_MAX; i++)
-      n = offer_one(engine_sample_move(world, seat, draw64(rng)), parent, out, n);
+      n = offer_one(engine_sample_move(world, seat, bot_draw64(rng)), parent, out, n);
   }
   json_decref(legal);
   return n;
@@ -185,14 +179,6 @@ static struct node *add_child(struct node *parent, struct candidate *c, int acto
 static double ucb(const struct node *n)
 {
   return n->reward / n->visits + EXPLORATION * sqrt(log(n->avail) / n->visits);
-}
-
-/* The seat whose decision the world waits for next: the first that owes one. */
-static int next_actor(const struct engine_game *world)
-{
-  int seats[ENGINE_MAX_SEATS];
-
-  return engine_to_act(world, seats) > 0 ? seats[0] : -1;
 }
 
 /* One step down from `n` in `world`: the move chosen (applied to the world)
@@ -231,78 +217,25 @@ static struct node *descend(struct node *n, struct engine_game *world, int actor
   return next;
 }
 
-/* Play `world` out at random from `rng`; false when a step failed. */
-static bool playout(struct engine_game *world, struct engine_rng *rng)
-{
-  struct cairn_error err;
-  int steps, seat;
-
-  for (steps = 0; steps < PLAYOUT_MAX; steps++) {
-    json_t *move;
-    enum cairn_status st;
-
-    seat = next_actor(world);
-    if (seat < 0)
-      return true;
-    move = engine_sample_move(world, seat, draw64(rng));
-    if (!move)
-      return false;
-    st = engine_replay_step(world, seat, move, &err);
-    json_decref(move);
-    if (st != CAIRN_OK)
-      return false;
-  }
-  return true;
-}
-
-/* How much of a win a seat's progress is worth when it did not win: less
- * than any win, enough to tell the search which failed line got further. */
-#define PROGRESS_WEIGHT 0.3
-
-/* Each seat's reward in [0, 1]: a winner's 1; a loser's its progress
- * (bot_progress) scaled by PROGRESS_WEIGHT; in an unfinished world (the
- * playout's cap) that, or 1/seats for a title without a measure. */
-static void score(const struct engine_game *world, double reward[ENGINE_MAX_SEATS])
-{
-  json_t *result = engine_result(world);
-  json_t *winners = json_object_get(result, "winners");
-  size_t i;
-  int s;
-
-  for (s = 0; s < world->seats; s++) {
-    double progress = bot_progress(world, s);
-
-    reward[s] = progress > 0 || result ? PROGRESS_WEIGHT * progress : 1.0 / world->seats;
-  }
-  for (i = 0; i < json_array_size(winners); i++) {
-    json_int_t w = json_integer_value(json_array_get(winners, i));
-
-    if (w >= 0 && w < world->seats)
-      reward[w] = 1.0;
-  }
-  json_decref(result);
-}
-
 /* One iteration on `world` (a fresh sample, the iteration's own). */
 static void iterate(struct node *root, struct engine_game *world, int seat, struct engine_rng *rng)
 {
-  struct node *path[PLAYOUT_MAX];
+  struct node *path[DEPTH_MAX];
   double reward[ENGINE_MAX_SEATS];
   size_t depth = 0, i;
   struct node *n = root;
   bool added = false;
   int actor = seat; /* the root's decision is the bot's, whoever else owes one */
 
-  while (!added && depth < PLAYOUT_MAX && actor >= 0) {
+  while (!added && depth < DEPTH_MAX && actor >= 0) {
     n = descend(n, world, actor, rng, &added);
     if (!n)
       return;
     path[depth++] = n;
-    actor = next_actor(world);
+    actor = bot_next_actor(world);
   }
-  if (!playout(world, rng))
+  if (!bot_playout(world, rng, reward))
     return;
-  score(world, reward);
   for (i = 0; i < depth; i++) {
     path[i]->visits++;
     path[i]->reward += reward[path[i]->actor];
@@ -358,7 +291,7 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
   if (!world)
     return err->status;
   if (iterations == 0) {
-    *move = engine_sample_move(world, in->seat, draw64(&rng));
+    *move = engine_sample_move(world, in->seat, bot_draw64(&rng));
     engine_free(world);
     return *move ? CAIRN_OK
                  : cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,

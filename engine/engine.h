@@ -218,6 +218,18 @@ struct engine_module {
   enum cairn_status (*determinize)(const char *view, size_t len, const json_t *options, int seat,
                                    struct engine_rng *rng, struct engine_game *game,
                                    struct cairn_error *err);
+
+  /* Optional (NULL: a bot scores a playout by its result alone;
+   * engine_bot_evaluate). A bot's knowledge of the title, not a rule: how
+   * well `seat` is doing in `game`, in [0, 1] (height reached, health,
+   * supplies...; higher is nearer a win), so a search whose playouts stop
+   * short of the end, or whose random games almost never win, still tells
+   * a better line from a worse one. Bots call it only on worlds sampled
+   * from their own seat's view (determinize) and on their playouts of
+   * them, never on a real game's state; it reads nothing but `game`, and
+   * draws nothing. Added in version 6 after determinize, optional and
+   * last, so the table's shape for every module is unchanged. */
+  double (*bot_evaluate)(const struct engine_game *game, int seat);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -355,6 +367,10 @@ enum cairn_status engine_determinize(const struct engine_module *module, int sea
                                      const char *view, size_t len, const json_t *options, int seat,
                                      struct engine_rng *rng, struct engine_game **out,
                                      struct cairn_error *err);
+
+/* Whether `game`'s title can judge a position for bots (the bot_evaluate
+ * slot); when it can, *score is `seat`'s, in [0, 1]. */
+bool engine_bot_evaluate(const struct engine_game *game, int seat, double *score);
 
 /* Reading a view back (a determinize slot): each getter checks one member
  * of `obj` (borrowed) and, on the first thing wrong, records it in the

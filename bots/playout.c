@@ -1,0 +1,126 @@
+/*
+ * playout.c - how the search plays a sampled world on past its tree
+ * (bots.h, bot_playout) and what the end of that is worth to each seat.
+ *
+ * A title with a measure of its positions (the bot_evaluate slot) is
+ * played a short way by a greedy hand: each seat in turn draws a few of
+ * its legal moves, tries each on a copy of the world and keeps the one
+ * its own measure likes best; the measure then scores where the line
+ * stopped. Uniform random play was the first playout: in the titles whose
+ * random games almost never win (Because It's There, Journey's climbers)
+ * it told the search nothing. A title without a measure is played to its
+ * end (or PLAYOUT_MAX steps) at random and scored by its result.
+ */
+#include "bots/bots.h"
+
+/* Steps of a random playout before it is scored as unfinished: a random
+ * game of the longest title (Because It's There, two seats) takes some 335. */
+#define PLAYOUT_MAX 600
+/* Steps of a greedy playout: about a turn of the longest titles (a
+ * Because It's There turn is some twenty steps), far enough to see the
+ * cost of a climb and the Night after it, short enough to keep the noise
+ * of a long line of guesses out of the measure. */
+#define GREEDY_STEPS 30
+/* Moves a greedy hand tries at each step. */
+#define GREEDY_TRIES 4
+/* What a finished game that `seat` did not win is worth beside a win, and
+ * how much of a win an unfinished line can be worth: any win beats it. */
+#define LOSS_WEIGHT       0.3
+#define UNFINISHED_WEIGHT 0.9
+
+uint64_t bot_draw64(struct engine_rng *rng)
+{
+  uint64_t low = engine_rng_next(rng);
+
+  return low | (uint64_t)engine_rng_next(rng) << 32;
+}
+
+int bot_next_actor(const struct engine_game *world)
+{
+  int seats[ENGINE_MAX_SEATS];
+
+  return engine_to_act(world, seats) > 0 ? seats[0] : -1;
+}
+
+/* Whether `seat` is among the winners of the finished `world`. */
+static bool won(const struct engine_game *world, int seat)
+{
+  json_t *result = engine_result(world);
+  const json_t *winners = json_object_get(result, "winners");
+  bool yes = false;
+  size_t i;
+
+  for (i = 0; i < json_array_size(winners); i++)
+    yes = yes || json_integer_value(json_array_get(winners, i)) == seat;
+  json_decref(result);
+  return yes;
+}
+
+/* `seat`'s reward for `world` where a playout left it, in [0, 1]. */
+static double judge(const struct engine_game *world, int seat)
+{
+  double measure = 0;
+  bool over = engine_is_over(world);
+
+  if (over && won(world, seat))
+    return 1;
+  if (!engine_bot_evaluate(world, seat, &measure))
+    return over ? 0 : 1.0 / world->seats;
+  return (over ? LOSS_WEIGHT : UNFINISHED_WEIGHT) * measure;
+}
+
+/* One of GREEDY_TRIES moves of `seat`, the one after which `world` judges
+ * best for it (a new reference), or NULL when none could be made. */
+static json_t *greedy_move(const struct engine_game *world, int seat, struct engine_rng *rng)
+{
+  json_t *best = NULL;
+  double best_score = -1;
+  int i;
+
+  for (i = 0; i < GREEDY_TRIES; i++) {
+    json_t *move = engine_sample_move(world, seat, bot_draw64(rng));
+    struct engine_game *trial = move ? engine_clone(world) : NULL;
+    struct cairn_error err;
+    double score;
+
+    if (!trial || engine_replay_step(trial, seat, move, &err) != CAIRN_OK) {
+      engine_free(trial);
+      json_decref(move);
+      continue;
+    }
+    score = judge(trial, seat);
+    engine_free(trial);
+    if (score > best_score) {
+      json_decref(best);
+      best = move;
+      best_score = score;
+    } else {
+      json_decref(move);
+    }
+  }
+  return best;
+}
+
+bool bot_playout(struct engine_game *world, struct engine_rng *rng, double reward[ENGINE_MAX_SEATS])
+{
+  struct cairn_error err;
+  double unused;
+  bool greedy = engine_bot_evaluate(world, 0, &unused);
+  int steps, seat, limit = greedy ? GREEDY_STEPS : PLAYOUT_MAX;
+
+  for (steps = 0; steps < limit && (seat = bot_next_actor(world)) >= 0; steps++) {
+    json_t *move =
+        greedy ? greedy_move(world, seat, rng) : engine_sample_move(world, seat, bot_draw64(rng));
+    enum cairn_status st;
+
+    if (!move)
+      return false;
+    st = engine_replay_step(world, seat, move, &err);
+    json_decref(move);
+    if (st != CAIRN_OK)
+      return false;
+  }
+  for (seat = 0; seat < world->seats; seat++)
+    reward[seat] = judge(world, seat);
+  return true;
+}
