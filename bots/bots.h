@@ -73,6 +73,11 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
 bool bot_playout(struct engine_game *world, struct engine_rng *rng,
                  double reward[ENGINE_MAX_SEATS]);
 
+/* Whether `legal` (the title's legal list for `seat` in `world`) is a
+ * plain list of moves: the title's own first sampled move is its first
+ * element. A compact form (Everest's plans) is not, nor is an empty list. */
+bool bot_plain_list(const struct engine_game *world, int seat, const json_t *legal);
+
 /* 64 bits from `rng`; the seat that owes the next decision of `world`
  * (the first, when several do), or -1 once it is over. */
 uint64_t bot_draw64(struct engine_rng *rng);

@@ -116,18 +116,6 @@ static size_t offer_one(json_t *move, const struct node *parent, struct candidat
   return n + 1;
 }
 
-/* Whether `legal` (the title's legal list) is a plain list of moves: the
- * title's own first sampled move is its first element. A compact form
- * (Everest's plans) is not, nor is an empty list. */
-static bool plain_list(const struct engine_game *world, int seat, const json_t *legal)
-{
-  json_t *first = engine_sample_move(world, seat, 0);
-  bool plain = first && json_equal(first, json_array_get(legal, 0));
-
-  json_decref(first);
-  return plain;
-}
-
 /* The distinct moves `seat` may make in `world`: the title's whole legal
  * list when it is a plain one of at most CANDIDATES_MAX moves (one walk of
  * the rules), otherwise CANDIDATES_MAX draws from engine_sample_move (a
@@ -138,7 +126,7 @@ static size_t offer_moves(const struct engine_game *world, int seat, const struc
   json_t *legal = engine_legal_moves(world, seat);
   size_t n = 0, i;
 
-  if (json_array_size(legal) <= CANDIDATES_MAX && plain_list(world, seat, legal)) {
+  if (json_array_size(legal) <= CANDIDATES_MAX && bot_plain_list(world, seat, legal)) {
     for (i = 0; i < json_array_size(legal); i++)
       n = offer_one(json_incref(json_array_get(legal, i)), parent, out, n);
   } else {
@@ -277,6 +265,19 @@ static json_t *most_visited(const struct node *root)
   return best ? json_incref(best->move) : NULL;
 }
 
+/* The seat's one legal move in `world` (a new reference) when it has
+ * exactly one, else NULL: nothing to search (a Night with nothing to
+ * declare, a phase's lone "ready"). */
+static json_t *only_move(const struct engine_game *world, int seat)
+{
+  json_t *legal = engine_legal_moves(world, seat), *only = NULL;
+
+  if (json_array_size(legal) == 1 && bot_plain_list(world, seat, legal))
+    only = json_incref(json_array_get(legal, 0));
+  json_decref(legal);
+  return only;
+}
+
 enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, json_t **move,
                              struct cairn_error *err)
 {
@@ -290,8 +291,9 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
   world = sample_world(in, &rng, err);
   if (!world)
     return err->status;
-  if (iterations == 0) {
-    *move = engine_sample_move(world, in->seat, bot_draw64(&rng));
+  if (iterations == 0 || (*move = only_move(world, in->seat)) != NULL) {
+    if (!*move)
+      *move = engine_sample_move(world, in->seat, bot_draw64(&rng));
     engine_free(world);
     return *move ? CAIRN_OK
                  : cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,

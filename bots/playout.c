@@ -16,17 +16,28 @@
 /* Steps of a random playout before it is scored as unfinished: a random
  * game of the longest title (Because It's There, two seats) takes some 335. */
 #define PLAYOUT_MAX 600
-/* Steps of a greedy playout: about a turn of the longest titles (a
- * Because It's There turn is some twenty steps), far enough to see the
- * cost of a climb and the Night after it, short enough to keep the noise
- * of a long line of guesses out of the measure. */
-#define GREEDY_STEPS 30
+/* Steps of a greedy playout: a few decisions past the tree, far enough to
+ * see what a move leads to (a Journey climber's turn, a Because It's
+ * There team's climb), short enough to keep the noise of a long line of
+ * guesses (the other seats', the draws') out of the measure: at 30 steps
+ * a strong Journey climber that had summited wandered, the gain of a step
+ * down lost in the noise. */
+#define GREEDY_STEPS 12
 /* Moves a greedy hand tries at each step. */
 #define GREEDY_TRIES 4
 /* What a finished game that `seat` did not win is worth beside a win, and
  * how much of a win an unfinished line can be worth: any win beats it. */
 #define LOSS_WEIGHT       0.3
 #define UNFINISHED_WEIGHT 0.9
+
+bool bot_plain_list(const struct engine_game *world, int seat, const json_t *legal)
+{
+  json_t *first = engine_sample_move(world, seat, 0);
+  bool plain = first && json_equal(first, json_array_get(legal, 0));
+
+  json_decref(first);
+  return plain;
+}
 
 uint64_t bot_draw64(struct engine_rng *rng)
 {
@@ -69,20 +80,38 @@ static double judge(const struct engine_game *world, int seat)
   return (over ? LOSS_WEIGHT : UNFINISHED_WEIGHT) * measure;
 }
 
-/* One of GREEDY_TRIES moves of `seat`, the one after which `world` judges
- * best for it (a new reference), or NULL when none could be made. */
+/* The move of `seat` to play on from `world` (a new reference), or NULL
+ * when none could be made: of up to GREEDY_TRIES distinct moves from its
+ * legal list (one walk of the rules; a title listing moves compactly is
+ * drawn from GREEDY_TRIES times instead), the one after which `world`
+ * judges best for the seat. A move alone in its list is played untried. */
 static json_t *greedy_move(const struct engine_game *world, int seat, struct engine_rng *rng)
 {
-  json_t *best = NULL;
+  json_t *legal = engine_legal_moves(world, seat), *best = NULL;
+  size_t n = json_array_size(legal), tries = n < GREEDY_TRIES ? n : GREEDY_TRIES, i;
+  bool listed = n > 0 && bot_plain_list(world, seat, legal);
   double best_score = -1;
-  int i;
 
-  for (i = 0; i < GREEDY_TRIES; i++) {
-    json_t *move = engine_sample_move(world, seat, bot_draw64(rng));
-    struct engine_game *trial = move ? engine_clone(world) : NULL;
+  if (!listed)
+    tries = GREEDY_TRIES;
+  for (i = 0; i < tries; i++) {
+    /* Distinct draws from the list: a partial shuffle of its first `tries`. */
+    size_t pick = listed ? i + engine_rng_below(rng, (uint32_t)(n - i)) : 0;
+    json_t *move = listed ? json_incref(json_array_get(legal, pick))
+                          : engine_sample_move(world, seat, bot_draw64(rng));
+    struct engine_game *trial;
     struct cairn_error err;
     double score;
 
+    if (listed && pick != i) {
+      json_array_set(legal, pick, json_array_get(legal, i));
+      json_array_set(legal, i, move);
+    }
+    if (listed && n == 1) {
+      best = move;
+      break;
+    }
+    trial = move ? engine_clone(world) : NULL;
     if (!trial || engine_replay_step(trial, seat, move, &err) != CAIRN_OK) {
       engine_free(trial);
       json_decref(move);
@@ -98,6 +127,7 @@ static json_t *greedy_move(const struct engine_game *world, int seat, struct eng
       json_decref(move);
     }
   }
+  json_decref(legal);
   return best;
 }
 

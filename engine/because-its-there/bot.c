@@ -19,6 +19,14 @@
 #define STRENGTH_WORTH 0.035
 /* The most a Climber can score: the whole way and full Strength. */
 #define CLIMBER_MAX (WAY_DONE + 8 * STRENGTH_WORTH)
+/* What a Camp and Unloaded Supplies on the route are worth, in routes, at
+ * the Summit's height (less lower down): each adds one to a Night's
+ * recovery there, the way a climb pays for itself; Supplies a team
+ * carries, half. The support counted is capped: a route full of Camps
+ * climbs nothing by itself. */
+#define CAMP_WORTH     0.15
+#define SUPPLIES_WORTH 0.1
+#define SUPPORT_MAX    0.5
 
 /* The share of its route below `at` (a Terrain card, the Summit or
  * Advance Base Camp): 0 in Advance Base Camp, 1 on the Summit. */
@@ -32,6 +40,20 @@ static double height_of(const struct bit_state *st, int at)
   if (at == BIT_ABC || route < 0)
     return 0;
   return (bit_index_of(st, at) + 1.0) / (st->route_len[route] + 1.0);
+}
+
+/* How sure a Climber is to keep the height it reached: at Near Death (0)
+ * a Night's loss kills it, with 1 left a bad one may; in Advance Base Camp
+ * nothing is at stake. */
+static double safety_of_strength(int strength)
+{
+  return strength >= 2 ? 1 : strength == 1 ? 0.7 : 0.35;
+}
+
+/* The share of its height Climber `c` keeps (safety_of_strength). */
+static double safety(const struct bit_state *st, int c)
+{
+  return st->loc[c].at == BIT_ABC ? 1 : safety_of_strength(st->strength[c]);
 }
 
 /* How far Climber `c` of `seat` got on the way the scenario asks, in
@@ -49,13 +71,50 @@ static double climber_worth(const struct bit_state *st, int seat, int c)
   if (l->zone != BIT_Z_MOUNTAIN)
     return 0; /* in a hand or a pile: not yet on the way */
   height = height_of(st, l->at);
-  if (!st->summited[c])
-    return height + STRENGTH_WORTH * st->strength[c];
-  /* 1963: Player Two comes down the South Col (route 0), not its own. */
   route = bit_route_of(st, l->at);
-  if (st->scenario == BIT_1963 && seat == 1 && route == seat)
-    return height + STRENGTH_WORTH * st->strength[c];
-  return 2 - height + STRENGTH_WORTH * st->strength[c];
+  /* 1963: Player Two comes down the South Col (route 0), not its own. */
+  if (st->summited[c] && !(st->scenario == BIT_1963 && seat == 1 && route == seat))
+    height = 2 - height;
+  return height * safety(st, c) + STRENGTH_WORTH * st->strength[c];
+}
+
+/* What a card in the seat's hand is worth, in routes: a Climber a little
+ * (one that can climb next turn), anything else less; so a hand is drawn
+ * to five and a useful card is not thrown away for nothing. */
+#define HAND_CLIMBER_WORTH 0.03
+#define HAND_CARD_WORTH    0.01
+
+/* The seat's hand, in routes. */
+static double hand_worth(const struct bit_state *st, int seat)
+{
+  double sum = 0;
+  int c;
+
+  for (c = BIT_CLIMBER_FIRST; c < BIT_SPECIAL_FIRST; c++)
+    if (st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat)
+      sum += c < BIT_SHERPA_FIRST ? HAND_CLIMBER_WORTH : HAND_CARD_WORTH;
+  return sum;
+}
+
+/* The Camps and Supplies the seat has on its route, in routes (capped). */
+static double support(const struct bit_state *st, int seat)
+{
+  double sum = 0;
+  int c;
+
+  for (c = BIT_SUPPLY_FIRST; c < BIT_SPECIAL_FIRST; c++) {
+    const struct bit_loc *l = &st->loc[c];
+
+    if (l->zone != BIT_Z_MOUNTAIN || l->seat != seat || l->at == BIT_ABC)
+      continue;
+    if (l->role == BIT_R_CAMP)
+      sum += CAMP_WORTH * height_of(st, l->at);
+    else if (l->role == BIT_R_UNLOADED)
+      sum += SUPPLIES_WORTH * height_of(st, l->at);
+    else if (l->role == BIT_R_LOADED || l->role == BIT_R_CACHED)
+      sum += 0.5 * SUPPLIES_WORTH * height_of(st, l->at);
+  }
+  return sum < SUPPORT_MAX ? sum : SUPPORT_MAX;
 }
 
 /* How many Climbers the scenario wants back from the Summit: one in 1924,
@@ -72,8 +131,9 @@ static int climbers_wanted(const struct bit_state *st)
   }
 }
 
-/* The bot_evaluate slot: the mean worth of the seat's best `wanted`
- * Climbers over the most they can be worth. */
+/* The bot_evaluate slot: the worth of the seat's best `wanted` Climbers,
+ * of its support on the route and of its hand, over the most they can be
+ * worth. */
 double bit_bot_evaluate(const struct engine_game *game, int seat)
 {
   const struct bit_state *st = (const struct bit_state *)game;
@@ -96,5 +156,6 @@ double bit_bot_evaluate(const struct engine_game *game, int seat)
   }
   for (i = 0; i < wanted; i++)
     sum += best[i];
-  return sum / (wanted * CLIMBER_MAX);
+  return (sum + support(st, seat) + hand_worth(st, seat)) /
+         (wanted * CLIMBER_MAX + SUPPORT_MAX + BIT_HAND * HAND_CLIMBER_WORTH);
 }

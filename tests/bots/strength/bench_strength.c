@@ -51,6 +51,31 @@ static void decision_seed(int game_no, uint32_t step, int seat, uint8_t seed[ENG
   seed[17] = 0xb0;
 }
 
+/* With CAIRN_BOTS_TRACE set, one line a game on stderr: its number, the
+ * turn it reached, its result and each seat's measure at the end (the
+ * title's bot_evaluate on the finished game; a bench may look at the whole
+ * state, a bot never does), to see how far the lines that failed got. */
+static void trace(const char *title, const struct engine_game *game,
+                  const enum bot_level levels[ENGINE_MAX_SEATS], int game_no)
+{
+  json_t *result;
+  char *text;
+  double measure;
+  int s;
+
+  if (!getenv("CAIRN_BOTS_TRACE"))
+    return;
+  result = engine_result(game);
+  text = result ? json_dumps(result, JSON_COMPACT) : NULL;
+  fprintf(stderr, "%s game %d: %s", title, game_no, text ? text : "unfinished");
+  for (s = 0; s < game->seats; s++)
+    if (engine_bot_evaluate(game, s, &measure))
+      fprintf(stderr, " seat %d (%s) %.3f", s, bot_level_name(levels[s]), measure);
+  fputc('\n', stderr);
+  free(text);
+  json_decref(result);
+}
+
 /* Play one game with levels[seat] at each seat; the result (a new
  * reference), or NULL when it did not finish. */
 static json_t *play(const char *title, int seats, const char *options_text,
@@ -89,11 +114,18 @@ static json_t *play(const char *title, int seats, const char *options_text,
         break;
       }
     }
+    if (getenv("CAIRN_BOTS_TRACE") && strcmp(getenv("CAIRN_BOTS_TRACE"), "moves") == 0) {
+      char *text = json_dumps(move, JSON_COMPACT);
+
+      fprintf(stderr, "  step %u seat %d (%s): %s\n", step, seat, bot_level_name(level), text);
+      free(text);
+    }
     t->seconds[level] += now_s() - start;
     t->decisions[level]++;
     json_decref(move);
   }
   result = engine_result(game);
+  trace(title, game, levels, game_no);
   engine_free(game);
   json_decref(options);
   return result;
