@@ -35,6 +35,7 @@ struct node {
   int actor;              /* the seat that chose `move` */
   double visits, avail;   /* times chosen, times it was legal when its parent was left */
   double reward;          /* sum of `actor`'s rewards through here */
+  double measure;         /* a root child's: the actor's measure just after it, -1 none */
   struct node **children; /* Owned, with each child */
   size_t n_children, cap_children;
 };
@@ -202,6 +203,8 @@ static struct node *descend(struct node *n, struct engine_game *world, int actor
   candidates_clear(offered, count);
   if (next && engine_replay_step(world, actor, next->move, &err) != CAIRN_OK)
     next = NULL;
+  if (next && *added && !n->move && !engine_bot_evaluate(world, actor, &next->measure))
+    next->measure = -1; /* a root child: its immediate measure (choose_move) */
   return next;
 }
 
@@ -253,15 +256,33 @@ static struct engine_game *sample_world(const struct bot_input *in, struct engin
   return world;
 }
 
-/* The root's most visited child's move (a new reference), or NULL. */
-static json_t *most_visited(const struct node *root)
+/* The move to play (a new reference), or NULL: the root's most visited
+ * child, but where the title has a measure, among the children that do
+ * not lower it at once (below `before`, the position's own) when there
+ * are any. Among moves whose worth the search cannot tell apart (a Card
+ * moved from one team to another in Advance Base Camp, or the phase's
+ * "ready") a bot chose by noise and went round in a phase for hundreds of
+ * moves; a title's measure breaks such a circle by making each of its
+ * steps a loss or a gain (engine/because-its-there/bot.c), and a loss is
+ * never taken while something else keeps what the seat has. */
+#define MEASURE_EPSILON 1e-9 /* a measure's rounding, not a loss */
+
+static json_t *choose_move(const struct node *root, double before)
 {
   const struct node *best = NULL;
+  bool keeping = false;
   size_t i;
 
   for (i = 0; i < root->n_children; i++)
-    if (!best || root->children[i]->visits > best->visits)
-      best = root->children[i];
+    keeping = keeping || root->children[i]->measure >= before - MEASURE_EPSILON;
+  for (i = 0; i < root->n_children; i++) {
+    const struct node *c = root->children[i];
+
+    if (keeping && c->measure < before - MEASURE_EPSILON)
+      continue;
+    if (!best || c->visits > best->visits)
+      best = c;
+  }
   return best ? json_incref(best->move) : NULL;
 }
 
@@ -285,6 +306,7 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
   struct engine_game *world;
   struct node *root;
   int i, iterations = iterations_of(level);
+  double before;
 
   *move = NULL;
   engine_rng_seed(&rng, in->seed);
@@ -299,6 +321,8 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
                  : cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                               "out of memory while choosing a move");
   }
+  if (!engine_bot_evaluate(world, in->seat, &before))
+    before = -1; /* no measure: every child's is -1 too */
   root = calloc(1, sizeof(*root));
   for (i = 0; root && i < iterations && world; i++) {
     iterate(root, world, in->seat, &rng);
@@ -306,7 +330,7 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
     world = i + 1 < iterations ? sample_world(in, &rng, err) : NULL;
   }
   engine_free(world);
-  *move = root ? most_visited(root) : NULL;
+  *move = root ? choose_move(root, before) : NULL;
   node_free(root);
   if (!*move)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,

@@ -84,12 +84,20 @@ static double judge(const struct engine_game *world, int seat)
  * when none could be made: of up to GREEDY_TRIES distinct moves from its
  * legal list (one walk of the rules; a title listing moves compactly is
  * drawn from GREEDY_TRIES times instead), the one after which `world`
- * judges best for the seat. A move alone in its list is played untried. */
-static json_t *greedy_move(const struct engine_game *world, int seat, struct engine_rng *rng)
+ * judges best for the seat. A move alone in its list is played untried.
+ * *plain: whether the title's lists are plain, -1 until asked. */
+static json_t *greedy_move(const struct engine_game *world, int seat, struct engine_rng *rng,
+                           int *plain)
 {
   json_t *legal = engine_legal_moves(world, seat), *best = NULL;
   size_t n = json_array_size(legal), tries = n < GREEDY_TRIES ? n : GREEDY_TRIES, i;
-  bool listed = n > 0 && bot_plain_list(world, seat, legal);
+  bool listed;
+
+  /* Whether the title lists its moves plainly, asked once a playout (each
+   * asking is one more walk of the rules). */
+  if (*plain < 0 && n > 0)
+    *plain = bot_plain_list(world, seat, legal);
+  listed = n > 0 && *plain == 1;
   double best_score = -1;
 
   if (!listed)
@@ -136,11 +144,11 @@ bool bot_playout(struct engine_game *world, struct engine_rng *rng, double rewar
   struct cairn_error err;
   double unused;
   bool greedy = engine_bot_evaluate(world, 0, &unused);
-  int steps, seat, limit = greedy ? GREEDY_STEPS : PLAYOUT_MAX;
+  int steps, seat, limit = greedy ? GREEDY_STEPS : PLAYOUT_MAX, plain = -1;
 
   for (steps = 0; steps < limit && (seat = bot_next_actor(world)) >= 0; steps++) {
-    json_t *move =
-        greedy ? greedy_move(world, seat, rng) : engine_sample_move(world, seat, bot_draw64(rng));
+    json_t *move = greedy ? greedy_move(world, seat, rng, &plain)
+                          : engine_sample_move(world, seat, bot_draw64(rng));
     enum cairn_status st;
 
     if (!move)

@@ -82,7 +82,7 @@ static double climber_worth(const struct bit_state *st, int seat, int c)
  * (one that can climb next turn), anything else less; so a hand is drawn
  * to five and a useful card is not thrown away for nothing. */
 #define HAND_CLIMBER_WORTH 0.03
-#define HAND_CARD_WORTH    0.01
+#define HAND_CARD_WORTH    0.0
 
 /* The seat's hand, in routes. */
 static double hand_worth(const struct bit_state *st, int seat)
@@ -93,6 +93,33 @@ static double hand_worth(const struct bit_state *st, int seat)
   for (c = BIT_CLIMBER_FIRST; c < BIT_SPECIAL_FIRST; c++)
     if (st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat)
       sum += c < BIT_SHERPA_FIRST ? HAND_CLIMBER_WORTH : HAND_CARD_WORTH;
+  return sum;
+}
+
+/* What each team waiting in Advance Base Camp costs, in routes, and a
+ * hair more for each card in a team of a higher slot: nothing to speak
+ * of, but without it moving a card from one team there to another changed
+ * nothing, and a search among equals shuffled Climbers and Supplies
+ * between teams for dozens of moves before it was ready. With it every
+ * such move gains or loses a little, so a bot (which takes the best of
+ * the moves its search cannot tell apart, bots/ismcts.c) merges teams
+ * towards the lowest slot and then stops. */
+#define ABC_TEAM_COST 0.02
+#define ABC_SLOT_COST 0.001
+
+/* The cost of the seat's teams in Advance Base Camp. */
+static double abc_cost(const struct bit_state *st, int seat)
+{
+  double sum = 0;
+  int t, c;
+
+  for (t = 0; t < BIT_TEAMS; t++)
+    if (st->team[seat][t].used && bit_team_at(st, seat, t) == BIT_ABC)
+      sum += ABC_TEAM_COST;
+  for (c = BIT_CLIMBER_FIRST; c < BIT_CAMP_FIRST; c++)
+    if (st->loc[c].zone == BIT_Z_MOUNTAIN && st->loc[c].seat == seat && st->loc[c].at == BIT_ABC &&
+        st->loc[c].team > 0)
+      sum += ABC_SLOT_COST * st->loc[c].team;
   return sum;
 }
 
@@ -156,6 +183,6 @@ double bit_bot_evaluate(const struct engine_game *game, int seat)
   }
   for (i = 0; i < wanted; i++)
     sum += best[i];
-  return (sum + support(st, seat) + hand_worth(st, seat)) /
+  return (sum + support(st, seat) + hand_worth(st, seat) - abc_cost(st, seat)) /
          (wanted * CLIMBER_MAX + SUPPORT_MAX + BIT_HAND * HAND_CLIMBER_WORTH);
 }
