@@ -63,7 +63,8 @@
  * built against version 4 would build them and crash on the NULL array;
  * version 6 added the optional write_choices (issue 24: one compact form of
  * `legal`) and determinize (issue 26: bots that decide from a seat's view
- * alone) slots. */
+ * alone) slots, and later, with no bump (optional, last, NULL unless
+ * named), bot_evaluate (issue 26: a title's measure for its bots). */
 #define ENGINE_MODULE_VERSION 6
 
 #define ENGINE_MAX_SEATS 8
@@ -227,8 +228,9 @@ struct engine_module {
    * a better line from a worse one. Bots call it only on worlds sampled
    * from their own seat's view (determinize) and on their playouts of
    * them, never on a real game's state; it reads nothing but `game`, and
-   * draws nothing. Added in version 6 after determinize, optional and
-   * last, so the table's shape for every module is unchanged. */
+   * draws nothing. Optional and last: a module that does not name it
+   * (every module is compiled with this header) has NULL, so it came with
+   * no version bump. */
   double (*bot_evaluate)(const struct engine_game *game, int seat);
 };
 

@@ -16,9 +16,11 @@
 #define FOOD_CAP 12
 /* Distances are in actions; anything unreachable is this far. */
 #define FAR 1000
-/* Weights of the climbers' measure: the way to go, and their health. */
-#define WAY_WEIGHT    0.8
-#define HEALTH_WEIGHT 0.2
+/* Weights of the climbers' measure: the way to go, and their health (at
+ * 0.2 strong climbers won 16 of 20 against a random Mountain, every loss
+ * a death; at 0.35, 17). */
+#define WAY_WEIGHT    0.65
+#define HEALTH_WEIGHT 0.35
 
 static const int directions[] = {JOURNEY_UP, JOURNEY_DOWN, JOURNEY_CLOCKWISE,
                                  JOURNEY_COUNTERCLOCKWISE};
