@@ -168,8 +168,10 @@ test-contract: deps
 # How well the built-in bots play (issue 26): strong against random per
 # title, Because It's There solo per level, Journey from both sides, with
 # 95% intervals and the time per decision. Long (every strong decision is a
-# search); not part of `make test` or `make bench`. CAIRN_BOTS_GAMES=N games
-# a line (default 40).
+# search; about ten minutes on two cores); not part of `make test` or `make
+# bench`. CAIRN_BOTS_GAMES=N games a two-sided line (default 20),
+# CAIRN_BOTS_SOLO_GAMES=N a solo line and level (default 8), on
+# CAIRN_BOTS_THREADS threads (default 2); more in bench_strength.c's head.
 bots: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) -f build.mk MODE=release build/release/tests/bots/strength/bench_strength
 	build/release/tests/bots/strength/bench_strength

@@ -208,6 +208,24 @@ static void put_game_and_storage(struct out *o, const struct api_server *server)
   put(o, "cairn_db_commit_seconds_total %.9f\n", st.commit_seconds);
 }
 
+static void put_bots(struct out *o, const struct api_server *server)
+{
+  struct game_bot_pool_counts bots;
+
+  game_bot_pool_counts(server->game, &bots);
+  family(o, "cairn_bot_threads", "gauge", "Threads the search bots think on (--bot-threads).");
+  put(o, "cairn_bot_threads %d\n", bots.threads);
+  family(o, "cairn_bot_queue_length", "gauge",
+         "Games waiting for a bot's decision, and hints waiting to be worked out.");
+  put(o, "cairn_bot_queue_length %ld\n", bots.queued);
+  family(o, "cairn_bot_decisions_total", "counter",
+         "Decisions the bot workers made, by kind: a bot's move in a game, a hint.");
+  put(o, "cairn_bot_decisions_total{kind=\"move\"} %ld\n", bots.bot_jobs);
+  put(o, "cairn_bot_decisions_total{kind=\"hint\"} %ld\n", bots.hint_jobs);
+  family(o, "cairn_bot_thinking_seconds_total", "counter", "Time the bot workers spent on them.");
+  put(o, "cairn_bot_thinking_seconds_total %.9f\n", bots.seconds);
+}
+
 static void put_clients(struct out *o, const struct api_server *server, const struct api_metrics *m)
 {
   struct api_deliver_counts hooks;
@@ -241,6 +259,7 @@ enum cairn_status api_metrics_get(struct api_request *req, struct api_response *
   put_requests(&o, m);
   put_latency(&o, m);
   put_game_and_storage(&o, req->server);
+  put_bots(&o, req->server);
   put_clients(&o, req->server, m);
   if (o.failed) {
     free(o.text);

@@ -64,10 +64,24 @@ bool bot_title_supported(const struct engine_module *module);
 enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, json_t **move,
                              struct cairn_error *err);
 
-/* How far `seat` got in `world` (a playout's end, sampled: the search's
- * own) by its own view, in [0, 1]; 0 for titles without a measure
- * (eval.c). */
-double bot_progress(const struct engine_game *world, int seat);
+/* Play `world` (a sampled world, the search's own) on from where the
+ * search's tree left it and write each seat's reward for where it ended,
+ * in [0, 1], to reward[]: a title with a measure of positions (engine.h,
+ * bot_evaluate) a short greedy way and scored by it, any other at random
+ * to its end and scored by its result (playout.c). False when a step
+ * failed (out of memory). */
+bool bot_playout(struct engine_game *world, struct engine_rng *rng,
+                 double reward[ENGINE_MAX_SEATS]);
+
+/* Whether `legal` (the title's legal list for `seat` in `world`) is a
+ * plain list of moves: the title's own first sampled move is its first
+ * element. A compact form (Everest's plans) is not, nor is an empty list. */
+bool bot_plain_list(const struct engine_game *world, int seat, const json_t *legal);
+
+/* 64 bits from `rng`; the seat that owes the next decision of `world`
+ * (the first, when several do), or -1 once it is over. */
+uint64_t bot_draw64(struct engine_rng *rng);
+int bot_next_actor(const struct engine_game *world);
 
 /* bot_decide for `seat` of `game` (borrowed): the seat's view written
  * from the game, the game's public facts and `options` (borrowed, NULL

@@ -4,8 +4,10 @@
  * with the bot's view (engine_determinize, drawing from the bot's own
  * generator), walks the one tree of moves shared by all worlds, choosing
  * among the moves legal in this world by UCB1 with availability counts,
- * adds one node, plays the world out at random and credits every node on
- * the path with the result for the seat that chose it. The move played is
+ * adds one node, plays the world on (playout.c: greedily by the title's
+ * measure of positions where it has one, otherwise at random to the end)
+ * and credits every node on the path with the reward of the seat that
+ * chose it. The move played is
  * the root's most visited child.
  *
  * Nodes are keyed by a move's canonical text, so the same move found in
@@ -22,9 +24,8 @@
  * offers this many draws of engine_sample_move, enough for the titles'
  * usual turns and a bound on a node's cost. */
 #define CANDIDATES_MAX 48
-/* Steps of a random playout before it is scored as unfinished: a random
- * game of the longest title (Because It's There, two seats) takes some 335. */
-#define PLAYOUT_MAX 600
+/* Depth of a walk down the tree, a bound no title's game comes near. */
+#define DEPTH_MAX 600
 /* UCB1's exploration constant for rewards in [0, 1]. */
 #define EXPLORATION 0.7
 
@@ -34,6 +35,7 @@ struct node {
   int actor;              /* the seat that chose `move` */
   double visits, avail;   /* times chosen, times it was legal when its parent was left */
   double reward;          /* sum of `actor`'s rewards through here */
+  double measure;         /* a root child's: the actor's measure just after it, -1 none */
   struct node **children; /* Owned, with each child */
   size_t n_children, cap_children;
 };
@@ -83,13 +85,6 @@ static void node_free(struct node *n)
   free(n);
 }
 
-static uint64_t draw64(struct engine_rng *rng)
-{
-  uint64_t low = engine_rng_next(rng);
-
-  return low | (uint64_t)engine_rng_next(rng) << 32;
-}
-
 static void candidates_clear(struct candidate *c, size_t n)
 {
   size_t i;
@@ -122,18 +117,6 @@ static size_t offer_one(json_t *move, const struct node *parent, struct candidat
   return n + 1;
 }
 
-/* Whether `legal` (the title's legal list) is a plain list of moves: the
- * title's own first sampled move is its first element. A compact form
- * (Everest's plans) is not, nor is an empty list. */
-static bool plain_list(const struct engine_game *world, int seat, const json_t *legal)
-{
-  json_t *first = engine_sample_move(world, seat, 0);
-  bool plain = first && json_equal(first, json_array_get(legal, 0));
-
-  json_decref(first);
-  return plain;
-}
-
 /* The distinct moves `seat` may make in `world`: the title's whole legal
  * list when it is a plain one of at most CANDIDATES_MAX moves (one walk of
  * the rules), otherwise CANDIDATES_MAX draws from engine_sample_move (a
@@ -144,12 +127,12 @@ static size_t offer_moves(const struct engine_game *world, int seat, const struc
   json_t *legal = engine_legal_moves(world, seat);
   size_t n = 0, i;
 
-  if (json_array_size(legal) <= CANDIDATES_MAX && plain_list(world, seat, legal)) {
+  if (json_array_size(legal) <= CANDIDATES_MAX && bot_plain_list(world, seat, legal)) {
     for (i = 0; i < json_array_size(legal); i++)
       n = offer_one(json_incref(json_array_get(legal, i)), parent, out, n);
   } else {
     for (i = 0; i < CANDIDATES_MAX; i++)
-      n = offer_one(engine_sample_move(world, seat, draw64(rng)), parent, out, n);
+      n = offer_one(engine_sample_move(world, seat, bot_draw64(rng)), parent, out, n);
   }
   json_decref(legal);
   return n;
@@ -187,14 +170,6 @@ static double ucb(const struct node *n)
   return n->reward / n->visits + EXPLORATION * sqrt(log(n->avail) / n->visits);
 }
 
-/* The seat whose decision the world waits for next: the first that owes one. */
-static int next_actor(const struct engine_game *world)
-{
-  int seats[ENGINE_MAX_SEATS];
-
-  return engine_to_act(world, seats) > 0 ? seats[0] : -1;
-}
-
 /* One step down from `n` in `world`: the move chosen (applied to the world)
  * and its node, or NULL once the world is over, a node was added (the
  * walk ends there) or something failed. *added says whether it was. */
@@ -228,81 +203,30 @@ static struct node *descend(struct node *n, struct engine_game *world, int actor
   candidates_clear(offered, count);
   if (next && engine_replay_step(world, actor, next->move, &err) != CAIRN_OK)
     next = NULL;
+  if (next && *added && !n->move && !engine_bot_evaluate(world, actor, &next->measure))
+    next->measure = -1; /* a root child: its immediate measure (choose_move) */
   return next;
-}
-
-/* Play `world` out at random from `rng`; false when a step failed. */
-static bool playout(struct engine_game *world, struct engine_rng *rng)
-{
-  struct cairn_error err;
-  int steps, seat;
-
-  for (steps = 0; steps < PLAYOUT_MAX; steps++) {
-    json_t *move;
-    enum cairn_status st;
-
-    seat = next_actor(world);
-    if (seat < 0)
-      return true;
-    move = engine_sample_move(world, seat, draw64(rng));
-    if (!move)
-      return false;
-    st = engine_replay_step(world, seat, move, &err);
-    json_decref(move);
-    if (st != CAIRN_OK)
-      return false;
-  }
-  return true;
-}
-
-/* How much of a win a seat's progress is worth when it did not win: less
- * than any win, enough to tell the search which failed line got further. */
-#define PROGRESS_WEIGHT 0.3
-
-/* Each seat's reward in [0, 1]: a winner's 1; a loser's its progress
- * (bot_progress) scaled by PROGRESS_WEIGHT; in an unfinished world (the
- * playout's cap) that, or 1/seats for a title without a measure. */
-static void score(const struct engine_game *world, double reward[ENGINE_MAX_SEATS])
-{
-  json_t *result = engine_result(world);
-  json_t *winners = json_object_get(result, "winners");
-  size_t i;
-  int s;
-
-  for (s = 0; s < world->seats; s++) {
-    double progress = bot_progress(world, s);
-
-    reward[s] = progress > 0 || result ? PROGRESS_WEIGHT * progress : 1.0 / world->seats;
-  }
-  for (i = 0; i < json_array_size(winners); i++) {
-    json_int_t w = json_integer_value(json_array_get(winners, i));
-
-    if (w >= 0 && w < world->seats)
-      reward[w] = 1.0;
-  }
-  json_decref(result);
 }
 
 /* One iteration on `world` (a fresh sample, the iteration's own). */
 static void iterate(struct node *root, struct engine_game *world, int seat, struct engine_rng *rng)
 {
-  struct node *path[PLAYOUT_MAX];
+  struct node *path[DEPTH_MAX];
   double reward[ENGINE_MAX_SEATS];
   size_t depth = 0, i;
   struct node *n = root;
   bool added = false;
   int actor = seat; /* the root's decision is the bot's, whoever else owes one */
 
-  while (!added && depth < PLAYOUT_MAX && actor >= 0) {
+  while (!added && depth < DEPTH_MAX && actor >= 0) {
     n = descend(n, world, actor, rng, &added);
     if (!n)
       return;
     path[depth++] = n;
-    actor = next_actor(world);
+    actor = bot_next_actor(world);
   }
-  if (!playout(world, rng))
+  if (!bot_playout(world, rng, reward))
     return;
-  score(world, reward);
   for (i = 0; i < depth; i++) {
     path[i]->visits++;
     path[i]->reward += reward[path[i]->actor];
@@ -332,16 +256,47 @@ static struct engine_game *sample_world(const struct bot_input *in, struct engin
   return world;
 }
 
-/* The root's most visited child's move (a new reference), or NULL. */
-static json_t *most_visited(const struct node *root)
+/* The move to play (a new reference), or NULL: the root's most visited
+ * child, but where the title has a measure, among the children that do
+ * not lower it at once (below `before`, the position's own) when there
+ * are any. Among moves whose worth the search cannot tell apart (a Card
+ * moved from one team to another in Advance Base Camp, or the phase's
+ * "ready") a bot chose by noise and went round in a phase for hundreds of
+ * moves; a title's measure breaks such a circle by making each of its
+ * steps a loss or a gain (engine/because-its-there/bot.c), and a loss is
+ * never taken while something else keeps what the seat has. */
+#define MEASURE_EPSILON 1e-9 /* a measure's rounding, not a loss */
+
+static json_t *choose_move(const struct node *root, double before)
 {
   const struct node *best = NULL;
+  bool keeping = false;
   size_t i;
 
   for (i = 0; i < root->n_children; i++)
-    if (!best || root->children[i]->visits > best->visits)
-      best = root->children[i];
+    keeping = keeping || root->children[i]->measure >= before - MEASURE_EPSILON;
+  for (i = 0; i < root->n_children; i++) {
+    const struct node *c = root->children[i];
+
+    if (keeping && c->measure < before - MEASURE_EPSILON)
+      continue;
+    if (!best || c->visits > best->visits)
+      best = c;
+  }
   return best ? json_incref(best->move) : NULL;
+}
+
+/* The seat's one legal move in `world` (a new reference) when it has
+ * exactly one, else NULL: nothing to search (a Night with nothing to
+ * declare, a phase's lone "ready"). */
+static json_t *only_move(const struct engine_game *world, int seat)
+{
+  json_t *legal = engine_legal_moves(world, seat), *only = NULL;
+
+  if (json_array_size(legal) == 1 && bot_plain_list(world, seat, legal))
+    only = json_incref(json_array_get(legal, 0));
+  json_decref(legal);
+  return only;
 }
 
 enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, json_t **move,
@@ -351,19 +306,23 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
   struct engine_game *world;
   struct node *root;
   int i, iterations = iterations_of(level);
+  double before;
 
   *move = NULL;
   engine_rng_seed(&rng, in->seed);
   world = sample_world(in, &rng, err);
   if (!world)
     return err->status;
-  if (iterations == 0) {
-    *move = engine_sample_move(world, in->seat, draw64(&rng));
+  if (iterations == 0 || (*move = only_move(world, in->seat)) != NULL) {
+    if (!*move)
+      *move = engine_sample_move(world, in->seat, bot_draw64(&rng));
     engine_free(world);
     return *move ? CAIRN_OK
                  : cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,
                               "out of memory while choosing a move");
   }
+  if (!engine_bot_evaluate(world, in->seat, &before))
+    before = -1; /* no measure: every child's is -1 too */
   root = calloc(1, sizeof(*root));
   for (i = 0; root && i < iterations && world; i++) {
     iterate(root, world, in->seat, &rng);
@@ -371,7 +330,7 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
     world = i + 1 < iterations ? sample_world(in, &rng, err) : NULL;
   }
   engine_free(world);
-  *move = root ? most_visited(root) : NULL;
+  *move = root ? choose_move(root, before) : NULL;
   node_free(root);
   if (!*move)
     return cairn_fail(err, CAIRN_ENOMEM, CAIRN_CODE_OUT_OF_MEMORY, NULL,

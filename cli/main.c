@@ -42,6 +42,7 @@ struct config {
   unsigned port;
   const char *db_url;   /* --db, CAIRN_DB: a path or a storage URL (db_open) */
   long drain_s;         /* --drain-seconds: GET /readyz says 503 this long before the stop */
+  long bot_threads;     /* --bot-threads: the bots' workers (game/botpool.c) */
   bool access_log;      /* --access-log: a JSON line per answered request */
   const char *key_path; /* --key, CAIRN_KEY: the signing key's file; NULL: beside the database */
   const char *web_dir;
@@ -96,6 +97,8 @@ static void usage(FILE *out)
       "          chat messages link to each game there (env CAIRN_PUBLIC_URL)\n"
       "  --cors-origins LIST  origins whose pages may call the API from a browser:\n"
       "          a,b or * (env CAIRN_CORS_ORIGINS; default none)\n"
+      "  --bot-threads N     threads the search bots think on, 1..8 (default 2;\n"
+      "          env CAIRN_BOT_THREADS)\n"
       "  --drain-seconds S   on SIGTERM/SIGINT, keep serving S seconds with GET /readyz\n"
       "          answering 503, so a load balancer moves clients away first; then stop\n"
       "          taking connections and finish the requests in flight (default 0;\n"
@@ -179,6 +182,7 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
   cfg->webhook_backoff_ms = env_long("CAIRN_WEBHOOK_BACKOFF_MS", 1000);
   cfg->webhook_lease_ms = env_long("CAIRN_WEBHOOK_LEASE_MS", 30000);
   cfg->drain_s = env_long("CAIRN_DRAIN_SECONDS", 0);
+  cfg->bot_threads = env_long("CAIRN_BOT_THREADS", GAME_BOT_THREADS);
   cfg->key_path = getenv("CAIRN_KEY");
   cfg->cors_origins = getenv("CAIRN_CORS_ORIGINS");
   cfg->public_url = getenv("CAIRN_PUBLIC_URL");
@@ -240,11 +244,14 @@ static bool parse_config(int argc, char **argv, struct config *cfg)
       cfg->key_path = argv[++i];
     } else if (strcmp(argv[i], "--drain-seconds") == 0) {
       cfg->drain_s = strtol(argv[++i], NULL, 10);
+    } else if (strcmp(argv[i], "--bot-threads") == 0) {
+      cfg->bot_threads = strtol(argv[++i], NULL, 10);
     } else {
       return false;
     }
   }
-  return true;
+  /* A pool of none would leave every search bot's game waiting forever. */
+  return cfg->bot_threads >= 1 && cfg->bot_threads <= GAME_BOT_THREADS_MAX;
 }
 
 /* The default data directory is created on first run; other paths are the
@@ -554,7 +561,7 @@ int main(int argc, char **argv)
     goto cleanup;
   /* Before the sweeper, whose first pass (game_bots_resume) hands games
    * owing a search bot's decision to the pool. */
-  if (!game_bot_pool_start(server.game, GAME_BOT_THREADS, GAME_BOT_QUEUE))
+  if (!game_bot_pool_start(server.game, (int)cfg.bot_threads, GAME_BOT_QUEUE))
     goto cleanup;
   if (!game_sweeper_start(server.game))
     goto cleanup;

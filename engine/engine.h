@@ -63,7 +63,8 @@
  * built against version 4 would build them and crash on the NULL array;
  * version 6 added the optional write_choices (issue 24: one compact form of
  * `legal`) and determinize (issue 26: bots that decide from a seat's view
- * alone) slots. */
+ * alone) slots, and later, with no bump (optional, last, NULL unless
+ * named), bot_evaluate (issue 26: a title's measure for its bots). */
 #define ENGINE_MODULE_VERSION 6
 
 #define ENGINE_MAX_SEATS 8
@@ -218,6 +219,19 @@ struct engine_module {
   enum cairn_status (*determinize)(const char *view, size_t len, const json_t *options, int seat,
                                    struct engine_rng *rng, struct engine_game *game,
                                    struct cairn_error *err);
+
+  /* Optional (NULL: a bot scores a playout by its result alone;
+   * engine_bot_evaluate). A bot's knowledge of the title, not a rule: how
+   * well `seat` is doing in `game`, in [0, 1] (height reached, health,
+   * supplies...; higher is nearer a win), so a search whose playouts stop
+   * short of the end, or whose random games almost never win, still tells
+   * a better line from a worse one. Bots call it only on worlds sampled
+   * from their own seat's view (determinize) and on their playouts of
+   * them, never on a real game's state; it reads nothing but `game`, and
+   * draws nothing. Optional and last: a module that does not name it
+   * (every module is compiled with this header) has NULL, so it came with
+   * no version bump. */
+  double (*bot_evaluate)(const struct engine_game *game, int seat);
 };
 
 /* ---- Registry (registry.c) ---- */
@@ -355,6 +369,10 @@ enum cairn_status engine_determinize(const struct engine_module *module, int sea
                                      const char *view, size_t len, const json_t *options, int seat,
                                      struct engine_rng *rng, struct engine_game **out,
                                      struct cairn_error *err);
+
+/* Whether `game`'s title can judge a position for bots (the bot_evaluate
+ * slot); when it can, *score is `seat`'s, in [0, 1]. */
+bool engine_bot_evaluate(const struct engine_game *game, int seat, double *score);
 
 /* Reading a view back (a determinize slot): each getter checks one member
  * of `obj` (borrowed) and, on the first thing wrong, records it in the

@@ -87,6 +87,19 @@ bool engine_can_determinize(const struct engine_module *module)
   return module->determinize != NULL;
 }
 
+bool engine_bot_evaluate(const struct engine_game *game, int seat, double *score)
+{
+  double value;
+
+  if (!game->module->bot_evaluate)
+    return false;
+  value = game->module->bot_evaluate(game, seat);
+  /* Clamped here, so a title's rounding never hands a search a reward
+   * outside the one range its statistics assume. */
+  *score = value < 0 ? 0 : value > 1 ? 1 : value;
+  return true;
+}
+
 void engine_rng_fork(struct engine_rng *source, struct engine_rng *target)
 {
   uint8_t seed[ENGINE_SEED_BYTES];

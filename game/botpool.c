@@ -23,6 +23,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define HINTS_KEPT 64 /* hints worked out and not yet asked for again, the oldest dropped */
 
@@ -50,6 +51,9 @@ struct game_bot_pool {
   size_t cap, head, len;
   struct kept_hint hints[HINTS_KEPT];
   size_t next_hint; /* the slot the next hint takes */
+  /* For GET /metrics (game_bot_pool_counts), under the mutex. */
+  long bot_jobs, hint_jobs; /* jobs done, by kind */
+  double seconds;           /* time the workers spent on them */
 };
 
 /* Whether the job (`id`, `seat`) already waits in the queue (under the
@@ -177,18 +181,57 @@ static bool next_job(struct game_bot_pool *pool, struct job *j)
   return got;
 }
 
+static double monotonic_s(void)
+{
+  struct timespec ts;
+
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Count a job done in `seconds` (for GET /metrics). */
+static void count_job(struct game_bot_pool *pool, bool hint, double seconds)
+{
+  pthread_mutex_lock(&pool->mutex);
+  if (hint)
+    pool->hint_jobs++;
+  else
+    pool->bot_jobs++;
+  pool->seconds += seconds;
+  pthread_mutex_unlock(&pool->mutex);
+}
+
 static void *worker(void *arg)
 {
   struct game_service *svc = arg;
   struct job j;
 
   while (next_job(svc->bot_pool, &j)) {
+    double start = monotonic_s();
+
     if (j.seat < 0)
       game_bots_think(svc, j.id);
     else
       work_out_hint(svc, &j);
+    count_job(svc->bot_pool, j.seat >= 0, monotonic_s() - start);
   }
   return NULL;
+}
+
+void game_bot_pool_counts(struct game_service *svc, struct game_bot_pool_counts *out)
+{
+  struct game_bot_pool *pool = svc ? svc->bot_pool : NULL;
+
+  memset(out, 0, sizeof(*out));
+  if (!pool)
+    return;
+  pthread_mutex_lock(&pool->mutex);
+  out->threads = pool->n_threads;
+  out->queued = (long)pool->len;
+  out->bot_jobs = pool->bot_jobs;
+  out->hint_jobs = pool->hint_jobs;
+  out->seconds = pool->seconds;
+  pthread_mutex_unlock(&pool->mutex);
 }
 
 bool game_bot_pool_start(struct game_service *svc, int threads, size_t cap)

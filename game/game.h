@@ -575,6 +575,18 @@ bool game_bot_pool_hint_enqueue(struct game_service *svc, const char *game_id, i
 bool game_bot_pool_hint_find(struct game_service *svc, const char *game_id, uint32_t moves,
                              int seat, json_t **move, uint32_t *seq);
 
+/* What GET /metrics tells of the pool: its workers, the jobs waiting, the
+ * jobs done by kind (a bot's turn, a hint) and the time spent on them. */
+struct game_bot_pool_counts {
+  int threads;
+  long queued;
+  long bot_jobs, hint_jobs;
+  double seconds;
+};
+
+/* The pool's counts now (all 0 when it never started). */
+void game_bot_pool_counts(struct game_service *svc, struct game_bot_pool_counts *out);
+
 /* Fill `out` with a fresh random id: 20 lowercase hex characters. */
 void game_new_id(char out[DB_ID_MAX + 1]);
 

@@ -236,4 +236,5 @@ const struct engine_module bit_module = {
     .sample_move = bit_sample_move,
     .event_reveals = event_reveals,
     .determinize = bit_determinize,
+    .bot_evaluate = bit_bot_evaluate,
 };

@@ -385,6 +385,8 @@ json_t *bit_serialize(const struct engine_game *game);
 enum cairn_status bit_determinize(const char *view, size_t len, const json_t *options, int seat,
                                   struct engine_rng *rng, struct engine_game *game,
                                   struct cairn_error *err);
+/* bot.c: the bot_evaluate slot (engine.h), the bots' measure of a seat. */
+double bit_bot_evaluate(const struct engine_game *game, int seat);
 /* faces.c: write what is printed on `card` (text, effect, immunity,
  * recovery...) as members of its view object, open in `w`. */
 void bit_write_card_face(struct json_writer *w, int card);

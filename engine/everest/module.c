@@ -158,4 +158,5 @@ const struct engine_module everest_module = {
     .replay_text = everest_replay_text,
     .write_choices = everest_write_choices,
     .determinize = everest_determinize,
+    .bot_evaluate = everest_bot_evaluate,
 };

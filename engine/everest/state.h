@@ -407,6 +407,9 @@ json_t *everest_result(const struct engine_game *game);
 /* New reference: the whole state, secrets included. */
 json_t *everest_serialize(const struct engine_game *game);
 
+/* bot.c: the bot_evaluate slot (engine.h), the bots' measure of a seat. */
+double everest_bot_evaluate(const struct engine_game *game, int seat);
+
 /* determinize.c: the module slot (engine.h). */
 enum cairn_status everest_determinize(const char *view, size_t len, const json_t *options, int seat,
                                       struct engine_rng *rng, struct engine_game *game,

@@ -327,4 +327,5 @@ const struct engine_module journey_module = {
     .write_legal = journey_write_legal,
     .write_view = journey_write_view,
     .determinize = journey_determinize,
+    .bot_evaluate = journey_bot_evaluate,
 };

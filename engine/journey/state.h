@@ -401,6 +401,9 @@ void journey_write_item_counts(const int counts[JOURNEY_ITEMS], struct json_writ
  * events. */
 json_t *journey_card_counts_json(const int counts[JOURNEY_CARDS]);
 
+/* bot.c: the bot_evaluate slot (engine.h), the bots' measure of a seat. */
+double journey_bot_evaluate(const struct engine_game *game, int seat);
+
 /* determinize.c: the module slot (engine.h). */
 enum cairn_status journey_determinize(const char *view, size_t len, const json_t *options, int seat,
                                       struct engine_rng *rng, struct engine_game *game,

@@ -254,33 +254,36 @@ static bool seat_may_act(void *arg)
 
 /* A strong bot's seat is named for its level, and its move is not in the
  * answer that handed it the turn: it follows, played by the pool. */
-static void test_a_strong_bot_thinks_off_the_request_path(void **state)
+/* A person (`me`) against a strong bot in a new two-seat game (its id into
+ * id[64]): up to `moves` of the person's moves, each answered before the
+ * bot's reply, which comes off the request path. */
+static void play_against_a_strong_bot(struct harness_server *s, struct harness_player *me,
+                                      int moves, char id[64])
 {
-  struct harness_server *s = *state;
-  struct harness_player me;
   struct harness_response r;
   struct game_turn_wait wait = {s, NULL, NULL, 0};
-  json_t *created, *seat1, *g, *body;
-  char id[64];
-  int moves;
+  json_t *seat1, *g, *body;
+  int made;
 
-  created = new_game_with_bots(s, "challenger", &me, 2, "[{\"seat\":1,\"level\":\"strong\"}]", id);
-  seat1 = json_object_get(json_array_get(json_object_get(created, "seats"), 1), "player");
+  create_with_bots(s, me->token, 2, "[{\"seat\":1,\"level\":\"strong\"}]", &r);
+  HARNESS_EXPECT_STATUS(&r, 201);
+  snprintf(id, 64, "%s", harness_game_id(r.json));
+  seat1 = json_object_get(json_array_get(json_object_get(r.json, "seats"), 1), "player");
   assert_string_equal(harness_str(seat1, "name"), "Strong bot");
   assert_int_equal(strncmp(harness_str(seat1, "id"), "bot-strong-", 11), 0);
-  json_decref(created);
-  assert_int_equal(harness_join(s, me.token, id, 0), 0);
-  wait.token = me.token;
+  harness_response_free(&r);
+  assert_int_equal(harness_join(s, me->token, id, 0), 0);
+  wait.token = me->token;
   wait.id = id;
-  for (moves = 0; moves < 3; moves++) {
-    g = harness_get_game(s, me.token, id);
+  for (made = 0; made < moves; made++) {
+    g = harness_get_game(s, me->token, id);
     if (strcmp(harness_str(g, "status"), "finished") == 0) {
       json_decref(g);
       break;
     }
     body = json_pack("{s:O, s:O}", "seq", json_object_get(g, "seq"), "move",
                      json_array_get(json_object_get(g, "legal"), 0));
-    harness_call_json(s, &r, "POST", me.token, body, "/v1/games/%s/moves", id);
+    harness_call_json(s, &r, "POST", me->token, body, "/v1/games/%s/moves", id);
     HARNESS_EXPECT_STATUS(&r, 200);
     /* The answer is built under the game's lock, which the worker needs
      * to commit: it never shows the strong bot's reply. */
@@ -291,10 +294,94 @@ static void test_a_strong_bot_thinks_off_the_request_path(void **state)
     json_decref(g);
     assert_true(harness_wait_until(seat_may_act, &wait, 60000));
   }
+}
+
+static void test_a_strong_bot_thinks_off_the_request_path(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  json_t *g;
+  char id[64];
+
+  harness_new_player(s, "challenger", &me);
+  play_against_a_strong_bot(s, &me, 3, id);
   g = harness_get_game(s, me.token, id);
   assert_true(harness_int(g, "moves") >= 2); /* the person's and the bot's, at least */
   json_decref(g);
   harness_expect_verifies(s, id);
+}
+
+/* A server started with CAIRN_BOT_THREADS=3 (the --bot-threads flag's
+ * variable): the child inherits it, the tests that follow do not. */
+static int setup_three_bot_threads(void **state)
+{
+  int rc;
+
+  setenv("CAIRN_BOT_THREADS", "3", 1);
+  rc = harness_setup(state);
+  unsetenv("CAIRN_BOT_THREADS");
+  return rc;
+}
+
+/* The value of the GET /metrics sample named exactly `key` (name and
+ * labels); -1 when the scrape has none. */
+static double metric(struct harness_server *s, const char *key)
+{
+  struct harness_response r;
+  const char *line;
+  double value = -1;
+  size_t n = strlen(key);
+
+  harness_call(s, &r, "GET", NULL, NULL, "/metrics");
+  HARNESS_EXPECT_STATUS(&r, 200);
+  for (line = r.body; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+    if (strncmp(line, key, n) == 0 && line[n] == ' ')
+      value = strtod(line + n + 1, NULL);
+  harness_response_free(&r);
+  return value;
+}
+
+struct metric_wait {
+  struct harness_server *server;
+  const char *key;
+  double least;
+};
+
+/* Whether the metric has reached its least value: a worker counts a
+ * decision just after committing it, so the scrape may be a moment behind
+ * the game. */
+static bool metric_reached(void *arg)
+{
+  struct metric_wait *w = arg;
+
+  return metric(w->server, w->key) >= w->least;
+}
+
+static void test_metrics_show_the_bot_pool_its_size_and_its_work(void **state)
+{
+  struct harness_server *s = *state;
+  struct harness_player me;
+  struct metric_wait decided = {s, "cairn_bot_decisions_total{kind=\"move\"}", 0};
+  json_t *g;
+  char id[64];
+  int bot_moves;
+
+  assert_true(metric(s, "cairn_bot_threads") == 3);
+  assert_true(metric(s, "cairn_bot_queue_length") == 0);
+  assert_true(metric(s, "cairn_bot_decisions_total{kind=\"move\"}") == 0);
+  assert_true(metric(s, "cairn_bot_thinking_seconds_total") == 0);
+  harness_new_player(s, "challenger", &me);
+  play_against_a_strong_bot(s, &me, 2, id);
+  g = harness_get_game(s, me.token, id);
+  bot_moves = (int)harness_int(g, "moves") - 2; /* the person made two */
+  json_decref(g);
+  assert_true(bot_moves >= 1);
+  /* Every bot move is one decision a worker made; a decision it had to
+   * drop (the game moved on) counts too, so at least as many. */
+  decided.least = bot_moves;
+  assert_true(harness_wait_until(metric_reached, &decided, 10000));
+  assert_true(metric(s, "cairn_bot_thinking_seconds_total") > 0);
+  assert_true(metric(s, "cairn_bot_decisions_total{kind=\"hint\"}") == 0);
 }
 
 static void test_bot_levels_that_do_not_exist_are_refused(void **state)
@@ -441,6 +528,8 @@ int main(void)
       cmocka_unit_test_setup_teardown(
           test_a_strong_bot_owing_a_move_at_a_crash_plays_after_the_restart, setup_holding_bots,
           harness_teardown),
+      cmocka_unit_test_setup_teardown(test_metrics_show_the_bot_pool_its_size_and_its_work,
+                                      setup_three_bot_threads, harness_teardown),
   };
 
   harness_global_init();
