@@ -272,14 +272,14 @@ void jw_array_end(struct json_writer *w)
   close_container(w, ']');
 }
 
-void jw_key(struct json_writer *w, const char *key)
+void jw_key_n(struct json_writer *w, const char *key, size_t n)
 {
   if (w->after_key) {
     w->failed = true; /* two keys in a row */
     return;
   }
   separate(w);
-  put_string_and(w, key, strlen(key), 1);
+  put_string_and(w, key, n, 1);
   put_char(w, ':'); /* reserved above: no growth check fails here */
   w->after_key = true;
 }
@@ -288,15 +288,6 @@ void jw_string_n(struct json_writer *w, const char *s, size_t n)
 {
   before_value(w);
   put_string(w, s, n);
-}
-
-void jw_string(struct json_writer *w, const char *s)
-{
-  if (!s) {
-    jw_null(w);
-    return;
-  }
-  jw_string_n(w, s, strlen(s));
 }
 
 void jw_int(struct json_writer *w, int64_t v)
@@ -487,30 +478,6 @@ char *jw_dumps_sorted(const json_t *v)
   w.cap = w.buf ? SMALL_CAPACITY : 0;
   write_sorted(&w, v);
   return jw_finish(&w, NULL);
-}
-
-void jw_key_string(struct json_writer *w, const char *key, const char *s)
-{
-  jw_key(w, key);
-  jw_string(w, s);
-}
-
-void jw_key_int(struct json_writer *w, const char *key, int64_t v)
-{
-  jw_key(w, key);
-  jw_int(w, v);
-}
-
-void jw_key_bool(struct json_writer *w, const char *key, bool v)
-{
-  jw_key(w, key);
-  jw_bool(w, v);
-}
-
-void jw_key_null(struct json_writer *w, const char *key)
-{
-  jw_key(w, key);
-  jw_null(w);
 }
 
 void jw_int_array(struct json_writer *w, const int *v, size_t n)
