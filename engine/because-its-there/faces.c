@@ -7,6 +7,7 @@
 #include "engine/because-its-there/state.h"
 
 #include <stddef.h>
+#include <string.h>
 
 /*
  * The texts are assembled with a small appender, not snprintf: every view
@@ -28,11 +29,25 @@ static void text_start(struct text *t, char *buf, size_t size)
   buf[0] = '\0';
 }
 
+/* `s` at the end, cut where the buffer ends. One copy of a measured span,
+ * not a byte loop: the words are most of a view's text (issue 22). */
 static void add(struct text *t, const char *s)
 {
-  while (*s && t->len + 1 < t->size)
-    t->buf[t->len++] = *s++;
+  size_t n = strlen(s), room = t->size - 1 - t->len;
+
+  if (n > room)
+    n = room;
+  memcpy(t->buf + t->len, s, n);
+  t->len += n;
   t->buf[t->len] = '\0';
+}
+
+/* The text as the value of member `key`: its length is known, so the
+ * writer need not measure it again. */
+static void write_text(struct json_writer *w, const char *key, const struct text *t)
+{
+  jw_key(w, key);
+  jw_string_n(w, t->buf, t->len);
 }
 
 /* `v` in decimal; with `plus`, a "+" before a positive or zero number. */
@@ -89,60 +104,57 @@ static void add_loss(struct text *t, int amount)
 }
 
 /* An Event's effect in a sentence (events.c applies exactly this). */
-static void event_effect(const struct bit_card *e, char *buf, size_t n)
+static void event_effect(const struct bit_card *e, struct text *t)
 {
-  struct text t;
-
-  text_start(&t, buf, n);
   switch (e->effect) {
   case BIT_FX_RANDOM:
-    add(&t, "One Climber chosen at random ");
-    add_loss(&t, e->amount);
+    add(t, "One Climber chosen at random ");
+    add_loss(t, e->amount);
     if (e->novice) {
-      add(&t, " (a Novice loses ");
-      add_int(&t, e->amount + e->novice, false);
-      add(&t, ")");
+      add(t, " (a Novice loses ");
+      add_int(t, e->amount + e->novice, false);
+      add(t, ")");
     }
-    add(&t, ".");
+    add(t, ".");
     break;
   case BIT_FX_RANDOM_ANY:
-    add(&t, "One Climber or Sherpas chosen at random: a Climber ");
-    add_loss(&t, e->amount);
-    add(&t, ", a Sherpas goes to the dead pile.");
+    add(t, "One Climber or Sherpas chosen at random: a Climber ");
+    add_loss(t, e->amount);
+    add(t, ", a Sherpas goes to the dead pile.");
     break;
   case BIT_FX_ALL:
-    add(&t, "ALL Climbers on this Terrain card lose ");
-    add_int(&t, e->amount, false);
-    add(&t, " Strength.");
+    add(t, "ALL Climbers on this Terrain card lose ");
+    add_int(t, e->amount, false);
+    add(t, " Strength.");
     break;
   case BIT_FX_TEAM:
-    add(&t, e->amount > 0 ? "Each Climber of the Climbing Team gains "
-                          : "Each Climber of the Climbing Team loses ");
-    add_int(&t, e->amount > 0 ? e->amount : -e->amount, false);
-    add(&t, " Strength.");
+    add(t, e->amount > 0 ? "Each Climber of the Climbing Team gains "
+                         : "Each Climber of the Climbing Team loses ");
+    add_int(t, e->amount > 0 ? e->amount : -e->amount, false);
+    add(t, " Strength.");
     break;
   case BIT_FX_TEAM_NONVET:
-    add(&t, "Each non-Veteran Climber of the Climbing Team loses ");
-    add_int(&t, e->amount, false);
-    add(&t, " Strength.");
+    add(t, "Each non-Veteran Climber of the Climbing Team loses ");
+    add_int(t, e->amount, false);
+    add(t, " Strength.");
     break;
   case BIT_FX_LOSE_LOADED:
-    add(&t, "The Climbing Team's Loaded Supplies are lost (discarded).");
+    add(t, "The Climbing Team's Loaded Supplies are lost (discarded).");
     break;
   case BIT_FX_DESERT:
-    add(&t, "One Sherpas on this Terrain card deserts (dead pile).");
+    add(t, "One Sherpas on this Terrain card deserts (dead pile).");
     break;
   case BIT_FX_CAMP_LOST:
-    add(&t, "A Camp on this Terrain card is lost (discarded).");
+    add(t, "A Camp on this Terrain card is lost (discarded).");
     break;
   case BIT_FX_WEATHER_WORSE:
-    add(&t, "The Weather worsens one step.");
+    add(t, "The Weather worsens one step.");
     break;
   case BIT_FX_WEATHER_BETTER:
-    add(&t, "The Weather improves one step.");
+    add(t, "The Weather improves one step.");
     break;
   case BIT_FX_STORM:
-    add(&t, "The Weather becomes Storm.");
+    add(t, "The Weather becomes Storm.");
     break;
   default:
     break;
@@ -160,13 +172,14 @@ static const char *terrain_name(int terrain)
  * Strength Recovery. */
 static void event_face(struct json_writer *w, const struct bit_card *e)
 {
-  char effect[160], text[320];
+  char effect_buf[160], text[320];
   const char *im = immunity(e);
-  struct text t;
+  struct text effect, t;
 
-  event_effect(e, effect, sizeof effect);
+  text_start(&effect, effect_buf, sizeof effect_buf);
+  event_effect(e, &effect);
   jw_key_string(w, "terrain", terrain_words[(int)e->terrain]);
-  jw_key_string(w, "effect", effect);
+  write_text(w, "effect", &effect);
   jw_key_bool(w, "ends_movement", e->end);
   jw_key_bool(w, "oxygen", e->oxygen);
   jw_key_string(w, "immunity", im); /* null for none */
@@ -174,8 +187,8 @@ static void event_face(struct json_writer *w, const struct bit_card *e)
   text_start(&t, text, sizeof text);
   add(&t, terrain_name(e->terrain));
   add(&t, " event. ");
-  add(&t, effect);
-  add(&t, effect[0] ? " " : "");
+  add(&t, effect.buf);
+  add(&t, effect.len ? " " : "");
   add(&t, e->end ? "The Climbing Team must end movement." : "");
   add(&t, e->oxygen ? " (Oxygen-related.)" : "");
   add(&t, " Immunity: ");
@@ -183,7 +196,7 @@ static void event_face(struct json_writer *w, const struct bit_card *e)
   add(&t, ". Recovery ");
   add_int(&t, e->bsr, true);
   add(&t, ".");
-  jw_key_string(w, "text", text);
+  write_text(w, "text", &t);
 }
 
 /* Specials: when and how each is played (RULES.md §9). */
@@ -219,7 +232,7 @@ static void climber_text(struct json_writer *w, const struct bit_card *c)
   add(&t, c->special ? ", " : "");
   add(&t, special_words[(int)c->special]);
   add(&t, ".");
-  jw_key_string(w, "text", text);
+  write_text(w, "text", &t);
 }
 
 static void terrain_text(struct json_writer *w, const struct bit_card *c)
@@ -238,7 +251,7 @@ static void terrain_text(struct json_writer *w, const struct bit_card *c)
   add(&t, " Strength; exit down: ");
   add_int(&t, c->down, false);
   add(&t, " Strength.");
-  jw_key_string(w, "text", text);
+  write_text(w, "text", &t);
 }
 
 /* Write the printed face of `card` as members of its view object, open in

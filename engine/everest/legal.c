@@ -15,7 +15,6 @@
  */
 #include "engine/everest/state.h"
 
-#include <stdio.h>
 #include <string.h>
 
 static bool may_act(const struct everest_state *st, int seat)
@@ -131,25 +130,71 @@ void everest_write_legal(const struct engine_game *game, int seat, struct json_w
   }
 }
 
+/* The nodes' pointers, by step: named from a table, not formatted, since a
+ * plan's tree has dozens of nodes (issue 22). */
+_Static_assert(EVEREST_PLAN_LEN == 3, "a pointer table names each step of a plan");
+static const char *const coin_pointers[EVEREST_PLAN_LEN] = {"/plan/0/coin", "/plan/1/coin",
+                                                            "/plan/2/coin"};
+static const char *const face_pointers[EVEREST_PLAN_LEN] = {"/plan/0/face", "/plan/1/face",
+                                                            "/plan/2/face"};
+static const char *const dir_pointers[EVEREST_PLAN_LEN] = {"/plan/0/dir", "/plan/1/dir",
+                                                           "/plan/2/dir"};
+
+/* `s` at buf[at] (the caller sized buf); where it ends. */
+static size_t put_text(char *buf, size_t at, const char *s)
+{
+  size_t n = strlen(s);
+
+  memcpy(buf + at, s, n);
+  return at + n;
+}
+
+/* The last step's node: the coins not `taken` (a bit per coin), each with
+ * nothing after it. Most of a plan's tree (6*5*4 options under 6*5 such
+ * nodes for three coins), so each node is composed here and written whole
+ * as the writer would write it (test_plan compares). */
+static void write_last_coins(struct json_writer *w, int step, unsigned taken)
+{
+  static const char *const options[EVEREST_COINS] = {"{\"value\":0}", "{\"value\":1}",
+                                                     "{\"value\":2}", "{\"value\":3}",
+                                                     "{\"value\":4}", "{\"value\":5}"};
+  char text[160]; /* 36 bytes of head, 6 options of 11 and their commas, 2 to close */
+  size_t n = 0;
+  const char *comma = "";
+  int coin;
+
+  n = put_text(text, n, "{\"choose\":\"");
+  n = put_text(text, n, coin_pointers[step]);
+  n = put_text(text, n, "\",\"options\":[");
+  for (coin = 0; coin < EVEREST_COINS; coin++)
+    if (!(taken & (1u << coin))) {
+      n = put_text(text, n, comma);
+      n = put_text(text, n, options[coin]);
+      comma = ",";
+    }
+  n = put_text(text, n, "]}");
+  jw_raw(w, text, n);
+}
+
 /* The choices of coin `step` onwards of a plan of `length` coins, `used`
  * (a bit per coin) taken by the steps before. */
 static void write_coin_choices(struct json_writer *w, const struct everest_state *st, int seat,
                                int step, int length, unsigned used)
 {
-  char pointer[32];
   int coin;
 
-  snprintf(pointer, sizeof(pointer), "/plan/%d/coin", step);
-  engine_choice_node_begin(w, pointer);
+  if (step + 1 == length) {
+    write_last_coins(w, step, st->seat[seat].aside | used);
+    return;
+  }
+  engine_choice_node_begin(w, coin_pointers[step]);
   for (coin = 0; coin < EVEREST_COINS; coin++) {
     if ((st->seat[seat].aside | used) & (1u << coin))
       continue;
     jw_object_begin(w);
     jw_key_int(w, "value", coin);
-    if (step + 1 < length) {
-      jw_key(w, "then");
-      write_coin_choices(w, st, seat, step + 1, length, used | 1u << coin);
-    }
+    jw_key(w, "then");
+    write_coin_choices(w, st, seat, step + 1, length, used | 1u << coin);
     jw_object_end(w);
   }
   engine_choice_node_end(w);
@@ -162,7 +207,6 @@ static void write_coin_choices(struct json_writer *w, const struct everest_state
 static void write_plan_choices(struct json_writer *w, const struct everest_state *st, int seat)
 {
   int length = plan_length(st, seat), step, dir;
-  char pointer[32];
 
   engine_choice_node_begin(w, "/type");
   jw_object_begin(w);
@@ -173,8 +217,7 @@ static void write_plan_choices(struct json_writer *w, const struct everest_state
   jw_array_begin(w);
   write_coin_choices(w, st, seat, 0, length, 0);
   for (step = 0; step < length; step++) {
-    snprintf(pointer, sizeof(pointer), "/plan/%d/face", step);
-    engine_choice_node_begin(w, pointer);
+    engine_choice_node_begin(w, face_pointers[step]);
     jw_object_begin(w);
     jw_key_string(w, "value", "value");
     jw_object_end(w);
@@ -182,8 +225,7 @@ static void write_plan_choices(struct json_writer *w, const struct everest_state
     jw_key_string(w, "value", "suit");
     jw_object_end(w);
     engine_choice_node_end(w);
-    snprintf(pointer, sizeof(pointer), "/plan/%d/dir", step);
-    engine_choice_node_begin(w, pointer);
+    engine_choice_node_begin(w, dir_pointers[step]);
     for (dir = 0; dir < EVEREST_DIRS; dir++) {
       jw_object_begin(w);
       jw_key_string(w, "value", everest_dir_name(dir));

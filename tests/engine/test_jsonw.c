@@ -83,6 +83,57 @@ static void test_a_tree_is_written_as_json_dumps_writes_it(void **state)
   assert_same_as_jansson(&w, tree);
 }
 
+/* Strings are scanned eight bytes at a time (jsonw.c, word_needs_escape):
+ * each byte that needs escaping, and its neighbours that do not, at every
+ * place in and across the words of strings of 0-33 bytes, as a member's
+ * name and as a value, one or two of them in a string, as jansson writes
+ * them. */
+static void test_every_byte_to_escape_is_found_wherever_it_lies(void **state)
+{
+  static const char special[] = {0x01, '\b', '\t', '\n', '\f', '\r', 0x1f, '"', '\\'};
+  static const char plain[] = {' ', '!', '#', '[', ']', '~', 0x7f, 'a', 'Z', 0x21, 0x5b, 0x5d};
+  size_t len, at, k;
+
+  (void)state;
+  for (len = 1; len <= 33; len++)
+    for (at = 0; at < len; at++)
+      for (k = 0; k < sizeof special; k++) {
+        char text[40];
+        struct json_writer w;
+        json_t *tree;
+        size_t i;
+
+        for (i = 0; i < len; i++)
+          text[i] = plain[(i * 7 + k) % sizeof plain];
+        text[at] = special[k];
+        if (len > 16)
+          text[len - 1 - at % 8] = special[(k + 1) % sizeof special]; /* a second one */
+        text[len] = '\0';
+        tree = json_pack("{s:[s,s#]}", text, text, "", (int)0);
+        jw_init(&w);
+        jw_object_begin(&w);
+        jw_key(&w, text);
+        jw_array_begin(&w);
+        jw_string(&w, text);
+        jw_string_n(&w, text, 0);
+        jw_array_end(&w);
+        jw_object_end(&w);
+        assert_same_as_jansson(&w, tree);
+      }
+  for (len = 0; len <= 33; len++) { /* nothing to escape, UTF-8 beside ASCII */
+    char text[40];
+    struct json_writer w;
+    size_t i;
+
+    for (i = 0; i < len; i++)
+      text[i] = (char)(i % 3 == 2 ? 'x' : i % 3 == 0 ? 0xc3 : 0xa9); /* "é" then "x" */
+    text[len - len % 3] = '\0';
+    jw_init(&w);
+    jw_string(&w, text);
+    assert_same_as_jansson(&w, json_string(text));
+  }
+}
+
 static void test_misuse_gives_null_never_bad_json(void **state)
 {
   struct json_writer w;
@@ -171,6 +222,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_members_items_and_nesting_are_separated_as_jansson_does),
       cmocka_unit_test(test_a_tree_is_written_as_json_dumps_writes_it),
+      cmocka_unit_test(test_every_byte_to_escape_is_found_wherever_it_lies),
       cmocka_unit_test(test_misuse_gives_null_never_bad_json),
       cmocka_unit_test(test_a_finished_writer_starts_again_empty),
       cmocka_unit_test(test_what_was_written_parses_back_into_the_same_tree),

@@ -268,6 +268,55 @@ static void test_II_B_every_visible_card_has_its_text(void **state)
   engine_free(g);
 }
 
+/* II.B: every Event card's `text` reads its other members whole, in one
+ * sentence order (faces.c assembles it from spans, issue 22): rebuilt
+ * here with snprintf from the members the view gives, for all of them face
+ * up at once. */
+static void test_II_B_every_event_text_is_its_members_whole(void **state)
+{
+  static const char *const borders[][2] = {
+      {"glacier", "Glacier"}, {"high", "High Altitude"}, {"extreme", "Extreme Altitude"}};
+  struct engine_game *g = bt_new("1953", 4);
+  json_t *v, *c;
+  size_t i, events = 0, put = 0;
+  int card;
+
+  (void)state;
+  for (card = 0; card < BIT_CARDS; card++)
+    if (bit_cards[card].kind == BIT_EVENT) {
+      bit_put(bt_state(g), card, BIT_Z_USED, -1);
+      put++;
+    }
+  v = engine_view(g, 0);
+  json_array_foreach(json_object_get(v, "used_events"), i, c)
+  {
+    const char *terrain = json_string_value(json_object_get(c, "terrain"));
+    const char *effect = json_string_value(json_object_get(c, "effect"));
+    const char *im = json_string_value(json_object_get(c, "immunity"));
+    const char *border = NULL;
+    char want[512];
+    size_t b;
+
+    for (b = 0; b < sizeof borders / sizeof *borders; b++)
+      if (strcmp(terrain, borders[b][0]) == 0)
+        border = borders[b][1];
+    assert_non_null(border);
+    snprintf(want, sizeof want, "%s event. %s%s%s%s Immunity: %s. Recovery %+d.", border, effect,
+             effect[0] ? " " : "",
+             json_is_true(json_object_get(c, "ends_movement"))
+                 ? "The Climbing Team must end movement."
+                 : "",
+             json_is_true(json_object_get(c, "oxygen")) ? " (Oxygen-related.)" : "",
+             im ? im : "none", kit_int(c, "recovery"));
+    assert_string_equal(json_string_value(json_object_get(c, "text")), want);
+    events++;
+  }
+  assert_int_equal(events, put);
+  assert_true(put > 20);
+  json_decref(v);
+  engine_free(g);
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -278,6 +327,7 @@ int main(void)
       cmocka_unit_test(test_XII_dream_teams_route_choice_is_secret_until_both_chose),
       cmocka_unit_test(test_II_B_event_faces_are_in_the_view),
       cmocka_unit_test(test_II_B_every_visible_card_has_its_text),
+      cmocka_unit_test(test_II_B_every_event_text_is_its_members_whole),
   };
   return order_run_group_tests(tests, NULL, NULL);
 }

@@ -11,6 +11,8 @@
 
 #include "tests/order.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "support.h"
@@ -213,6 +215,79 @@ static void test_a_yeti_without_coins_or_board_owes_no_plan(void **state)
   engine_free(game);
 }
 
+/* A choices node (openapi/base.yaml, Choices) built with jansson. */
+static json_t *node(const char *pointer, json_t *options)
+{
+  return json_pack("{s:s, s:o}", "choose", pointer, "options", options);
+}
+
+/* The coins of step `step` onwards among `left` (a bit per coin), as the
+ * tree must give them: each in value order, then the next step's. */
+static json_t *coin_node(int step, int length, unsigned left)
+{
+  char pointer[32];
+  json_t *options = json_array();
+  int coin;
+
+  snprintf(pointer, sizeof pointer, "/plan/%d/coin", step);
+  for (coin = 0; coin < EVEREST_COINS; coin++) {
+    json_t *option;
+
+    if (!(left & (1u << coin)))
+      continue;
+    option = json_pack("{s:i}", "value", coin);
+    if (step + 1 < length)
+      json_object_set_new(option, "then", coin_node(step + 1, length, left & ~(1u << coin)));
+    json_array_append_new(options, option);
+  }
+  return node(pointer, options);
+}
+
+/* README.md "Moves": the plan's choices tree, byte for byte, for every set
+ * of coins a seat may hold (everest/legal.c writes it from tables, issue
+ * 22): a "plan" whose "all" holds the coins' orders, then each step's face
+ * and direction. */
+static void test_the_plan_tree_is_every_order_of_the_coins_held(void **state)
+{
+  unsigned mask;
+
+  (void)state;
+  for (mask = 1; mask < (1u << EVEREST_COINS); mask++) {
+    struct engine_game *game = es_new(2, 1, 0);
+    int length = __builtin_popcount(mask) < 3 ? __builtin_popcount(mask) : 3, step, dir;
+    json_t *all = json_array(), *want;
+    struct json_writer w;
+    char *text, *want_text;
+    size_t len = 0;
+
+    es_coins(game, 0, mask);
+    json_array_append_new(all, coin_node(0, length, mask));
+    for (step = 0; step < length; step++) {
+      json_t *dirs = json_array();
+      char pointer[32];
+
+      snprintf(pointer, sizeof pointer, "/plan/%d/face", step);
+      json_array_append_new(
+          all, node(pointer, json_pack("[{s:s},{s:s}]", "value", "value", "value", "suit")));
+      for (dir = 0; dir < EVEREST_DIRS; dir++)
+        json_array_append_new(dirs, json_pack("{s:s}", "value", everest_dir_name(dir)));
+      snprintf(pointer, sizeof pointer, "/plan/%d/dir", step);
+      json_array_append_new(all, node(pointer, dirs));
+    }
+    want = node("/type", json_pack("[{s:s, s:{s:o}}]", "value", "plan", "then", "all", all));
+    want_text = json_dumps(want, JSON_COMPACT);
+    jw_init(&w);
+    engine_write_choices(game, 0, &w);
+    text = jw_finish(&w, &len);
+    assert_non_null(text);
+    assert_string_equal(text, want_text);
+    free(text);
+    free(want_text);
+    json_decref(want);
+    engine_free(game);
+  }
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -224,6 +299,7 @@ int main(void)
       cmocka_unit_test(test_a_submitted_plan_stays_secret_until_all_are_in),
       cmocka_unit_test(test_the_last_plan_reveals_all_plans_together),
       cmocka_unit_test(test_a_yeti_without_coins_or_board_owes_no_plan),
+      cmocka_unit_test(test_the_plan_tree_is_every_order_of_the_coins_held),
   };
 
   return order_run_group_tests(tests, NULL, NULL);
