@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "racer.h"
 #include "hookrx.h"
 #include "sseclient.h"
 #include "setups.h"
@@ -405,46 +406,15 @@ static void test_a_declined_invitation_frees_the_seat(void **state)
   answer(s, bob.token, id, "accept", 404, "not-found");
 }
 
-struct accepter {
-  struct harness_client client;
-  pthread_barrier_t *start;
-  const char *token;
-  char path[160];
-  char body[32];
-  struct harness_response r;
-  bool answered;
-};
-
-static void *accept_now(void *arg)
-{
-  struct accepter *x = arg;
-  struct harness_request req = {.method = "POST",
-                                .path = x->path,
-                                .token = x->token,
-                                .body = x->body,
-                                .body_len = strlen(x->body)};
-
-  pthread_barrier_wait(x->start);
-  x->answered = harness_send(&x->client, &req, &x->r);
-  return NULL;
-}
-
 /* Two racers at once on one game: `a` POSTs `path_a`, `b` `path_b`. */
-static void race_pair(struct accepter x[2], const char *const paths[2], const char *const bodies[2])
+static void race_pair(struct racer x[2], const char *const paths[2], const char *const bodies[2])
 {
-  pthread_t threads[2];
-  int i;
-
-  for (i = 0; i < 2; i++) {
+  for (int i = 0; i < 2; i++) {
     snprintf(x[i].path, sizeof x[i].path, "%s", paths[i]);
     snprintf(x[i].body, sizeof x[i].body, "%s", bodies[i]);
     memset(&x[i].r, 0, sizeof x[i].r);
-    assert_int_equal(pthread_create(&threads[i], NULL, accept_now, &x[i]), 0);
   }
-  for (i = 0; i < 2; i++) {
-    pthread_join(threads[i], NULL);
-    assert_true(x[i].answered);
-  }
+  racer_run_all(x, 2);
 }
 
 /* bob accepts one invitation from two connections at once, ten times; then
@@ -454,7 +424,7 @@ static void test_racing_accepts_of_one_invitation_seat_one_player(void **state)
 {
   struct harness_server *s = *state;
   struct harness_player alice, bob, carol;
-  struct accepter x[2];
+  struct racer x[2];
   pthread_barrier_t start;
   char id[64], accept_path[160], join_path[160];
   json_t *game, *seat1;

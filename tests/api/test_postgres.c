@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "tests/api/harness.h"
+#include "tests/api/racer.h"
 #include "tests/api/pgdb.h"
 
 #define MOVES  12 /* played before the restart */
@@ -188,30 +189,6 @@ static void test_a_game_on_postgres_is_the_same_after_a_restart(void **state)
 
 /* ---- two nodes, one database ---- */
 
-struct racer {
-  struct harness_client client; /* on its own node */
-  pthread_barrier_t *start;
-  const char *token;
-  char path[128];
-  char *body; /* the round's; freed by the main thread */
-  struct harness_response r;
-  bool answered;
-};
-
-static void *race(void *arg)
-{
-  struct racer *x = arg;
-  struct harness_request req = {.method = "POST",
-                                .path = x->path,
-                                .token = x->token,
-                                .body = x->body,
-                                .body_len = strlen(x->body)};
-
-  pthread_barrier_wait(x->start);
-  x->answered = harness_send(&x->client, &req, &x->r);
-  return NULL;
-}
-
 static bool is_problem(const struct harness_response *r, long status, const char *code)
 {
   const char *got = json_string_value(json_object_get(r->json, "code"));
@@ -244,7 +221,6 @@ static void race_round(struct fixture *f, struct table *t, struct racer racers[2
                        struct harness_rng *rng, int round)
 {
   struct harness_server *a = &f->n.node[0];
-  pthread_t th[2];
   json_t *mine, *move, *body;
   long seq, before;
   int seat, i, won = -1;
@@ -255,17 +231,14 @@ static void race_round(struct fixture *f, struct table *t, struct racer racers[2
   move = harness_choose_move(mine, rng);
   body = json_pack("{s:I,s:O}", "seq", (json_int_t)seq, "move", move);
   for (i = 0; i < 2; i++) {
-    racers[i].body = json_dumps(body, JSON_COMPACT);
+    racer_set_body(&racers[i], body);
     racers[i].token = t->p[seat].token;
     snprintf(racers[i].path, sizeof racers[i].path, "/v1/games/%s/moves", t->id);
   }
   json_decref(body);
   json_decref(move);
   json_decref(mine);
-  for (i = 0; i < 2; i++)
-    assert_int_equal(pthread_create(&th[i], NULL, race, &racers[i]), 0);
-  for (i = 0; i < 2; i++)
-    pthread_join(th[i], NULL);
+  racer_run_all(racers, 2);
 
   for (i = 0; i < 2; i++) {
     if (!racers[i].answered)
@@ -291,8 +264,6 @@ static void race_round(struct fixture *f, struct table *t, struct racer racers[2
                logged_moves(&f->n.node[i], t->id));
   for (i = 0; i < 2; i++) {
     harness_response_free(&racers[i].r);
-    free(racers[i].body);
-    racers[i].body = NULL;
   }
 }
 

@@ -20,31 +20,9 @@
 #include <unistd.h>
 
 #include "tests/api/harness.h"
+#include "tests/api/racer.h"
 
 #define ROUNDS 50
-
-struct racer {
-  struct harness_client client; /* its own connection, kept warm */
-  pthread_barrier_t *start;
-  const char *token;
-  char path[128];
-  char *body; /* OUT of the round: freed by the main thread */
-  struct harness_response r;
-  bool answered;
-};
-
-static void *race(void *arg)
-{
-  struct racer *x = arg;
-  struct harness_request req = {.method = "POST",
-                                .path = x->path,
-                                .token = x->token,
-                                .body = x->body,
-                                .body_len = strlen(x->body)};
-  pthread_barrier_wait(x->start);
-  x->answered = harness_send(&x->client, &req, &x->r);
-  return NULL;
-}
 
 /* The number of moves in the log: ord is each move's 0-based position. */
 static long logged_moves(struct harness_server *s, const char *game_id)
@@ -129,18 +107,14 @@ static void test_simultaneous_moves_with_the_same_seq_admit_exactly_one(void **s
       size_t k = round % 2 ? harness_rng_below(&rng, json_array_size(legal)) : pick;
       json_t *body =
           json_pack("{s:I,s:O}", "seq", (json_int_t)seq, "move", json_array_get(legal, k));
-      racers[i].body = json_dumps(body, JSON_COMPACT);
+      racer_set_body(&racers[i], body);
       json_decref(body);
       racers[i].token = t.p[seat].token;
       snprintf(racers[i].path, sizeof racers[i].path, "/v1/games/%s/moves", t.id);
     }
     json_decref(mine);
 
-    pthread_t th[2];
-    for (int i = 0; i < 2; i++)
-      assert_int_equal(pthread_create(&th[i], NULL, race, &racers[i]), 0);
-    for (int i = 0; i < 2; i++)
-      pthread_join(th[i], NULL);
+    racer_run_all(racers, 2);
 
     int won = -1;
     for (int i = 0; i < 2; i++) {
@@ -175,8 +149,6 @@ static void test_simultaneous_moves_with_the_same_seq_admit_exactly_one(void **s
 
     for (int i = 0; i < 2; i++) {
       harness_response_free(&racers[i].r);
-      free(racers[i].body);
-      racers[i].body = NULL;
     }
   }
   print_message("%d rounds over %d game(s)\n", ROUNDS, games);
@@ -212,14 +184,10 @@ static void test_simultaneous_joins_for_the_last_seat_admit_exactly_one(void **s
     const char *bodies[2] = {"{\"seat\":1}", "{}"};
     for (int i = 0; i < 2; i++) {
       racers[i].token = tokens[i];
-      racers[i].body = strdup(bodies[(i + round) % 2]);
+      snprintf(racers[i].body, sizeof racers[i].body, "%s", bodies[(i + round) % 2]);
       snprintf(racers[i].path, sizeof racers[i].path, "/v1/games/%s/join", id);
     }
-    pthread_t th[2];
-    for (int i = 0; i < 2; i++)
-      assert_int_equal(pthread_create(&th[i], NULL, race, &racers[i]), 0);
-    for (int i = 0; i < 2; i++)
-      pthread_join(th[i], NULL);
+    racer_run_all(racers, 2);
 
     int won = -1;
     for (int i = 0; i < 2; i++) {
@@ -243,8 +211,6 @@ static void test_simultaneous_joins_for_the_last_seat_admit_exactly_one(void **s
     json_decref(after);
     for (int i = 0; i < 2; i++) {
       harness_response_free(&racers[i].r);
-      free(racers[i].body);
-      racers[i].body = NULL;
     }
   }
   for (int i = 0; i < 2; i++)
@@ -276,14 +242,10 @@ static void test_simultaneous_joins_by_one_player_seat_it_once(void **state)
     harness_join(s, host.token, id, 0);
     for (int i = 0; i < 2; i++) {
       racers[i].token = a.token;
-      racers[i].body = strdup("{}");
+      snprintf(racers[i].body, sizeof racers[i].body, "{}");
       snprintf(racers[i].path, sizeof racers[i].path, "/v1/games/%s/join", id);
     }
-    pthread_t th[2];
-    for (int i = 0; i < 2; i++)
-      assert_int_equal(pthread_create(&th[i], NULL, race, &racers[i]), 0);
-    for (int i = 0; i < 2; i++)
-      pthread_join(th[i], NULL);
+    racer_run_all(racers, 2);
 
     int won = -1;
     for (int i = 0; i < 2; i++) {
@@ -309,8 +271,6 @@ static void test_simultaneous_joins_by_one_player_seat_it_once(void **state)
     json_decref(after);
     for (int i = 0; i < 2; i++) {
       harness_response_free(&racers[i].r);
-      free(racers[i].body);
-      racers[i].body = NULL;
     }
   }
   for (int i = 0; i < 2; i++)
@@ -320,18 +280,6 @@ static void test_simultaneous_joins_by_one_player_seat_it_once(void **state)
 
 /* Run `n` racers (each with its own warm connection) released at once by a
  * barrier; every one must be answered. */
-static void race_all(struct racer *racers, int n)
-{
-  pthread_t th[32];
-  assert_true(n <= 32);
-  for (int i = 0; i < n; i++)
-    assert_int_equal(pthread_create(&th[i], NULL, race, &racers[i]), 0);
-  for (int i = 0; i < n; i++)
-    pthread_join(th[i], NULL);
-  for (int i = 0; i < n; i++)
-    assert_true(racers[i].answered);
-}
-
 /* Issue "Abuse", 4: concurrent "any seat" joins got seat-taken while seats
  * were still free. Four players join a five-seat game at once without
  * naming a seat: all four are seated, whatever order the store saw them in. */
@@ -359,10 +307,10 @@ static void test_any_seat_joins_are_never_refused_while_a_seat_is_free(void **st
     for (int i = 0; i < JOINERS; i++) {
       harness_new_player(s, "joiner", &joiner[i]);
       racers[i].token = joiner[i].token;
-      racers[i].body = strdup("{}");
+      snprintf(racers[i].body, sizeof racers[i].body, "{}");
       snprintf(racers[i].path, sizeof racers[i].path, "/v1/games/%s/join", id);
     }
-    race_all(racers, JOINERS);
+    racer_run_all(racers, JOINERS);
     for (int i = 0; i < JOINERS; i++)
       if (racers[i].r.status != 200)
         harness_fail_response(&racers[i].r, __FILE__, __LINE__,
@@ -373,8 +321,6 @@ static void test_any_seat_joins_are_never_refused_while_a_seat_is_free(void **st
     json_decref(after);
     for (int i = 0; i < JOINERS; i++) {
       harness_response_free(&racers[i].r);
-      free(racers[i].body);
-      racers[i].body = NULL;
     }
   }
   for (int i = 0; i < JOINERS; i++)
@@ -420,10 +366,10 @@ static void test_concurrent_creates_never_pass_the_open_games_cap(void **state)
     harness_client_init(&racers[i].client, s);
     racers[i].start = &start;
     racers[i].token = p.token;
-    racers[i].body = strdup("{\"title\":\"himalaya\",\"seats\":2}");
+    snprintf(racers[i].body, sizeof racers[i].body, "{\"title\":\"himalaya\",\"seats\":2}");
     snprintf(racers[i].path, sizeof racers[i].path, "/v1/games");
   }
-  race_all(racers, RACERS);
+  racer_run_all(racers, RACERS);
   for (int i = 0; i < RACERS; i++) {
     if (racers[i].r.status == 201)
       created++;
@@ -432,7 +378,6 @@ static void test_concurrent_creates_never_pass_the_open_games_cap(void **state)
     else
       harness_fail_response(&racers[i].r, __FILE__, __LINE__, "neither created nor capped");
     harness_response_free(&racers[i].r);
-    free(racers[i].body);
     harness_client_cleanup(&racers[i].client);
   }
   assert_int_equal(created, CAP - BEFORE);

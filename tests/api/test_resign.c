@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "racer.h"
 
 #define HOUR_MS 3600000LL
 
@@ -777,34 +778,10 @@ static void test_a_late_seat_may_still_move_and_cancels_the_votes(void **state)
 
 /* Two seats: the one other person's vote is the replacement. Sent twice at
  * once, it commits once; the other answer is a refusal. */
-struct racer {
-  struct harness_client client;
-  pthread_barrier_t *start;
-  const char *token;
-  char path[128];
-  char body[128];
-  struct harness_response r;
-};
-
-static void *race(void *arg)
-{
-  struct racer *x = arg;
-  struct harness_request req = {.method = "POST",
-                                .path = x->path,
-                                .token = x->token,
-                                .body = x->body,
-                                .body_len = strlen(x->body)};
-
-  pthread_barrier_wait(x->start);
-  harness_send(&x->client, &req, &x->r);
-  return NULL;
-}
-
 static void test_racing_votes_in_a_duel_replace_once(void **state)
 {
   struct harness_server *s = *state;
   struct racer x[2];
-  pthread_t th[2];
   pthread_barrier_t start;
   struct table t;
   char player[64];
@@ -820,10 +797,9 @@ static void test_racing_votes_in_a_duel_replace_once(void **state)
     x[i].token = t.p[1].token;
     snprintf(x[i].path, sizeof x[i].path, "/v1/games/%s/replace", t.id);
     snprintf(x[i].body, sizeof x[i].body, "{\"seq\":0,\"seat\":0,\"level\":\"random\"}");
-    pthread_create(&th[i], NULL, race, &x[i]);
   }
+  racer_run_all(x, 2);
   for (i = 0; i < 2; i++) {
-    pthread_join(th[i], NULL);
     if (x[i].r.status == 200)
       ok++;
     else
