@@ -35,11 +35,14 @@ export const store = {
   },
 };
 
-export async function api(method, path, body, { auth = true } = {}) {
+// `signal`: an AbortSignal ending the request early (a long-poll whose page
+// is gone: the browser holds only six connections to a server, so a
+// forgotten one starves every request after it).
+export async function api(method, path, body, { auth = true, signal } = {}) {
   const headers = { Accept: 'application/json' };
   const player = store.player();
   if (auth && player && player.token) headers.Authorization = `Bearer ${player.token}`;
-  const init = { method, headers };
+  const init = { method, headers, signal };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

@@ -23,7 +23,7 @@ function messageItem(m, me, onDelete) {
 // One channel's list, kept current by its own long-poll loop.
 function channelView(gameId, channel, errBox) {
   const list = h('ol', { class: 'chat-list', id: `chat-${channel}` });
-  const state = { after: 0, byN: new Map(), stopped: false, timer: null };
+  const state = { after: 0, byN: new Map(), stopped: false, timer: null, abort: new AbortController() };
 
   function put(m) {
     const me = API.store.player();
@@ -40,7 +40,7 @@ function channelView(gameId, channel, errBox) {
   async function readAll() {
     let after = 0;
     for (;;) {
-      const page = await API.api('GET', `/v1/games/${gameId}/chat?channel=${channel}&after=${after}&limit=200`);
+      const page = await API.api('GET', `/v1/games/${gameId}/chat?channel=${channel}&after=${after}&limit=200`, undefined, { signal: state.abort.signal });
       page.messages.forEach(put);
       if (page.messages.length < 200) return;
       after = page.messages[page.messages.length - 1].n;
@@ -51,7 +51,7 @@ function channelView(gameId, channel, errBox) {
     state.timer = setInterval(() => { if (!state.stopped) readAll().catch(() => {}); }, FULL_EVERY_MS);
     while (!state.stopped) {
       try {
-        const page = await API.api('GET', `/v1/games/${gameId}/chat?channel=${channel}&after=${state.after}&timeout=${WAIT_S}`);
+        const page = await API.api('GET', `/v1/games/${gameId}/chat?channel=${channel}&after=${state.after}&timeout=${WAIT_S}`, undefined, { signal: state.abort.signal });
         if (!state.stopped) page.messages.forEach(put);
       } catch (e) {
         if (state.stopped) return;
@@ -61,7 +61,7 @@ function channelView(gameId, channel, errBox) {
     }
   }
   loop();
-  return { list, put, stop() { state.stopped = true; if (state.timer) clearInterval(state.timer); } };
+  return { list, put, stop() { state.stopped = true; state.abort.abort(); if (state.timer) clearInterval(state.timer); } };
 }
 
 // The panel: tabs for the channels this viewer may read (`seated`: both),

@@ -109,3 +109,36 @@ test('a profile shows a player\'s rating per title; the leaderboard ranks the wi
   assert.deepEqual(v.page.errors, []);
   await v.ctx.close();
 });
+
+test('leaving a game page ends its chat long-polls: the browser\'s six connections are not left held', async () => {
+  const ann = await player('Ann-leave'), bob = await player('Bob-leave');
+  const a = await newPage(ann);
+  const waiting = new Set(); // chat long-polls sent and not yet ended
+  const isLongPoll = (r) => /\/chat\?.*timeout=/.test(r.url());
+  a.page.on('request', (r) => { if (isLongPoll(r)) waiting.add(r); });
+  a.page.on('requestfinished', (r) => waiting.delete(r));
+  a.page.on('requestfailed', (r) => waiting.delete(r));
+  // Four games, each page holding two long-polls (a seated player reads both
+  // channels): eight, more than the six a browser keeps to one server.
+  for (let i = 0; i < 4; i++) {
+    const id = await duel(ann, bob);
+    await a.page.goto(`${server.url}/#/game/${id}`);
+    await a.page.waitForSelector('#chat');
+    await a.page.waitForFunction(() => document.querySelectorAll('.chat-tab').length === 2);
+    // Each channel's long-poll starts after its first read; the pages left
+    // before must have ended theirs, so exactly this page's two are held.
+    for (let tries = 0; waiting.size !== 2 && tries < 100; tries++) await a.page.waitForTimeout(100);
+    assert.equal(waiting.size, 2, `game ${i}: ${waiting.size} chat long-polls in flight`);
+  }
+  await a.page.goto(`${server.url}/#/`);
+  await a.page.waitForFunction(() => !document.querySelector('#chat'));
+  // Aborted at once: not left to the server's 25-second timeout.
+  for (let tries = 0; waiting.size && tries < 50; tries++) await a.page.waitForTimeout(100);
+  assert.equal(waiting.size, 0, 'chat long-polls still held after leaving the game page');
+  // And the page's own requests go through: create a game from the form.
+  const created = a.page.waitForResponse((r) => r.url().endsWith('/v1/games') && r.request().method() === 'POST');
+  await a.page.locator('form.new-game[data-title="himalaya"] button[type=submit]').click();
+  assert.equal((await created).status(), 201);
+  assert.deepEqual(a.page.errors, []);
+  await a.ctx.close();
+});
