@@ -398,6 +398,11 @@ const json_t *engine_vr_array(struct engine_view_reader *r, const json_t *obj, c
 /* Borrowed: a string member ("" when wrong). */
 const char *engine_vr_string(struct engine_view_reader *r, const json_t *obj, const char *key);
 
+/* A string member that must be one of names[0..n-1]: its index (0, and
+ * the member recorded as wrong, when it is none of them). */
+int engine_vr_name(struct engine_view_reader *r, const json_t *obj, const char *key,
+                   const char *const *names, int n);
+
 /* CAIRN_EINVAL naming the reader's first problem, or CAIRN_OK. */
 enum cairn_status engine_vr_status(const struct engine_view_reader *r, const char *title,
                                    struct cairn_error *err);

@@ -207,6 +207,18 @@ const char *engine_vr_string(struct engine_view_reader *r, const json_t *obj, co
   return json_string_value(v);
 }
 
+int engine_vr_name(struct engine_view_reader *r, const json_t *obj, const char *key,
+                   const char *const *names, int n)
+{
+  const char *name = engine_vr_string(r, obj, key);
+
+  for (int i = 0; i < n; i++)
+    if (strcmp(name, names[i]) == 0)
+      return i;
+  vr_fail(r, key);
+  return 0;
+}
+
 enum cairn_status engine_vr_status(const struct engine_view_reader *r, const char *title,
                                    struct cairn_error *err)
 {

@@ -31,17 +31,6 @@ static const char *const phase_names[] = {"draft",    "route",      "discard", "
 static const char *const role_names[] = {"member",   "carried", "loaded", "cached",
                                          "unloaded", "camp",    "posted"};
 
-static int index_of(struct engine_view_reader *r, const char *name, const char *const *names, int n)
-{
-  int i;
-
-  for (i = 0; i < n; i++)
-    if (strcmp(name, names[i]) == 0)
-      return i;
-  r->bad = true;
-  return 0;
-}
-
 /* Cards already placed from the view, so none is placed twice. */
 struct placing {
   bool seen[BIT_CARDS];
@@ -116,7 +105,7 @@ static void read_teams(struct engine_view_reader *r, const json_t *teams, int se
       const json_t *card = json_array_get(cards, j);
       int c = read_card(r, card, st, p);
 
-      bit_place(st, c, seat, at, t, index_of(r, engine_vr_string(r, card, "role"), role_names, 7));
+      bit_place(st, c, seat, at, t, engine_vr_name(r, card, "role", role_names, 7));
     }
   }
 }
@@ -131,7 +120,7 @@ static void read_left(struct engine_view_reader *r, const json_t *left, int seat
     int c = read_card(r, v, st, p);
 
     bit_place(st, c, seat, engine_vr_int(r, v, "at", BIT_ABC, BIT_SUMMIT), -1,
-              index_of(r, engine_vr_string(r, v, "role"), role_names, 7));
+              engine_vr_name(r, v, "role", role_names, 7));
     if (seat == viewer)
       st->use_supplies[c] = engine_vr_bool(r, v, "use_tonight");
   }
@@ -364,10 +353,10 @@ enum cairn_status bit_determinize(const char *text, size_t len, const json_t *op
   }
   reset_cards(st);
   p.seen[BIT_SUMMIT] = true;
-  st->scenario = index_of(&r, engine_vr_string(&r, view, "scenario"), scenarios, 4);
+  st->scenario = engine_vr_name(&r, view, "scenario", scenarios, 4);
   st->turn = engine_vr_int(&r, view, "turn", 1, BIT_LAST_TURN + 1);
-  st->phase = index_of(&r, engine_vr_string(&r, view, "phase"), phase_names, 7);
-  st->weather = index_of(&r, engine_vr_string(&r, view, "weather"), weathers, 4);
+  st->phase = engine_vr_name(&r, view, "phase", phase_names, 7);
+  st->weather = engine_vr_name(&r, view, "weather", weathers, 4);
   st->active = engine_vr_int(&r, view, "active", 0, BIT_SEATS - 1);
   st->moving = engine_vr_int(&r, view, "moving", -1, BIT_TEAMS - 1);
   for (s = 0; s < BIT_SEATS; s++)

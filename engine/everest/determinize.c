@@ -22,18 +22,6 @@ static const char *const phase_names[] = {"plan", "order", "heal", "exec", "over
 static const char *const stage_names[] = {"roars", "actions", "next"};
 static const char *const kind_names[] = {"move", "run", "snowballs"};
 
-/* The index of `name` among names[0..n-1]; -1 (and `r` told) when none. */
-static int named(struct engine_view_reader *r, const char *name, const char *const *names, int n)
-{
-  int i;
-
-  for (i = 0; i < n; i++)
-    if (strcmp(name, names[i]) == 0)
-      return i;
-  r->bad = true;
-  return 0;
-}
-
 static int read_dir(struct engine_view_reader *r, const json_t *obj, const char *key)
 {
   int dir = everest_dir_parse(engine_vr_string(r, obj, key));
@@ -140,7 +128,7 @@ static void read_items(struct engine_view_reader *r, const json_t *list, struct 
     const json_t *v = json_array_get(list, i);
     struct everest_item *item = &st->items[st->n_items++];
 
-    item->kind = named(r, engine_vr_string(r, v, "kind"), kind_names, 3);
+    item->kind = engine_vr_name(r, v, "kind", kind_names, 3);
     item->seat = -1;
     if (item->kind == EVEREST_ITEM_SNOWBALLS)
       continue;
@@ -257,9 +245,9 @@ enum cairn_status everest_determinize(const char *text, size_t len, const json_t
   }
   st->round = engine_vr_int(&r, view, "round", 0, 1 << 20);
   st->round_cap = engine_vr_int(&r, view, "round_cap", 0, 1 << 20);
-  st->phase = named(&r, engine_vr_string(&r, view, "phase"), phase_names, 6);
+  st->phase = engine_vr_name(&r, view, "phase", phase_names, 6);
   st->step = engine_vr_int(&r, view, "step", 0, EVEREST_PLAN_LEN);
-  st->stage = named(&r, engine_vr_string(&r, view, "stage"), stage_names, 3);
+  st->stage = engine_vr_name(&r, view, "stage", stage_names, 3);
   st->peak_holder = read_seat_or_none(&r, view, "peak_holder", game->seats);
   st->chooser = read_seat_or_none(&r, view, "chooser", game->seats);
   st->winner = -1;

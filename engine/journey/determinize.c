@@ -17,16 +17,6 @@
 
 static const char *const phase_names[] = {"buy", "climbers", "mountain", "reaction"};
 
-static int phase_named(const char *name)
-{
-  int p;
-
-  for (p = 0; p < (int)(sizeof(phase_names) / sizeof(phase_names[0])); p++)
-    if (strcmp(name, phase_names[p]) == 0)
-      return p;
-  return -1;
-}
-
 /* counts[] from an object {name: count}, names read by `named`. */
 static void read_counts(struct engine_view_reader *r, const json_t *obj, int *counts, int n,
                         int (*named)(const char *))
@@ -199,17 +189,13 @@ enum cairn_status journey_determinize(const char *text, size_t len, const json_t
   struct engine_view_reader r = {0};
   json_t *view = json_loadb(text, len, 0, NULL);
   const json_t *climbers, *mountain;
-  int hand[JOURNEY_CARDS], c, phase;
+  int hand[JOURNEY_CARDS], c;
 
   if (!json_is_object(view) || !json_is_null(json_object_get(view, "result"))) {
     r.bad = true; /* bots decide only in running games */
     snprintf(r.what, sizeof(r.what), "result");
   }
-  phase = phase_named(engine_vr_string(&r, view, "phase"));
-  if (phase < 0)
-    r.bad = true;
-  else
-    st->phase = (enum journey_phase)phase;
+  st->phase = (enum journey_phase)engine_vr_name(&r, view, "phase", phase_names, 4);
   st->end = JOURNEY_RUNNING;
   st->dead = -1;
   st->turn = engine_vr_int(&r, view, "turn", 0, 1 << 30);
