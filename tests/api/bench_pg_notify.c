@@ -86,25 +86,10 @@ static bool next_move(struct harness_server *s, const struct duel *d, struct har
   return *body != NULL;
 }
 
-/* Long-polls parked on `s` now, from its GET /metrics. */
-static long parked(struct harness_server *s)
-{
-  static const char gauge[] = "cairn_waiting_clients{kind=\"long_poll\"} ";
-  struct harness_response r;
-  const char *at;
-  long n = -1;
-
-  harness_call(s, &r, "GET", NULL, NULL, "/metrics");
-  at = r.body ? strstr(r.body, gauge) : NULL;
-  if (r.status == 200 && at)
-    n = strtol(at + strlen(gauge), NULL, 10);
-  harness_response_free(&r);
-  return n;
-}
-
 static bool one_parked(void *arg)
 {
-  return parked(arg) >= 1;
+  /* Long-polls parked on the node now. */
+  return harness_metric(arg, "cairn_waiting_clients{kind=\"long_poll\"}") >= 1;
 }
 
 /* Wait for both connections' answers; false when one did not come in

@@ -296,19 +296,24 @@ bool harness_wait_until(bool (*done)(void *arg), void *arg, long timeout_ms)
   return harness_wait_every(done, arg, timeout_ms, 10);
 }
 
-long harness_metric(struct harness_server *s, const char *key)
+double harness_metrics_sample(const char *text, const char *key, double absent)
+{
+  size_t n = strlen(key);
+
+  for (const char *line = text; line && *line;
+       line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+    if (strncmp(line, key, n) == 0 && line[n] == ' ')
+      return strtod(line + n + 1, NULL);
+  return absent;
+}
+
+double harness_metric(struct harness_server *s, const char *key)
 {
   struct harness_response r;
-  size_t n = strlen(key);
-  long value = -1;
+  double value;
 
   harness_call(s, &r, "GET", NULL, NULL, "/metrics");
-  for (const char *line = r.status == 200 ? r.body : NULL; line && *line;
-       line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-    if (strncmp(line, key, n) == 0 && line[n] == ' ') {
-      value = strtol(line + n + 1, NULL, 10);
-      break;
-    }
+  value = harness_metrics_sample(r.status == 200 ? r.body : NULL, key, -1);
   harness_response_free(&r);
   return value;
 }

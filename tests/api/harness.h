@@ -115,10 +115,13 @@ bool harness_wait_until(bool (*done)(void *arg), void *arg, long timeout_ms);
  * costs the server something (a new connection, say). */
 bool harness_wait_every(bool (*done)(void *arg), void *arg, long timeout_ms, long pause_ms);
 
-/* The value of the sample of `s`'s GET /metrics whose name and labels are
- * exactly `key` (e.g. "cairn_webhook_backlog"); -1 when the scrape fails
- * or has no such line. */
-long harness_metric(struct harness_server *s, const char *key);
+/* The value of the sample in a GET /metrics text whose name and labels are
+ * exactly `key` (e.g. "cairn_webhook_backlog"); `absent` when the text has
+ * no such line. */
+double harness_metrics_sample(const char *text, const char *key, double absent);
+/* The same, read from a scrape of `s`'s GET /metrics; -1 when the scrape
+ * fails or has no such line. */
+double harness_metric(struct harness_server *s, const char *key);
 
 /* POST /v1/test/clock {"advance_ms": ms} on a server started with env
  * CAIRN_TEST_CLOCK=1; expects 200. The server acts on every deadline the

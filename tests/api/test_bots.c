@@ -323,24 +323,6 @@ static int setup_three_bot_threads(void **state)
   return rc;
 }
 
-/* The value of the GET /metrics sample named exactly `key` (name and
- * labels); -1 when the scrape has none. */
-static double metric(struct harness_server *s, const char *key)
-{
-  struct harness_response r;
-  const char *line;
-  double value = -1;
-  size_t n = strlen(key);
-
-  harness_call(s, &r, "GET", NULL, NULL, "/metrics");
-  HARNESS_EXPECT_STATUS(&r, 200);
-  for (line = r.body; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-    if (strncmp(line, key, n) == 0 && line[n] == ' ')
-      value = strtod(line + n + 1, NULL);
-  harness_response_free(&r);
-  return value;
-}
-
 struct metric_wait {
   struct harness_server *server;
   const char *key;
@@ -354,7 +336,7 @@ static bool metric_reached(void *arg)
 {
   struct metric_wait *w = arg;
 
-  return metric(w->server, w->key) >= w->least;
+  return harness_metric(w->server, w->key) >= w->least;
 }
 
 static void test_metrics_show_the_bot_pool_its_size_and_its_work(void **state)
@@ -366,10 +348,10 @@ static void test_metrics_show_the_bot_pool_its_size_and_its_work(void **state)
   char id[64];
   int bot_moves;
 
-  assert_true(metric(s, "cairn_bot_threads") == 3);
-  assert_true(metric(s, "cairn_bot_queue_length") == 0);
-  assert_true(metric(s, "cairn_bot_decisions_total{kind=\"move\"}") == 0);
-  assert_true(metric(s, "cairn_bot_thinking_seconds_total") == 0);
+  assert_true(harness_metric(s, "cairn_bot_threads") == 3);
+  assert_true(harness_metric(s, "cairn_bot_queue_length") == 0);
+  assert_true(harness_metric(s, "cairn_bot_decisions_total{kind=\"move\"}") == 0);
+  assert_true(harness_metric(s, "cairn_bot_thinking_seconds_total") == 0);
   harness_new_player(s, "challenger", &me);
   play_against_a_strong_bot(s, &me, 2, id);
   g = harness_get_game(s, me.token, id);
@@ -380,8 +362,8 @@ static void test_metrics_show_the_bot_pool_its_size_and_its_work(void **state)
    * drop (the game moved on) counts too, so at least as many. */
   decided.least = bot_moves;
   assert_true(harness_wait_until(metric_reached, &decided, 10000));
-  assert_true(metric(s, "cairn_bot_thinking_seconds_total") > 0);
-  assert_true(metric(s, "cairn_bot_decisions_total{kind=\"hint\"}") == 0);
+  assert_true(harness_metric(s, "cairn_bot_thinking_seconds_total") > 0);
+  assert_true(harness_metric(s, "cairn_bot_decisions_total{kind=\"hint\"}") == 0);
 }
 
 static void test_bot_levels_that_do_not_exist_are_refused(void **state)

@@ -53,13 +53,7 @@ static char *scrape(struct harness_server *s)
  * the scrape has no such line (a counter not yet moved is not written). */
 static double sample(const char *text, const char *key)
 {
-  size_t n = strlen(key);
-
-  for (const char *line = text; line && *line;
-       line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
-    if (strncmp(line, key, n) == 0 && line[n] == ' ')
-      return strtod(line + n + 1, NULL);
-  return 0;
+  return harness_metrics_sample(text, key, 0);
 }
 
 static double requests(const char *text, const char *method, const char *route, int status)
