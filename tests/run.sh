@@ -34,11 +34,10 @@ run_one() {
   [ "$label" = - ] && label= || label=" ${label//_/ }"
   log="$logs/$(basename "$bin")$suffix.log"
   began=$(date +%s)
-  if [ "$games" = - ]; then
-    CAIRN_SERVER=$server ASAN_OPTIONS=detect_leaks=1 "$bin" >"$log" 2>&1
-  else
-    CAIRN_PROPERTY_GAMES=$games CAIRN_SERVER=$server ASAN_OPTIONS=detect_leaks=1 "$bin" >"$log" 2>&1
-  fi
+  local property=()
+  [ "$games" = - ] || property=("CAIRN_PROPERTY_GAMES=$games")
+  # stdin is the job list: a binary must not read it.
+  env "${property[@]}" CAIRN_SERVER="$server" ASAN_OPTIONS=detect_leaks=1 "$bin" </dev/null >"$log" 2>&1
   rc=$?
   took="($(($(date +%s) - began)) s)"
   if [ $rc -eq 0 ]; then
