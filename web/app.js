@@ -485,7 +485,7 @@ function gamePage(id) {
         h('button', { onclick: () => navigator.clipboard && navigator.clipboard.writeText(link) }, 'Copy')),
       join, invitationBox(g, state, renderHeader, () => refresh(true)),
       cancelButton(g, () => { clearError(); refresh(true); }, showError), rematchButton(g, showError),
-      resignButton(g, state, () => { clearError(); refresh(true); }, showError));
+      resignButton(g, state, renderHeader, () => { clearError(); refresh(true); }, showError));
     document.body.dataset.gameStatus = g.status;
     document.body.dataset.seq = g.seq;
     document.body.dataset.yourTurn = g.status === 'active' && g.your_seat != null && (g.to_act || []).includes(g.your_seat) ? '1' : '0';

@@ -23,7 +23,9 @@ function messageItem(m, me, onDelete) {
 // One channel's list, kept current by its own long-poll loop.
 function channelView(gameId, channel, errBox) {
   const list = h('ol', { class: 'chat-list', id: `chat-${channel}` });
-  const state = { after: 0, byN: new Map(), stopped: false, timer: null, abort: new AbortController() };
+  // `abort` ends the channel: its requests in flight and its loop.
+  const state = { after: 0, byN: new Map(), timer: null, abort: new AbortController() };
+  const stopped = () => state.abort.signal.aborted;
 
   function put(m) {
     const me = API.store.player();
@@ -48,20 +50,20 @@ function channelView(gameId, channel, errBox) {
   }
   async function loop() {
     try { await readAll(); } catch (e) { errBox.textContent = e.message; return; }
-    state.timer = setInterval(() => { if (!state.stopped) readAll().catch(() => {}); }, FULL_EVERY_MS);
-    while (!state.stopped) {
+    state.timer = setInterval(() => { if (!stopped()) readAll().catch(() => {}); }, FULL_EVERY_MS);
+    while (!stopped()) {
       try {
         const page = await API.api('GET', `/v1/games/${gameId}/chat?channel=${channel}&after=${state.after}&timeout=${WAIT_S}`, undefined, { signal: state.abort.signal });
-        if (!state.stopped) page.messages.forEach(put);
+        if (!stopped()) page.messages.forEach(put);
       } catch (e) {
-        if (state.stopped) return;
+        if (stopped()) return;
         errBox.textContent = e.message;
         await new Promise((res) => setTimeout(res, 3000));
       }
     }
   }
   loop();
-  return { list, put, stop() { state.stopped = true; state.abort.abort(); if (state.timer) clearInterval(state.timer); } };
+  return { list, put, stop() { state.abort.abort(); if (state.timer) clearInterval(state.timer); } };
 }
 
 // The panel: tabs for the channels this viewer may read (`seated`: both),

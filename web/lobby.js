@@ -148,13 +148,14 @@ export function rematchButton(g, onError) {
 // since the header is drawn again whenever the game changes. What a
 // resignation means is the title's rule (its README): with two seats the
 // other wins.
-export function resignButton(g, state, onDone, onError) {
+// `redraw()` draws the header again (armed); `onDone()` once resigned.
+export function resignButton(g, state, redraw, onDone, onError) {
   if (g.status !== 'active' || g.your_seat == null) return null;
   const armed = state.resignArmed === g.id;
   return h('button', { id: 'resign', class: armed ? 'danger' : '', onclick: async () => {
     if (!armed) {
       state.resignArmed = g.id;
-      onDone();
+      redraw();
       return;
     }
     state.resignArmed = null;
