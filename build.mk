@@ -194,7 +194,7 @@ RELEASE_SERVER   := $(abspath build/release/cairn)
 RELEASE_SECURITY := $(addprefix $(OUT)/tests/api/,test_webhooks test_secrets test_fog test_records test_pages \
                       test_limits test_errors test_resign test_operations test_backup \
                       test_http_extras test_pg_nodes test_devices test_updates test_parked_moves \
-                      test_race test_stream_views)
+                      test_race test_stream_views test_chat test_lobby)
 # The property tests play thousands of random games per title. Under the
 # sanitizers a game costs about ten times what it costs at -O2, so that pass
 # plays the first CAIRN_PROPERTY_GAMES of each loop (every path the checks
