@@ -10,8 +10,9 @@
 #include <string.h>
 
 struct reader {
-  struct jr_cursor c; /* at the next byte */
-  int depth;          /* containers open */
+  struct jr_cursor c;     /* at the next byte */
+  int depth;              /* containers open */
+  bool reject_duplicates; /* JSON_REJECT_DUPLICATES: a key met twice in one object declines */
 };
 
 /* ---- the cursor: one token at a time ---- */
@@ -154,6 +155,9 @@ static json_t *read_object(struct reader *r)
 
     if (!jr_string(&r->c, &key, &n) || !jr_take(&r->c, ':'))
       break;
+    /* Declined, not refused: json_loadb says why, and where. */
+    if (r->reject_duplicates && json_object_getn(object, key, n))
+      break;
     value = read_value(r);
     if (!value || json_object_setn_new_nocheck(object, key, n, value) != 0)
       break;
@@ -226,18 +230,25 @@ static json_t *read_value(struct reader *r)
 
 json_t *jr_parse(const char *text, size_t len)
 {
-  struct reader r = {.depth = 0};
+  return jr_parse_flags(text, len, 0, NULL);
+}
+
+json_t *jr_parse_flags(const char *text, size_t len, size_t flags, json_error_t *error)
+{
+  struct reader r = {.depth = 0, .reject_duplicates = (flags & JSON_REJECT_DUPLICATES) != 0};
   json_t *value = NULL;
 
   jr_cursor_init(&r.c, text, len);
   skip_space(&r.c);
-  /* Like json_loadb without JSON_DECODE_ANY: an object or an array only. */
-  if (r.c.p < r.c.end && (*r.c.p == '{' || *r.c.p == '['))
+  /* Like json_loadb without JSON_DECODE_ANY: an object or an array only.
+   * Any flag but the one read here changes what json_loadb reads. */
+  if ((flags & ~(size_t)JSON_REJECT_DUPLICATES) == 0 && r.c.p < r.c.end &&
+      (*r.c.p == '{' || *r.c.p == '['))
     value = read_value(&r);
   if (value && jr_at_end(&r.c))
     return value;
   /* Declined, text after the value, or out of memory: whatever json_loadb
    * makes of it is the answer. */
   json_decref(value);
-  return json_loadb(text, len, 0, NULL);
+  return json_loadb(text, len, flags, error);
 }

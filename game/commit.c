@@ -455,6 +455,9 @@ enum cairn_status game_commit_async(struct game_service *svc, struct db_game *ro
     free(job);
     return st;
   }
+  /* The move was read into its stored text: the caller may free it now
+   * (api/ frees a request's body on the thread that parsed it). */
+  job->change.move = NULL;
   *out = job;
   db_move_append_async(svc->db, row->id, &job->entry, stored_result(job), &job->err, row_stored,
                        job);

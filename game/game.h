@@ -293,7 +293,8 @@ typedef void (*game_ready_cb)(void *arg);
  * queued: on CAIRN_OK the row is on its way and `ready(ready_arg)` will be
  * called once; *job is then the caller's to finish, keeping *row and the
  * game's lock until game_commit_finish. `change->events` is held by the job
- * (a reference) for the answer. On failure nothing was queued or written,
+ * (a reference) for the answer; `change->move` is borrowed only until this
+ * returns. On failure nothing was queued or written,
  * *job is NULL and change->next was taken. */
 enum cairn_status game_commit_async(struct game_service *svc, struct db_game *row,
                                     struct game_change *change, game_ready_cb ready,

@@ -101,5 +101,7 @@ json_t *everest_cell_json(int cell)
 {
   if (cell == EVEREST_OFF)
     return json_null();
-  return json_pack("[i, i]", cell / EVEREST_COLS, cell % EVEREST_COLS);
+  int at[2] = {cell / EVEREST_COLS, cell % EVEREST_COLS};
+
+  return engine_int_list(at, 2); /* json_pack's "[i, i]", without reading a format */
 }

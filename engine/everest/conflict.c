@@ -36,10 +36,11 @@ void everest_write_item(struct json_writer *w, const struct everest_item *item)
 json_t *everest_item_json(const struct everest_item *item)
 {
   if (item->kind == EVEREST_ITEM_SNOWBALLS)
-    return json_pack("{s:s}", "kind", kind_name[item->kind]);
-  return json_pack("{s:s, s:i, s:s, s:s, s:i}", "kind", kind_name[item->kind], "seat", item->seat,
-                   "seat_name", everest_seat_name(item->seat), "dir", everest_dir_name(item->dir),
-                   "mp", item->mp);
+    return everest_object(1, "kind", everest_text(kind_name[item->kind]));
+  return everest_object(5, "kind", everest_text(kind_name[item->kind]), "seat",
+                        json_integer(item->seat), "seat_name",
+                        everest_text(everest_seat_name(item->seat)), "dir",
+                        everest_text(everest_dir_name(item->dir)), "mp", json_integer(item->mp));
 }
 
 /* How an item is named in an order move: the seat, or "snowballs". */
@@ -296,7 +297,7 @@ static int roll_for_order(struct everest_state *st, json_t *rolls)
         faces[seat] = value[seat];
       /* [seat, face] pairs: face 0 null .. 5 */
       if (round)
-        json_array_append_new(round, json_pack("[i, i]", seat, value[seat]));
+        json_array_append_new(round, engine_int_list((int[]){seat, value[seat]}, 2));
       if (value[seat] > best)
         best = value[seat], winner = seat, tied = 1;
       else if (value[seat] == best)
@@ -352,9 +353,10 @@ enum cairn_status everest_begin_turn(struct everest_state *st, const struct ever
     json_array_append_new(list, everest_item_json(&items[i]));
   st->phase = EVEREST_PHASE_ORDER;
   *decision = true;
-  return ENGINE_EMIT(events, err, "{s:s, s:i, s:i, s:o, s:o, s:i, s:s}", "type", "conflict",
-                     "round", st->round, "step", st->step, "items", list, "rolls", rolls, "chooser",
-                     st->chooser, "chooser_name", everest_seat_name(st->chooser));
+  return EVEREST_EMIT(events, err, 7, "type", everest_text("conflict"), "round",
+                      json_integer(st->round), "step", json_integer(st->step), "items", list,
+                      "rolls", rolls, "chooser", json_integer(st->chooser), "chooser_name",
+                      everest_text(everest_seat_name(st->chooser)));
 }
 
 /* A short name, for refusal messages and the order-chosen event: "seat 2's
@@ -453,9 +455,10 @@ enum cairn_status everest_choose_order(struct everest_state *st, int seat, const
 enum cairn_status everest_order_turn(struct everest_state *st, const int *order, const json_t *list,
                                      json_t *events, struct cairn_error *err)
 {
-  if (ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:o, s:o}", "type", "order-chosen", "seat",
-                  st->chooser, "seat_name", everest_seat_name(st->chooser), "order",
-                  json_deep_copy(list), "order_names", order_names(st, order)) != CAIRN_OK)
+  if (EVEREST_EMIT(events, err, 5, "type", everest_text("order-chosen"), "seat",
+                   json_integer(st->chooser), "seat_name",
+                   everest_text(everest_seat_name(st->chooser)), "order", json_deep_copy(list),
+                   "order_names", order_names(st, order)) != CAIRN_OK)
     return CAIRN_ENOMEM;
   everest_apply_turn(st, st->yeti, st->items, order, st->n_items, events);
   st->n_items = 0;

@@ -30,8 +30,8 @@ static void leave_board(struct everest_yeti *y, int seat, json_t *events)
   y->cancelled = true;
   y->left_board = true;
   if (events)
-    note(events, json_pack("{s:s, s:i, s:s}", "type", "left-board", "seat", seat, "seat_name",
-                           everest_seat_name(seat)));
+    note(events, everest_object(3, "type", everest_text("left-board"), "seat", json_integer(seat),
+                                "seat_name", everest_text(everest_seat_name(seat))));
 }
 
 /* "Whenever a yeti falls off a cliff or gets hit by a snowball it takes
@@ -40,8 +40,9 @@ static void fall(struct everest_yeti *y, int seat, json_t *events)
 {
   y->damage++;
   if (events)
-    note(events, json_pack("{s:s, s:i, s:s, s:o}", "type", "fall", "seat", seat, "seat_name",
-                           everest_seat_name(seat), "to", everest_cell_json(y->cell)));
+    note(events,
+         everest_object(4, "type", everest_text("fall"), "seat", json_integer(seat), "seat_name",
+                        everest_text(everest_seat_name(seat)), "to", everest_cell_json(y->cell)));
 }
 
 /* The push into `next` (occupied by `victim`) that a yeti moving in `dir`
@@ -68,8 +69,9 @@ static bool push_cost(const struct everest_yeti *yeti, int seats, int next, int 
 static void stop(int seat, const char *reason, json_t *events)
 {
   if (events)
-    note(events, json_pack("{s:s, s:i, s:s, s:s}", "type", "stopped", "seat", seat, "seat_name",
-                           everest_seat_name(seat), "reason", reason));
+    note(events,
+         everest_object(4, "type", everest_text("stopped"), "seat", json_integer(seat), "seat_name",
+                        everest_text(everest_seat_name(seat)), "reason", everest_text(reason)));
 }
 
 void everest_move_yeti(struct everest_yeti *yeti, int seats, int seat, int dir, int mp,
@@ -123,10 +125,11 @@ void everest_move_yeti(struct everest_yeti *yeti, int seats, int seat, int dir, 
       int beyond = everest_neighbour(next, dir);
 
       if (events)
-        note(events, json_pack("{s:s, s:i, s:s, s:i, s:s, s:s, s:o}", "type", "push", "seat", seat,
-                               "seat_name", everest_seat_name(seat), "pushed", victim,
-                               "pushed_name", everest_seat_name(victim), "dir",
-                               everest_dir_name(dir), "to", everest_cell_json(beyond)));
+        note(events, everest_object(
+                         7, "type", everest_text("push"), "seat", json_integer(seat), "seat_name",
+                         everest_text(everest_seat_name(seat)), "pushed", json_integer(victim),
+                         "pushed_name", everest_text(everest_seat_name(victim)), "dir",
+                         everest_text(everest_dir_name(dir)), "to", everest_cell_json(beyond)));
       if (beyond == EVEREST_OFF) {
         leave_board(v, victim, events);
       } else {
@@ -143,8 +146,8 @@ void everest_move_yeti(struct everest_yeti *yeti, int seats, int seat, int dir, 
       fall(y, seat, events); /* "then continues moving in the same direction" */
   }
   if (events)
-    note(events,
-         json_pack("{s:s, s:i, s:s, s:s, s:s, s:o, s:o}", "type", "moved", "seat", seat,
-                   "seat_name", everest_seat_name(seat), "why", why, "dir", everest_dir_name(dir),
-                   "from", everest_cell_json(from), "to", everest_cell_json(y->cell)));
+    note(events, everest_object(7, "type", everest_text("moved"), "seat", json_integer(seat),
+                                "seat_name", everest_text(everest_seat_name(seat)), "why",
+                                everest_text(why), "dir", everest_text(everest_dir_name(dir)),
+                                "from", everest_cell_json(from), "to", everest_cell_json(y->cell)));
 }

@@ -39,9 +39,10 @@ json_t *everest_plan_json(const struct everest_seat *p)
   int i;
 
   for (i = 0; list && i < p->plan_len; i++)
-    json_array_append_new(list, json_pack("{s:i, s:s, s:s}", "coin", p->plan[i].coin, "face",
-                                          p->plan[i].suit ? "suit" : "value", "dir",
-                                          everest_dir_name(p->plan[i].dir)));
+    json_array_append_new(list,
+                          everest_object(3, "coin", json_integer(p->plan[i].coin), "face",
+                                         everest_text(p->plan[i].suit ? "suit" : "value"), "dir",
+                                         everest_text(everest_dir_name(p->plan[i].dir))));
   return list;
 }
 
@@ -104,8 +105,8 @@ static enum cairn_status reveal(struct everest_state *st, json_t *events, struct
 
   /* "After all of the plans are finished the players expose them for all
    * to see." */
-  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:o}", "type", "plans-revealed", "round", st->round,
-                       "plans", plans_json(st));
+  status = EVEREST_EMIT(events, err, 3, "type", everest_text("plans-revealed"), "round",
+                        json_integer(st->round), "plans", plans_json(st));
   if (status != CAIRN_OK)
     return status;
   st->phase = EVEREST_PHASE_EXEC;
@@ -210,9 +211,10 @@ enum cairn_status everest_commit_plan(struct everest_state *st, int seat,
   p->plan_len = (int)n;
   p->planned = true;
   /* Seen only by the submitter until the game ends. */
-  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i, s:o, s:[i]}", "type", "plan-submitted",
-                       "seat", seat, "seat_name", everest_seat_name(seat), "round", st->round,
-                       "plan", everest_plan_json(p), "private_to", seat);
+  status = EVEREST_EMIT(events, err, 6, "type", everest_text("plan-submitted"), "seat",
+                        json_integer(seat), "seat_name", everest_text(everest_seat_name(seat)),
+                        "round", json_integer(st->round), "plan", everest_plan_json(p),
+                        "private_to", engine_int_list(&seat, 1));
   if (status != CAIRN_OK)
     return status;
   for (other = 0; other < st->head.seats; other++)

@@ -112,8 +112,9 @@ static enum cairn_status roar(struct everest_state *st, int roarer, int target, 
     if (r)
       r->check[who] = check;
     if (events)
-      json_array_append_new(checks, json_pack("{s:i, s:s, s:i}", "seat", who, "seat_name",
-                                              everest_seat_name(who), "check", check));
+      json_array_append_new(checks, everest_object(3, "seat", json_integer(who), "seat_name",
+                                                   everest_text(everest_seat_name(who)), "check",
+                                                   json_integer(check)));
     if (check != EVEREST_NULL)
       continue;
     add(next, n_next, who, roarer, false);
@@ -122,10 +123,11 @@ static enum cairn_status roar(struct everest_state *st, int roarer, int target, 
       json_array_append_new(names, json_string(everest_seat_name(who)));
     }
   }
-  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:b, s:o, s:o, s:o, s:o, s:o}", "type", "roar",
-                     "seat", roarer, "seat_name", everest_seat_name(roarer), "back", back, "target",
-                     seat_or_null(target), "target_name", name_or_null(target), "checks", checks,
-                     "affected", affected, "affected_names", names);
+  return EVEREST_EMIT(events, err, 9, "type", everest_text("roar"), "seat", json_integer(roarer),
+                      "seat_name", everest_text(everest_seat_name(roarer)), "back",
+                      json_boolean(back), "target", seat_or_null(target), "target_name",
+                      name_or_null(target), "checks", checks, "affected", affected,
+                      "affected_names", names);
 }
 
 static enum cairn_status roll_event(struct everest_state *st, const struct affected *a, int value,
@@ -139,9 +141,11 @@ static enum cairn_status roll_event(struct everest_state *st, const struct affec
     log->rolls[log->n_rolls].roll = value;
     log->n_rolls++;
   }
-  return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i, s:s, s:i, s:s}", "type", "roar-roll",
-                     "seat", a->seat, "seat_name", everest_seat_name(a->seat), "from", a->source,
-                     "from_name", everest_seat_name(a->source), "roll", value, "outcome", outcome);
+  return EVEREST_EMIT(events, err, 7, "type", everest_text("roar-roll"), "seat",
+                      json_integer(a->seat), "seat_name", everest_text(everest_seat_name(a->seat)),
+                      "from", json_integer(a->source), "from_name",
+                      everest_text(everest_seat_name(a->source)), "roll", json_integer(value),
+                      "outcome", everest_text(outcome));
 }
 
 /* True when some yeti roars at step st->step. */

@@ -118,8 +118,8 @@ static enum cairn_status begin_round_end(struct everest_state *st, json_t *event
   for (seat = 0; seat < st->head.seats; seat++)
     st->seat[seat].heal_owed = owes_heal_choice(st, seat);
   st->phase = EVEREST_PHASE_HEAL;
-  return ENGINE_EMIT(events, err, "{s:s, s:i, s:o}", "type", "round-end", "round", st->round,
-                     "damage", damage_json(st));
+  return EVEREST_EMIT(events, err, 3, "type", everest_text("round-end"), "round",
+                      json_integer(st->round), "damage", damage_json(st));
 }
 
 static json_t *coin_list(unsigned mask)
@@ -182,12 +182,13 @@ static json_t *outcomes_json(const struct everest_state *st, const char *const *
   int seat;
 
   for (seat = 0; outcomes && seat < st->head.seats; seat++)
-    json_array_append_new(outcomes,
-                          json_pack("{s:i, s:s, s:s, s:o, s:b, s:o}", "seat", seat, "seat_name",
-                                    everest_seat_name(seat), "outcome", what[seat], "at",
-                                    everest_cell_json(st->yeti[seat].cell), "detour",
-                                    returning[seat] && st->yeti[seat].cell != st->seat[seat].home,
-                                    "aside", coin_list(st->seat[seat].aside)));
+    json_array_append_new(
+        outcomes,
+        everest_object(6, "seat", json_integer(seat), "seat_name",
+                       everest_text(everest_seat_name(seat)), "outcome", everest_text(what[seat]),
+                       "at", everest_cell_json(st->yeti[seat].cell), "detour",
+                       json_boolean(returning[seat] && st->yeti[seat].cell != st->seat[seat].home),
+                       "aside", coin_list(st->seat[seat].aside)));
   return outcomes;
 }
 
@@ -226,8 +227,8 @@ static enum cairn_status finish_round(struct everest_state *st, json_t *events,
       y->cell = EVEREST_OFF;
   }
   return_to_bases(st, returning);
-  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:o}", "type", "heals-revealed", "round", st->round,
-                       "outcomes", outcomes_json(st, what, returning));
+  status = EVEREST_EMIT(events, err, 3, "type", everest_text("heals-revealed"), "round",
+                        json_integer(st->round), "outcomes", outcomes_json(st, what, returning));
   if (status != CAIRN_OK)
     return status;
   for (seat = 0; seat < seats; seat++)
@@ -237,20 +238,23 @@ static enum cairn_status finish_round(struct everest_state *st, json_t *events,
   if (on_peak == 1 && holder == st->peak_holder) {
     st->winner = holder;
     st->phase = EVEREST_PHASE_OVER;
-    return ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:i}", "type", "win", "seat", holder,
-                       "seat_name", everest_seat_name(holder), "round", st->round);
+    return EVEREST_EMIT(events, err, 4, "type", everest_text("win"), "seat", json_integer(holder),
+                        "seat_name", everest_text(everest_seat_name(holder)), "round",
+                        json_integer(st->round));
   }
   /* Opt-in only: the text has no other end (RULES.md "Round cap"). */
   if (st->round_cap > 0 && st->round >= st->round_cap) {
     st->capped = true;
     st->phase = EVEREST_PHASE_OVER;
-    return ENGINE_EMIT(events, err, "{s:s, s:i}", "type", "round-cap", "round", st->round);
+    return EVEREST_EMIT(events, err, 2, "type", everest_text("round-cap"), "round",
+                        json_integer(st->round));
   }
   everest_start_round(st);
-  return ENGINE_EMIT(
-      events, err, "{s:s, s:i, s:o, s:o}", "type", "round-start", "round", st->round, "peak_holder",
-      st->peak_holder >= 0 ? json_integer(st->peak_holder) : json_null(), "peak_holder_name",
-      st->peak_holder >= 0 ? json_string(everest_seat_name(st->peak_holder)) : json_null());
+  return EVEREST_EMIT(
+      events, err, 4, "type", everest_text("round-start"), "round", json_integer(st->round),
+      "peak_holder", st->peak_holder >= 0 ? json_integer(st->peak_holder) : json_null(),
+      "peak_holder_name",
+      st->peak_holder >= 0 ? everest_text(everest_seat_name(st->peak_holder)) : json_null());
 }
 
 static bool anyone(const struct everest_state *st, bool (*owes)(const struct everest_state *, int))
@@ -410,9 +414,10 @@ enum cairn_status everest_commit_heal(struct everest_state *st, int seat, bool h
   p->heal_decided = true;
   p->heal = heal;
   p->set_aside = p->heal ? 0 : mask;
-  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:b, s:o, s:[i]}", "type", "heal-chosen",
-                       "seat", seat, "seat_name", everest_seat_name(seat), "heal", p->heal,
-                       "set_aside", coin_list(p->set_aside), "private_to", seat);
+  status = EVEREST_EMIT(events, err, 6, "type", everest_text("heal-chosen"), "seat",
+                        json_integer(seat), "seat_name", everest_text(everest_seat_name(seat)),
+                        "heal", json_boolean(p->heal), "set_aside", coin_list(p->set_aside),
+                        "private_to", engine_int_list(&seat, 1));
   if (status != CAIRN_OK)
     return status;
   for (other = 0; other < st->head.seats; other++)

@@ -107,11 +107,13 @@ enum cairn_status everest_place_base(struct everest_state *st, int seat, int cel
                         cell % EVEREST_COLS, everest_seat_name(other));
   st->seat[seat].home = cell;
   st->yeti[seat].cell = cell;
-  status = ENGINE_EMIT(events, err, "{s:s, s:i, s:s, s:o}", "type", "base-chosen", "seat", seat,
-                       "seat_name", everest_seat_name(seat), "base", everest_cell_json(cell));
+  status = EVEREST_EMIT(events, err, 4, "type", everest_text("base-chosen"), "seat",
+                        json_integer(seat), "seat_name", everest_text(everest_seat_name(seat)),
+                        "base", everest_cell_json(cell));
   if (status != CAIRN_OK || everest_base_chooser(st) >= 0)
     return status;
   everest_start_round(st);
-  return ENGINE_EMIT(events, err, "{s:s, s:i, s:n, s:n}", "type", "round-start", "round", st->round,
-                     "peak_holder", "peak_holder_name");
+  return EVEREST_EMIT(events, err, 4, "type", everest_text("round-start"), "round",
+                      json_integer(st->round), "peak_holder", json_null(), "peak_holder_name",
+                      json_null());
 }

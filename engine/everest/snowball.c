@@ -57,11 +57,12 @@ void everest_throw_snowballs(const struct everest_state *st, struct everest_yeti
     hit = flight(yeti, seats, yeti[seat].cell, c->dir, &end);
     if (events)
       json_array_append_new(
-          events, json_pack("{s:s, s:i, s:s, s:s, s:o, s:o, s:o}", "type", "snowball", "seat", seat,
-                            "seat_name", everest_seat_name(seat), "dir", everest_dir_name(c->dir),
-                            "hit", hit >= 0 ? json_integer(hit) : json_null(), "hit_name",
-                            hit >= 0 ? json_string(everest_seat_name(hit)) : json_null(), "end",
-                            everest_cell_json(end)));
+          events, everest_object(7, "type", everest_text("snowball"), "seat", json_integer(seat),
+                                 "seat_name", everest_text(everest_seat_name(seat)), "dir",
+                                 everest_text(everest_dir_name(c->dir)), "hit",
+                                 hit >= 0 ? json_integer(hit) : json_null(), "hit_name",
+                                 hit >= 0 ? everest_text(everest_seat_name(hit)) : json_null(),
+                                 "end", everest_cell_json(end)));
     if (hit < 0)
       continue;
     hits[hit]++;
@@ -113,9 +114,10 @@ void everest_throw_snowballs(const struct everest_state *st, struct everest_yeti
         yeti[target].cell = to;
       }
       if (events)
-        json_array_append_new(events, json_pack("{s:s, s:i, s:s, s:o}", "type", "knocked", "seat",
-                                                target, "seat_name", everest_seat_name(target),
-                                                "to", everest_cell_json(to)));
+        json_array_append_new(events, everest_object(4, "type", everest_text("knocked"), "seat",
+                                                     json_integer(target), "seat_name",
+                                                     everest_text(everest_seat_name(target)), "to",
+                                                     everest_cell_json(to)));
     }
   }
 }

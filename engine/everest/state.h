@@ -283,6 +283,18 @@ bool everest_owes_plan(const struct everest_state *st, int seat);
 /* Emit the public reveal and enter execution (step 0). */
 enum cairn_status everest_reveal_plans(struct everest_state *st, json_t *events,
                                        struct cairn_error *err);
+/* ---- events.c: building events without json_pack ---- */
+
+/* New reference, NULL when out of memory: {key: value, ...} of `n` pairs
+ * (const char *key, Static ASCII; json_t *value, taken, NULL failing the
+ * whole), members in the order given, as json_pack's "{s:o, ...}". */
+json_t *everest_object(int n, ...);
+/* New reference: the Static ASCII string `ascii` (NULL gives NULL). */
+json_t *everest_text(const char *ascii);
+/* ENGINE_EMIT's way: nothing is built when `events` is NULL (a replay). */
+#define EVEREST_EMIT(events, err, n, ...)                                                          \
+  ((events) ? engine_emit((events), everest_object((n), __VA_ARGS__), (err)) : CAIRN_OK)
+
 /* New reference: a seat's plan as a JSON array of {coin, face, dir}. */
 json_t *everest_plan_json(const struct everest_seat *p);
 /* The same, written to `w`. */

@@ -224,7 +224,10 @@ static void test_body_that_is_not_json_is_refused_with_bad_json(void **state)
   json_t *before = snapshot();
   char *ok = move_body(t.seq, t.legal_move, NULL);
   char dup[4096];
+  char nested[256];
   snprintf(dup, sizeof dup, "{\"seq\":%ld,%s", t.seq, ok + 1); /* "seq" twice */
+  /* Inside the move too: the body reader's own duplicate check (api/body.c). */
+  snprintf(nested, sizeof nested, "{\"seq\":%ld,\"move\":{\"type\":\"a\",\"type\":\"a\"}}", t.seq);
   const char *bodies[] = {
       "{\"seq\":1,",                                  /* truncated */
       "not json at all",                              /* not JSON */
@@ -232,6 +235,7 @@ static void test_body_that_is_not_json_is_refused_with_bad_json(void **state)
       "{\"seq\":1,\"move\":{\"type\":\"\xff\xfe\"}}", /* not UTF-8 */
       "{'seq':1}",                                    /* single quotes */
       dup,                                            /* duplicate key */
+      nested,                                         /* duplicate key in the move */
   };
   for (size_t i = 0; i < sizeof bodies / sizeof *bodies; i++)
     EXPECT(400, "bad-json", "POST", t.mover, bodies[i], moves_path(t.g));

@@ -17,12 +17,13 @@
 #include "engine/jsonr.h"
 #include "tests/order.h"
 
-/* jr_parse and json_loadb agree on `text` (len bytes): both NULL, or equal
- * trees that write the same text (so in the same member order). */
-static void assert_reads_as_jansson(const char *text, size_t len)
+/* jr_parse_flags and json_loadb agree on `text` (len bytes) under `flags`:
+ * both NULL, or equal trees that write the same text (so in the same
+ * member order). */
+static void assert_reads_with_flags(const char *text, size_t len, size_t flags)
 {
-  json_t *want = json_loadb(text, len, 0, NULL);
-  json_t *got = jr_parse(text, len);
+  json_t *want = json_loadb(text, len, flags, NULL);
+  json_t *got = flags ? jr_parse_flags(text, len, flags, NULL) : jr_parse(text, len);
 
   if (!want) {
     if (got)
@@ -41,6 +42,13 @@ static void assert_reads_as_jansson(const char *text, size_t len)
   }
   json_decref(want);
   json_decref(got);
+}
+
+/* ...under no flags (a stored text) and as a request body is read. */
+static void assert_reads_as_jansson(const char *text, size_t len)
+{
+  assert_reads_with_flags(text, len, 0);
+  assert_reads_with_flags(text, len, JSON_REJECT_DUPLICATES);
 }
 
 static void assert_text_reads_as_jansson(const char *text)
@@ -121,6 +129,38 @@ static void test_every_other_text_reads_as_jansson_reads_it(void **state)
   assert_reads_as_jansson("[\"a\0b\"]", 7);  /* and inside a string */
 }
 
+/* A request body's keys are unique at every depth (api/body.c): a key
+ * twice in one object is refused wherever it is, and the same key in two
+ * objects is not a duplicate. */
+static void test_duplicate_keys_are_refused_as_jansson_refuses_them(void **state)
+{
+  static const char *const refused[] = {
+      "{\"a\":1,\"a\":1}",
+      "{\"seq\":3,\"move\":{\"type\":\"plan\",\"type\":\"plan\"}}",
+      "[{\"x\":[{\"b\":1,\"c\":2,\"b\":3}]}]",
+  };
+  static const char *const kept[] = {
+      "{\"a\":{\"a\":1},\"b\":{\"a\":2}}",
+      "[{\"a\":1},{\"a\":1}]",
+  };
+  json_error_t error;
+  size_t i;
+
+  (void)state;
+  for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+    assert_text_reads_as_jansson(refused[i]);
+    assert_null(jr_parse_flags(refused[i], strlen(refused[i]), JSON_REJECT_DUPLICATES, &error));
+    assert_non_null(strstr(error.text, "duplicate"));
+  }
+  for (i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+    json_t *tree = jr_parse_flags(kept[i], strlen(kept[i]), JSON_REJECT_DUPLICATES, NULL);
+
+    assert_text_reads_as_jansson(kept[i]);
+    assert_non_null(tree);
+    json_decref(tree);
+  }
+}
+
 /* Nesting past JR_MAX_DEPTH is jansson's to read (it allows more). */
 static void test_deep_nesting_reads_as_jansson_reads_it(void **state)
 {
@@ -161,6 +201,7 @@ int main(void)
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stored_moves_read_as_jansson_reads_them),
       cmocka_unit_test(test_every_other_text_reads_as_jansson_reads_it),
+      cmocka_unit_test(test_duplicate_keys_are_refused_as_jansson_refuses_them),
       cmocka_unit_test(test_deep_nesting_reads_as_jansson_reads_it),
       cmocka_unit_test(test_damaged_texts_read_as_jansson_reads_them),
   };
