@@ -66,6 +66,9 @@
 #define API_WEBHOOKS_PER_GAME   20
 
 /* The server: one per process, built by cli/main.c, shared by request threads. */
+/* Titles whose change answers keep a size hint (api_server.answer_hint). */
+#define API_ANSWER_HINT_TITLES 16
+
 struct api_server {
   /* The game layer (game/game.h), owned by cli/main.c: live games, their locks
    * and every change to them. Handlers reach games only through it. */
@@ -112,6 +115,9 @@ struct api_server {
   /* The threads that answer parked requests (later.c), owned; NULL until
    * api_server_start. */
   struct api_finisher *finisher;
+  /* Per title (its place in engine_modules()), the length of its last
+   * change answer (moves.c): a hint for the next one's first buffer. */
+  _Atomic size_t answer_hint[API_ANSWER_HINT_TITLES];
 };
 
 /* One request, as handlers see it. Everything is borrowed until the

@@ -36,17 +36,15 @@ static void write_visible_events(struct json_writer *w, const json_t *events, in
  * and every allocation past glibc's per-thread caches (1,032 bytes) goes
  * to the shared heap and its consolidation (issue 22). A hint only: a
  * stale or raced value costs a realloc, never a wrong answer. */
-#define ANSWER_HINT_TITLES 16
-#define ANSWER_HINT_SLACK  512 /* a longer answer than the last (more choices) still fits */
-static _Atomic size_t answer_hint[ANSWER_HINT_TITLES];
+#define ANSWER_HINT_SLACK 512 /* a longer answer than the last (more choices) still fits */
 
-static _Atomic size_t *hint_of(const struct engine_module *m)
+static _Atomic size_t *hint_of(struct api_server *server, const struct engine_module *m)
 {
   const struct engine_module *const *all = engine_modules();
 
-  for (size_t i = 0; all[i] && i < ANSWER_HINT_TITLES; i++)
+  for (size_t i = 0; all[i] && i < API_ANSWER_HINT_TITLES; i++)
     if (all[i] == m)
-      return &answer_hint[i];
+      return &server->answer_hint[i];
   return NULL;
 }
 
@@ -73,7 +71,7 @@ enum cairn_status api_change_answer(struct api_request *req, const struct db_gam
 
   if (st != CAIRN_OK)
     return st;
-  hint = hint_of(now->module);
+  hint = hint_of(req->server, now->module);
   init_sized(&w, hint);
   jw_object_begin(&w);
   jw_key_int(&w, "seq", seq);
