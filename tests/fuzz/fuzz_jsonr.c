@@ -3,7 +3,9 @@
  * jansson's, on any bytes. jr_parse promises json_loadb(text, len, 0)'s
  * answer for every input (the same tree, or NULL), and it reads imported
  * games' moves, which a client wrote: a difference is a finding, and so is
- * any crash or sanitizer report. The cursor functions are run over the
+ * any crash or sanitizer report. jr_parse_flags under JSON_REJECT_DUPLICATES
+ * (every request body, api/body.c) is held to json_loadb under the same flag
+ * likewise. The cursor functions are run over the
  * same bytes too: they must never read past the end, whatever they meet.
  *
  * Build and run: `make fuzz`; `make test` runs a short pass. Seeds:
@@ -39,17 +41,12 @@ static void walk_with_cursor(const char *text, size_t len)
   }
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+/* jr_parse_flags(flags) against json_loadb(flags) on the same bytes. */
+static void compare_with_jansson(const char *text, size_t size, size_t flags)
 {
-  /* A copy exactly `size` long, so reading one byte past it is caught. */
-  char *text = malloc(size ? size : 1);
-  json_t *mine, *theirs;
+  json_t *mine = jr_parse_flags(text, size, flags, NULL);
+  json_t *theirs = json_loadb(text, size, flags, NULL);
 
-  if (!text)
-    return 0;
-  memcpy(text, data, size);
-  mine = jr_parse(text, size);
-  theirs = json_loadb(text, size, 0, NULL);
   if (!mine != !theirs)
     fuzz_die("jr_parse %s where json_loadb %s", mine ? "read a tree" : "read nothing",
              theirs ? "read a tree" : "read nothing");
@@ -66,6 +63,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
   }
   json_decref(mine);
   json_decref(theirs);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+  /* A copy exactly `size` long, so reading one byte past it is caught. */
+  char *text = malloc(size ? size : 1);
+
+  if (!text)
+    return 0;
+  memcpy(text, data, size);
+  compare_with_jansson(text, size, 0);
+  compare_with_jansson(text, size, JSON_REJECT_DUPLICATES);
   walk_with_cursor(text, size);
   free(text);
   return 0;
