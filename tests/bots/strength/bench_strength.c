@@ -14,8 +14,8 @@
  * the longest, every decision of it a search at its level), so the whole
  * runs in about ten minutes on two cores; more games narrow the intervals;
  * CAIRN_BOTS_LINES, when set, runs only the lines whose name contains one
- * of its comma-separated words (himalaya, everest, 1963, journey, 1924,
- * 1953). The lines run on CAIRN_BOTS_THREADS threads (default 2: the
+ * of its comma-separated words (himalaya, everest, 1963, dream-teams,
+ * journey, 1924, 1953). The lines run on CAIRN_BOTS_THREADS threads (default 2: the
  * engine and the bots share nothing) and print in their order. Every
  * choice is seeded from the game number, so a build prints the same counts
  * each run; only the times vary. CAIRN_BOTS_TRACE=1 prints a line a game
@@ -211,6 +211,13 @@ static void bit_1963(struct line *l)
   head_to_head(l, "because-its-there", "{\"scenario\": \"1963\"}");
 }
 
+/* Dream Teams scores VP (a Climber that reached the Summit and lives), so
+ * a side that summits wins where 1963's failures are draws. */
+static void bit_dream(struct line *l)
+{
+  head_to_head(l, "because-its-there", "{\"scenario\": \"dream-teams\"}");
+}
+
 /* Journey: the strong bot plays both climbers, or the Mountain. */
 static void journey(struct line *l)
 {
@@ -335,6 +342,7 @@ int main(void)
       {.name = "because-its-there 1953 solo", .run = bit_1953, .games = solo_games},
       {.name = "because-its-there 1924 solo", .run = bit_1924, .games = solo_games},
       {.name = "because-its-there 1963", .run = bit_1963, .games = games},
+      {.name = "because-its-there dream-teams", .run = bit_dream, .games = games},
       {.name = "journey-to-the-top", .run = journey, .games = games},
       {.name = "everest-piecepack", .run = everest, .games = games},
       {.name = "himalaya", .run = himalaya, .games = games},
