@@ -4,11 +4,14 @@
  * with the bot's view (engine_determinize, drawing from the bot's own
  * generator), walks the one tree of moves shared by all worlds, choosing
  * among the moves legal in this world by UCB1 with availability counts,
- * adds one node, plays the world on (playout.c: greedily by the title's
- * measure of positions where it has one, otherwise at random to the end)
- * and credits every node on the path with the reward of the seat that
- * chose it. The move played is
- * the root's most visited child.
+ * adds one node, plays the world on (playout.c: by the title's rule of
+ * thumb to the end where it has one, greedily by its measure of positions
+ * where it has that, otherwise at random to the end) and credits every
+ * node on the path with the reward of the seat that chose it. The move
+ * played is the root's most visited child. A title with a rule of thumb
+ * (the bot_policy slot) is searched one step deep around it: the rule's
+ * move is tried first and played unless another is clearly better
+ * (choose_against_policy).
  *
  * Nodes are keyed by a move's canonical text, so the same move found in
  * two worlds is one node. Only the view enters: a world is rebuilt from

@@ -8,8 +8,12 @@
  * its own measure likes best; the measure then scores where the line
  * stopped. Uniform random play was the first playout: in the titles whose
  * random games almost never win (Because It's There, Journey's climbers)
- * it told the search nothing. A title without a measure is played to its
- * end (or PLAYOUT_MAX steps) at random and scored by its result.
+ * it told the search nothing. A title with a rule of thumb (the
+ * bot_policy slot) is played by it, every seat, to the end (or PLAYOUT_MAX
+ * steps), and scored as above: 12 greedy steps never saw a Because It's
+ * There summit, which takes days of climbing and resting. A title without
+ * a measure is played to its end (or PLAYOUT_MAX steps) at random and
+ * scored by its result.
  */
 #include "bots/bots.h"
 
