@@ -167,7 +167,7 @@ static void report_rate(struct line *l, const char *label, int k, int n, int unf
   double half = z * sqrt(p * (1 - p) / n + z * z / (4.0 * n * n)) / d;
   double low = centre - half < 0 ? 0 : centre - half, high = centre + half > 1 ? 1 : centre + half;
   int n_out = snprintf(l->out + l->len, sizeof(l->out) - l->len,
-                       "%-60s %4d/%-4d = %5.1f%%  95%% CI [%5.1f%%, %5.1f%%]%s\n", label, k, n,
+                       "%-66s %4d/%-4d = %5.1f%%  95%% CI [%5.1f%%, %5.1f%%]%s\n", label, k, n,
                        100 * p, 100 * low, 100 * high, unfinished ? "  (some unfinished)" : "");
 
   if (n_out > 0 && (size_t)n_out < sizeof(l->out) - l->len)
@@ -354,7 +354,7 @@ int main(void)
   if (threads > 16)
     threads = 16;
   printf("bots: %d games a two-sided line, %d a solo line and level; easy %d, strong %d "
-         "iterations a decision; %d threads\n",
+         "iterations a decision (twice that for a title with a rule of thumb); %d threads\n",
          games, solo_games, BOT_EASY_ITERATIONS, BOT_STRONG_ITERATIONS, threads);
   fflush(stdout);
   pthread_mutex_init(&q.mutex, NULL);
