@@ -104,11 +104,11 @@ static int exit_cost(const struct bit_state *st, int seat, int team, int at, int
   return cost;
 }
 
-/* What a team is: its weakest Climber on foot, its Climbers, whether all
- * have been on the Summit, its Loaded Supplies and whether its Sherpas is
- * free to carry. */
+/* What a team is: where it stands, its weakest and strongest Climbers
+ * (carried ones too: they pay every exit), how many Climbers it has,
+ * whether all have been on the Summit, and its Loaded Supplies (-1 none). */
 struct team_facts {
-  int at, weakest, weakest_card, climbers, strongest_card, loaded, sherpa;
+  int at, weakest, weakest_card, climbers, strongest_card, loaded;
   bool all_summited;
 };
 
@@ -119,7 +119,6 @@ static struct team_facts facts_of(const struct bit_state *st, int seat, int team
                          .weakest_card = -1,
                          .strongest_card = -1,
                          .loaded = -1,
-                         .sherpa = -1,
                          .all_summited = true};
   int c;
 
@@ -131,15 +130,12 @@ static struct team_facts facts_of(const struct bit_state *st, int seat, int team
     if (bit_is(c, BIT_CLIMBER)) {
       f.climbers++;
       f.all_summited = f.all_summited && st->summited[c];
-      /* Carried Climbers pay every exit too (X.B.3). */
-      if (st->strength[c] < f.weakest) {
+      if (st->strength[c] < f.weakest) { /* X.B.3: carried ones pay too */
         f.weakest = st->strength[c];
         f.weakest_card = c;
       }
       if (f.strongest_card < 0 || st->strength[c] > st->strength[f.strongest_card])
         f.strongest_card = c;
-    } else if (bit_is(c, BIT_SHERPA)) {
-      f.sherpa = c;
     } else if (l->role == BIT_R_LOADED) {
       f.loaded = c;
     }
