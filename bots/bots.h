@@ -66,10 +66,11 @@ enum cairn_status bot_decide(const struct bot_input *in, enum bot_level level, j
 
 /* Play `world` (a sampled world, the search's own) on from where the
  * search's tree left it and write each seat's reward for where it ended,
- * in [0, 1], to reward[]: a title with a measure of positions (engine.h,
- * bot_evaluate) a short greedy way and scored by it, any other at random
- * to its end and scored by its result (playout.c). False when a step
- * failed (out of memory). */
+ * in [0, 1], to reward[]: a title with a rule of thumb (engine.h,
+ * bot_policy) by it to the end, one with a measure of positions
+ * (bot_evaluate) a short greedy way, both scored by the measure where
+ * they did not win, any other at random to its end and scored by its
+ * result (playout.c). False when a step failed (out of memory). */
 bool bot_playout(struct engine_game *world, struct engine_rng *rng,
                  double reward[ENGINE_MAX_SEATS]);
 

@@ -8,8 +8,12 @@
  * its own measure likes best; the measure then scores where the line
  * stopped. Uniform random play was the first playout: in the titles whose
  * random games almost never win (Because It's There, Journey's climbers)
- * it told the search nothing. A title without a measure is played to its
- * end (or PLAYOUT_MAX steps) at random and scored by its result.
+ * it told the search nothing. A title with a rule of thumb (the
+ * bot_policy slot) is played by it, every seat, to the end (or PLAYOUT_MAX
+ * steps), and scored as above: 12 greedy steps never saw a Because It's
+ * There summit, which takes days of climbing and resting. A title without
+ * a measure is played to its end (or PLAYOUT_MAX steps) at random and
+ * scored by its result.
  */
 #include "bots/bots.h"
 
@@ -139,16 +143,31 @@ static json_t *greedy_move(const struct engine_game *world, int seat, struct eng
   return best;
 }
 
+/* The move of `seat` to play on from `world` (a new reference), or NULL
+ * when none could be made: the title's rule of thumb, its greedy choice by
+ * its measure, or a random legal move, whichever the title allows. */
+static json_t *playout_move(const struct engine_game *world, int seat, struct engine_rng *rng,
+                            bool greedy, int *plain)
+{
+  if (world->module->bot_policy)
+    return world->module->bot_policy(world, seat, bot_draw64(rng));
+  if (greedy)
+    return greedy_move(world, seat, rng, plain);
+  return engine_sample_move(world, seat, bot_draw64(rng));
+}
+
 bool bot_playout(struct engine_game *world, struct engine_rng *rng, double reward[ENGINE_MAX_SEATS])
 {
   struct cairn_error err;
   double unused;
   bool greedy = engine_bot_evaluate(world, 0, &unused);
-  int steps, seat, limit = greedy ? GREEDY_STEPS : PLAYOUT_MAX, plain = -1;
+  /* A title's rule of thumb plays to the end: its lines are worth
+   * following as far as they go, where greedy guesses drown in noise. */
+  int steps, seat, limit = greedy && !world->module->bot_policy ? GREEDY_STEPS : PLAYOUT_MAX,
+                   plain = -1;
 
   for (steps = 0; steps < limit && (seat = bot_next_actor(world)) >= 0; steps++) {
-    json_t *move = greedy ? greedy_move(world, seat, rng, &plain)
-                          : engine_sample_move(world, seat, bot_draw64(rng));
+    json_t *move = playout_move(world, seat, rng, greedy, &plain);
     enum cairn_status st;
 
     if (!move)

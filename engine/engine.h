@@ -232,6 +232,19 @@ struct engine_module {
    * (every module is compiled with this header) has NULL, so it came with
    * no version bump. */
   double (*bot_evaluate)(const struct engine_game *game, int seat);
+
+  /* Optional (NULL: a bot plays its sampled worlds on by bot_evaluate or
+   * at random; bots/playout.c). A bot's knowledge of the title, not a
+   * rule: the move the title's rule of thumb plays for `seat` in `game`
+   * now (a new reference that apply_move accepts), or NULL when the seat
+   * owes no decision; `draw` is the only randomness it may use. So a
+   * search can play a world on to its end the way a sensible player would
+   * where random play never reaches a goal (a Because It's There summit
+   * takes days of climbing and resting). Like bot_evaluate it is called
+   * only on worlds a bot sampled from its own seat's view and on its
+   * playouts of them, and reads nothing but `game`. Optional and last, no
+   * version bump (as bot_evaluate). */
+  json_t *(*bot_policy)(const struct engine_game *game, int seat, uint64_t draw);
 };
 
 /* ---- Registry (registry.c) ---- */

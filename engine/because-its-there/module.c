@@ -237,4 +237,5 @@ const struct engine_module bit_module = {
     .event_reveals = event_reveals,
     .determinize = bit_determinize,
     .bot_evaluate = bit_bot_evaluate,
+    .bot_policy = bit_bot_policy,
 };

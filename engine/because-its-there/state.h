@@ -387,6 +387,8 @@ enum cairn_status bit_determinize(const char *view, size_t len, const json_t *op
                                   struct cairn_error *err);
 /* bot.c: the bot_evaluate slot (engine.h), the bots' measure of a seat. */
 double bit_bot_evaluate(const struct engine_game *game, int seat);
+/* playbook.c: the bot_policy slot (engine.h), the bots' rule of thumb. */
+json_t *bit_bot_policy(const struct engine_game *game, int seat, uint64_t draw);
 /* faces.c: write what is printed on `card` (text, effect, immunity,
  * recovery...) as members of its view object, open in `w`. */
 void bit_write_card_face(struct json_writer *w, int card);
