@@ -328,6 +328,24 @@ void jw_raw(struct json_writer *w, const char *text, size_t n)
   put(w, text, n);
 }
 
+void jw_compose_begin(struct json_writer *w)
+{
+  before_value(w);
+}
+
+bool jw_room(struct json_writer *w, size_t more)
+{
+  return reserve(w, more);
+}
+
+void jw_reset(struct json_writer *w)
+{
+  w->len = 0;
+  w->after_key = false;
+  w->depth = 0;
+  w->has_item = 0;
+}
+
 /* A real, rare in answers, is written by jansson itself so its number
  * formatting cannot drift from json_dumps'. */
 static void put_real(struct json_writer *w, const json_t *v)

@@ -88,6 +88,37 @@ void jw_json(struct json_writer *w, const json_t *v);
 void jw_raw(struct json_writer *w, const char *text, size_t n);
 
 /*
+ * One value composed as text piece by piece, for a writer whose value is
+ * mostly structure (the choices trees: a call per bracket, key and comma
+ * was most of writing them, issue 22): jw_compose_begin writes the
+ * separator a value needs where it stands, each jw_compose appends n bytes
+ * as they are, and no other call may come on this writer until the pieces
+ * make one complete value. The caller vouches for the text: names that
+ * need no escaping, and values a writer wrote (a scratch writer's, below).
+ */
+void jw_compose_begin(struct json_writer *w);
+
+/* Room for `more` bytes and a NUL past w->len; false (and the writer
+ * failed) when there is none. For jw_compose, inline below. */
+bool jw_room(struct json_writer *w, size_t more);
+
+/* Inline, so a literal piece is a few stores, not a call and a memcpy. */
+static inline void jw_compose(struct json_writer *w, const char *bytes, size_t n)
+{
+  if (w->failed || (w->len + n + 1 > w->cap && !jw_room(w, n)))
+    return;
+  memcpy(w->buf + w->len, bytes, n);
+  w->len += n;
+}
+/* jw_compose of a string literal, its length known when compiled. */
+#define JW_COMPOSE(w, literal) jw_compose((w), (literal), sizeof(literal) - 1)
+
+/* Empty the text but keep the buffer (and a failure): a scratch writer
+ * that writes one value after another for jw_compose to copy from
+ * w->buf, w->len bytes. */
+void jw_reset(struct json_writer *w);
+
+/*
  * The NUL-terminated forms are inline so that a literal's strlen is known
  * when compiled: nearly every key is one, and measuring it was a twentieth
  * of writing a view (issue 22).

@@ -220,12 +220,18 @@ static int compare_chosen(const void *pa, const void *pb)
 }
 
 /* The node choosing step `depth` of the sorted moves at[0..n), all of
- * which have that step and share the ones before it. */
-static void write_node(const struct chosen *at, size_t n, int depth, struct json_writer *out)
+ * which have that step and share the ones before it, composed as text
+ * (jw_compose: a call per bracket and key was most of its cost, issue 22);
+ * each value is written by the moves' own writer into `value` first. */
+static void write_node(const struct chosen *at, size_t n, int depth, struct json_writer *value,
+                       struct json_writer *out)
 {
+  const char *pointer = himalaya_member_pointer(at[0].steps.member[depth]);
   size_t i = 0, end, rest;
 
-  engine_choice_node_begin(out, himalaya_member_pointer(at[0].steps.member[depth]));
+  JW_COMPOSE(out, "{\"choose\":\"");
+  jw_compose(out, pointer, strlen(pointer)); /* a static "/name": nothing to escape */
+  JW_COMPOSE(out, "\",\"options\":[");
   while (i < n) {
     uint8_t rank = at[i].steps.rank[depth];
 
@@ -234,19 +240,25 @@ static void write_node(const struct chosen *at, size_t n, int depth, struct json
     /* Moves ending here come first in their group; any after go on. */
     for (rest = i; rest < end && at[rest].steps.n == depth + 1; rest++)
       ;
-    jw_object_begin(out);
-    jw_key(out, "value");
-    himalaya_member_write(&at[i].move, at[i].steps.member[depth], out);
+    if (i > 0)
+      JW_COMPOSE(out, ",");
+    JW_COMPOSE(out, "{\"value\":");
+    jw_reset(value);
+    himalaya_member_write(&at[i].move, at[i].steps.member[depth], value);
+    if (value->failed)
+      out->failed = true;
+    else
+      jw_compose(out, value->buf, value->len);
     if (rest < end) {
       if (rest > i)
-        jw_key_bool(out, "done", true);
-      jw_key(out, "then");
-      write_node(at + rest, end - rest, depth + 1, out);
+        JW_COMPOSE(out, ",\"done\":true");
+      JW_COMPOSE(out, ",\"then\":");
+      write_node(at + rest, end - rest, depth + 1, value, out);
     }
-    jw_object_end(out);
+    JW_COMPOSE(out, "}");
     i = end;
   }
-  engine_choice_node_end(out);
+  JW_COMPOSE(out, "]}");
 }
 
 /* The choices tree of the same walk, its moves' members in the order a
@@ -271,8 +283,13 @@ void himalaya_write_choices(const struct engine_game *game, int seat, struct jso
   } else if (chosen.n == 0) {
     jw_null(out);
   } else {
+    struct json_writer value;
+
+    jw_init(&value);
     qsort(chosen.at, chosen.n, sizeof(*chosen.at), compare_chosen);
-    write_node(chosen.at, chosen.n, 0, out);
+    jw_compose_begin(out);
+    write_node(chosen.at, chosen.n, 0, &value, out);
+    jw_discard(&value);
   }
   free(chosen.at);
 }

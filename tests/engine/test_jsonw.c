@@ -217,6 +217,44 @@ static void test_what_was_written_parses_back_into_the_same_tree(void **state)
   assert_null(jw_finish_tree(&w));
 }
 
+/* A composed value (jw_compose) takes the separator of any value where it
+ * stands, and a scratch writer reset between values (jw_reset) gives each
+ * value alone, as the choices trees use them; the scratch's buffer grows
+ * past its first allocation like any writer's. */
+static void test_a_composed_value_is_separated_like_any_value(void **state)
+{
+  struct json_writer w, scratch;
+  char long_name[20000];
+
+  (void)state;
+  memset(long_name, 'x', sizeof(long_name) - 1);
+  long_name[sizeof(long_name) - 1] = '\0';
+  jw_init(&w);
+  jw_init(&scratch);
+  jw_object_begin(&w);
+  jw_key_int(&w, "a", 1);
+  jw_key(&w, "tree");
+  jw_compose_begin(&w);
+  JW_COMPOSE(&w, "[{\"value\":");
+  jw_int(&scratch, 7);
+  jw_compose(&w, scratch.buf, scratch.len);
+  JW_COMPOSE(&w, "},{\"value\":");
+  jw_reset(&scratch);
+  jw_string(&scratch, long_name);
+  jw_compose(&w, scratch.buf, scratch.len);
+  JW_COMPOSE(&w, "}]");
+  jw_key(&w, "list");
+  jw_array_begin(&w);
+  jw_int(&w, 1);
+  jw_compose_begin(&w);
+  JW_COMPOSE(&w, "true");
+  jw_array_end(&w);
+  jw_object_end(&w);
+  jw_discard(&scratch);
+  assert_same_as_jansson(&w, json_pack("{s:i, s:[{s:i}, {s:s}], s:[i, b]}", "a", 1, "tree", "value",
+                                       7, "value", long_name, "list", 1, 1));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -226,6 +264,7 @@ int main(void)
       cmocka_unit_test(test_misuse_gives_null_never_bad_json),
       cmocka_unit_test(test_a_finished_writer_starts_again_empty),
       cmocka_unit_test(test_what_was_written_parses_back_into_the_same_tree),
+      cmocka_unit_test(test_a_composed_value_is_separated_like_any_value),
   };
 
   return order_run_group_tests_name("engine/jsonw", tests, NULL, NULL);
