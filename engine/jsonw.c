@@ -328,6 +328,24 @@ void jw_raw(struct json_writer *w, const char *text, size_t n)
   put(w, text, n);
 }
 
+void jw_hex(struct json_writer *w, const uint8_t *bytes, size_t n)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *out;
+
+  before_value(w);
+  if (!reserve(w, 2 * n + 2))
+    return;
+  out = w->buf + w->len;
+  *out++ = '"';
+  for (size_t i = 0; i < n; i++) {
+    *out++ = digits[bytes[i] >> 4];
+    *out++ = digits[bytes[i] & 0xf];
+  }
+  *out = '"';
+  w->len += 2 * n + 2;
+}
+
 void jw_compose_begin(struct json_writer *w)
 {
   before_value(w);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -255,6 +256,27 @@ static void test_a_composed_value_is_separated_like_any_value(void **state)
                                        7, "value", long_name, "list", 1, 1));
 }
 
+/* jw_hex: lowercase hex of every byte value, two digits each, separated
+ * like any string. */
+static void test_bytes_are_written_as_lowercase_hex(void **state)
+{
+  uint8_t bytes[256];
+  char want[2 * 256 + 1];
+  struct json_writer w;
+
+  (void)state;
+  for (int i = 0; i < 256; i++) {
+    bytes[i] = (uint8_t)i;
+    snprintf(want + 2 * i, 3, "%02x", i);
+  }
+  jw_init(&w);
+  jw_array_begin(&w);
+  jw_hex(&w, bytes, 0);
+  jw_hex(&w, bytes, sizeof(bytes));
+  jw_array_end(&w);
+  assert_same_as_jansson(&w, json_pack("[s, s]", "", want));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -265,6 +287,7 @@ int main(void)
       cmocka_unit_test(test_a_finished_writer_starts_again_empty),
       cmocka_unit_test(test_what_was_written_parses_back_into_the_same_tree),
       cmocka_unit_test(test_a_composed_value_is_separated_like_any_value),
+      cmocka_unit_test(test_bytes_are_written_as_lowercase_hex),
   };
 
   return order_run_group_tests_name("engine/jsonw", tests, NULL, NULL);
