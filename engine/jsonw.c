@@ -284,6 +284,41 @@ void jw_key_n(struct json_writer *w, const char *key, size_t n)
   w->after_key = true;
 }
 
+/* Room for n bytes and a comma, the comma written where one is due: the
+ * literal paths' one reservation (separate reserves again for its comma). */
+static char *room_after_separator(struct json_writer *w, size_t n)
+{
+  uint64_t bit;
+
+  if (!reserve(w, n + 1))
+    return NULL;
+  if (w->depth > 0) {
+    bit = (uint64_t)1 << (w->depth - 1);
+    if (w->has_item & bit)
+      w->buf[w->len++] = ',';
+    w->has_item |= bit;
+  }
+  return w->buf + w->len;
+}
+
+char *jw_key_room(struct json_writer *w, size_t n)
+{
+  if (w->after_key) {
+    w->failed = true; /* two keys in a row */
+    return NULL;
+  }
+  return room_after_separator(w, n + 3);
+}
+
+char *jw_string_room(struct json_writer *w, size_t n)
+{
+  if (w->after_key) {
+    w->after_key = false;
+    return reserve(w, n + 2) ? w->buf + w->len : NULL;
+  }
+  return room_after_separator(w, n + 2);
+}
+
 void jw_string_n(struct json_writer *w, const char *s, size_t n)
 {
   before_value(w);

@@ -277,6 +277,36 @@ static void test_bytes_are_written_as_lowercase_hex(void **state)
   assert_same_as_jansson(&w, json_pack("[s, s]", "", want));
 }
 
+/* Literal keys and strings take jw_key's and jw_string's inline path only
+ * when they hold nothing to escape: literals with a quote, a backslash or
+ * a control byte are escaped as any string is, and a literal longer than
+ * JW_LITERAL_MAX is written whole. */
+static void test_literals_are_written_as_any_string_is(void **state)
+{
+  struct json_writer w;
+
+  (void)state;
+  jw_init(&w);
+  jw_object_begin(&w);
+  jw_key_string(&w, "plain", "up");
+  jw_key_string(&w, "a\"quote", "a\\backslash");
+  jw_key_string(&w, "tab\there", "line\nbreak");
+  jw_key_string(&w, "\x1f", "\x01");
+  jw_key_string(&w, "a key longer than thirty-two bytes, every one",
+                "and a value as long as it, too");
+  jw_key(&w, "list");
+  jw_array_begin(&w);
+  jw_string(&w, "one");
+  jw_string(&w, "\"two\"");
+  jw_array_end(&w);
+  jw_object_end(&w);
+  assert_same_as_jansson(&w,
+                         json_pack("{s:s, s:s, s:s, s:s, s:s, s:[s, s]}", "plain", "up", "a\"quote",
+                                   "a\\backslash", "tab\there", "line\nbreak", "\x1f", "\x01",
+                                   "a key longer than thirty-two bytes, every one",
+                                   "and a value as long as it, too", "list", "one", "\"two\""));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -288,6 +318,7 @@ int main(void)
       cmocka_unit_test(test_what_was_written_parses_back_into_the_same_tree),
       cmocka_unit_test(test_a_composed_value_is_separated_like_any_value),
       cmocka_unit_test(test_bytes_are_written_as_lowercase_hex),
+      cmocka_unit_test(test_literals_are_written_as_any_string_is),
   };
 
   return order_run_group_tests_name("engine/jsonw", tests, NULL, NULL);
