@@ -10,7 +10,6 @@
 #include "../bots/bots.h"
 
 #include <microhttpd.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,11 +37,9 @@ enum cairn_status api_load_game(struct api_request *req, struct db_game *row,
 static void write_seed_commitment(struct json_writer *w, const struct db_game *row)
 {
   uint8_t digest[32];
-  char hex[65];
 
   game_seed_commitment(row->seed, row->id, digest);
-  sodium_bin2hex(hex, sizeof(hex), digest, sizeof(digest));
-  jw_string(w, hex);
+  jw_hex(w, digest, sizeof(digest));
 }
 
 /* The key that vouches for the game's record: this server's for a game
@@ -53,7 +50,6 @@ static void write_signer(struct json_writer *w, const struct api_server *server,
 {
   uint8_t commitment[32];
   struct api_signed what;
-  char hex[2 * DB_KEY_BYTES + 1];
   const uint8_t *pk = server->key.pk;
 
   if (row->imported) {
@@ -64,8 +60,7 @@ static void write_signer(struct json_writer *w, const struct api_server *server,
     jw_null(w);
     return;
   }
-  sodium_bin2hex(hex, sizeof(hex), pk, DB_KEY_BYTES);
-  jw_string(w, hex);
+  jw_hex(w, pk, DB_KEY_BYTES);
 }
 
 static void write_seats(struct json_writer *w, const struct db_game *row)
@@ -197,14 +192,6 @@ static void write_clocks(struct json_writer *w, const struct api_request *req,
   json_decref(clocks);
 }
 
-static void write_hex(struct json_writer *w, const uint8_t *bytes, size_t n)
-{
-  char hex[2 * 64 + 1];
-
-  sodium_bin2hex(hex, sizeof(hex), bytes, n);
-  jw_string(w, hex);
-}
-
 /* `?legal=`: "list" (the default while clients move over, issue 24) writes
  * the old list beside `choices`; "none" leaves it out, the compact view. */
 static enum cairn_status legal_form(const struct api_request *req, bool *list,
@@ -277,7 +264,7 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   } else {
     /* Publishing the chain's head lets anyone pin the log as it stands. */
     jw_key(w, "log_head");
-    write_hex(w, row->log_head, sizeof(row->log_head));
+    jw_hex(w, row->log_head, sizeof(row->log_head));
   }
   jw_key(w, "time_control");
   write_time_control(w, row);
@@ -285,7 +272,7 @@ void api_write_game(struct json_writer *w, const struct api_request *req, const 
   write_clocks(w, req, row);
   if (finished) {
     jw_key(w, "seed");
-    write_hex(w, row->seed, sizeof(row->seed));
+    jw_hex(w, row->seed, sizeof(row->seed));
   }
   jw_key_bool(w, "imported", row->imported);
   jw_key(w, "signer");

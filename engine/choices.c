@@ -234,15 +234,6 @@ static size_t common_steps(const struct move_steps *a, const struct move_steps *
   return i;
 }
 
-static void write_pointer(struct json_writer *out, const struct step *s)
-{
-  char pointer[MAX_KEY + 2];
-
-  pointer[0] = '/';
-  memcpy(pointer + 1, s->key, s->key_len);
-  jw_string_n(out, pointer, s->key_len + 1);
-}
-
 void engine_choice_node_begin(struct json_writer *out, const char *pointer)
 {
   jw_object_begin(out);
@@ -257,11 +248,32 @@ void engine_choice_node_end(struct json_writer *out)
   jw_object_end(out);
 }
 
-/* Write the tree of the sorted moves `ms`. Nodes 0..open-1 are open, each
- * with one option open. */
+/* A node's head, composed: {"choose":"/key","options":[ (keys as the
+ * list wrote them, unquoted, hold nothing to escape: read_move stops at a
+ * backslash). */
+static void compose_node(struct json_writer *out, const struct step *s)
+{
+  JW_COMPOSE(out, "{\"choose\":\"/");
+  jw_compose(out, s->key, s->key_len);
+  JW_COMPOSE(out, "\",\"options\":[");
+}
+
+/* Close levels from..to+1 of the open nodes: each its open option's
+ * object, then the node. */
+static void compose_close(struct json_writer *out, size_t from, size_t to)
+{
+  for (size_t k = from; k > to; k--)
+    JW_COMPOSE(out, "}]}");
+}
+
+/* Write the tree of the sorted moves `ms`, composed as text (jw_compose:
+ * a call per bracket and key was most of its cost, issue 22), the bytes
+ * the writer's calls gave. Nodes 0..open-1 are open, each with one option
+ * open. */
 static void write_tree(struct json_writer *out, const struct move_steps *ms, size_t n)
 {
   size_t open = 0, i, d, k;
+  bool begun = false;
 
   for (i = 0; i < n; i++) {
     const struct move_steps *m = &ms[i];
@@ -269,16 +281,19 @@ static void write_tree(struct json_writer *out, const struct move_steps *ms, siz
     d = i ? common_steps(&ms[i - 1], m) : 0;
     if (m->n == 0 || d == m->n)
       continue; /* nothing to choose, or a move listed twice */
+    if (!begun) {
+      jw_compose_begin(out);
+      begun = true;
+    }
     if (i && d == ms[i - 1].n) {
-      jw_key_bool(out, "done", true); /* the one before is this one's start */
+      if (open == 0)
+        out->failed = true;              /* an empty move before: nothing to be its start */
+      JW_COMPOSE(out, ",\"done\":true"); /* the one before is this one's start */
     } else if (i) {
       /* Close the previous move's options below the shared steps, then
        * its option at depth d, whose node this move's step d joins. */
-      for (k = open; k > d + 1; k--) {
-        jw_object_end(out);
-        engine_choice_node_end(out);
-      }
-      jw_object_end(out);
+      compose_close(out, open, d + 1);
+      JW_COMPOSE(out, "}");
       open = d + 1;
       if (compare_spans(ms[i - 1].steps[d].key, ms[i - 1].steps[d].key_len, m->steps[d].key,
                         m->steps[d].key_len) != 0)
@@ -287,27 +302,21 @@ static void write_tree(struct json_writer *out, const struct move_steps *ms, siz
     for (k = d; k < m->n; k++) {
       if (k >= open) {
         if (k > 0)
-          jw_key(out, "then");
-        jw_object_begin(out);
-        jw_key(out, "choose");
-        write_pointer(out, &m->steps[k]);
-        jw_key(out, "options");
-        jw_array_begin(out);
+          JW_COMPOSE(out, ",\"then\":");
+        compose_node(out, &m->steps[k]);
         open = k + 1;
+        JW_COMPOSE(out, "{\"value\":");
+      } else {
+        JW_COMPOSE(out, ",{\"value\":");
       }
-      jw_object_begin(out);
-      jw_key(out, "value");
-      jw_raw(out, m->steps[k].value, m->steps[k].value_len);
+      jw_compose(out, m->steps[k].value, m->steps[k].value_len);
     }
   }
   if (open == 0) {
     jw_null(out);
     return;
   }
-  for (k = open; k > 0; k--) {
-    jw_object_end(out);
-    engine_choice_node_end(out);
-  }
+  compose_close(out, open, 0);
 }
 
 void engine_choices_from_list(const char *list, size_t len, struct json_writer *out)

@@ -284,6 +284,41 @@ void jw_key_n(struct json_writer *w, const char *key, size_t n)
   w->after_key = true;
 }
 
+/* Room for n bytes and a comma, the comma written where one is due: the
+ * literal paths' one reservation (separate reserves again for its comma). */
+static char *room_after_separator(struct json_writer *w, size_t n)
+{
+  uint64_t bit;
+
+  if (!reserve(w, n + 1))
+    return NULL;
+  if (w->depth > 0) {
+    bit = (uint64_t)1 << (w->depth - 1);
+    if (w->has_item & bit)
+      w->buf[w->len++] = ',';
+    w->has_item |= bit;
+  }
+  return w->buf + w->len;
+}
+
+char *jw_key_room(struct json_writer *w, size_t n)
+{
+  if (w->after_key) {
+    w->failed = true; /* two keys in a row */
+    return NULL;
+  }
+  return room_after_separator(w, n + 3);
+}
+
+char *jw_string_room(struct json_writer *w, size_t n)
+{
+  if (w->after_key) {
+    w->after_key = false;
+    return reserve(w, n + 2) ? w->buf + w->len : NULL;
+  }
+  return room_after_separator(w, n + 2);
+}
+
 void jw_string_n(struct json_writer *w, const char *s, size_t n)
 {
   before_value(w);
@@ -326,6 +361,42 @@ void jw_raw(struct json_writer *w, const char *text, size_t n)
 {
   before_value(w);
   put(w, text, n);
+}
+
+void jw_hex(struct json_writer *w, const uint8_t *bytes, size_t n)
+{
+  static const char digits[] = "0123456789abcdef";
+  char *out;
+
+  before_value(w);
+  if (!reserve(w, 2 * n + 2))
+    return;
+  out = w->buf + w->len;
+  *out++ = '"';
+  for (size_t i = 0; i < n; i++) {
+    *out++ = digits[bytes[i] >> 4];
+    *out++ = digits[bytes[i] & 0xf];
+  }
+  *out = '"';
+  w->len += 2 * n + 2;
+}
+
+void jw_compose_begin(struct json_writer *w)
+{
+  before_value(w);
+}
+
+bool jw_room(struct json_writer *w, size_t more)
+{
+  return reserve(w, more);
+}
+
+void jw_reset(struct json_writer *w)
+{
+  w->len = 0;
+  w->after_key = false;
+  w->depth = 0;
+  w->has_item = 0;
 }
 
 /* A real, rare in answers, is written by jansson itself so its number

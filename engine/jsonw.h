@@ -88,24 +88,116 @@ void jw_json(struct json_writer *w, const json_t *v);
 void jw_raw(struct json_writer *w, const char *text, size_t n);
 
 /*
+ * One value composed as text piece by piece, for a writer whose value is
+ * mostly structure (the choices trees: a call per bracket, key and comma
+ * was most of writing them, issue 22): jw_compose_begin writes the
+ * separator a value needs where it stands, each jw_compose appends n bytes
+ * as they are, and no other call may come on this writer until the pieces
+ * make one complete value. The caller vouches for the text: names that
+ * need no escaping, and values a writer wrote (a scratch writer's, below).
+ */
+void jw_compose_begin(struct json_writer *w);
+
+/* Room for `more` bytes and a NUL past w->len; false (and the writer
+ * failed) when there is none. For jw_compose, inline below. */
+bool jw_room(struct json_writer *w, size_t more);
+
+/* Inline, so a literal piece is a few stores, not a call and a memcpy. */
+static inline void jw_compose(struct json_writer *w, const char *bytes, size_t n)
+{
+  if (w->failed || (w->len + n + 1 > w->cap && !jw_room(w, n)))
+    return;
+  memcpy(w->buf + w->len, bytes, n);
+  w->len += n;
+}
+/* jw_compose of a string literal, its length known when compiled. */
+#define JW_COMPOSE(w, literal) jw_compose((w), (literal), sizeof(literal) - 1)
+
+/* Empty the text but keep the buffer (and a failure): a scratch writer
+ * that writes one value after another for jw_compose to copy from
+ * w->buf, w->len bytes. */
+void jw_reset(struct json_writer *w);
+
+/*
  * The NUL-terminated forms are inline so that a literal's strlen is known
  * when compiled: nearly every key is one, and measuring it was a twentieth
  * of writing a view (issue 22).
  */
 
-/* The next member's key (NUL-terminated); exactly one value must follow. */
+/* Room for a key of n bytes that needs no escaping, after its separator:
+ * where its quoted text and colon go (n + 3 bytes, w->len unmoved), or
+ * NULL when the writer failed (two keys in a row, out of memory). For
+ * jw_key's literal path. */
+char *jw_key_room(struct json_writer *w, size_t n);
+
+/* Room for a string value of n bytes that needs no escaping, after its
+ * separator: where its quoted text goes (n + 2 bytes), or NULL. For
+ * jw_string's literal path. */
+char *jw_string_room(struct json_writer *w, size_t n);
+
+/* The bytes JSON escapes in a string (the NUL ends one anyway). */
+#define JW_ESCAPED                                                                                 \
+  "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17"   \
+  "\x18\x19\x1a"                                                                                   \
+  "\x1b\x1c\x1d\x1e\x1f\"\\"
+
+/* Whether s (n bytes, NUL-terminated) is known when compiled to hold
+ * nothing JSON escapes: the compiler works strcspn out for two literals;
+ * for anything else this is false, never a scan at run time. */
+#define JW_KNOWN_PLAIN(s, n)                                                                       \
+  (__builtin_constant_p(n) && (n) <= JW_LITERAL_MAX &&                                             \
+   __builtin_constant_p(strcspn((s), JW_ESCAPED)) && strcspn((s), JW_ESCAPED) == (n))
+
+/* Literals this long or shorter take the inline path below. */
+#define JW_LITERAL_MAX 32
+
+/* The next member's key (NUL-terminated); exactly one value must follow.
+ * A literal key (its length known when compiled, nothing to escape) is
+ * stored whole, its bytes a few moves: scanning and copying a key byte by
+ * byte cost about 140 instructions, and a Because It's There view writes
+ * some 700 keys (issue 22). Any other key goes through jw_key_n. */
 static inline void jw_key(struct json_writer *w, const char *key)
 {
-  jw_key_n(w, key, strlen(key));
+  size_t n = strlen(key);
+  char *out;
+
+  if (JW_KNOWN_PLAIN(key, n)) {
+    out = jw_key_room(w, n);
+    if (!out)
+      return;
+    out[0] = '"';
+    memcpy(out + 1, key, n);
+    out[n + 1] = '"';
+    out[n + 2] = ':';
+    w->len += n + 3;
+    w->after_key = true;
+    return;
+  }
+  jw_key_n(w, key, n);
 }
 
-/* NULL writes null. */
+/* NULL writes null. A literal takes jw_key's inline path. */
 static inline void jw_string(struct json_writer *w, const char *s)
 {
-  if (s)
-    jw_string_n(w, s, strlen(s));
-  else
+  size_t n;
+  char *out;
+
+  if (!s) {
     jw_null(w);
+    return;
+  }
+  n = strlen(s);
+  if (JW_KNOWN_PLAIN(s, n)) {
+    out = jw_string_room(w, n);
+    if (!out)
+      return;
+    out[0] = '"';
+    memcpy(out + 1, s, n);
+    out[n + 1] = '"';
+    w->len += n + 2;
+    return;
+  }
+  jw_string_n(w, s, n);
 }
 
 /* Members in one call: a key and its value. */
@@ -135,5 +227,11 @@ static inline void jw_key_null(struct json_writer *w, const char *key)
 
 /* [v[0], ..., v[n-1]] */
 void jw_int_array(struct json_writer *w, const int *v, size_t n);
+
+/* The n bytes as a string of lowercase hex (2n digits). Not constant-time
+ * (a table lookup a nibble, unlike libsodium's sodium_bin2hex): for public
+ * bytes only (hashes, public keys, a seed once revealed), written on every
+ * view, where sodium's cost 800 instructions a 32-byte value (issue 22). */
+void jw_hex(struct json_writer *w, const uint8_t *bytes, size_t n);
 
 #endif

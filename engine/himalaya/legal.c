@@ -210,22 +210,80 @@ static void keep(struct chosen_list *c, const struct himalaya_move *m)
   c->n++;
 }
 
-/* Moves in the order engine/choices.c sorts their texts: step by step,
- * and a move that is another's first steps before it (the steps' key). */
-static int compare_chosen(const void *pa, const void *pb)
-{
-  uint64_t a = ((const struct chosen *)pa)->steps.key, b = ((const struct chosen *)pb)->steps.key;
+/* A kept move's key and its place among the kept, to be sorted. */
+struct sort_entry {
+  uint64_t key;
+  size_t at;
+};
 
-  return (a > b) - (a < b);
+/* Sort e[0..n) by key, tmp holding n entries: moves in the order
+ * engine/choices.c sorts their texts, step by step, and a move that is
+ * another's first steps before it (the steps' key; no two legal moves
+ * share one). A merge of small entries, not qsort over whole moves and
+ * their steps: its call a comparison and copies of 60-byte elements were a
+ * sixth of writing Himalaya's tree (issue 22). */
+static void sort_entries(struct sort_entry *e, struct sort_entry *tmp, size_t n)
+{
+  size_t half = n / 2, i = 0, j = half, k = 0;
+
+  if (n <= 8) { /* short runs: insertion, without the merge's copies */
+    for (i = 1; i < n; i++) {
+      struct sort_entry x = e[i];
+
+      for (j = i; j > 0 && x.key < e[j - 1].key; j--)
+        e[j] = e[j - 1];
+      e[j] = x;
+    }
+    return;
+  }
+  sort_entries(e, tmp, half);
+  sort_entries(e + half, tmp, n - half);
+  while (i < half && j < n)
+    tmp[k++] = e[j].key < e[i].key ? e[j++] : e[i++];
+  while (i < half)
+    tmp[k++] = e[i++];
+  while (j < n)
+    tmp[k++] = e[j++];
+  memcpy(e, tmp, n * sizeof(*e));
+}
+
+/* The kept moves in key order, into a new array (the caller frees it);
+ * NULL when out of memory. */
+static struct chosen *sorted_chosen(const struct chosen_list *c)
+{
+  struct sort_entry *entries = malloc(2 * c->n * sizeof(*entries));
+  struct chosen *sorted = malloc(c->n * sizeof(*sorted));
+  size_t i;
+
+  if (entries && sorted) {
+    for (i = 0; i < c->n; i++) {
+      entries[i].key = c->at[i].steps.key;
+      entries[i].at = i;
+    }
+    sort_entries(entries, entries + c->n, c->n);
+    for (i = 0; i < c->n; i++)
+      sorted[i] = c->at[entries[i].at];
+  } else {
+    free(sorted);
+    sorted = NULL;
+  }
+  free(entries);
+  return sorted;
 }
 
 /* The node choosing step `depth` of the sorted moves at[0..n), all of
- * which have that step and share the ones before it. */
-static void write_node(const struct chosen *at, size_t n, int depth, struct json_writer *out)
+ * which have that step and share the ones before it, composed as text
+ * (jw_compose: a call per bracket and key was most of its cost, issue 22);
+ * each value is written by the moves' own writer into `value` first. */
+static void write_node(const struct chosen *at, size_t n, int depth, struct json_writer *value,
+                       struct json_writer *out)
 {
+  const char *pointer = himalaya_member_pointer(at[0].steps.member[depth]);
   size_t i = 0, end, rest;
 
-  engine_choice_node_begin(out, himalaya_member_pointer(at[0].steps.member[depth]));
+  JW_COMPOSE(out, "{\"choose\":\"");
+  jw_compose(out, pointer, strlen(pointer)); /* a static "/name": nothing to escape */
+  JW_COMPOSE(out, "\",\"options\":[");
   while (i < n) {
     uint8_t rank = at[i].steps.rank[depth];
 
@@ -234,19 +292,25 @@ static void write_node(const struct chosen *at, size_t n, int depth, struct json
     /* Moves ending here come first in their group; any after go on. */
     for (rest = i; rest < end && at[rest].steps.n == depth + 1; rest++)
       ;
-    jw_object_begin(out);
-    jw_key(out, "value");
-    himalaya_member_write(&at[i].move, at[i].steps.member[depth], out);
+    if (i > 0)
+      JW_COMPOSE(out, ",");
+    JW_COMPOSE(out, "{\"value\":");
+    jw_reset(value);
+    himalaya_member_write(&at[i].move, at[i].steps.member[depth], value);
+    if (value->failed)
+      out->failed = true;
+    else
+      jw_compose(out, value->buf, value->len);
     if (rest < end) {
       if (rest > i)
-        jw_key_bool(out, "done", true);
-      jw_key(out, "then");
-      write_node(at + rest, end - rest, depth + 1, out);
+        JW_COMPOSE(out, ",\"done\":true");
+      JW_COMPOSE(out, ",\"then\":");
+      write_node(at + rest, end - rest, depth + 1, value, out);
     }
-    jw_object_end(out);
+    JW_COMPOSE(out, "}");
     i = end;
   }
-  engine_choice_node_end(out);
+  JW_COMPOSE(out, "]}");
 }
 
 /* The choices tree of the same walk, its moves' members in the order a
@@ -261,6 +325,7 @@ void himalaya_write_choices(const struct engine_game *game, int seat, struct jso
 {
   struct lister l;
   struct chosen_list chosen = {0};
+  struct chosen *sorted = NULL;
 
   if (lister_init(&l, game, seat)) {
     l.chosen = &chosen;
@@ -270,10 +335,17 @@ void himalaya_write_choices(const struct engine_game *game, int seat, struct jso
     out->failed = true;
   } else if (chosen.n == 0) {
     jw_null(out);
+  } else if (!(sorted = sorted_chosen(&chosen))) {
+    out->failed = true;
   } else {
-    qsort(chosen.at, chosen.n, sizeof(*chosen.at), compare_chosen);
-    write_node(chosen.at, chosen.n, 0, out);
+    struct json_writer value;
+
+    jw_init(&value);
+    jw_compose_begin(out);
+    write_node(sorted, chosen.n, 0, &value, out);
+    jw_discard(&value);
   }
+  free(sorted);
   free(chosen.at);
 }
 

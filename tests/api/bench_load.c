@@ -1098,7 +1098,7 @@ static void view_bytes(struct harness_server *s, const struct floor_target *view
 
 static void run_floors(struct harness_server *s, const struct cast *casts, int n)
 {
-  static struct floor_target views[FLOOR_GAMES];
+  static struct floor_target views[FLOOR_GAMES], compact[FLOOR_GAMES];
   struct floor_target health = {.path = "/v1/health", .what = "/v1/health"};
   char id[64];
   json_t *game;
@@ -1124,6 +1124,17 @@ static void run_floors(struct harness_server *s, const struct cast *casts, int n
     views[g].what = "the view of a Himalaya game's seat to act (25 games)";
   }
   run_floor(s, 100, 20000, views, FLOOR_GAMES, "himalaya_view");
+  /* The same views as the closed loop GETs them (?legal=none): the view
+   * half of a move's cost. */
+  for (g = 0; g < FLOOR_GAMES; g++) {
+    size_t len = strlen(views[g].path);
+
+    compact[g] = views[g];
+    if (len + sizeof "?legal=none" <= sizeof compact[g].path)
+      memcpy(compact[g].path + len, "?legal=none", sizeof "?legal=none");
+    compact[g].what = "the compact view (?legal=none) of a Himalaya game's seat to act (25 games)";
+  }
+  run_floor(s, 100, 20000, compact, FLOOR_GAMES, "himalaya_compact_view");
   view_bytes(s, views, FLOOR_GAMES);
 }
 
@@ -1206,6 +1217,10 @@ int main(void)
   n = cast_titles(&s, casts, 16);
   if (!getenv("CAIRN_BENCH_LEVEL") && !getenv("CAIRN_BENCH_RATE") && !hunt)
     run_floors(&s, casts, n);
+  /* CAIRN_BENCH_FLOORS=1: only the floors, for comparing a change to the
+   * HTTP layer or the view. */
+  if (getenv("CAIRN_BENCH_FLOORS"))
+    goto stop;
   if (n == 0) {
     fprintf(stderr, "bench_load: the catalog lists no title\n");
     return 1;
@@ -1247,8 +1262,9 @@ stop:
   harness_stop(&s);
   /* The same closed loop on PostgreSQL, when a cluster is given, on the
    * full run only. */
-  if (getenv("CAIRN_BENCH_PG") && !only && !hunt && !getenv("CAIRN_BENCH_LEVEL") &&
-      !getenv("CAIRN_BENCH_RATE") && !run_postgres(getenv("CAIRN_BENCH_PG")))
+  if (getenv("CAIRN_BENCH_PG") && !only && !hunt && !getenv("CAIRN_BENCH_FLOORS") &&
+      !getenv("CAIRN_BENCH_LEVEL") && !getenv("CAIRN_BENCH_RATE") &&
+      !run_postgres(getenv("CAIRN_BENCH_PG")))
     status = 1;
   for (t = 0; t < n; t++)
     free((char *)casts[t].title);

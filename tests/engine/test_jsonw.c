@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,6 +218,95 @@ static void test_what_was_written_parses_back_into_the_same_tree(void **state)
   assert_null(jw_finish_tree(&w));
 }
 
+/* A composed value (jw_compose) takes the separator of any value where it
+ * stands, and a scratch writer reset between values (jw_reset) gives each
+ * value alone, as the choices trees use them; the scratch's buffer grows
+ * past its first allocation like any writer's. */
+static void test_a_composed_value_is_separated_like_any_value(void **state)
+{
+  struct json_writer w, scratch;
+  char long_name[20000];
+
+  (void)state;
+  memset(long_name, 'x', sizeof(long_name) - 1);
+  long_name[sizeof(long_name) - 1] = '\0';
+  jw_init(&w);
+  jw_init(&scratch);
+  jw_object_begin(&w);
+  jw_key_int(&w, "a", 1);
+  jw_key(&w, "tree");
+  jw_compose_begin(&w);
+  JW_COMPOSE(&w, "[{\"value\":");
+  jw_int(&scratch, 7);
+  jw_compose(&w, scratch.buf, scratch.len);
+  JW_COMPOSE(&w, "},{\"value\":");
+  jw_reset(&scratch);
+  jw_string(&scratch, long_name);
+  jw_compose(&w, scratch.buf, scratch.len);
+  JW_COMPOSE(&w, "}]");
+  jw_key(&w, "list");
+  jw_array_begin(&w);
+  jw_int(&w, 1);
+  jw_compose_begin(&w);
+  JW_COMPOSE(&w, "true");
+  jw_array_end(&w);
+  jw_object_end(&w);
+  jw_discard(&scratch);
+  assert_same_as_jansson(&w, json_pack("{s:i, s:[{s:i}, {s:s}], s:[i, b]}", "a", 1, "tree", "value",
+                                       7, "value", long_name, "list", 1, 1));
+}
+
+/* jw_hex: lowercase hex of every byte value, two digits each, separated
+ * like any string. */
+static void test_bytes_are_written_as_lowercase_hex(void **state)
+{
+  uint8_t bytes[256];
+  char want[2 * 256 + 1];
+  struct json_writer w;
+
+  (void)state;
+  for (int i = 0; i < 256; i++) {
+    bytes[i] = (uint8_t)i;
+    snprintf(want + 2 * i, 3, "%02x", i);
+  }
+  jw_init(&w);
+  jw_array_begin(&w);
+  jw_hex(&w, bytes, 0);
+  jw_hex(&w, bytes, sizeof(bytes));
+  jw_array_end(&w);
+  assert_same_as_jansson(&w, json_pack("[s, s]", "", want));
+}
+
+/* Literal keys and strings take jw_key's and jw_string's inline path only
+ * when they hold nothing to escape: literals with a quote, a backslash or
+ * a control byte are escaped as any string is, and a literal longer than
+ * JW_LITERAL_MAX is written whole. */
+static void test_literals_are_written_as_any_string_is(void **state)
+{
+  struct json_writer w;
+
+  (void)state;
+  jw_init(&w);
+  jw_object_begin(&w);
+  jw_key_string(&w, "plain", "up");
+  jw_key_string(&w, "a\"quote", "a\\backslash");
+  jw_key_string(&w, "tab\there", "line\nbreak");
+  jw_key_string(&w, "\x1f", "\x01");
+  jw_key_string(&w, "a key longer than thirty-two bytes, every one",
+                "and a value as long as it, too");
+  jw_key(&w, "list");
+  jw_array_begin(&w);
+  jw_string(&w, "one");
+  jw_string(&w, "\"two\"");
+  jw_array_end(&w);
+  jw_object_end(&w);
+  assert_same_as_jansson(&w,
+                         json_pack("{s:s, s:s, s:s, s:s, s:s, s:[s, s]}", "plain", "up", "a\"quote",
+                                   "a\\backslash", "tab\there", "line\nbreak", "\x1f", "\x01",
+                                   "a key longer than thirty-two bytes, every one",
+                                   "and a value as long as it, too", "list", "one", "\"two\""));
+}
+
 int main(void)
 {
   const struct CMUnitTest tests[] = {
@@ -226,6 +316,9 @@ int main(void)
       cmocka_unit_test(test_misuse_gives_null_never_bad_json),
       cmocka_unit_test(test_a_finished_writer_starts_again_empty),
       cmocka_unit_test(test_what_was_written_parses_back_into_the_same_tree),
+      cmocka_unit_test(test_a_composed_value_is_separated_like_any_value),
+      cmocka_unit_test(test_bytes_are_written_as_lowercase_hex),
+      cmocka_unit_test(test_literals_are_written_as_any_string_is),
   };
 
   return order_run_group_tests_name("engine/jsonw", tests, NULL, NULL);
