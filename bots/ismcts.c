@@ -39,6 +39,7 @@ struct node {
   double visits, avail;   /* times chosen, times it was legal when its parent was left */
   double reward;          /* sum of `actor`'s rewards through here */
   double measure;         /* a root child's: the actor's measure just after it, -1 none */
+  uint64_t draws;         /* the seed of the draws a compact list offers here, 0 until one */
   struct node **children; /* Owned, with each child */
   size_t n_children, cap_children;
 };
@@ -120,22 +121,46 @@ static size_t offer_one(json_t *move, const struct node *parent, struct candidat
   return n + 1;
 }
 
+/* The choice of draw `i` from a compact list at node `n`: the same at every
+ * visit, so the node offers the same moves whenever a world allows them.
+ * Drawn afresh each iteration, every visit offered new moves: Everest's
+ * root had 256 plans of one visit each, and the plan played was the first
+ * one drawn, the random bot's. The seed is drawn once, when first needed
+ * (a title without a compact list draws exactly as before). */
+static uint64_t node_choice(struct node *n, struct engine_rng *rng, size_t i)
+{
+  uint64_t z;
+
+  if (!n->draws)
+    n->draws = bot_draw64(rng) | 1;
+  z = n->draws + (i + 1) * 0x9e3779b97f4a7c15u; /* splitmix64 */
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
 /* The distinct moves `seat` may make in `world`: the title's whole legal
  * list when it is a plain one of at most CANDIDATES_MAX moves (one walk of
- * the rules), otherwise CANDIDATES_MAX draws from engine_sample_move (a
- * compact form, or a longer list: a sample of it). Returns how many. */
-static size_t offer_moves(const struct engine_game *world, int seat, const struct node *parent,
+ * the rules), otherwise CANDIDATES_MAX draws from engine_sample_move: of a
+ * compact form, the node's own (node_choice); of a longer list, fresh
+ * ones. Returns how many. */
+static size_t offer_moves(const struct engine_game *world, int seat, struct node *parent,
                           struct engine_rng *rng, struct candidate out[CANDIDATES_MAX])
 {
   json_t *legal = engine_legal_moves(world, seat);
+  bool short_list = json_array_size(legal) <= CANDIDATES_MAX;
+  bool compact = short_list && !bot_plain_list(world, seat, legal);
   size_t n = 0, i;
 
-  if (json_array_size(legal) <= CANDIDATES_MAX && bot_plain_list(world, seat, legal)) {
+  if (short_list && !compact) {
     for (i = 0; i < json_array_size(legal); i++)
       n = offer_one(json_incref(json_array_get(legal, i)), parent, out, n);
   } else {
-    for (i = 0; i < CANDIDATES_MAX; i++)
-      n = offer_one(engine_sample_move(world, seat, bot_draw64(rng)), parent, out, n);
+    for (i = 0; i < CANDIDATES_MAX; i++) {
+      uint64_t choice = compact ? node_choice(parent, rng, i) : bot_draw64(rng);
+
+      n = offer_one(engine_sample_move(world, seat, choice), parent, out, n);
+    }
   }
   json_decref(legal);
   return n;
