@@ -144,6 +144,10 @@ struct route_head {
 
 static struct route_head heads[N_ROUTES];
 static int n_heads;
+/* Every row, scanned when a pattern's head holds a "*" (none does): the
+ * index would then miss rows that match. */
+static struct route_head every_row;
+static bool heads_usable = true;
 static pthread_once_t heads_once = PTHREAD_ONCE_INIT;
 
 static size_t head_len(const char *path)
@@ -165,6 +169,9 @@ static void index_heads(void)
     if (h == n_heads)
       heads[n_heads++] = (struct route_head){.text = routes[i].pattern, .len = len};
     heads[h].rows[heads[h].n_rows++] = (unsigned char)i;
+    every_row.rows[every_row.n_rows++] = (unsigned char)i;
+    if (memchr(routes[i].pattern, '*', len))
+      heads_usable = false;
   }
 }
 
@@ -174,6 +181,8 @@ static const struct route_head *head_of(const char *path)
   size_t len = head_len(path);
 
   pthread_once(&heads_once, index_heads);
+  if (!heads_usable)
+    return &every_row;
   for (int h = 0; h < n_heads; h++)
     if (heads[h].len == len && memcmp(heads[h].text, path, len) == 0)
       return &heads[h];
