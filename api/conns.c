@@ -16,7 +16,9 @@
  * (not to a kept-alive connection idle between requests, which is closed
  * silently, as clients expect of idle ones) and shuts the socket down, so libmicrohttpd's own
  * thread sees the end of the stream and closes the connection the usual way (callbacks, counts).
- * Both happen under the table lock, and libmicrohttpd reports a closed
+ * Both happen under the table lock (a request's deadline moves without
+ * it: the sweeper claims a late connection atomically, struct api_conn),
+ * and libmicrohttpd reports a closed
  * connection (which unlinks it) before closing its socket, so the sweeper
  * never touches a descriptor that could already belong to someone else.
  * Only connections waiting for a request's bytes are late, and
@@ -78,14 +80,31 @@ struct addr_count {
   int count;
 };
 
+/*
+ * A connection's deadline, idleness and lateness in one word, so that a
+ * request moves its deadline with one atomic exchange and not under the
+ * table lock (three times a request, and the sweeper holds that lock for
+ * its walk over every connection: issue 22). The deadline in ms times
+ * two, plus 1 when the connection is idle between requests; a deadline of
+ * 0 is none (being answered or parked); CONN_LATE once the sweeper has
+ * closed it, which nothing changes again. The sweeper claims a late
+ * connection by a compare-and-swap of the word it read, and a request
+ * moves the deadline by one of the word it read unless that is
+ * CONN_LATE, so exactly one of them wins, as under the lock.
+ */
+#define CONN_LATE INT64_C(-1)
+
+static int64_t conn_state(int64_t deadline_ms, bool idle)
+{
+  return deadline_ms * 2 + (idle ? 1 : 0);
+}
+
 struct api_conn {
   struct api_conn *prev, *next; /* every open connection */
   struct addr_count *addr;      /* NULL when the address is unknown */
   int fd;
-  int64_t deadline_ms; /* 0: none (being answered or parked) */
-  bool late;           /* the sweeper closed it; answer nothing more */
-  bool idle;           /* between requests of a kept-alive connection */
-  bool linger;         /* refused before its body was read: close lingering */
+  _Atomic int64_t state; /* conn_state(deadline, idle) or CONN_LATE */
+  bool linger;           /* refused before its body was read: close lingering */
 };
 
 struct api_conns {
@@ -244,8 +263,8 @@ static void end_lingering(struct api_conns *c, const bool *done, int n)
  * meanwhile. The sweeper's own: other threads only add entries past
  * n_lingering, under the lock, and only the sweeper removes any, so the
  * first `n` it saw under the lock stay where they are while it reads them
- * without it (the lock guards every request's deadline: no draining under
- * it).
+ * without it (connections open and close under the lock, and the sweeper walks
+ * them under it: no draining under it).
  */
 static void linger_until(struct api_conns *c, int64_t until_ms)
 {
@@ -301,14 +320,18 @@ static void *sweep(void *arg)
 
     pthread_mutex_lock(&c->lock);
     for (struct api_conn *k = c->all; k; k = k->next) {
-      if (k->late || !k->deadline_ms || now < k->deadline_ms)
+      int64_t state = atomic_load(&k->state);
+      int64_t deadline_ms = state / 2;
+
+      /* A request that moved its deadline meanwhile wins: its new one is
+       * looked at next sweep. */
+      if (state == CONN_LATE || !deadline_ms || now < deadline_ms ||
+          !atomic_compare_exchange_strong(&k->state, &state, CONN_LATE))
         continue;
-      k->late = true;
-      k->deadline_ms = 0;
       /* An idle kept-alive connection is closed silently, as a client
        * expects of one; a late request is told why. Best effort: a full
        * send buffer only loses the explanation. */
-      if (!k->idle)
+      if (!(state & 1))
         send(k->fd, c->late_answer, c->late_len, MSG_NOSIGNAL | MSG_DONTWAIT);
       shutdown(k->fd, SHUT_RDWR);
     }
@@ -437,7 +460,7 @@ struct api_conn *api_conns_opened(struct api_conns *c, struct MHD_Connection *co
     return NULL; /* untracked: out of memory is no reason to refuse a client */
   }
   k->fd = fd->connect_fd;
-  k->deadline_ms = mono_ms() + c->head_ms;
+  atomic_init(&k->state, conn_state(mono_ms() + c->head_ms, false));
   pthread_mutex_lock(&c->lock);
   k->addr = addr ? count_addr(c, addr->client_addr) : NULL;
   k->next = c->all;
@@ -470,36 +493,35 @@ void api_conns_closed(struct api_conns *c, struct api_conn *k)
 }
 
 /* Set the deadline unless the sweeper has already closed the connection;
- * false when it has. */
-static bool set_deadline(struct api_conns *c, struct api_conn *k, int64_t deadline, bool idle)
+ * false when it has. No lock: see struct api_conn. */
+static bool set_deadline(struct api_conn *k, int64_t deadline, bool idle)
 {
-  bool ok;
+  int64_t state;
 
   if (!k)
     return true;
-  pthread_mutex_lock(&c->lock);
-  ok = !k->late;
-  if (ok) {
-    k->deadline_ms = deadline;
-    k->idle = idle;
-  }
-  pthread_mutex_unlock(&c->lock);
-  return ok;
+  state = atomic_load(&k->state);
+  do {
+    if (state == CONN_LATE)
+      return false;
+  } while (!atomic_compare_exchange_weak(&k->state, &state, conn_state(deadline, idle)));
+  return true;
 }
 
 bool api_conns_head_done(struct api_conns *c, struct api_conn *k)
 {
-  return set_deadline(c, k, mono_ms() + c->body_ms, false);
+  return set_deadline(k, mono_ms() + c->body_ms, false);
 }
 
 bool api_conns_answering(struct api_conns *c, struct api_conn *k)
 {
-  return set_deadline(c, k, 0, false);
+  (void)c;
+  return set_deadline(k, 0, false);
 }
 
 void api_conns_answered(struct api_conns *c, struct api_conn *k)
 {
-  set_deadline(c, k, mono_ms() + c->head_ms, true);
+  set_deadline(k, mono_ms() + c->head_ms, true);
 }
 
 void api_conns_linger(struct api_conns *c, struct api_conn *k)
@@ -507,6 +529,6 @@ void api_conns_linger(struct api_conns *c, struct api_conn *k)
   if (!k)
     return;
   pthread_mutex_lock(&c->lock);
-  k->linger = !k->late;
+  k->linger = atomic_load(&k->state) != CONN_LATE;
   pthread_mutex_unlock(&c->lock);
 }

@@ -133,15 +133,16 @@ static const char *position_status(const struct db_game *row, const struct engin
 
 /* The options as stored, or nothing when they cannot be read (as before:
  * the member was left out). */
+/* The options as stored: game_new and the import (export.c) store them as
+ * json_dumps(JSON_COMPACT | JSON_SORT_KEYS) writes them, which is what
+ * jw_json writes of them parsed, and the games table's trigger keeps them
+ * from changing; so they are copied, not parsed on every view (issue 22). */
 static void write_options(struct json_writer *w, const struct db_game *row)
 {
-  json_t *options = json_loads(row->options_json ? row->options_json : "{}", 0, NULL);
+  const char *options = row->options_json ? row->options_json : "{}";
 
-  if (options) {
-    jw_key(w, "options");
-    jw_json(w, options);
-  }
-  json_decref(options);
+  jw_key(w, "options");
+  jw_raw(w, options, strlen(options));
 }
 
 /* The rules' result, or a timeout adjudication's: that ends a game outside

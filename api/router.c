@@ -126,14 +126,80 @@ static bool path_matches(const char *pattern, const char *path, char id[DB_ID_MA
   return *pattern == '\0' && *path == '\0';
 }
 
+/*
+ * The rows a path may match, found by its head: "/v1/" and the segment
+ * after it ("/v1/games"), or outside the API its first segment ("/docs").
+ * No pattern has a "*" in its head, so a path matches a row only if their
+ * heads are equal: a request is matched against the few rows of its head,
+ * in the table's order, instead of scanning every row (3.6k instructions
+ * for /v1/health, issue 22). Which row wins and what Allow lists are the
+ * scan's, since the rows skipped could never have matched.
+ */
+struct route_head {
+  const char *text; /* the head's bytes: the start of its rows' patterns */
+  size_t len;
+  int n_rows;
+  unsigned char rows[N_ROUTES]; /* indices into routes, ascending */
+};
+
+static struct route_head heads[N_ROUTES];
+static int n_heads;
+/* Every row, scanned when a pattern's head holds a "*" (none does): the
+ * index would then miss rows that match. */
+static struct route_head every_row;
+static bool heads_usable = true;
+static pthread_once_t heads_once = PTHREAD_ONCE_INIT;
+
+static size_t head_len(const char *path)
+{
+  const char *rest = strncmp(path, "/v1/", 4) == 0 ? path + 4 : path + (*path == '/');
+
+  return (size_t)(rest - path) + strcspn(rest, "/");
+}
+
+static void index_heads(void)
+{
+  for (size_t i = 0; i < N_ROUTES; i++) {
+    size_t len = head_len(routes[i].pattern);
+    int h;
+
+    for (h = 0; h < n_heads; h++)
+      if (heads[h].len == len && memcmp(heads[h].text, routes[i].pattern, len) == 0)
+        break;
+    if (h == n_heads)
+      heads[n_heads++] = (struct route_head){.text = routes[i].pattern, .len = len};
+    heads[h].rows[heads[h].n_rows++] = (unsigned char)i;
+    every_row.rows[every_row.n_rows++] = (unsigned char)i;
+    if (memchr(routes[i].pattern, '*', len))
+      heads_usable = false;
+  }
+}
+
+/* The rows whose patterns begin with `path`'s head; NULL for none. */
+static const struct route_head *head_of(const char *path)
+{
+  size_t len = head_len(path);
+
+  pthread_once(&heads_once, index_heads);
+  if (!heads_usable)
+    return &every_row;
+  for (int h = 0; h < n_heads; h++)
+    if (heads[h].len == len && memcmp(heads[h].text, path, len) == 0)
+      return &heads[h];
+  return NULL;
+}
+
 size_t api_body_cap(const char *method, const char *path)
 {
-  const struct route *r;
+  const struct route_head *head = head_of(path);
   char id[DB_ID_MAX + 1];
 
-  for (r = routes; r->pattern; r++)
+  for (int i = 0; head && i < head->n_rows; i++) {
+    const struct route *r = &routes[head->rows[i]];
+
     if (r->body_cap && strcmp(r->method, method) == 0 && path_matches(r->pattern, path, id))
       return r->body_cap;
+  }
   return API_BODY_CAP;
 }
 
@@ -157,13 +223,15 @@ static void allow_add(char allow[API_ALLOW_MAX], const char *method)
 enum cairn_status api_route(struct api_request *req, api_handler *out, char allow[API_ALLOW_MAX],
                             struct cairn_error *err)
 {
-  const struct route *r;
+  const struct route_head *head = head_of(req->path);
   char id[DB_ID_MAX + 1];
 
   *out = NULL;
   allow[0] = '\0';
   req->route = -1;
-  for (r = routes; r->pattern; r++) {
+  for (int i = 0; head && i < head->n_rows; i++) {
+    const struct route *r = &routes[head->rows[i]];
+
     id[0] = '\0';
     if (!path_matches(r->pattern, req->path, id))
       continue;

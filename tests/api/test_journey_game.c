@@ -116,6 +116,26 @@ static void test_journey_is_listed_with_three_seats(void **state)
   harness_expect_title(*state, TITLE, "Journey to the Top of the World", 3, 3, "journey-2");
 }
 
+/* The view's options, byte for byte: the request's text (spaced) as
+ * json_dumps(JSON_COMPACT | JSON_SORT_KEYS) writes it. games.c copies
+ * the stored text rather than parsing it again (issue 22). */
+static void expect_options_text(struct harness_server *s, const char *id, const char *options)
+{
+  struct harness_response r;
+  json_t *parsed = json_loads(options, 0, NULL);
+  char *canon = json_dumps(parsed, JSON_COMPACT | JSON_SORT_KEYS);
+  char expected[128];
+
+  snprintf(expected, sizeof expected, "\"options\":%s,", canon);
+  harness_call(s, &r, "GET", NULL, NULL, "/v1/games/%s", id);
+  HARNESS_EXPECT_JSON(&r, 200);
+  if (!strstr(r.body, expected))
+    harness_fail_response(&r, __FILE__, __LINE__, "the options are not written canonically");
+  harness_response_free(&r);
+  free(canon);
+  json_decref(parsed);
+}
+
 /* Three players join; the game becomes active with both climbers owing
  * their purchases at once, each seeing its own role. */
 static void join_three(struct harness_server *s)
@@ -139,6 +159,7 @@ static void join_three(struct harness_server *s)
   for (i = 0; i < 3; i++)
     assert_int_equal(harness_join(s, game.players[i].token, game.id, i), i);
 
+  expect_options_text(s, game.id, options);
   g = harness_get_game(s, NULL, game.id);
   assert_string_equal(harness_str(g, "status"), "active");
   assert_int_equal(json_array_size(json_object_get(g, "to_act")), 2);

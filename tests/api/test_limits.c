@@ -521,6 +521,56 @@ static void test_one_address_cannot_hold_every_slot_and_slow_requests_are_cut_of
   assert_true(harness_stop(&s));
 }
 
+/* What the server sends on `fd` until it closes it (10 s at most), NUL-ended
+ * in `got`; the ms it took. */
+static long read_until_closed(int fd, char *got, size_t cap)
+{
+  struct pollfd pfd = {.fd = fd, .events = POLLIN};
+  long t0 = mono_ms();
+  size_t n = 0;
+
+  while (n < cap - 1 && poll(&pfd, 1, (int)(10000 - (mono_ms() - t0))) == 1) {
+    ssize_t r = recv(fd, got + n, cap - 1 - n, 0);
+
+    if (r <= 0)
+      break;
+    n += (size_t)r;
+  }
+  got[n] = '\0';
+  return mono_ms() - t0;
+}
+
+/* conns.c keeps a connection's deadline and whether it is idle in one
+ * atomic word: a kept-alive connection idle past the head timeout is
+ * closed without a word, as clients expect of idle ones, and one that
+ * never sent its head is told 408; neither before the deadline. */
+static void test_an_idle_connection_is_closed_silently_and_a_late_head_is_told_408(void **state)
+{
+  struct harness_server s;
+  char idle_got[1024], late_got[1024];
+  long idle_ms, late_ms;
+  int idle, late;
+
+  (void)state;
+  setenv("CAIRN_HEAD_TIMEOUT", "1", 1);
+  memset(&s, 0, sizeof s);
+  harness_start(&s);
+  unsetenv("CAIRN_HEAD_TIMEOUT");
+  idle = raw_connect(&s);
+  assert_int_equal(raw_health(idle), 200);
+  late = raw_connect(&s);
+  assert_true(send(late, "GET /v1/health HTTP/1.1\r\n", 25, MSG_NOSIGNAL) == 25);
+  idle_ms = read_until_closed(idle, idle_got, sizeof idle_got);
+  late_ms = read_until_closed(late, late_got, sizeof late_got);
+  print_message("idle closed after %ld ms, late after %ld ms more\n", idle_ms, late_ms);
+  assert_string_equal(idle_got, "");
+  assert_true(strncmp(late_got, "HTTP/1.1 408 ", 13) == 0);
+  assert_true(idle_ms >= 1000 - 20 && idle_ms < 9000);
+  close(idle);
+  close(late);
+  assert_true(harness_stop(&s));
+}
+
 /* Exit status of `CAIRN_SERVER args` (stdout and stderr discarded). */
 static int run_server_with(const char *args)
 {
@@ -578,6 +628,7 @@ int main(void)
       cmocka_unit_test(test_a_player_cannot_pile_up_unfinished_games),
       cmocka_unit_test(test_connections_past_the_cap_are_closed_unanswered),
       cmocka_unit_test(test_one_address_cannot_hold_every_slot_and_slow_requests_are_cut_off),
+      cmocka_unit_test(test_an_idle_connection_is_closed_silently_and_a_late_head_is_told_408),
       cmocka_unit_test(test_every_limit_flag_is_accepted_on_the_command_line),
       cmocka_unit_test_setup_teardown(test_every_acting_endpoint_refuses_a_player_without_the_seat,
                                       harness_setup, harness_teardown),
