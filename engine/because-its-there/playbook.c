@@ -376,20 +376,103 @@ static int hand_count_of(const struct bit_state *st, int seat, int kind)
   return n;
 }
 
-/* Discard/Draw: a third Camp in hand is dead weight (two are pitched at
- * most on a climb's way), then draw to five. */
+/* XII: the Climbers a seat has in its scenario. */
+static int climbers_of_seat(const struct bit_state *st, int seat)
+{
+  if (st->scenario == BIT_1963)
+    return seat == 0 ? 4 : 2;
+  return 6;
+}
+
+/* Whether dead Climber `c` was the seat's. The dead pile is one pile with
+ * no owners in a view, so this goes by the scenario's Climbers (1963
+ * gives Player Two Hornbein and Unsoeld, the last two); a drafted Dream
+ * Teams one counts as the seat's (the view does not say). */
+static bool own_dead(const struct bit_state *st, int seat, int c)
+{
+  if (st->scenario == BIT_1963)
+    return (c >= BIT_SHERPA_FIRST - 2) == (seat == 1);
+  return true;
+}
+
+/* Whether some of the seat's Climbers that have not returned wait in its
+ * piles. Counted from what the seat sees (its hand, the mountain, the
+ * dead and discard piles) and not from the active pile: a world sampled
+ * from the view may deal a drafted Dream Teams Climber to either seat's
+ * pile. */
+static bool climbers_waiting(const struct bit_state *st, int seat)
+{
+  int c, seen = 0;
+
+  for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++) {
+    int zone = st->loc[c].zone;
+
+    if (zone == BIT_Z_DEAD)
+      seen += own_dead(st, seat, c);
+    else if (st->loc[c].seat == seat && (zone == BIT_Z_HAND || zone == BIT_Z_MOUNTAIN ||
+                                         (zone == BIT_Z_DISCARD && st->returned[c])))
+      seen++;
+  }
+  return seen < climbers_of_seat(st, seat);
+}
+
+/* Whether the seat has a Climber on a Terrain card (its Camps are wanted). */
+static bool climbing(const struct bit_state *st, int seat)
+{
+  int c;
+
+  for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++)
+    if (st->loc[c].zone == BIT_Z_MOUNTAIN && st->loc[c].seat == seat && st->loc[c].at != BIT_ABC)
+      return true;
+  return false;
+}
+
+/* The card of kind `kind` in the seat's hand beyond the first `keep`, -1
+ * none (lowest ids first). */
+static int spare_in_hand(const struct bit_state *st, int seat, int kind, int keep)
+{
+  int c, seen = 0;
+
+  for (c = 0; c < BIT_CARDS; c++)
+    if (st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat && bit_is(c, kind) &&
+        ++seen > keep)
+      return c;
+  return -1;
+}
+
+/* The card to discard this turn, -1 none. A third Camp in hand is dead
+ * weight (two are pitched at most on a climb's way). A hand without a
+ * Climber while Climbers wait in the piles is stuck: Sherpas deploy only
+ * with a Climber and Supplies only with Sherpas, so drawing to five would
+ * draw nothing and the Climbers would never come (in 1963 Player Two has
+ * two Climbers in fifteen cards, and they stayed in the pile the whole
+ * game in one playbook game of four). Keep one Sherpas and one Supplies
+ * for the team to come, Camps only while someone climbs. */
+static int card_to_discard(const struct bit_state *st, int seat)
+{
+  int card = spare_in_hand(st, seat, BIT_CAMP, 2);
+
+  if (card >= 0 || hand_count_of(st, seat, BIT_CLIMBER) > 0 || !climbers_waiting(st, seat))
+    return card;
+  card = spare_in_hand(st, seat, BIT_CAMP, climbing(st, seat) ? 2 : 0);
+  if (card < 0)
+    card = spare_in_hand(st, seat, BIT_SUPPLIES, 1);
+  if (card < 0)
+    card = spare_in_hand(st, seat, BIT_SHERPA, 1);
+  return card;
+}
+
+/* Discard/Draw: the cards that would block the hand, then draw to five. */
 static struct bit_move discard_move(const struct bit_state *st, int seat)
 {
   struct bit_move m = blank(BIT_M_DRAW);
-  int c;
+  int card = st->discarded[seat] < 3 ? card_to_discard(st, seat) : -1;
 
-  if (st->discarded[seat] < 3 && hand_count_of(st, seat, BIT_CAMP) > 2)
-    for (c = BIT_CAMP_FIRST; c < BIT_SPECIAL_FIRST; c++)
-      if (st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat) {
-        m = blank(BIT_M_DISCARD);
-        m.card = c;
-        return m;
-      }
+  if (card >= 0) {
+    m = blank(BIT_M_DISCARD);
+    m.card = card;
+    return m;
+  }
   m.count = bit_draw_max(st, seat);
   return m;
 }
