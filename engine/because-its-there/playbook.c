@@ -143,6 +143,46 @@ static struct team_facts facts_of(const struct bit_state *st, int seat, int team
   return f;
 }
 
+/* XII: the Climbers a seat has in its scenario. */
+static int climbers_of_seat(const struct bit_state *st, int seat)
+{
+  if (st->scenario == BIT_1963)
+    return seat == 0 ? 4 : 2;
+  return 6;
+}
+
+/* Whether dead Climber `c` was the seat's. The dead pile is one pile with
+ * no owners in a view, so this goes by the scenario's Climbers (1963
+ * gives Player Two Hornbein and Unsoeld, the last two); a drafted Dream
+ * Teams one counts as the seat's (the view does not say). */
+static bool own_dead(const struct bit_state *st, int seat, int c)
+{
+  if (st->scenario == BIT_1963)
+    return (c >= BIT_SHERPA_FIRST - 2) == (seat == 1);
+  return true;
+}
+
+/* Whether some of the seat's Climbers that have not returned wait in its
+ * piles. Counted from what the seat sees (its hand, the mountain, the
+ * dead and discard piles) and not from the active pile: a world sampled
+ * from the view may deal a drafted Dream Teams Climber to either seat's
+ * pile. */
+static bool climbers_waiting(const struct bit_state *st, int seat)
+{
+  int c, seen = 0;
+
+  for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++) {
+    int zone = st->loc[c].zone;
+
+    if (zone == BIT_Z_DEAD)
+      seen += own_dead(st, seat, c);
+    else if (st->loc[c].seat == seat && (zone == BIT_Z_HAND || zone == BIT_Z_MOUNTAIN ||
+                                         (zone == BIT_Z_DISCARD && st->returned[c])))
+      seen++;
+  }
+  return seen < climbers_of_seat(st, seat);
+}
+
 /* ---- Movement ---- */
 
 static bool try_move(const struct bit_state *st, int seat, int team, int dir, int route_index,
@@ -187,11 +227,17 @@ static bool descend(const struct bit_state *st, int seat, int team, const struct
   if (cross)
     below = bit_step_target(st, seat, f->at, -1, 0);
   int left, floor_below, floor_here;
+  bool last_dash;
 
   if (below == -2)
     return false;
   left = f->weakest - cost;
-  floor_below = below == BIT_ABC ? 0 : night_floor(st, seat, below);
+  /* On the last day a Climber not back counts for nothing (XII; Dream
+   * Teams counts the living, so there the night still matters): go down
+   * as far as the exits allow. In 300 rule-of-thumb games 1963's Player
+   * Two reached its goal 118 times, 110 without. */
+  last_dash = st->turn == BIT_LAST_TURN && st->scenario != BIT_DREAM;
+  floor_below = below == BIT_ABC || last_dash ? 0 : night_floor(st, seat, below);
   floor_here = f->at == BIT_SUMMIT ? 99 : night_floor(st, seat, f->at);
   /* Down to where the night is survived, or at least to a safer card
    * than one where it is not (a step down never kills by itself). */
@@ -248,6 +294,27 @@ static bool rests_today(const struct bit_state *st, int seat, int team, const st
   return f->weakest < rested_strength(st, seat, team) - 1;
 }
 
+/* The last turn a team in Advance Base Camp waits for what it lacks. In
+ * 300 rule-of-thumb games a scenario, waiting to turn 6 reached the goal
+ * 116 times in 1924, 159 in 1953 and 110 as 1963's Player Two (164 as
+ * Player One); not waiting: 105, 106, 60 and 132; to turn 4: 113, 146,
+ * 117, 160; to turn 8: 116, 152, 114, 162. Without the wait for Player
+ * Two's second Climber, Player Two reached it 76 times. */
+#define KIT_WAIT_TURN 6
+
+/* Whether a team in Advance Base Camp should wait for what it lacks: a
+ * Sherpas with Supplies (without them it pitches no Camp, and high up a
+ * night without one wears a Climber down to death), and in 1963 Player
+ * Two's second Climber (both must go up and come back). */
+static bool waits_in_abc(const struct bit_state *st, int seat, const struct team_facts *f)
+{
+  if (f->at != BIT_ABC || st->turn > KIT_WAIT_TURN)
+    return false;
+  if (f->loaded < 0)
+    return true;
+  return st->scenario == BIT_1963 && seat == 1 && f->climbers < 2 && climbers_waiting(st, seat);
+}
+
 /* The next move of team `team` (not ended this phase), or false when it
  * has nothing to do (it is then ended, or left alone). */
 static bool team_move(const struct bit_state *st, int seat, int team, struct bit_move *out)
@@ -263,7 +330,8 @@ static bool team_move(const struct bit_state *st, int seat, int team, struct bit
       try_cargo(st, seat, BIT_M_LEAVE, team, f.weakest_card, out))
     return true;
   if (f.all_summited ? descend(st, seat, team, &f, out)
-                     : !rests_today(st, seat, team, &f) && climb(st, seat, team, &f, out))
+                     : !rests_today(st, seat, team, &f) && !waits_in_abc(st, seat, &f) &&
+                           climb(st, seat, team, &f, out))
     return true;
   /* The weakest holds the team back: leave it here (its own team) when
    * the others could climb on without it. */
@@ -376,20 +444,63 @@ static int hand_count_of(const struct bit_state *st, int seat, int kind)
   return n;
 }
 
-/* Discard/Draw: a third Camp in hand is dead weight (two are pitched at
- * most on a climb's way), then draw to five. */
+/* Whether the seat has a Climber on a Terrain card (its Camps are wanted). */
+static bool climbing(const struct bit_state *st, int seat)
+{
+  int c;
+
+  for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++)
+    if (st->loc[c].zone == BIT_Z_MOUNTAIN && st->loc[c].seat == seat && st->loc[c].at != BIT_ABC)
+      return true;
+  return false;
+}
+
+/* The card of kind `kind` in the seat's hand beyond the first `keep`, -1
+ * none (lowest ids first). */
+static int spare_in_hand(const struct bit_state *st, int seat, int kind, int keep)
+{
+  int c, seen = 0;
+
+  for (c = 0; c < BIT_CARDS; c++)
+    if (st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat && bit_is(c, kind) &&
+        ++seen > keep)
+      return c;
+  return -1;
+}
+
+/* The card to discard this turn, -1 none. A third Camp in hand is dead
+ * weight (two are pitched at most on a climb's way). A hand without a
+ * Climber while Climbers wait in the piles is stuck: Sherpas deploy only
+ * with a Climber and Supplies only with Sherpas, so drawing to five would
+ * draw nothing and the Climbers would never come (in 1963 Player Two has
+ * two Climbers in fifteen cards, and they stayed in the pile the whole
+ * game in one playbook game of four). Keep one Sherpas and one Supplies
+ * for the team to come, Camps only while someone climbs. */
+static int card_to_discard(const struct bit_state *st, int seat)
+{
+  int card = spare_in_hand(st, seat, BIT_CAMP, 2);
+
+  if (card >= 0 || hand_count_of(st, seat, BIT_CLIMBER) > 0 || !climbers_waiting(st, seat))
+    return card;
+  card = spare_in_hand(st, seat, BIT_CAMP, climbing(st, seat) ? 2 : 0);
+  if (card < 0)
+    card = spare_in_hand(st, seat, BIT_SUPPLIES, 1);
+  if (card < 0)
+    card = spare_in_hand(st, seat, BIT_SHERPA, 1);
+  return card;
+}
+
+/* Discard/Draw: the cards that would block the hand, then draw to five. */
 static struct bit_move discard_move(const struct bit_state *st, int seat)
 {
   struct bit_move m = blank(BIT_M_DRAW);
-  int c;
+  int card = st->discarded[seat] < 3 ? card_to_discard(st, seat) : -1;
 
-  if (st->discarded[seat] < 3 && hand_count_of(st, seat, BIT_CAMP) > 2)
-    for (c = BIT_CAMP_FIRST; c < BIT_SPECIAL_FIRST; c++)
-      if (st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat) {
-        m = blank(BIT_M_DISCARD);
-        m.card = c;
-        return m;
-      }
+  if (card >= 0) {
+    m = blank(BIT_M_DISCARD);
+    m.card = card;
+    return m;
+  }
   m.count = bit_draw_max(st, seat);
   return m;
 }
