@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-static struct bit_move blank(int type)
+struct bit_move bit_move_blank(int type)
 {
   struct bit_move m = {.type = type,
                        .card = -1,
@@ -53,7 +53,7 @@ static void specials(const struct bit_state *st, int seat, struct found *list)
   int c, t, x;
 
   for (c = BIT_SPECIAL_FIRST; c < BIT_EVENT_FIRST; c++) {
-    struct bit_move m = blank(BIT_M_PLAY);
+    struct bit_move m = bit_move_blank(BIT_M_PLAY);
     m.card = c;
     if (st->loc[c].zone != BIT_Z_HAND || st->loc[c].seat != seat)
       continue;
@@ -94,7 +94,7 @@ static void strikes(const struct bit_state *st, int seat, struct found *list)
   int c;
 
   for (c = BIT_CAMP_FIRST; c < BIT_SPECIAL_FIRST; c++) {
-    struct bit_move m = blank(BIT_M_STRIKE);
+    struct bit_move m = bit_move_blank(BIT_M_STRIKE);
     m.card = c;
     if (bit_strike_ok(st, seat, c))
       add(list, &m);
@@ -127,7 +127,7 @@ static void rests(const struct bit_state *st, int seat, struct found *list)
     if (bit_declarable(st, seat, c))
       declarable[n++] = c;
   for (mask = 0; mask < 1 << n; mask++) {
-    struct bit_move m = blank(BIT_M_REST);
+    struct bit_move m = bit_move_blank(BIT_M_REST);
     for (i = 0; i < n; i++)
       if (mask & 1 << i)
         m.use[m.n_use++] = declarable[i];
@@ -147,7 +147,7 @@ static void movement(const struct bit_state *st, int seat, struct found *list)
     if (!st->team[seat][t].used)
       continue;
     for (d = 1; d >= -1; d -= 2) {
-      struct bit_move m = blank(BIT_M_MOVE);
+      struct bit_move m = bit_move_blank(BIT_M_MOVE);
       m.team = t;
       m.dir = d;
       if (bit_move_ok(st, seat, t, d, -1))
@@ -160,7 +160,7 @@ static void movement(const struct bit_state *st, int seat, struct found *list)
     }
     for (k = 0; k < 5; k++)
       for (c = BIT_CLIMBER_FIRST; c < BIT_CAMP_FIRST; c++) {
-        struct bit_move m = blank(cargo_types[k]);
+        struct bit_move m = bit_move_blank(cargo_types[k]);
         m.team = t;
         if (cargo_types[k] == BIT_M_CARRY)
           m.climber = c;
@@ -171,14 +171,14 @@ static void movement(const struct bit_state *st, int seat, struct found *list)
       }
   }
   if (st->moving >= 0) {
-    struct bit_move m = blank(BIT_M_END);
+    struct bit_move m = bit_move_blank(BIT_M_END);
     m.team = st->moving;
     add(list, &m);
   }
   specials(st, seat, list);
   strikes(st, seat, list);
   {
-    struct bit_move m = blank(BIT_M_DONE);
+    struct bit_move m = bit_move_blank(BIT_M_DONE);
     add(list, &m);
   }
 }
@@ -195,7 +195,7 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
   case BIT_P_DRAFT:
     for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++)
       if (st->loc[c].zone == BIT_Z_BOX) {
-        struct bit_move m = blank(BIT_M_DRAFT);
+        struct bit_move m = bit_move_blank(BIT_M_DRAFT);
         m.climber = c;
         add(list, &m);
       }
@@ -203,7 +203,7 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
   case BIT_P_ROUTE:
     for (x = 0; x < BIT_ROUTES; x++)
       if (bit_route_allowed(st, seat, x)) {
-        struct bit_move m = blank(BIT_M_ROUTE);
+        struct bit_move m = bit_move_blank(BIT_M_ROUTE);
         m.route = x;
         add(list, &m);
       }
@@ -211,7 +211,7 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
   case BIT_P_DISCARD:
     for (c = 0; c < BIT_CARDS && st->discarded[seat] < 3; c++)
       if (st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat) {
-        struct bit_move m = blank(BIT_M_DISCARD);
+        struct bit_move m = bit_move_blank(BIT_M_DISCARD);
         m.card = c;
         add(list, &m);
       }
@@ -219,7 +219,7 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
     /* VIII.B "may draw ... to a maximum of five": every count, the most
      * first (the bare {"type":"draw"} is accepted too and means the most). */
     for (x = bit_draw_max(st, seat); x >= 0; x--) {
-      struct bit_move m = blank(BIT_M_DRAW);
+      struct bit_move m = bit_move_blank(BIT_M_DRAW);
       m.count = x;
       add(list, &m);
     }
@@ -228,13 +228,13 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
     for (c = BIT_CLIMBER_FIRST; c < BIT_CAMP_FIRST; c++)
       for (t = -1; t < BIT_TEAMS; t++)
         if ((t < 0 || st->team[seat][t].used) && bit_deploy_ok(st, seat, c, t)) {
-          struct bit_move m = blank(BIT_M_DEPLOY);
+          struct bit_move m = bit_move_blank(BIT_M_DEPLOY);
           m.card = c;
           m.team = t;
           add(list, &m);
         }
     {
-      struct bit_move m = blank(BIT_M_READY);
+      struct bit_move m = bit_move_blank(BIT_M_READY);
       add(list, &m);
     }
     break;
@@ -245,14 +245,14 @@ static void enumerate(const struct bit_state *st, int seat, struct found *list)
     for (c = BIT_CAMP_FIRST; c < BIT_SPECIAL_FIRST; c++)
       for (x = 0; x <= BIT_SUMMIT; x++)
         if (bit_camp_ok(st, seat, c, x)) {
-          struct bit_move m = blank(BIT_M_CAMP);
+          struct bit_move m = bit_move_blank(BIT_M_CAMP);
           m.card = c;
           m.at = x;
           add(list, &m);
         }
     strikes(st, seat, list);
     {
-      struct bit_move m = blank(BIT_M_READY);
+      struct bit_move m = bit_move_blank(BIT_M_READY);
       add(list, &m);
     }
     break;

@@ -34,20 +34,6 @@ static int last_rest_turn(const struct bit_state *st)
   return (st->scenario == BIT_1924 ? 9 : 13);
 }
 
-static struct bit_move blank(int type)
-{
-  struct bit_move m = {.type = type,
-                       .card = -1,
-                       .team = -1,
-                       .dir = 0,
-                       .route = -1,
-                       .at = -1,
-                       .climber = -1,
-                       .count = -1,
-                       .n_use = 0};
-  return m;
-}
-
 static bool own_at(const struct bit_state *st, int seat, int first, int last, int at, int role)
 {
   int c;
@@ -190,7 +176,7 @@ static bool try_move(const struct bit_state *st, int seat, int team, int dir, in
 {
   if (!bit_move_ok(st, seat, team, dir, route_index))
     return false;
-  *out = blank(BIT_M_MOVE);
+  *out = bit_move_blank(BIT_M_MOVE);
   out->team = team;
   out->dir = dir;
   out->route = route_index >= 0 ? st->route[route_index] : -1;
@@ -200,7 +186,7 @@ static bool try_move(const struct bit_state *st, int seat, int team, int dir, in
 static bool try_cargo(const struct bit_state *st, int seat, int type, int team, int card,
                       struct bit_move *out)
 {
-  struct bit_move m = blank(type);
+  struct bit_move m = bit_move_blank(type);
 
   m.team = team;
   if (type == BIT_M_CARRY)
@@ -351,7 +337,7 @@ static bool team_move(const struct bit_state *st, int seat, int team, struct bit
       return true;
   }
   if (moving) {
-    *out = blank(BIT_M_END);
+    *out = bit_move_blank(BIT_M_END);
     out->team = team;
     return true;
   }
@@ -380,7 +366,7 @@ static bool oxygen(const struct bit_state *st, int seat, struct bit_move *out)
       }
     }
     if (best >= 0) {
-      struct bit_move m = blank(BIT_M_PLAY);
+      struct bit_move m = bit_move_blank(BIT_M_PLAY);
 
       m.card = card;
       m.climber = best;
@@ -406,7 +392,7 @@ static int team_height(const struct bit_state *st, int seat, int team)
 
 static struct bit_move movement_move(const struct bit_state *st, int seat)
 {
-  struct bit_move m = blank(BIT_M_DONE);
+  struct bit_move m = bit_move_blank(BIT_M_DONE);
   bool tried[BIT_TEAMS] = {false};
   int t, round;
 
@@ -414,7 +400,7 @@ static struct bit_move movement_move(const struct bit_state *st, int seat)
     return m;
   if (st->moving >= 0) {
     if (!team_move(st, seat, st->moving, &m))
-      m = blank(BIT_M_DONE);
+      m = bit_move_blank(BIT_M_DONE);
     return m;
   }
   for (round = 0; round < BIT_TEAMS; round++) {
@@ -430,7 +416,7 @@ static struct bit_move movement_move(const struct bit_state *st, int seat)
     if (team_move(st, seat, best, &m))
       return m;
   }
-  return blank(BIT_M_DONE);
+  return bit_move_blank(BIT_M_DONE);
 }
 
 /* ---- The other phases ---- */
@@ -493,11 +479,11 @@ static int card_to_discard(const struct bit_state *st, int seat)
 /* Discard/Draw: the cards that would block the hand, then draw to five. */
 static struct bit_move discard_move(const struct bit_state *st, int seat)
 {
-  struct bit_move m = blank(BIT_M_DRAW);
+  struct bit_move m = bit_move_blank(BIT_M_DRAW);
   int card = st->discarded[seat] < 3 ? card_to_discard(st, seat) : -1;
 
   if (card >= 0) {
-    m = blank(BIT_M_DISCARD);
+    m = bit_move_blank(BIT_M_DISCARD);
     m.card = card;
     return m;
   }
@@ -518,13 +504,13 @@ static bool deploy_one(const struct bit_state *st, int seat, int card, struct bi
       continue;
     if (bit_is(card, BIT_CLIMBER) && bit_team_count(st, seat, t, BIT_CLIMBER, -1) >= 2)
       continue;
-    *out = blank(BIT_M_DEPLOY);
+    *out = bit_move_blank(BIT_M_DEPLOY);
     out->card = card;
     out->team = t;
     return true;
   }
   if (bit_is(card, BIT_CLIMBER) && bit_deploy_ok(st, seat, card, -1)) {
-    *out = blank(BIT_M_DEPLOY);
+    *out = bit_move_blank(BIT_M_DEPLOY);
     out->card = card;
     return true;
   }
@@ -534,7 +520,7 @@ static bool deploy_one(const struct bit_state *st, int seat, int card, struct bi
 static struct bit_move abc_move(const struct bit_state *st, int seat)
 {
   static const int kinds[] = {BIT_SHERPA, BIT_SUPPLIES, BIT_CLIMBER};
-  struct bit_move m = blank(BIT_M_READY);
+  struct bit_move m = bit_move_blank(BIT_M_READY);
   int k, c;
 
   for (k = 0; k < 3; k++)
@@ -542,13 +528,13 @@ static struct bit_move abc_move(const struct bit_state *st, int seat)
       if (bit_is(c, kinds[k]) && st->loc[c].zone == BIT_Z_HAND && st->loc[c].seat == seat &&
           deploy_one(st, seat, c, &m))
         return m;
-  return blank(BIT_M_READY);
+  return bit_move_blank(BIT_M_READY);
 }
 
 /* Setup Camp: a Camp on the highest card that takes one. */
 static struct bit_move camp_move(const struct bit_state *st, int seat)
 {
-  struct bit_move m = blank(BIT_M_READY);
+  struct bit_move m = bit_move_blank(BIT_M_READY);
   int c, at, best_height = -1;
 
   for (c = BIT_CAMP_FIRST; c < BIT_SPECIAL_FIRST; c++) {
@@ -557,7 +543,7 @@ static struct bit_move camp_move(const struct bit_state *st, int seat)
     for (at = 0; at < BIT_SUMMIT; at++)
       if (bit_index_of(st, at) > best_height && bit_camp_ok(st, seat, c, at)) {
         best_height = bit_index_of(st, at);
-        m = blank(BIT_M_CAMP);
+        m = bit_move_blank(BIT_M_CAMP);
         m.card = c;
         m.at = at;
       }
@@ -570,14 +556,14 @@ static struct bit_move camp_move(const struct bit_state *st, int seat)
  * the Supplies wherever an own Climber is below its printed Strength. */
 static struct bit_move night_move(const struct bit_state *st, int seat)
 {
-  struct bit_move m = blank(BIT_M_REST);
+  struct bit_move m = bit_move_blank(BIT_M_REST);
   int c, at;
 
   for (c = BIT_SPECIAL_FIRST; c < BIT_EVENT_FIRST; c++)
     if (bit_special_of(c) == BIT_BIVOUAC && st->loc[c].zone == BIT_Z_HAND &&
         st->loc[c].seat == seat)
       for (at = 0; at < BIT_SUMMIT + 1; at++) {
-        struct bit_move play = blank(BIT_M_PLAY);
+        struct bit_move play = bit_move_blank(BIT_M_PLAY);
 
         play.card = c;
         play.at = at;
@@ -609,7 +595,7 @@ static struct bit_move night_move(const struct bit_state *st, int seat)
  * Dream Teams), else the first it may take. */
 static struct bit_move draft_move(const struct bit_state *st)
 {
-  struct bit_move m = blank(BIT_M_DRAFT);
+  struct bit_move m = bit_move_blank(BIT_M_DRAFT);
   int c;
 
   for (c = BIT_CLIMBER_FIRST; c < BIT_SHERPA_FIRST; c++)
@@ -621,7 +607,7 @@ static struct bit_move draft_move(const struct bit_state *st)
 
 static struct bit_move route_move(const struct bit_state *st, int seat)
 {
-  struct bit_move m = blank(BIT_M_ROUTE);
+  struct bit_move m = bit_move_blank(BIT_M_ROUTE);
   int r;
 
   if (bit_route_allowed(st, seat, BIT_GREAT_COULOIR)) {

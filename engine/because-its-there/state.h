@@ -229,6 +229,10 @@ struct bit_move {
 
 /* Read a move object (borrowed) into *m; CAIRN_EINVAL on a malformed one. */
 enum cairn_status bit_move_parse(const json_t *move, struct bit_move *m, struct cairn_error *err);
+/* legal.c: a move of `type` with every other field unset (-1, none used),
+ * the one start of every candidate the enumerators and the bots' rule of
+ * thumb build. */
+struct bit_move bit_move_blank(int type);
 /* New reference: the canonical move object of *m. */
 json_t *bit_move_json(const struct bit_move *m);
 /* The same, written to `w`. */
