@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "bots/bots.h"
+#include "tests/bots/views.h"
 #include "engine/himalaya/state.h"
 #include "engine/because-its-there/state.h"
 #include "engine/everest/state.h"
@@ -144,18 +145,6 @@ static const struct title_case cases[] = {
     {"journey-to-the-top", 3, "{\"turn_limit\": 40}", journey_hide},
 };
 
-static char *view_of(const struct engine_game *game, int seat)
-{
-  struct json_writer w;
-  char *text;
-
-  jw_init(&w);
-  engine_write_view(game, seat, &w);
-  text = jw_finish(&w, NULL);
-  assert_non_null(text);
-  return text;
-}
-
 static struct engine_game *new_game(const struct title_case *c, json_t *options, uint8_t salt)
 {
   uint8_t seed[ENGINE_SEED_BYTES] = {salt, 7, 3};
@@ -198,7 +187,7 @@ static char *rules_text(const struct engine_game *game)
  * the real game beyond the generator (a hidden card or order sampled). */
 static bool check_consistent(const struct engine_game *game, int seat, json_t *options)
 {
-  char *view = view_of(game, seat), *real = rules_text(game);
+  char *view = bots_test_view_of(game, seat), *real = rules_text(game);
   struct engine_rng rng;
   uint8_t seed[ENGINE_SEED_BYTES] = {42};
   bool varied = false;
@@ -214,7 +203,7 @@ static bool check_consistent(const struct engine_game *game, int seat, json_t *o
                            &rng, &world, &err) != CAIRN_OK)
       fail_msg("%s, seat %d at step %u: %s\nview: %s", game->module->id, seat, game->seq,
                err.detail, view);
-    sampled_view = view_of(world, seat);
+    sampled_view = bots_test_view_of(world, seat);
     assert_string_equal(sampled_view, view);
     sampled = rules_text(world);
     varied |= strcmp(sampled, real) != 0;
@@ -235,7 +224,7 @@ static bool check_fair(const struct title_case *c, const struct engine_game *gam
   struct engine_game *twin = engine_clone(game);
   uint8_t seed[ENGINE_SEED_BYTES] = {9, 9, 9};
   struct cairn_error err = {0};
-  char *view = view_of(game, seat), *twin_view, *a, *b;
+  char *view = bots_test_view_of(game, seat), *twin_view, *a, *b;
   json_t *move = NULL, *twin_move = NULL, *again = NULL;
 
   assert_non_null(twin);
@@ -244,7 +233,7 @@ static bool check_fair(const struct title_case *c, const struct engine_game *gam
     free(view);
     return false;
   }
-  twin_view = view_of(twin, seat);
+  twin_view = bots_test_view_of(twin, seat);
   assert_string_equal(twin_view, view); /* the bot's seat cannot tell them apart */
   a = rules_text(game);
   b = rules_text(twin);

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "bots/bots.h"
+#include "tests/bots/views.h"
 #include "engine/because-its-there/state.h"
 
 static const struct {
@@ -192,18 +193,6 @@ static void test_the_playbook_succeeds_at_both_seats_in_1963(void **state)
   assert_true(successes[1] >= 10);
 }
 
-static char *view_of(const struct engine_game *game, int seat)
-{
-  struct json_writer w;
-  char *text;
-
-  jw_init(&w);
-  engine_write_view(game, seat, &w);
-  text = jw_finish(&w, NULL);
-  assert_non_null(text);
-  return text;
-}
-
 /* At every third step of a playbook game, for the seat to act: its move
  * in each of three worlds sampled from its view is its move in the game. */
 static void check_view_only(const char *scenario, int seats, int game_no, int *checked)
@@ -217,7 +206,7 @@ static void check_view_only(const char *scenario, int seats, int game_no, int *c
   engine_rng_seed(&rng, seed);
   while (engine_to_act(game, to_act) > 0) {
     if (step++ % 3 == 0) {
-      char *view = view_of(game, to_act[0]);
+      char *view = bots_test_view_of(game, to_act[0]);
       json_t *real = game->module->bot_policy(game, to_act[0], 0);
 
       for (k = 0; k < 3; k++) {
