@@ -33,9 +33,6 @@
 void api_etag_of(const char *body, size_t len, char out[API_ETAG_MAX + 1])
 {
   XXH128_canonical_t canonical;
-  uint8_t *hash = canonical.digest;
-
-  static const char digits[] = "0123456789abcdef";
   char *p = out;
 
   XXH128_canonicalFromHash(&canonical, XXH3_128bits(body, len));
@@ -43,10 +40,7 @@ void api_etag_of(const char *body, size_t len, char out[API_ETAG_MAX + 1])
   p += 3;
   /* By table, not sodium_bin2hex: the tag is public to its reader, so its
    * constant time buys nothing, and it cost 300 instructions a GET. */
-  for (size_t i = 0; i < sizeof(canonical.digest); i++) {
-    *p++ = digits[hash[i] >> 4];
-    *p++ = digits[hash[i] & 0xf];
-  }
+  p = jw_hex_text(p, canonical.digest, sizeof(canonical.digest));
   *p++ = '"';
   *p = '\0';
 }

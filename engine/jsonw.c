@@ -363,9 +363,19 @@ void jw_raw(struct json_writer *w, const char *text, size_t n)
   put(w, text, n);
 }
 
-void jw_hex(struct json_writer *w, const uint8_t *bytes, size_t n)
+char *jw_hex_text(char *out, const uint8_t *bytes, size_t n)
 {
   static const char digits[] = "0123456789abcdef";
+
+  for (size_t i = 0; i < n; i++) {
+    *out++ = digits[bytes[i] >> 4];
+    *out++ = digits[bytes[i] & 0xf];
+  }
+  return out;
+}
+
+void jw_hex(struct json_writer *w, const uint8_t *bytes, size_t n)
+{
   char *out;
 
   before_value(w);
@@ -373,10 +383,7 @@ void jw_hex(struct json_writer *w, const uint8_t *bytes, size_t n)
     return;
   out = w->buf + w->len;
   *out++ = '"';
-  for (size_t i = 0; i < n; i++) {
-    *out++ = digits[bytes[i] >> 4];
-    *out++ = digits[bytes[i] & 0xf];
-  }
+  out = jw_hex_text(out, bytes, n);
   *out = '"';
   w->len += 2 * n + 2;
 }

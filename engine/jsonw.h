@@ -233,5 +233,8 @@ void jw_int_array(struct json_writer *w, const int *v, size_t n);
  * bytes only (hashes, public keys, a seed once revealed), written on every
  * view, where sodium's cost 800 instructions a 32-byte value (issue 22). */
 void jw_hex(struct json_writer *w, const uint8_t *bytes, size_t n);
+/* The 2 * n lowercase hex digits of `bytes` at `out` (no NUL), by table:
+ * for public bytes only (no constant time). Returns the end. */
+char *jw_hex_text(char *out, const uint8_t *bytes, size_t n);
 
 #endif
